@@ -1,0 +1,8 @@
+package node
+
+type Node struct {
+	ID    int
+	Value any
+}
+
+type NodeOrderedSet []Node
