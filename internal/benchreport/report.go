@@ -1,0 +1,150 @@
+// Package benchreport turns scheduler_perf data-item files into a markdown
+// table that compares each scenario's variants with its baseline variant.
+package benchreport
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// dataItems mirrors the JSON scheduler_perf writes to -data-items-dir.
+type dataItems struct {
+	DataItems []struct {
+		Data   map[string]float64 `json:"data"`
+		Unit   string             `json:"unit"`
+		Labels map[string]string  `json:"labels"`
+	} `json:"dataItems"`
+}
+
+// Row is one scenario variant on one workload size, averaged over runs.
+type Row struct {
+	Scenario, Variant, Workload string
+	// Throughput buckets (pods/s), each the mean over runs.
+	Average, Perc50, Perc90 float64
+	// AttemptP99 is the 99th percentile scheduling attempt duration in seconds, 0 if not measured.
+	AttemptP99 float64
+	Runs       int
+	// Ratio is Average over the baseline variant's Average; 0 for the baseline itself.
+	Ratio float64
+}
+
+type key struct{ scenario, variant, workload string }
+
+// Load reads every BenchmarkPerfScheduling*.json in dir.
+func Load(dir string) ([]Row, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "BenchmarkPerfScheduling*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no BenchmarkPerfScheduling*.json in %s", dir)
+	}
+	slices.Sort(files)
+	var all []dataItems
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var items dataItems
+		if err := json.Unmarshal(data, &items); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		all = append(all, items)
+	}
+	return Aggregate(all), nil
+}
+
+// Aggregate averages runs, orders rows as first seen, and computes ratios
+// against each scenario's first variant on the same workload.
+func Aggregate(all []dataItems) []Row {
+	var order []key
+	rows := map[key]*Row{}
+	attempts := map[key][]float64{}
+	for _, items := range all {
+		for _, it := range items.DataItems {
+			k, ok := parseName(it.Labels["Name"])
+			if !ok {
+				continue
+			}
+			switch {
+			case it.Labels["Metric"] == "SchedulingThroughput":
+				r := rows[k]
+				if r == nil {
+					r = &Row{Scenario: k.scenario, Variant: k.variant, Workload: k.workload}
+					rows[k] = r
+					order = append(order, k)
+				}
+				n := float64(r.Runs)
+				r.Average = (r.Average*n + it.Data["Average"]) / (n + 1)
+				r.Perc50 = (r.Perc50*n + it.Data["Perc50"]) / (n + 1)
+				r.Perc90 = (r.Perc90*n + it.Data["Perc90"]) / (n + 1)
+				r.Runs++
+			case it.Labels["Metric"] == "scheduler_scheduling_attempt_duration_seconds" && it.Labels["result"] == "scheduled":
+				if p99, ok := it.Data["Perc99"]; ok {
+					attempts[k] = append(attempts[k], p99)
+				}
+			}
+		}
+	}
+	out := make([]Row, 0, len(order))
+	baseline := map[[2]string]float64{}
+	for _, k := range order {
+		r := rows[k]
+		if ps := attempts[k]; len(ps) > 0 {
+			sum := 0.0
+			for _, p := range ps {
+				sum += p
+			}
+			r.AttemptP99 = sum / float64(len(ps))
+		}
+		bk := [2]string{k.scenario, k.workload}
+		if base, ok := baseline[bk]; !ok {
+			baseline[bk] = r.Average
+		} else if base > 0 {
+			r.Ratio = r.Average / base
+		}
+		out = append(out, *r)
+	}
+	return out
+}
+
+// parseName splits "BenchmarkPerfScheduling/<Scenario>_<Variant>/<Workload>".
+func parseName(name string) (key, bool) {
+	parts := strings.Split(name, "/")
+	if len(parts) < 2 {
+		return key{}, false
+	}
+	tc, workload := parts[len(parts)-2], parts[len(parts)-1]
+	scenario, variant, found := strings.Cut(tc, "_")
+	if !found {
+		return key{}, false
+	}
+	return key{scenario: scenario, variant: variant, workload: workload}, true
+}
+
+// Markdown writes the table.
+func Markdown(w io.Writer, rows []Row) error {
+	var b strings.Builder
+	b.WriteString("| Scenario | Workload | Variant | Throughput avg (pods/s) | p50 | p90 | Attempt p99 (ms) | Runs | vs baseline |\n")
+	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range rows {
+		ratio := "baseline"
+		if r.Ratio > 0 {
+			ratio = fmt.Sprintf("%.2f×", r.Ratio)
+		}
+		attempt := "–"
+		if r.AttemptP99 > 0 {
+			attempt = fmt.Sprintf("%.1f", r.AttemptP99*1000)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %.1f | %.1f | %.1f | %s | %d | %s |\n",
+			r.Scenario, r.Workload, r.Variant, r.Average, r.Perc50, r.Perc90, attempt, r.Runs, ratio)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,93 @@
+package benchreport
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func items(t *testing.T, js string) dataItems {
+	t.Helper()
+	var d dataItems
+	if err := json.Unmarshal([]byte(js), &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+const run1 = `{"version":"v1","dataItems":[
+ {"data":{"Average":100,"Perc50":90,"Perc90":120},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes"}},
+ {"data":{"Perc99":0.004},"unit":"s","labels":{"Metric":"scheduler_scheduling_attempt_duration_seconds","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes","result":"scheduled"}},
+ {"data":{"Average":80,"Perc50":70,"Perc90":100},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes"}},
+ {"data":{"Average":5},"unit":"MB","labels":{"Metric":"memory","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes"}},
+ {"data":{"Average":1},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"malformed"}}
+]}`
+
+const run2 = `{"version":"v1","dataItems":[
+ {"data":{"Average":110,"Perc50":100,"Perc90":130},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes"}},
+ {"data":{"Average":90,"Perc50":80,"Perc90":110},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes"}}
+]}`
+
+func TestAggregate(t *testing.T) {
+	cases := map[string]struct {
+		runs []string
+		want []Row
+	}{
+		"one run, ratio against the first variant": {
+			runs: []string{run1},
+			want: []Row{
+				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 100, Perc50: 90, Perc90: 120, AttemptP99: 0.004, Runs: 1},
+				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 80, Perc50: 70, Perc90: 100, Runs: 1, Ratio: 0.8},
+			},
+		},
+		"repeats are averaged": {
+			runs: []string{run1, run2},
+			want: []Row{
+				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 105, Perc50: 95, Perc90: 125, AttemptP99: 0.004, Runs: 2},
+				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 85, Perc50: 75, Perc90: 105, Runs: 2, Ratio: 85.0 / 105.0},
+			},
+		},
+		"nothing measured": {runs: nil, want: []Row{}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var all []dataItems
+			for _, r := range tc.runs {
+				all = append(all, items(t, r))
+			}
+			if diff := cmp.Diff(tc.want, Aggregate(all)); diff != "" {
+				t.Errorf("Aggregate (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoadAndMarkdown(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(dir); err == nil {
+		t.Fatal("Load of an empty dir succeeded")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "BenchmarkPerfScheduling_benchmark_multislice_1.json"), []byte(run1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := Markdown(&out, rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| Baseline | 1000Nodes | DefaultProfile | 100.0 | 90.0 | 120.0 | 4.0 | 1 | baseline |",
+		"| Baseline | 1000Nodes | MultisliceProfile | 80.0 | 70.0 | 100.0 | – | 1 | 0.80× |",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks row %q:\n%s", want, out.String())
+		}
+	}
+}

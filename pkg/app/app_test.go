@@ -1,0 +1,75 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/version"
+)
+
+func TestVersionFlagPrintsOurBuild(t *testing.T) {
+	cases := map[string]struct {
+		args  []string
+		check func(t *testing.T, out string)
+	}{
+		"--version": {
+			args: []string{"--version"},
+			check: func(t *testing.T, out string) {
+				if !strings.HasPrefix(out, "multislice-scheduler ") || strings.Contains(out, "v0.0.0-master") {
+					t.Errorf("output %q is not our version line", out)
+				}
+			},
+		},
+		"--version=raw": {
+			args: []string{"--version=raw"},
+			check: func(t *testing.T, out string) {
+				var info version.Info
+				if err := json.Unmarshal([]byte(out), &info); err != nil {
+					t.Fatalf("not JSON: %v: %q", err, out)
+				}
+				if info.KubernetesVersion != version.KubernetesVersion || info.GitVersion == "" {
+					t.Errorf("info = %+v", info)
+				}
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cmd := NewCommand()
+			var out bytes.Buffer
+			cmd.SetOut(&out)
+			cmd.SetArgs(tc.args)
+			if err := cmd.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, out.String())
+		})
+	}
+}
+
+func TestCommandNameAndRegistry(t *testing.T) {
+	cmd := NewCommand()
+	if cmd.Name() != Name {
+		t.Errorf("command name %q, want %q", cmd.Name(), Name)
+	}
+	registry, err := Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(registry) != len(plugins) {
+		t.Errorf("registry has %d plugins, want %d", len(registry), len(plugins))
+	}
+}
+
+func TestKubernetesVersionMatchesGoMod(t *testing.T) {
+	data, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "k8s.io/kubernetes "+version.KubernetesVersion) {
+		t.Errorf("go.mod does not require k8s.io/kubernetes %s; update version.KubernetesVersion", version.KubernetesVersion)
+	}
+}

@@ -1,0 +1,148 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+)
+
+// WaitTimeout bounds every wait in the harness.
+const WaitTimeout = 60 * time.Second
+
+// CreateNamespace creates a namespace with a generated name.
+func (cp *ControlPlane) CreateNamespace(t testing.TB, prefix string) string {
+	t.Helper()
+	ns, err := cp.Client.CoreV1().Namespaces().Create(t.Context(), &corev1.Namespace{
+		ObjectMeta: metav1.ObjectMeta{GenerateName: prefix + "-"},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ns.Name
+}
+
+// CreateNodePool creates the nodes of a pool, with their status.
+func (cp *ControlPlane) CreateNodePool(t testing.TB, pool *builders.NodePoolBuilder) []*corev1.Node {
+	t.Helper()
+	var created []*corev1.Node
+	for _, n := range pool.Build() {
+		status := n.Status
+		obj, err := cp.Client.CoreV1().Nodes().Create(t.Context(), n, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatalf("create node %s: %v", n.Name, err)
+		}
+		obj.Status = status
+		obj, err = cp.Client.CoreV1().Nodes().UpdateStatus(t.Context(), obj, metav1.UpdateOptions{})
+		if err != nil {
+			t.Fatalf("update node status %s: %v", n.Name, err)
+		}
+		created = append(created, obj)
+	}
+	return created
+}
+
+// CreatePod creates a pod.
+func (cp *ControlPlane) CreatePod(t testing.TB, pod *corev1.Pod) *corev1.Pod {
+	t.Helper()
+	obj, err := cp.Client.CoreV1().Pods(pod.Namespace).Create(t.Context(), pod, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("create pod %s/%s: %v", pod.Namespace, pod.Name, err)
+	}
+	return obj
+}
+
+// WaitForPodBound waits until the pod has a node and returns it.
+func (cp *ControlPlane) WaitForPodBound(t testing.TB, namespace, name string) *corev1.Pod {
+	t.Helper()
+	var pod *corev1.Pod
+	err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		p, err := cp.Client.CoreV1().Pods(namespace).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, nil // transient: apiserver restarts are part of some tests
+		}
+		pod = p
+		return p.Spec.NodeName != "", nil
+	})
+	if err != nil {
+		t.Fatalf("pod %s/%s not bound: %v (last seen: %s)", namespace, name, err, describePod(pod))
+	}
+	return pod
+}
+
+// ExpectPodStaysUnbound fails if the pod gets a node within d.
+func (cp *ControlPlane) ExpectPodStaysUnbound(t testing.TB, namespace, name string, d time.Duration) *corev1.Pod {
+	t.Helper()
+	var pod *corev1.Pod
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		p, err := cp.Client.CoreV1().Pods(namespace).Get(t.Context(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Spec.NodeName != "" {
+			t.Fatalf("pod %s/%s was bound to %s, want it left alone", namespace, name, p.Spec.NodeName)
+		}
+		pod = p
+		time.Sleep(200 * time.Millisecond)
+	}
+	return pod
+}
+
+func describePod(p *corev1.Pod) string {
+	if p == nil {
+		return "never read"
+	}
+	return fmt.Sprintf("node=%q phase=%s conditions=%v", p.Spec.NodeName, p.Status.Phase, p.Status.Conditions)
+}
+
+// WaitForPodCondition waits until the pod has the condition with status and returns it.
+func (cp *ControlPlane) WaitForPodCondition(t testing.TB, namespace, name string, cond corev1.PodConditionType, status corev1.ConditionStatus) corev1.PodCondition {
+	t.Helper()
+	var found corev1.PodCondition
+	var pod *corev1.Pod
+	err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		p, err := cp.Client.CoreV1().Pods(namespace).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		pod = p
+		for _, c := range p.Status.Conditions {
+			if c.Type == cond && c.Status == status {
+				found = c
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	if err != nil {
+		t.Fatalf("pod %s/%s never had %s=%s: %v (last seen: %s)", namespace, name, cond, status, err, describePod(pod))
+	}
+	return found
+}
+
+// WaitForEvent waits for an event with reason about the named object.
+func (cp *ControlPlane) WaitForEvent(t testing.TB, namespace, name, reason string, timeout time.Duration) {
+	t.Helper()
+	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		events, err := cp.Client.EventsV1().Events(namespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, nil
+		}
+		for _, e := range events.Items {
+			if e.Regarding.Name == name && e.Reason == reason {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	if err != nil {
+		t.Fatalf("no %s event for %s/%s: %v", reason, namespace, name, err)
+	}
+}
