@@ -57,7 +57,11 @@ func Load(dir string) ([]Row, error) {
 		}
 		all = append(all, items)
 	}
-	return Aggregate(all), nil
+	rows := Aggregate(all)
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("no scheduling throughput was measured in %s (a workload must run for more than a second)", dir)
+	}
+	return rows, nil
 }
 
 // Aggregate averages runs, orders rows as first seen, and computes ratios

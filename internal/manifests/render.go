@@ -22,11 +22,20 @@ func Render(dir, image string) ([]*unstructured.Unstructured, []byte, error) {
 	}
 	var objs []*unstructured.Unstructured
 	for _, res := range resMap.Resources() {
-		m, err := res.Map()
+		// Round-trip through YAML: the resource's own map holds Go types
+		// (int) that unstructured helpers reject.
+		y, err := res.AsYAML()
 		if err != nil {
 			return nil, nil, err
 		}
-		obj := &unstructured.Unstructured{Object: m}
+		j, err := yaml.YAMLToJSON(y)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", res.CurId(), err)
+		}
+		obj := &unstructured.Unstructured{}
+		if err := obj.UnmarshalJSON(j); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", res.CurId(), err)
+		}
 		if image != "" && obj.GetKind() == "Deployment" {
 			if err := setImage(obj, image); err != nil {
 				return nil, nil, err

@@ -76,8 +76,11 @@ func (b *PodBuilder) Annotation(key, value string) *PodBuilder {
 	return b
 }
 
-// Priority sets spec.priority directly (tests run without the Priority admission plugin's lookup).
-func (b *PodBuilder) Priority(p int32) *PodBuilder { b.pod.Spec.Priority = &p; return b }
+// PriorityClass sets spec.priorityClassName; the apiserver resolves the priority.
+func (b *PodBuilder) PriorityClass(name string) *PodBuilder {
+	b.pod.Spec.PriorityClassName = name
+	return b
+}
 
 // Toleration adds a toleration.
 func (b *PodBuilder) Toleration(t corev1.Toleration) *PodBuilder {

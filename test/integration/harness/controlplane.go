@@ -97,10 +97,16 @@ func StartControlPlane(t testing.TB) *ControlPlane {
 
 func (cp *ControlPlane) startServer() {
 	cp.t.Helper()
-	flags := append(framework.DefaultTestServerFlags(),
+	flags := []string{
+		// No endpoint reconciler: 127.0.0.1 is no valid endpoint for the kubernetes Service.
+		"--endpoint-reconciler-type=none",
+		// No ServiceAccount token controller runs, and no node lifecycle
+		// controller lifts the not-ready taint that TaintNodesByCondition
+		// puts on new nodes; the harness creates Ready nodes directly.
+		"--disable-admission-plugins=ServiceAccount,TaintNodesByCondition",
 		"--authorization-mode=RBAC",
-		"--token-auth-file="+filepath.Join(cp.dir, "tokens.csv"),
-	)
+		"--token-auth-file=" + filepath.Join(cp.dir, "tokens.csv"),
+	}
 	opts := kubeapiservertesting.NewDefaultTestServerOptions()
 	// Restart cuts connections mid-request on purpose; the invariant
 	// scraper would report those as errors.

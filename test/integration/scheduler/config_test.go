@@ -56,7 +56,7 @@ func TestInvalidConfigFailsStartupNamingTheField(t *testing.T) {
 			wantField: "parallelism",
 		},
 		"unknown plugin": {
-			config: "profiles:\n- schedulerName: multislice-scheduler\n  plugins:\n    filter:\n      enabled:\n      - name: NoSuchPlugin\n",
+			config:    "profiles:\n- schedulerName: multislice-scheduler\n  plugins:\n    filter:\n      enabled:\n      - name: NoSuchPlugin\n",
 			wantField: "NoSuchPlugin",
 		},
 		"duplicate profile": {

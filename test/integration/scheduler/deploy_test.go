@@ -7,7 +7,7 @@ import (
 	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
-	corev1 "k8s.io/api/core/v1"
+	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -143,17 +143,12 @@ func TestManifestsApplyAndGrantEnoughToSchedule(t *testing.T) {
 	}
 
 	// The Deployment runs as we promise admins.
-	spec := kinds["Deployment"].Object["spec"].(map[string]any)
-	if spec["replicas"] != int64(2) {
-		t.Errorf("replicas = %v, want 2", spec["replicas"])
-	}
-	var deploy struct {
-		Spec struct {
-			Template corev1.PodTemplateSpec `json:"template"`
-		} `json:"spec"`
-	}
+	var deploy appsv1.Deployment
 	if err := runtimeConvert(kinds["Deployment"], &deploy); err != nil {
 		t.Fatal(err)
+	}
+	if deploy.Spec.Replicas == nil || *deploy.Spec.Replicas != 2 {
+		t.Errorf("replicas = %v, want 2", deploy.Spec.Replicas)
 	}
 	pod0 := deploy.Spec.Template.Spec
 	c := pod0.Containers[0]
