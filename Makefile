@@ -32,8 +32,8 @@ UNIT_PKGS = $(shell $(GO) list ./... | grep -v '^$(MODULE)/test/')
 BENCH_SIZE   ?= default
 BENCH_COUNT  ?= 1
 BENCH_OUT    ?= $(OUTPUT)/bench
-BENCH_FILTER := $(if $(filter large,$(BENCH_SIZE)),performance,performance$(comma)-large)
 comma := ,
+BENCH_FILTER := $(if $(filter large,$(BENCH_SIZE)),performance,performance$(comma)-large)
 
 TEST_FLAGS ?=
 

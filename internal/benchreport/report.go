@@ -26,7 +26,7 @@ type Row struct {
 	Scenario, Variant, Workload string
 	// Throughput buckets (pods/s), each the mean over runs.
 	Average, Perc50, Perc90 float64
-	// AttemptP99 is the 99th percentile scheduling attempt duration in seconds, 0 if not measured.
+	// AttemptP99 is the 99th percentile scheduling attempt duration in ms, 0 if not measured.
 	AttemptP99 float64
 	Runs       int
 	// Ratio is Average over the baseline variant's Average; 0 for the baseline itself.
@@ -91,6 +91,9 @@ func Aggregate(all []dataItems) []Row {
 				r.Runs++
 			case it.Labels["Metric"] == "scheduler_scheduling_attempt_duration_seconds" && it.Labels["result"] == "scheduled":
 				if p99, ok := it.Data["Perc99"]; ok {
+					if it.Unit == "s" {
+						p99 *= 1000
+					}
 					attempts[k] = append(attempts[k], p99)
 				}
 			}
@@ -118,13 +121,13 @@ func Aggregate(all []dataItems) []Row {
 	return out
 }
 
-// parseName splits "BenchmarkPerfScheduling/<Scenario>_<Variant>/<Workload>".
+// parseName splits "BenchmarkPerfScheduling/<Scenario>_<Variant>/<Workload>[/<namespace>]".
 func parseName(name string) (key, bool) {
 	parts := strings.Split(name, "/")
-	if len(parts) < 2 {
+	if len(parts) < 3 {
 		return key{}, false
 	}
-	tc, workload := parts[len(parts)-2], parts[len(parts)-1]
+	tc, workload := parts[1], parts[2]
 	scenario, variant, found := strings.Cut(tc, "_")
 	if !found {
 		return key{}, false
@@ -144,7 +147,7 @@ func Markdown(w io.Writer, rows []Row) error {
 		}
 		attempt := "–"
 		if r.AttemptP99 > 0 {
-			attempt = fmt.Sprintf("%.1f", r.AttemptP99*1000)
+			attempt = fmt.Sprintf("%.1f", r.AttemptP99)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %.1f | %.1f | %.1f | %s | %d | %s |\n",
 			r.Scenario, r.Workload, r.Variant, r.Average, r.Perc50, r.Perc90, attempt, r.Runs, ratio)

@@ -20,16 +20,16 @@ func items(t *testing.T, js string) dataItems {
 }
 
 const run1 = `{"version":"v1","dataItems":[
- {"data":{"Average":100,"Perc50":90,"Perc90":120},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes"}},
- {"data":{"Perc99":0.004},"unit":"s","labels":{"Metric":"scheduler_scheduling_attempt_duration_seconds","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes","result":"scheduled"}},
- {"data":{"Average":80,"Perc50":70,"Perc90":100},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes"}},
- {"data":{"Average":5},"unit":"MB","labels":{"Metric":"memory","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes"}},
+ {"data":{"Average":100,"Perc50":90,"Perc90":120},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes/namespace-1"}},
+ {"data":{"Perc99":4},"unit":"ms","labels":{"Metric":"scheduler_scheduling_attempt_duration_seconds","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes/namespace-1","result":"scheduled"}},
+ {"data":{"Average":80,"Perc50":70,"Perc90":100},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes/namespace-1"}},
+ {"data":{"Average":5},"unit":"MB","labels":{"Metric":"memory","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes/namespace-1"}},
  {"data":{"Average":1},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"malformed"}}
 ]}`
 
 const run2 = `{"version":"v1","dataItems":[
- {"data":{"Average":110,"Perc50":100,"Perc90":130},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes"}},
- {"data":{"Average":90,"Perc50":80,"Perc90":110},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes"}}
+ {"data":{"Average":110,"Perc50":100,"Perc90":130},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes/namespace-1"}},
+ {"data":{"Average":90,"Perc50":80,"Perc90":110},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes/namespace-1"}}
 ]}`
 
 func TestAggregate(t *testing.T) {
@@ -40,14 +40,14 @@ func TestAggregate(t *testing.T) {
 		"one run, ratio against the first variant": {
 			runs: []string{run1},
 			want: []Row{
-				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 100, Perc50: 90, Perc90: 120, AttemptP99: 0.004, Runs: 1},
+				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 100, Perc50: 90, Perc90: 120, AttemptP99: 4, Runs: 1},
 				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 80, Perc50: 70, Perc90: 100, Runs: 1, Ratio: 0.8},
 			},
 		},
 		"repeats are averaged": {
 			runs: []string{run1, run2},
 			want: []Row{
-				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 105, Perc50: 95, Perc90: 125, AttemptP99: 0.004, Runs: 2},
+				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 105, Perc50: 95, Perc90: 125, AttemptP99: 4, Runs: 2},
 				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 85, Perc50: 75, Perc90: 105, Runs: 2, Ratio: 85.0 / 105.0},
 			},
 		},
