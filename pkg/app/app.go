@@ -15,6 +15,7 @@ import (
 	kubeschedulerapp "k8s.io/kubernetes/cmd/kube-scheduler/app"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/version"
 )
 
@@ -29,7 +30,9 @@ type plugin struct {
 
 // plugins lists every out-of-tree plugin this scheduler registers. Profiles
 // in KubeSchedulerConfiguration enable them by these names.
-var plugins = []plugin{}
+var plugins = []plugin{
+	{name: multislicegang.Name, factory: multislicegang.New},
+}
 
 // RegistryOptions returns the options that register our plugins with the
 // upstream scheduler command.

@@ -26,3 +26,34 @@ const (
 	ResourceTPU corev1.ResourceName = "google.com/tpu"
 	ResourceGPU corev1.ResourceName = "nvidia.com/gpu"
 )
+
+// JobSet labels and annotations (sigs.k8s.io/jobset). JobSet puts the labels
+// on the Jobs and pods it creates.
+const (
+	JobSetNameLabel     = "jobset.sigs.k8s.io/jobset-name"
+	JobSetUIDLabel      = "jobset.sigs.k8s.io/jobset-uid"
+	JobGlobalIndexLabel = "jobset.sigs.k8s.io/job-global-index"
+	JobKeyLabel         = "jobset.sigs.k8s.io/job-key"
+	RestartAttemptLabel = "jobset.sigs.k8s.io/restart-attempt"
+	// ExclusiveTopologyAnnotation names the node label whose values are the
+	// exclusive domains of a JobSet's Jobs (JobSet or Job template level).
+	ExclusiveTopologyAnnotation = "alpha.jobset.sigs.k8s.io/exclusive-topology"
+	// NodeSelectorStrategyAnnotation marks JobSets whose pods carry their own
+	// node selectors; JobSet's webhook leaves them alone.
+	NodeSelectorStrategyAnnotation = "alpha.jobset.sigs.k8s.io/node-selector"
+	// JobCompletionIndexLabel is the Job controller's index of a pod in an
+	// Indexed Job; index 0 is the Job's leader under exclusive placement.
+	JobCompletionIndexLabel = "batch.kubernetes.io/job-completion-index"
+)
+
+// scheduler-plugins coscheduling PodGroup (scheduling.x-k8s.io/v1alpha1).
+const (
+	PodGroupLabel = "scheduling.x-k8s.io/pod-group"
+)
+
+// Keys of this project.
+const (
+	// PodGroupDomainKeyAnnotation on a scheduler-plugins PodGroup confines
+	// the whole group to one exclusive domain of the named node label.
+	PodGroupDomainKeyAnnotation = "multislice-scheduler.io/exclusive-topology"
+)

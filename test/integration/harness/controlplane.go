@@ -32,6 +32,10 @@ const adminToken = "multislice-harness-admin-token"
 // from the module graph into bin/).
 func Main(m *testing.M) {
 	flag.Parse()
+	if err := ensureAPIServerFixtureDir(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	url, stop, err := framework.RunCustomEtcd(klog.Background(), "multislice_integration_etcd", nil)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cannot start etcd (run the tests through `make test-integration`, which puts it on PATH): %v\n", err)
@@ -158,4 +162,24 @@ func (cp *ControlPlane) WriteKubeconfig(name, impersonate string, groups []strin
 		cp.t.Fatal(err)
 	}
 	return path
+}
+
+// ensureAPIServerFixtureDir creates the directory where the in-process
+// kube-apiserver caches its serving certificate: its package's testdata/,
+// which `go mod vendor` does not keep. (`make` creates it too.)
+func ensureAPIServerFixtureDir() error {
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return os.MkdirAll(filepath.Join(dir, "vendor/k8s.io/kubernetes/cmd/kube-apiserver/app/testing/testdata"), 0o755)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return fmt.Errorf("no go.mod above %s", dir)
+		}
+		dir = parent
+	}
 }

@@ -1,0 +1,20 @@
+// Package config holds the arguments of this project's scheduler plugins:
+// the internal types here, the versioned (user-facing) types in v1, with
+// defaulting and conversion, and validation in validation/.
+package config
+
+import "time"
+
+// MultisliceGangArgs configures the MultisliceGang plugin.
+type MultisliceGangArgs struct {
+	// PermitTimeout bounds how long a workload's reserved domains are held,
+	// and its pods wait in Permit, before every required pod is reserved.
+	// When it passes, all waiting pods are rejected and the domains released.
+	PermitTimeout time.Duration
+	// FollowerTimeout bounds how long, after a staged workload's leaders are
+	// bound, the rest of each slice's capacity stays reserved for followers.
+	FollowerTimeout time.Duration
+	// DefaultDomainKey is the node label that confines gangs naming no
+	// exclusive topology themselves ("" leaves them unconfined).
+	DefaultDomainKey string
+}

@@ -1,0 +1,80 @@
+// Package v1 is the versioned form of the plugin arguments, as written in
+// a KubeSchedulerConfiguration's pluginConfig:
+//
+//	pluginConfig:
+//	- name: MultisliceGang
+//	  args:
+//	    apiVersion: kubescheduler.config.k8s.io/v1
+//	    kind: MultisliceGangArgs
+//	    permitTimeoutSeconds: 300
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// GroupVersion is the group and version the args are written in; the same
+// as KubeSchedulerConfiguration's, like every plugin's args.
+var GroupVersion = schema.GroupVersion{Group: "kubescheduler.config.k8s.io", Version: "v1"}
+
+// MultisliceGangArgs configures the MultisliceGang plugin.
+type MultisliceGangArgs struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// PermitTimeoutSeconds bounds how long a workload's reserved domains are
+	// held, and its pods wait in Permit, before every required pod is
+	// reserved. Default 300.
+	PermitTimeoutSeconds *int64 `json:"permitTimeoutSeconds,omitempty"`
+	// FollowerTimeoutSeconds bounds how long, after a staged workload's
+	// leaders are bound, the rest of each slice's capacity stays reserved
+	// for its followers. Default 300.
+	FollowerTimeoutSeconds *int64 `json:"followerTimeoutSeconds,omitempty"`
+	// DefaultDomainKey is the node label that confines gangs naming no
+	// exclusive topology themselves. Default "" (unconfined).
+	DefaultDomainKey *string `json:"defaultDomainKey,omitempty"`
+}
+
+// DeepCopyObject implements runtime.Object.
+func (in *MultisliceGangArgs) DeepCopyObject() runtime.Object {
+	if in == nil {
+		return nil
+	}
+	out := *in
+	if in.PermitTimeoutSeconds != nil {
+		v := *in.PermitTimeoutSeconds
+		out.PermitTimeoutSeconds = &v
+	}
+	if in.FollowerTimeoutSeconds != nil {
+		v := *in.FollowerTimeoutSeconds
+		out.FollowerTimeoutSeconds = &v
+	}
+	if in.DefaultDomainKey != nil {
+		v := *in.DefaultDomainKey
+		out.DefaultDomainKey = &v
+	}
+	return &out
+}
+
+// Defaults.
+const (
+	DefaultPermitTimeoutSeconds   int64 = 300
+	DefaultFollowerTimeoutSeconds int64 = 300
+)
+
+// SetDefaults fills unset fields.
+func SetDefaults(args *MultisliceGangArgs) {
+	if args.PermitTimeoutSeconds == nil {
+		v := DefaultPermitTimeoutSeconds
+		args.PermitTimeoutSeconds = &v
+	}
+	if args.FollowerTimeoutSeconds == nil {
+		v := DefaultFollowerTimeoutSeconds
+		args.FollowerTimeoutSeconds = &v
+	}
+	if args.DefaultDomainKey == nil {
+		v := ""
+		args.DefaultDomainKey = &v
+	}
+}

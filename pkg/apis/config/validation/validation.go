@@ -1,0 +1,36 @@
+// Package validation checks plugin arguments. Field paths use the versioned
+// (user-facing) field names, so errors point at what the user wrote.
+package validation
+
+import (
+	"time"
+
+	metavalidation "k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config"
+)
+
+// maxTimeout keeps timeouts meaningful: a reservation held longer than a
+// day is a stuck reservation, not a configuration.
+const maxTimeout = 24 * time.Hour
+
+// ValidateMultisliceGangArgs validates defaulted args.
+func ValidateMultisliceGangArgs(path *field.Path, args *config.MultisliceGangArgs) field.ErrorList {
+	var errs field.ErrorList
+	errs = append(errs, timeout(path.Child("permitTimeoutSeconds"), args.PermitTimeout)...)
+	errs = append(errs, timeout(path.Child("followerTimeoutSeconds"), args.FollowerTimeout)...)
+	if k := args.DefaultDomainKey; k != "" {
+		for _, msg := range metavalidation.IsQualifiedName(k) {
+			errs = append(errs, field.Invalid(path.Child("defaultDomainKey"), k, msg))
+		}
+	}
+	return errs
+}
+
+func timeout(path *field.Path, d time.Duration) field.ErrorList {
+	if d <= 0 || d > maxTimeout {
+		return field.ErrorList{field.Invalid(path, int64(d/time.Second), "must be between 1 and 86400 seconds")}
+	}
+	return nil
+}

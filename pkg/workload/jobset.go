@@ -1,0 +1,176 @@
+package workload
+
+import (
+	"fmt"
+	"strconv"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/util/validation"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+)
+
+// maxSlices bounds a workload's slices; a larger JobSet is rejected as
+// malformed rather than planned (each slice needs its own domain).
+const maxSlices = 10000
+
+// InvalidError explains why an object cannot be turned into a workload.
+// Field names the offending field so users can fix it.
+type InvalidError struct {
+	Object string
+	Field  string
+	Reason string
+}
+
+func (e *InvalidError) Error() string {
+	return fmt.Sprintf("%s: %s: %s", e.Object, e.Field, e.Reason)
+}
+
+// FromJobSet derives the workload of a JobSet: one slice per child Job, in
+// JobSet's global Job index order. defaultDomainKey confines JobSets that
+// name no exclusive topology ("" leaves them unconfined).
+func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, error) {
+	obj := fmt.Sprintf("JobSet %s/%s", js.Namespace, js.Name)
+	w := &Workload{
+		Key:            Key{Source: SourceJobSet, Namespace: js.Namespace, Name: js.Name},
+		UID:            js.UID,
+		Created:        js.CreationTimestamp.Time,
+		RestartAttempt: js.Status.Restarts,
+		Finished:       jobSetFinished(js),
+	}
+	jobSetKey := js.Annotations[wellknown.ExclusiveTopologyAnnotation]
+	if err := validDomainKey(obj, "metadata.annotations["+wellknown.ExclusiveTopologyAnnotation+"]", jobSetKey); err != nil {
+		return nil, err
+	}
+	index := 0
+	for i := range js.Spec.ReplicatedJobs {
+		rj := &js.Spec.ReplicatedJobs[i]
+		field := fmt.Sprintf("spec.replicatedJobs[%d]", i)
+		if rj.Replicas < 0 {
+			return nil, &InvalidError{obj, field + ".replicas", fmt.Sprintf("must not be negative, got %d", rj.Replicas)}
+		}
+		domainKey := jobSetKey
+		if k, ok := rj.Template.Annotations[wellknown.ExclusiveTopologyAnnotation]; ok {
+			if err := validDomainKey(obj, field+".template.metadata.annotations["+wellknown.ExclusiveTopologyAnnotation+"]", k); err != nil {
+				return nil, err
+			}
+			domainKey = k
+		}
+		if domainKey == "" {
+			domainKey = defaultDomainKey
+		}
+		pods, err := jobPods(&rj.Template.Spec)
+		if err != nil {
+			return nil, &InvalidError{obj, field + ".template.spec.parallelism", err.Error()}
+		}
+		if index+int(rj.Replicas) > maxSlices {
+			return nil, &InvalidError{obj, field + ".replicas", fmt.Sprintf("the JobSet has more than %d Jobs", maxSlices)}
+		}
+		template := rj.Template.Spec.Template.Spec.DeepCopy()
+		request := PodRequests(template)
+		for r := 0; r < int(rj.Replicas); r++ {
+			w.Slices = append(w.Slices, Slice{
+				Index:     index,
+				Name:      fmt.Sprintf("%s-%s-%d", js.Name, rj.Name, r),
+				Pods:      pods,
+				Request:   request,
+				Template:  template,
+				DomainKey: domainKey,
+			})
+			index++
+		}
+	}
+	if len(w.Slices) == 0 {
+		return nil, &InvalidError{obj, "spec.replicatedJobs", "no Jobs to schedule"}
+	}
+	return w, nil
+}
+
+// jobPods is how many pods of a Job run at once: its parallelism (default 1),
+// capped by completions as the Job controller does.
+func jobPods(spec *batchv1.JobSpec) (int, error) {
+	p := int32(1)
+	if spec.Parallelism != nil {
+		p = *spec.Parallelism
+	}
+	if spec.Completions != nil && *spec.Completions < p {
+		p = *spec.Completions
+	}
+	if p <= 0 {
+		return 0, fmt.Errorf("must be positive, got %d", p)
+	}
+	return int(p), nil
+}
+
+func jobSetFinished(js *jobsetv1alpha2.JobSet) bool {
+	if js.DeletionTimestamp != nil || (js.Spec.Suspend != nil && *js.Spec.Suspend) {
+		return true
+	}
+	for _, c := range []jobsetv1alpha2.JobSetConditionType{jobsetv1alpha2.JobSetCompleted, jobsetv1alpha2.JobSetFailed} {
+		if apimeta.IsStatusConditionTrue(js.Status.Conditions, string(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+func validDomainKey(obj, field, key string) error {
+	if key == "" {
+		return nil
+	}
+	if errs := validation.IsQualifiedName(key); len(errs) > 0 {
+		return &InvalidError{obj, field, fmt.Sprintf("%q is not a node label key: %s", key, errs[0])}
+	}
+	return nil
+}
+
+// JobSetMember reads a pod's JobSet membership from the labels JobSet puts
+// on it. ok is false for pods of no JobSet; err reports malformed labels.
+func JobSetMember(pod *corev1.Pod) (m Member, ok bool, err error) {
+	name, ok := pod.Labels[wellknown.JobSetNameLabel]
+	if !ok {
+		return Member{}, false, nil
+	}
+	obj := fmt.Sprintf("Pod %s/%s", pod.Namespace, pod.Name)
+	if name == "" {
+		return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.JobSetNameLabel + "]", "empty JobSet name"}
+	}
+	m.Key = Key{Source: SourceJobSet, Namespace: pod.Namespace, Name: name}
+	idx, err := labelInt(pod, wellknown.JobGlobalIndexLabel, true)
+	if err != nil {
+		return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.JobGlobalIndexLabel + "]", err.Error()}
+	}
+	m.Slice = idx
+	attempt, err := labelInt(pod, wellknown.RestartAttemptLabel, false)
+	if err != nil {
+		return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.RestartAttemptLabel + "]", err.Error()}
+	}
+	m.RestartAttempt = int32(attempt)
+	if v, has := pod.Labels[wellknown.JobCompletionIndexLabel]; has {
+		ci, err := strconv.Atoi(v)
+		if err != nil || ci < 0 {
+			return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.JobCompletionIndexLabel + "]", fmt.Sprintf("%q is not a completion index", v)}
+		}
+		m.HasIndex = true
+		m.Leader = ci == 0
+	}
+	return m, true, nil
+}
+
+func labelInt(pod *corev1.Pod, key string, required bool) (int, error) {
+	v, ok := pod.Labels[key]
+	if !ok {
+		if required {
+			return 0, fmt.Errorf("missing")
+		}
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n >= maxSlices*100 {
+		return 0, fmt.Errorf("%q is not a non-negative integer", v)
+	}
+	return n, nil
+}

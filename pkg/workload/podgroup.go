@@ -1,0 +1,65 @@
+package workload
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+)
+
+// FromPodGroup derives the single-slice workload of a scheduler-plugins
+// PodGroup. Its pods' shape is not on the PodGroup, so template is the spec
+// of one member pod (nil until a member exists). The group is confined to a
+// domain only when our annotation (or defaultDomainKey) names one, so
+// coscheduling users switch schedulers with no change.
+func FromPodGroup(pg *schedv1alpha1.PodGroup, template *corev1.PodSpec, defaultDomainKey string) (*Workload, error) {
+	obj := fmt.Sprintf("PodGroup %s/%s", pg.Namespace, pg.Name)
+	if pg.Spec.MinMember <= 0 {
+		return nil, &InvalidError{obj, "spec.minMember", fmt.Sprintf("must be positive, got %d", pg.Spec.MinMember)}
+	}
+	if pg.Spec.MinMember > maxSlices*100 {
+		return nil, &InvalidError{obj, "spec.minMember", fmt.Sprintf("%d is more pods than one gang may have", pg.Spec.MinMember)}
+	}
+	domainKey, set := pg.Annotations[wellknown.PodGroupDomainKeyAnnotation]
+	if err := validDomainKey(obj, "metadata.annotations["+wellknown.PodGroupDomainKeyAnnotation+"]", domainKey); err != nil {
+		return nil, err
+	}
+	if !set {
+		domainKey = defaultDomainKey
+	}
+	s := Slice{Index: 0, Name: pg.Name, Pods: int(pg.Spec.MinMember), DomainKey: domainKey}
+	if template != nil {
+		s.Template = template.DeepCopy()
+		s.Request = PodRequests(s.Template)
+	}
+	return &Workload{
+		Key:      Key{Source: SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name},
+		UID:      pg.UID,
+		Created:  pg.CreationTimestamp.Time,
+		Slices:   []Slice{s},
+		Finished: pg.DeletionTimestamp != nil || pg.Status.Phase == schedv1alpha1.PodGroupFinished || pg.Status.Phase == schedv1alpha1.PodGroupFailed,
+	}, nil
+}
+
+// PodGroupMember reads a pod's PodGroup membership.
+func PodGroupMember(pod *corev1.Pod) (m Member, ok bool, err error) {
+	name, ok := pod.Labels[wellknown.PodGroupLabel]
+	if !ok {
+		return Member{}, false, nil
+	}
+	if name == "" {
+		return Member{}, true, &InvalidError{fmt.Sprintf("Pod %s/%s", pod.Namespace, pod.Name), "metadata.labels[" + wellknown.PodGroupLabel + "]", "empty PodGroup name"}
+	}
+	return Member{Key: Key{Source: SourcePodGroup, Namespace: pod.Namespace, Name: name}}, true, nil
+}
+
+// MemberOf reads a pod's workload membership from any source. A pod that
+// names both a JobSet and a PodGroup belongs to the JobSet.
+func MemberOf(pod *corev1.Pod) (Member, bool, error) {
+	if m, ok, err := JobSetMember(pod); ok {
+		return m, ok, err
+	}
+	return PodGroupMember(pod)
+}

@@ -1,0 +1,93 @@
+// Package workload is the scheduler's model of gang workloads: a Workload is
+// a set of Slices, and a Slice is a set of pods that must land together in
+// one exclusive topology domain. Every source (JobSet, scheduler-plugins
+// PodGroup) is mapped into this model, so placement, quota and preemption
+// reason about one shape. The package imports no scheduler framework types.
+package workload
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Source is the kind of object a workload is derived from.
+type Source string
+
+const (
+	SourceJobSet   Source = "JobSet"
+	SourcePodGroup Source = "PodGroup"
+)
+
+// Key identifies a workload across its restarts.
+type Key struct {
+	Source    Source
+	Namespace string
+	Name      string
+}
+
+func (k Key) String() string { return fmt.Sprintf("%s %s/%s", k.Source, k.Namespace, k.Name) }
+
+// Slice is one unit of exclusive placement: all of its pods land in one
+// domain (when DomainKey is set) that no other slice shares.
+type Slice struct {
+	// Index is the slice's position in the workload (JobSet: the Job's global index).
+	Index int
+	// Name names the slice for people (JobSet: the Job name).
+	Name string
+	// Pods is how many pods the slice has (JobSet: the Job's parallelism).
+	Pods int
+	// Request is what each pod asks for.
+	Request Resources
+	// Template is the pod spec the slice's pods are created from; its node
+	// selector, affinity and tolerations decide which nodes qualify.
+	Template *corev1.PodSpec
+	// DomainKey is the node label whose value is the slice's domain; empty
+	// means the slice is not confined (the workload is still all-or-nothing).
+	DomainKey string
+}
+
+// Workload is a gang: all of its slices are placed, or none.
+type Workload struct {
+	Key     Key
+	UID     types.UID
+	Created time.Time
+	// RestartAttempt is the current attempt (JobSet status.restarts); pods
+	// of older attempts are not members.
+	RestartAttempt int32
+	Slices         []Slice
+	// Finished workloads (completed, failed, suspended) hold nothing.
+	Finished bool
+}
+
+// TotalPods is the number of pods of all slices.
+func (w *Workload) TotalPods() int {
+	n := 0
+	for _, s := range w.Slices {
+		n += s.Pods
+	}
+	return n
+}
+
+// Confined reports whether any slice is confined to a domain.
+func (w *Workload) Confined() bool {
+	for _, s := range w.Slices {
+		if s.DomainKey != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Member says which workload and slice a pod belongs to.
+type Member struct {
+	Key   Key
+	Slice int
+	// Leader is true for the pod with Job completion index 0.
+	Leader bool
+	// HasIndex is false for pods of non-indexed Jobs and PodGroups.
+	HasIndex       bool
+	RestartAttempt int32
+}

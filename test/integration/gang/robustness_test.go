@@ -1,0 +1,175 @@
+package gang_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
+)
+
+// Garbage in JobSet labels and annotations gets an event, never a panic,
+// and leaves other workloads alone.
+func TestMalformedWorkloadsAreReportedAndIsolated(t *testing.T) {
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	v5ePools(t, cp, 2)
+	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+	ns := cp.CreateNamespace(t, "garbage")
+	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+
+	// A pod whose Job index is not a number.
+	good := jobsets.CreateObject(t, multislice(ns, "labels", 1))
+	pods := harness.PodsOf(good, 0)
+	pods[0].Labels[wellknown.JobGlobalIndexLabel] = "zero"
+	for _, p := range pods {
+		jobsets.CreatePod(t, p)
+	}
+	cp.WaitForEvent(t, ns, pods[0].Name, "GangBlocked", harness.WaitTimeout)
+
+	// A JobSet whose exclusive topology is no label key.
+	jobsets.Create(t, builders.JobSet(ns, "badkey").Exclusive("not a key!").
+		Pod(func(p *builders.PodBuilder) { p.Scheduler(app.Name).TPU("4") }).
+		ReplicatedJob("slice", 1, 2).Obj())
+	note := waitForWorkloadEvent(t, cp, ns, "badkey", "InvalidWorkload")
+	if !strings.Contains(note, "metadata.annotations[alpha.jobset.sigs.k8s.io/exclusive-topology]") {
+		t.Errorf("InvalidWorkload = %q does not name the field", note)
+	}
+
+	// A pod naming a Job index the JobSet does not have.
+	oob := jobsets.CreateObject(t, multislice(ns, "outofrange", 1))
+	stray := harness.PodsOf(oob, 0)[0]
+	stray.Name = "stray"
+	stray.Labels[wellknown.JobGlobalIndexLabel] = "7"
+	jobsets.CreatePod(t, stray)
+	cp.WaitForEvent(t, ns, "stray", "GangBlocked", harness.WaitTimeout)
+
+	// A well-formed JobSet next to them is placed.
+	jobsets.Create(t, multislice(ns, "fine", 1))
+	waitWhollyPlaced(t, cp, ns, "fine", 2)
+	expectNoneBound(t, cp, ns, "badkey", time.Second)
+
+	// Fixing the bad label unblocks the pod without a restart.
+	fixed, err := cp.Client.CoreV1().Pods(ns).Get(t.Context(), pods[0].Name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed.Labels[wellknown.JobGlobalIndexLabel] = "0"
+	if _, err := cp.Client.CoreV1().Pods(ns).Update(t.Context(), fixed, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitWhollyPlaced(t, cp, ns, "labels", 2)
+}
+
+// A scheduler stopped while a gang waits in Permit leaves nothing bound; a
+// new one rebuilds its state from the API and places the gang whole.
+func TestRestartWhileWaitingInPermitLeavesNoPartialGang(t *testing.T) {
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	v5ePools(t, cp, 3)
+	config := harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 120})
+	sched := harness.StartScheduler(t, cp, config)
+	ns := cp.CreateNamespace(t, "crash")
+	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+
+	// One pod of slice 1 asks for a node no pool has: its 3 siblings are
+	// reserved and wait in Permit for it.
+	js := jobsets.CreateObject(t, multislice(ns, "gang", 2))
+	pods := harness.PodsOf(js, 0)
+	var blocked *corev1.Pod
+	for _, p := range pods {
+		if p.Labels[wellknown.JobGlobalIndexLabel] == "1" && p.Labels[wellknown.JobCompletionIndexLabel] == "1" {
+			p.Spec.NodeSelector["example.com/missing"] = "true"
+			blocked = p
+		}
+		jobsets.CreatePod(t, p)
+	}
+	waitForWorkloadEvent(t, cp, ns, "gang", "Reserved")
+	cp.WaitForPodCondition(t, ns, blocked.Name, corev1.PodScheduled, corev1.ConditionFalse)
+	expectNoneBound(t, cp, ns, "gang", 2*time.Second)
+
+	sched.Stop()
+	expectNoneBound(t, cp, ns, "gang", time.Second)
+
+	harness.StartScheduler(t, cp, config)
+	// The Job controller replaces the pod with a schedulable one.
+	if err := cp.Client.CoreV1().Pods(ns).Delete(t.Context(), blocked.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	delete(blocked.Spec.NodeSelector, "example.com/missing")
+	blocked.Name += "-retry"
+	jobsets.CreatePod(t, blocked)
+	waitWhollyPlaced(t, cp, ns, "gang", 4)
+}
+
+// A scheduler that died mid-binding left one slice bound: the next one keeps
+// that slice where it is and completes the workload.
+func TestRestartAfterPartialBindingCompletesTheGang(t *testing.T) {
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	v5ePools(t, cp, 3)
+	ns := cp.CreateNamespace(t, "partial")
+	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+
+	js := jobsets.Create(t, multislice(ns, "gang", 2))
+	for _, p := range harness.PodsOf(js, 0) {
+		if p.Labels[wellknown.JobGlobalIndexLabel] != "0" {
+			continue
+		}
+		node := "pool-2-node-" + p.Labels[wellknown.JobCompletionIndexLabel]
+		if err := cp.Client.CoreV1().Pods(ns).Bind(t.Context(), &corev1.Binding{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: p.Name},
+			Target:     corev1.ObjectReference{Kind: "Node", Name: node},
+		}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+	p := waitWhollyPlaced(t, cp, ns, "gang", 4)
+	if !p.poolsBySlice["0"]["pool-2"] {
+		t.Errorf("slice 0 moved from pool-2 to %v", p.poolsBySlice["0"])
+	}
+}
+
+// Plain pods of our scheduler are not placed in a domain reserved for a
+// gang that is still being placed.
+func TestPlainPodsStayOutOfReservedDomains(t *testing.T) {
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	v5ePools(t, cp, 1)
+	config := harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 120})
+	harness.StartScheduler(t, cp, config)
+	ns := cp.CreateNamespace(t, "reserved")
+	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+
+	// The gang reserves pool-1 but one member cannot be placed yet.
+	js := jobsets.CreateObject(t, multislice(ns, "gang", 1))
+	pods := harness.PodsOf(js, 0)
+	pods[1].Spec.NodeSelector["example.com/missing"] = "true"
+	for _, p := range pods {
+		jobsets.CreatePod(t, p)
+	}
+	waitForWorkloadEvent(t, cp, ns, "gang", "Reserved")
+
+	plain := cp.CreatePod(t, builders.Pod(ns, "plain").Scheduler(app.Name).TPU("4").Obj())
+	cond := cp.WaitForPodCondition(t, ns, plain.Name, corev1.PodScheduled, corev1.ConditionFalse)
+	if !strings.Contains(cond.Message, "reserved for slice 0 of JobSet") {
+		t.Errorf("plain pod unschedulable for another reason: %q", cond.Message)
+	}
+	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, 2*time.Second, true, func(ctx context.Context) (bool, error) {
+		p, err := cp.Client.CoreV1().Pods(ns).Get(ctx, plain.Name, metav1.GetOptions{})
+		return err == nil && p.Spec.NodeName != "", nil
+	})
+	if err == nil {
+		t.Fatal("plain pod was bound into the reserved pool")
+	}
+}
