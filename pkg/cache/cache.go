@@ -208,8 +208,9 @@ func (c *Cache) upsertPodLocked(pod *corev1.Pod) Actions {
 	if !isMember || err != nil {
 		return acts
 	}
-	if old == nil {
-		// A new member may complete the set PreEnqueue waits for.
+	if old == nil || !old.isMember || old.memberErr != nil || old.member != m {
+		// A new (or newly well-formed) member may complete the set
+		// PreEnqueue waits for.
 		acts.Activate = c.pendingLocked(m.Key)
 	}
 	c.settleLocked(m.Key)

@@ -238,4 +238,3 @@ func (pl *Plugin) keyOf(e fwk.QueuedEntityInfo) sortKey {
 	actual, _ := pl.sortKeys.LoadOrStore(pod.UID, k)
 	return actual.(sortKey)
 }
-

@@ -236,4 +236,3 @@ func (pl *Plugin) act(ctx context.Context, acts cache.Actions) {
 		pl.handle.Activate(logger, pods)
 	}
 }
-

@@ -148,4 +148,3 @@ func waitForWorkloadEvent(t *testing.T, cp *harness.ControlPlane, ns, name, reas
 	}
 	return note
 }
-

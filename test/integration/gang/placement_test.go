@@ -160,7 +160,7 @@ func TestImpossibleShapeIsUnresolvable(t *testing.T) {
 		ReplicatedJob("slice", 1, 3).Obj() // 3 hosts; pools have 2
 	jobsets.Create(t, big)
 	note := waitForWorkloadEvent(t, cp, ns, "big", "Unplaceable")
-	if !strings.Contains(note, "a slice of 3 pods (google.com/tpu=4 each) fits in no domain matching any node (the largest holds 2 such pods)") {
+	if !strings.Contains(note, "a slice of 3 pods (cpu=100m, google.com/tpu=4 each) fits in no domain matching any node (the largest holds 2 such pods)") {
 		t.Errorf("Unplaceable = %q", note)
 	}
 	many := builders.JobSet(ns, "many").Exclusive(wellknown.NodePoolLabel).

@@ -191,16 +191,16 @@ func PodsOf(js *jobsetv1alpha2.JobSet, attempt int32) []*corev1.Pod {
 					labels = map[string]string{}
 				}
 				maps.Copy(labels, map[string]string{
-					wellknown.JobSetNameLabel:              js.Name,
-					wellknown.JobSetUIDLabel:               string(js.UID),
-					jobsetv1alpha2.ReplicatedJobNameKey:    rj.Name,
-					jobsetv1alpha2.JobIndexKey:             strconv.Itoa(int(ji)),
-					wellknown.JobGlobalIndexLabel:          strconv.Itoa(global),
-					wellknown.RestartAttemptLabel:          strconv.Itoa(int(attempt)),
-					wellknown.JobKeyLabel:                  hex.EncodeToString(sum[:]),
-					wellknown.JobCompletionIndexLabel:      strconv.Itoa(int(ci)),
-					"batch.kubernetes.io/job-name":         jobName,
-					jobsetv1alpha2.ReplicatedJobReplicas:   strconv.Itoa(int(rj.Replicas)),
+					wellknown.JobSetNameLabel:            js.Name,
+					wellknown.JobSetUIDLabel:             string(js.UID),
+					jobsetv1alpha2.ReplicatedJobNameKey:  rj.Name,
+					jobsetv1alpha2.JobIndexKey:           strconv.Itoa(int(ji)),
+					wellknown.JobGlobalIndexLabel:        strconv.Itoa(global),
+					wellknown.RestartAttemptLabel:        strconv.Itoa(int(attempt)),
+					wellknown.JobKeyLabel:                hex.EncodeToString(sum[:]),
+					wellknown.JobCompletionIndexLabel:    strconv.Itoa(int(ci)),
+					"batch.kubernetes.io/job-name":       jobName,
+					jobsetv1alpha2.ReplicatedJobReplicas: strconv.Itoa(int(rj.Replicas)),
 				})
 				annotations := maps.Clone(tmpl.Annotations)
 				if annotations == nil {
