@@ -24,13 +24,20 @@ type dataItems struct {
 // Row is one scenario variant on one workload size, averaged over runs.
 type Row struct {
 	Scenario, Variant, Workload string
-	// Throughput buckets (pods/s), each the mean over runs.
+	// Throughput buckets (pods/s), each the mean over the runs that sampled
+	// it; 0 when the harness took no sample (all pods within a second, or
+	// gangs bound in bursts).
 	Average, Perc50, Perc90 float64
+	// Duration is the mean time (s) from the first pod's creation to the
+	// last pod's scheduling: the figure gang workloads are compared by.
+	Duration float64
 	// AttemptP99 is the 99th percentile scheduling attempt duration in ms, 0 if not measured.
 	AttemptP99 float64
 	Runs       int
-	// Ratio is Average over the baseline variant's Average; 0 for the baseline itself.
-	Ratio float64
+	// Speedup is the baseline variant's Duration over this one's (above 1
+	// is faster); 0 for the baseline itself.
+	Speedup float64
+	samples int
 }
 
 type key struct{ scenario, variant, workload string }
@@ -59,38 +66,47 @@ func Load(dir string) ([]Row, error) {
 	}
 	rows := Aggregate(all)
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("no scheduling throughput was measured in %s (a workload must run for more than a second)", dir)
+		return nil, fmt.Errorf("no scheduling was measured in %s", dir)
 	}
 	return rows, nil
 }
 
-// Aggregate averages runs, orders rows as first seen, and computes ratios
-// against each scenario's first variant on the same workload.
+// Aggregate averages runs, orders rows as first seen, and compares each
+// variant with its scenario's first variant on the same workload.
 func Aggregate(all []dataItems) []Row {
 	var order []key
 	rows := map[key]*Row{}
 	attempts := map[key][]float64{}
+	row := func(k key) *Row {
+		r := rows[k]
+		if r == nil {
+			r = &Row{Scenario: k.scenario, Variant: k.variant, Workload: k.workload}
+			rows[k] = r
+			order = append(order, k)
+		}
+		return r
+	}
 	for _, items := range all {
 		for _, it := range items.DataItems {
 			k, ok := parseName(it.Labels["Name"])
 			if !ok {
 				continue
 			}
-			switch {
-			case it.Labels["Metric"] == "SchedulingThroughput":
-				r := rows[k]
-				if r == nil {
-					r = &Row{Scenario: k.scenario, Variant: k.variant, Workload: k.workload}
-					rows[k] = r
-					order = append(order, k)
-				}
+			switch it.Labels["Metric"] {
+			case "SchedulingDuration":
+				r := row(k)
 				n := float64(r.Runs)
+				r.Duration = (r.Duration*n + it.Data["Duration"]) / (n + 1)
+				r.Runs++
+			case "SchedulingThroughput":
+				r := row(k)
+				n := float64(r.samples)
 				r.Average = (r.Average*n + it.Data["Average"]) / (n + 1)
 				r.Perc50 = (r.Perc50*n + it.Data["Perc50"]) / (n + 1)
 				r.Perc90 = (r.Perc90*n + it.Data["Perc90"]) / (n + 1)
-				r.Runs++
-			case it.Labels["Metric"] == "scheduler_scheduling_attempt_duration_seconds" && it.Labels["result"] == "scheduled":
-				if p99, ok := it.Data["Perc99"]; ok {
+				r.samples++
+			case "scheduler_scheduling_attempt_duration_seconds":
+				if p99, ok := it.Data["Perc99"]; ok && it.Labels["result"] == "scheduled" {
 					if it.Unit == "s" {
 						p99 *= 1000
 					}
@@ -112,10 +128,11 @@ func Aggregate(all []dataItems) []Row {
 		}
 		bk := [2]string{k.scenario, k.workload}
 		if base, ok := baseline[bk]; !ok {
-			baseline[bk] = r.Average
-		} else if base > 0 {
-			r.Ratio = r.Average / base
+			baseline[bk] = r.Duration
+		} else if base > 0 && r.Duration > 0 {
+			r.Speedup = base / r.Duration
 		}
+		r.samples = 0
 		out = append(out, *r)
 	}
 	return out
@@ -138,19 +155,23 @@ func parseName(name string) (key, bool) {
 // Markdown writes the table.
 func Markdown(w io.Writer, rows []Row) error {
 	var b strings.Builder
-	b.WriteString("| Scenario | Workload | Variant | Throughput avg (pods/s) | p50 | p90 | Attempt p99 (ms) | Runs | vs baseline |\n")
-	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| Scenario | Workload | Variant | Time to schedule all (s) | vs baseline | Throughput avg (pods/s) | p50 | p90 | Attempt p99 (ms) | Runs |\n")
+	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
-		ratio := "baseline"
-		if r.Ratio > 0 {
-			ratio = fmt.Sprintf("%.2f×", r.Ratio)
+		speed := "baseline"
+		if r.Speedup > 0 {
+			speed = fmt.Sprintf("%.2f×", r.Speedup)
+		}
+		throughput := "– | – | –"
+		if r.Average > 0 {
+			throughput = fmt.Sprintf("%.1f | %.1f | %.1f", r.Average, r.Perc50, r.Perc90)
 		}
 		attempt := "–"
 		if r.AttemptP99 > 0 {
 			attempt = fmt.Sprintf("%.1f", r.AttemptP99)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %.1f | %.1f | %.1f | %s | %d | %s |\n",
-			r.Scenario, r.Workload, r.Variant, r.Average, r.Perc50, r.Perc90, attempt, r.Runs, ratio)
+		fmt.Fprintf(&b, "| %s | %s | %s | %.2f | %s | %s | %s | %d |\n",
+			r.Scenario, r.Workload, r.Variant, r.Duration, speed, throughput, attempt, r.Runs)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -21,15 +21,20 @@ func items(t *testing.T, js string) dataItems {
 
 const run1 = `{"version":"v1","dataItems":[
  {"data":{"Average":100,"Perc50":90,"Perc90":120},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes/namespace-1"}},
+ {"data":{"Duration":10},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes/namespace-1"}},
  {"data":{"Perc99":4},"unit":"ms","labels":{"Metric":"scheduler_scheduling_attempt_duration_seconds","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes/namespace-1","result":"scheduled"}},
+ {"data":{"Perc99":9},"unit":"ms","labels":{"Metric":"scheduler_scheduling_attempt_duration_seconds","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes/namespace-1","result":"unschedulable"}},
  {"data":{"Average":80,"Perc50":70,"Perc90":100},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes/namespace-1"}},
+ {"data":{"Duration":12.5},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes/namespace-1"}},
  {"data":{"Average":5},"unit":"MB","labels":{"Metric":"memory","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes/namespace-1"}},
+ {"data":{"Duration":5},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/Baseline_GangProfile/1000Nodes/multislice"}},
  {"data":{"Average":1},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"malformed"}}
 ]}`
 
 const run2 = `{"version":"v1","dataItems":[
  {"data":{"Average":110,"Perc50":100,"Perc90":130},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes/namespace-1"}},
- {"data":{"Average":90,"Perc50":80,"Perc90":110},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes/namespace-1"}}
+ {"data":{"Duration":12},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes/namespace-1"}},
+ {"data":{"Duration":13.5},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/Baseline_MultisliceProfile/1000Nodes/namespace-1"}}
 ]}`
 
 func TestAggregate(t *testing.T) {
@@ -37,18 +42,20 @@ func TestAggregate(t *testing.T) {
 		runs []string
 		want []Row
 	}{
-		"one run, ratio against the first variant": {
+		"one run, compared with the first variant": {
 			runs: []string{run1},
 			want: []Row{
-				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 100, Perc50: 90, Perc90: 120, AttemptP99: 4, Runs: 1},
-				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 80, Perc50: 70, Perc90: 100, Runs: 1, Ratio: 0.8},
+				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 100, Perc50: 90, Perc90: 120, Duration: 10, AttemptP99: 4, Runs: 1},
+				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 80, Perc50: 70, Perc90: 100, Duration: 12.5, Runs: 1, Speedup: 0.8},
+				{Scenario: "Baseline", Variant: "GangProfile", Workload: "1000Nodes", Duration: 5, Runs: 1, Speedup: 2},
 			},
 		},
-		"repeats are averaged": {
+		"repeats are averaged; throughput over the runs that sampled it": {
 			runs: []string{run1, run2},
 			want: []Row{
-				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 105, Perc50: 95, Perc90: 125, AttemptP99: 4, Runs: 2},
-				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 85, Perc50: 75, Perc90: 105, Runs: 2, Ratio: 85.0 / 105.0},
+				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 105, Perc50: 95, Perc90: 125, Duration: 11, AttemptP99: 4, Runs: 2},
+				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 80, Perc50: 70, Perc90: 100, Duration: 13, Runs: 2, Speedup: 11.0 / 13.0},
+				{Scenario: "Baseline", Variant: "GangProfile", Workload: "1000Nodes", Duration: 5, Runs: 1, Speedup: 11.0 / 5.0},
 			},
 		},
 		"nothing measured": {runs: nil, want: []Row{}},
@@ -59,7 +66,7 @@ func TestAggregate(t *testing.T) {
 			for _, r := range tc.runs {
 				all = append(all, items(t, r))
 			}
-			if diff := cmp.Diff(tc.want, Aggregate(all)); diff != "" {
+			if diff := cmp.Diff(tc.want, Aggregate(all), cmp.AllowUnexported(Row{})); diff != "" {
 				t.Errorf("Aggregate (-want +got):\n%s", diff)
 			}
 		})
@@ -83,8 +90,9 @@ func TestLoadAndMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"| Baseline | 1000Nodes | DefaultProfile | 100.0 | 90.0 | 120.0 | 4.0 | 1 | baseline |",
-		"| Baseline | 1000Nodes | MultisliceProfile | 80.0 | 70.0 | 100.0 | – | 1 | 0.80× |",
+		"| Baseline | 1000Nodes | DefaultProfile | 10.00 | baseline | 100.0 | 90.0 | 120.0 | 4.0 | 1 |",
+		"| Baseline | 1000Nodes | MultisliceProfile | 12.50 | 0.80× | 80.0 | 70.0 | 100.0 | – | 1 |",
+		"| Baseline | 1000Nodes | GangProfile | 5.00 | 2.00× | – | – | – | – | 1 |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks row %q:\n%s", want, out.String())

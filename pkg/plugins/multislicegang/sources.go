@@ -21,9 +21,13 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
-// apiPollInterval is how often an absent workload API is looked for again,
-// so installing JobSet or PodGroup CRDs later needs no scheduler restart.
-const apiPollInterval = 30 * time.Second
+// An absent workload API is looked for again, first after
+// apiPollInitial and backing off to apiPollMax, so installing the JobSet or
+// PodGroup CRD later needs no scheduler restart.
+const (
+	apiPollInitial = time.Second
+	apiPollMax     = 30 * time.Second
+)
 
 // workloadAPI is one source of workloads whose CRD may or may not be served.
 type workloadAPI struct {
@@ -49,6 +53,7 @@ func (pl *Plugin) watchSources(ctx context.Context, cfg *rest.Config, disc disco
 	for _, api := range apis {
 		go func() {
 			warned := false
+			interval := apiPollInitial
 			for {
 				served, err := resourceServed(disc, api.groupVersion, api.resource)
 				switch {
@@ -68,8 +73,9 @@ func (pl *Plugin) watchSources(ctx context.Context, cfg *rest.Config, disc disco
 				select {
 				case <-ctx.Done():
 					return
-				case <-time.After(apiPollInterval):
+				case <-time.After(interval):
 				}
+				interval = min(2*interval, apiPollMax)
 			}
 		}()
 	}
