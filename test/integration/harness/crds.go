@@ -35,4 +35,3 @@ func (cp *ControlPlane) InstallWorkloadCRDs(t testing.TB) {
 		}
 	}
 }
-
