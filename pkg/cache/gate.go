@@ -128,6 +128,9 @@ func (c *Cache) Permit(pod *corev1.Pod) PermitResult {
 		return PermitResult{Allow: true}
 	}
 	r := c.reservations[w.Key]
+	if r == nil && c.satisfiedLocked(w) {
+		return PermitResult{Allow: true}
+	}
 	if r == nil || r.Attempt != w.RestartAttempt {
 		return PermitResult{Message: fmt.Sprintf("the reservation of %s was released", w.Key), Ref: v.Ref}
 	}

@@ -75,6 +75,15 @@ func (c *Cache) Plan(pod *corev1.Pod, nodes []NodeState) PlanResult {
 		res.Acts.merge(c.releaseLocked(w.Key, "the reservation timed out"))
 		r = nil
 	}
+	if r == nil && c.satisfiedLocked(w) {
+		// The gang already runs whole (a PodGroup with more pods than
+		// minMember, or a replacement pod): the pod joins its slice's
+		// domain without a new reservation.
+		if d, ok := c.boundDomainsLocked(w, nodes)[v.Member.Slice]; ok {
+			res.Nodes = nodesIn(nodes, w.Slices[v.Member.Slice].DomainKey, d.domain)
+		}
+		return res
+	}
 	if r == nil {
 		var fail *planner.Failure
 		r, fail = c.reserveLocked(w, pod, nodes, now)
@@ -88,15 +97,31 @@ func (c *Cache) Plan(pod *corev1.Pod, nodes []NodeState) PlanResult {
 		res.Placed = describePlacement(w, r)
 	}
 	if d, ok := r.Domains[v.Member.Slice]; ok {
-		key := r.DomainKeys[v.Member.Slice]
-		res.Nodes = sets.New[string]()
-		for _, n := range nodes {
-			if n.Node.Labels[key] == d {
-				res.Nodes.Insert(n.Node.Name)
-			}
-		}
+		res.Nodes = nodesIn(nodes, r.DomainKeys[v.Member.Slice], d)
 	}
 	return res
+}
+
+func nodesIn(nodes []NodeState, key, domain string) sets.Set[string] {
+	out := sets.New[string]()
+	for _, n := range nodes {
+		if n.Node.Labels[key] == domain {
+			out.Insert(n.Node.Name)
+		}
+	}
+	return out
+}
+
+// satisfiedLocked reports whether at least every pod the gang needs is
+// bound for its current attempt.
+func (c *Cache) satisfiedLocked(w *workload.Workload) bool {
+	bound := 0
+	for _, e := range c.members[w.Key] {
+		if e.nodeName != "" && !e.assumed && !e.terminal && e.member.RestartAttempt == w.RestartAttempt {
+			bound++
+		}
+	}
+	return bound >= w.TotalPods()
 }
 
 // reserveLocked plans all slices of w.

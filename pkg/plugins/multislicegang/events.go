@@ -4,9 +4,11 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
 )
+
+// maxRemembered bounds the (object, reason) pairs whose last message is kept.
+const maxRemembered = 20000
 
 // eventSink records events for users, once per object and message: the
 // same "waiting for domains" line is not repeated every scheduling attempt.
@@ -26,6 +28,11 @@ func (s *eventSink) changed(obj, reason, msg string) bool {
 	k := obj + "|" + reason
 	if s.last[k] == msg {
 		return false
+	}
+	if len(s.last) >= maxRemembered {
+		// Forgetting only costs a repeated event; it bounds memory on
+		// clusters that churn through many workloads.
+		clear(s.last)
 	}
 	s.last[k] = msg
 	return true
@@ -56,5 +63,3 @@ func (s *eventSink) warnPod(pod *corev1.Pod, workloadRef *corev1.ObjectReference
 	}
 	s.warn(workloadRef, reason, msg)
 }
-
-var _ runtime.Object = &corev1.ObjectReference{}
