@@ -33,6 +33,18 @@ func TestShippedConfigIsValidAndRunsBesideDefaultScheduler(t *testing.T) {
 	}
 }
 
+// gangProfile enables MultisliceGang and opens its args.
+const gangProfile = `profiles:
+- schedulerName: multislice-scheduler
+  plugins:
+    multiPoint:
+      enabled: [{name: MultisliceGang}]
+      disabled: [{name: PrioritySort}]
+  pluginConfig:
+  - name: MultisliceGang
+    args:
+`
+
 func TestInvalidConfigFailsStartupNamingTheField(t *testing.T) {
 	cp := harness.StartControlPlane(t)
 	cases := map[string]struct {
@@ -58,6 +70,14 @@ func TestInvalidConfigFailsStartupNamingTheField(t *testing.T) {
 		"unknown plugin": {
 			config:    "profiles:\n- schedulerName: multislice-scheduler\n  plugins:\n    filter:\n      enabled:\n      - name: NoSuchPlugin\n",
 			wantField: "NoSuchPlugin",
+		},
+		"unknown plugin arg": {
+			config:    gangProfile + "      permitTimeoutSecond: 30\n",
+			wantField: `unknown field "permitTimeoutSecond"`,
+		},
+		"invalid plugin arg": {
+			config:    gangProfile + "      followerTimeoutSeconds: -5\n",
+			wantField: "MultisliceGangArgs.followerTimeoutSeconds",
 		},
 		"duplicate profile": {
 			config:    "profiles:\n- schedulerName: multislice-scheduler\n- schedulerName: multislice-scheduler\n",
