@@ -337,3 +337,31 @@ func TestWorkloadChangeReleasesReservation(t *testing.T) {
 		t.Errorf("deleting a workload with no reservation rejected %v", acts.Reject)
 	}
 }
+
+func TestFollowersThatNeverComeReleaseTheirCapacity(t *testing.T) {
+	f := newFixture(t, 2)
+	f.jobset("a", 1)
+	leader := f.pods("a", 1, true)[0]
+	if _, permit, node := f.place(leader); !permit.Allow {
+		t.Fatalf("leader alone is the staged gate: %+v", permit)
+	} else {
+		f.bind(leader, node)
+	}
+	// The follower's host stays reserved: a plain pod may not take it.
+	plain := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "plain"}}
+	other := f.nodes[1].Node
+	if f.c.pods[leader.UID].nodeName == other.Name {
+		other = f.nodes[0].Node
+	}
+	if ok, _ := f.c.Allowed(plain, other); ok {
+		t.Fatal("follower capacity not held")
+	}
+	f.clock.Step(61 * time.Second)
+	acts := f.c.Expire()
+	if len(acts.Reject) != 0 || !strings.Contains(acts.Reason, "followers did not appear in time") {
+		t.Fatalf("expiry: %+v", acts)
+	}
+	if ok, reason := f.c.Allowed(plain, other); !ok {
+		t.Fatalf("capacity still held after the follower timeout: %s", reason)
+	}
+}
