@@ -97,41 +97,66 @@ func resourceServed(disc discovery.DiscoveryInterface, groupVersion, resource st
 	return false, nil
 }
 
+// derived is a workload source object turned into the model.
+type derived struct {
+	key workload.Key
+	w   *workload.Workload
+	err error
+	ref corev1.ObjectReference
+}
+
+// feedSource keeps the cache's view of one workload source current.
+// derive returns false for objects of another type.
+func (pl *Plugin) feedSource(ctx context.Context, src workload.Source, informer toolscache.SharedIndexInformer, derive func(obj any) (derived, bool)) error {
+	upsert := func(obj any) {
+		d, ok := derive(obj)
+		if !ok {
+			return
+		}
+		if d.err != nil {
+			pl.events.warn(&d.ref, "InvalidWorkload", d.err.Error())
+		}
+		pl.act(ctx, pl.cache.UpsertSource(d.key, d.w, d.err, d.ref))
+	}
+	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    upsert,
+		UpdateFunc: func(_, obj any) { upsert(obj) },
+		DeleteFunc: func(obj any) {
+			if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+				obj = tomb.Obj
+			}
+			if d, ok := derive(obj); ok {
+				pl.act(ctx, pl.cache.DeleteSource(d.key))
+			}
+		},
+	})
+	if err == nil {
+		pl.cache.SetAPIServed(src, true)
+	}
+	return err
+}
+
 func (pl *Plugin) startJobSetInformer(ctx context.Context, cfg *rest.Config) error {
 	client, err := jobsetclient.NewForConfig(cfg)
 	if err != nil {
 		return err
 	}
 	factory := jobsetinformers.NewSharedInformerFactory(client, 0)
-	informer := factory.Jobset().V1alpha2().JobSets().Informer()
-	upsert := func(obj any) {
+	err = pl.feedSource(ctx, workload.SourceJobSet, factory.Jobset().V1alpha2().JobSets().Informer(), func(obj any) (derived, bool) {
 		js, ok := obj.(*jobsetv1alpha2.JobSet)
 		if !ok {
-			return
+			return derived{}, false
 		}
 		w, err := workload.FromJobSet(js, pl.args.DefaultDomainKey)
-		key := workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name}
-		ref := corev1.ObjectReference{Kind: "JobSet", APIVersion: jobsetv1alpha2.GroupVersion.String(), Namespace: js.Namespace, Name: js.Name, UID: js.UID}
-		if err != nil {
-			pl.events.warn(&ref, "InvalidWorkload", err.Error())
-		}
-		pl.act(ctx, pl.cache.UpsertSource(key, w, err, ref))
-	}
-	if _, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    upsert,
-		UpdateFunc: func(_, obj any) { upsert(obj) },
-		DeleteFunc: func(obj any) {
-			if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
-				obj = d.Obj
-			}
-			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
-				pl.act(ctx, pl.cache.DeleteSource(workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name}))
-			}
-		},
-	}); err != nil {
+		return derived{
+			key: workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name},
+			w:   w, err: err,
+			ref: corev1.ObjectReference{Kind: "JobSet", APIVersion: jobsetv1alpha2.GroupVersion.String(), Namespace: js.Namespace, Name: js.Name, UID: js.UID},
+		}, true
+	})
+	if err != nil {
 		return err
 	}
-	pl.cache.SetAPIServed(workload.SourceJobSet, true)
 	factory.Start(ctx.Done())
 	return nil
 }
@@ -142,37 +167,23 @@ func (pl *Plugin) startPodGroupInformer(ctx context.Context, cfg *rest.Config) e
 		return err
 	}
 	factory := spinformers.NewSharedInformerFactory(client, 0)
-	informer := factory.Scheduling().V1alpha1().PodGroups().Informer()
-	upsert := func(obj any) {
+	err = pl.feedSource(ctx, workload.SourcePodGroup, factory.Scheduling().V1alpha1().PodGroups().Informer(), func(obj any) (derived, bool) {
 		pg, ok := obj.(*schedv1alpha1.PodGroup)
 		if !ok {
-			return
+			return derived{}, false
 		}
 		// A PodGroup does not carry its pods' shape; the planner reads it
 		// from the member being scheduled.
 		w, err := workload.FromPodGroup(pg, nil, pl.args.DefaultDomainKey)
-		key := workload.Key{Source: workload.SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name}
-		ref := corev1.ObjectReference{Kind: "PodGroup", APIVersion: schedv1alpha1.SchemeGroupVersion.String(), Namespace: pg.Namespace, Name: pg.Name, UID: pg.UID}
-		if err != nil {
-			pl.events.warn(&ref, "InvalidWorkload", err.Error())
-		}
-		pl.act(ctx, pl.cache.UpsertSource(key, w, err, ref))
-	}
-	if _, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    upsert,
-		UpdateFunc: func(_, obj any) { upsert(obj) },
-		DeleteFunc: func(obj any) {
-			if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
-				obj = d.Obj
-			}
-			if pg, ok := obj.(*schedv1alpha1.PodGroup); ok {
-				pl.act(ctx, pl.cache.DeleteSource(workload.Key{Source: workload.SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name}))
-			}
-		},
-	}); err != nil {
+		return derived{
+			key: workload.Key{Source: workload.SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name},
+			w:   w, err: err,
+			ref: corev1.ObjectReference{Kind: "PodGroup", APIVersion: schedv1alpha1.SchemeGroupVersion.String(), Namespace: pg.Namespace, Name: pg.Name, UID: pg.UID},
+		}, true
+	})
+	if err != nil {
 		return err
 	}
-	pl.cache.SetAPIServed(workload.SourcePodGroup, true)
 	factory.Start(ctx.Done())
 	return nil
 }
