@@ -365,3 +365,16 @@ func TestFollowersThatNeverComeReleaseTheirCapacity(t *testing.T) {
 		t.Fatalf("capacity still held after the follower timeout: %s", reason)
 	}
 }
+
+func TestMembersWithoutReservationFitNowhere(t *testing.T) {
+	f := newFixture(t, 2)
+	f.jobset("a", 1)
+	p := f.pods("a", 1, false)[0]
+	if ok, reason := f.c.Allowed(p, f.nodes[0].Node); ok || !strings.Contains(reason, "holds no reserved domains") {
+		t.Fatalf("Allowed without reservation = %v %q", ok, reason)
+	}
+	f.place(p)
+	if ok, reason := f.c.Allowed(p, f.nodes[0].Node); !ok {
+		t.Fatalf("Allowed in its reserved domain = %v %q", ok, reason)
+	}
+}

@@ -34,7 +34,14 @@ func (c *Cache) Allowed(pod *corev1.Pod, node *corev1.Node) (bool, string) {
 	if !gang {
 		return true, ""
 	}
-	if r := c.reservations[m.Key]; r != nil {
+	r := c.reservations[m.Key]
+	if s := c.sources[m.Key]; r == nil && s != nil && s.w != nil && !c.satisfiedLocked(s.w) {
+		// Without a reservation a member has nowhere to go. Saying so keeps
+		// the default preemption, which simulates pod by pod, from evicting
+		// pods to make room for one member of a gang.
+		return false, fmt.Sprintf("%s holds no reserved domains", m.Key)
+	}
+	if r != nil {
 		if d, ok := r.Domains[m.Slice]; ok && node.Labels[r.DomainKeys[m.Slice]] != d {
 			return false, fmt.Sprintf("slice %d of %s holds %s=%s", m.Slice, m.Key, r.DomainKeys[m.Slice], d)
 		}
