@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/nodepools"
 )
 
@@ -58,7 +59,7 @@ func (c *Cluster) ApplyNodePools(ctx context.Context, pools []nodepools.Expanded
 	return plan, nil
 }
 
-// waitForNodesReady waits until every node of pools reports Ready.
+// waitForNodesReady waits until every node of pools is Ready and schedulable.
 func (c *Cluster) waitForNodesReady(ctx context.Context, pools []nodepools.ExpandedPool, timeout time.Duration) error {
 	want := map[string]bool{}
 	for _, n := range nodepools.Nodes(pools) {
@@ -75,11 +76,11 @@ func (c *Cluster) waitForNodesReady(ctx context.Context, pools []nodepools.Expan
 		}
 		notReady = notReady[:0]
 		ready := map[string]bool{}
-		for _, n := range list.Items {
-			for _, cond := range n.Status.Conditions {
-				if cond.Type == corev1.NodeReady && cond.Status == corev1.ConditionTrue {
-					ready[n.Name] = true
-				}
+		for i := range list.Items {
+			// Ready, and the node lifecycle controller has lifted the
+			// not-ready taints that every new node starts with.
+			if faults.NodeHealth(&list.Items[i]) == faults.Healthy {
+				ready[list.Items[i].Name] = true
 			}
 		}
 		for name := range want {

@@ -9,6 +9,7 @@ package timeline
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -51,8 +52,9 @@ type jobsetState struct {
 type podState struct {
 	namespace, jobset, slice string
 
-	node    string
-	phase   corev1.PodPhase
+	node  string
+	phase corev1.PodPhase
+	// waiting is the normalized reason the pod was last reported waiting for.
 	waiting string
 }
 
@@ -240,9 +242,13 @@ func (t *Timeline) Pod(p *corev1.Pod) {
 	}
 
 	if p.Spec.NodeName == "" {
-		if msg := unschedulableMessage(p); msg != "" && msg != s.waiting {
-			s.waiting = msg
-			t.emit(subject, "%s waits: %s", who, msg)
+		if msg := unschedulableMessage(p); msg != "" {
+			// Counts change as other pods come and go; report the pod
+			// again only when the kinds of reasons change.
+			if key := waitReasons(msg); key != s.waiting {
+				s.waiting = key
+				t.emit(subject, "%s waits: %s", who, withoutPreemption(msg))
+			}
 		}
 	} else if s.node == "" {
 		s.node = p.Spec.NodeName
@@ -391,6 +397,36 @@ func unschedulableMessage(p *corev1.Pod) string {
 		}
 	}
 	return ""
+}
+
+// withoutPreemption drops the scheduler's account of why preemption did
+// not help, which follows the filter reasons.
+func withoutPreemption(msg string) string {
+	if i := strings.Index(msg, " preemption: "); i > 0 {
+		return strings.TrimSuffix(msg[:i], ".")
+	}
+	return msg
+}
+
+var availablePrefix = regexp.MustCompile(`^\d+/\d+ nodes are available[:.]?\s*`)
+
+// waitReasons reduces a FailedScheduling message to its set of reasons:
+// "0/25 nodes are available: 2 node(s) had untolerated taint(s), 7 node(s)
+// didn't match ..." becomes "didn't match ...|had untolerated taint(s)".
+func waitReasons(msg string) string {
+	msg = availablePrefix.ReplaceAllString(withoutPreemption(msg), "")
+	var reasons []string
+	for _, r := range strings.Split(msg, ", ") {
+		r = strings.TrimSpace(r)
+		if i := strings.Index(r, " node(s) "); i >= 0 {
+			if _, err := strconv.Atoi(r[:i]); err == nil {
+				r = r[i+len(" node(s) "):]
+			}
+		}
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	return "reasons:" + strings.Join(reasons, "|")
 }
 
 func schedulerOf(p *corev1.Pod) string {

@@ -95,6 +95,8 @@ func TestJobSetStory(t *testing.T) {
 	waiting.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse, Message: "0/2 nodes are available"}}
 	tl.Pod(waiting)
 	tl.Pod(waiting) // the same reason is reported once
+	waiting.Status.Conditions[0].Message = "0/3 nodes are available. preemption: 0/3 nodes are available: 3 Preemption is not helpful"
+	tl.Pod(waiting) // nor with other counts
 	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "Job", Namespace: "default", Name: "train-slice-1"},
 		Reason: "FailedCreate", Message: `admission webhook "vpod.kb.io" denied the request: leader pod not yet scheduled, not creating follower pod`})
 	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "Job", Namespace: "default", Name: "train-slice-1"},
@@ -161,6 +163,21 @@ func TestPoolFailureAndRestart(t *testing.T) {
 	}
 	if strings.Count(got, "restarted") != 1 {
 		t.Errorf("restart reported more than once:\n%s", got)
+	}
+}
+
+func TestWaitReasons(t *testing.T) {
+	a := "0/25 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 15 node(s) had untolerated taint(s). preemption: 0/25 nodes are available: 22 Preemption is not helpful for scheduling."
+	b := "0/25 nodes are available: 12 node(s) had untolerated taint(s), 2 node(s) didn't match pod anti-affinity rules. preemption: 0/25 nodes are available: 20 Preemption is not helpful for scheduling."
+	c := "0/25 nodes are available: 12 node(s) had untolerated taint(s). preemption: 0/25 nodes are available: 20 Preemption is not helpful for scheduling."
+	if waitReasons(a) != waitReasons(b) {
+		t.Errorf("same reasons, different counts: %q != %q", waitReasons(a), waitReasons(b))
+	}
+	if waitReasons(a) == waitReasons(c) {
+		t.Errorf("different reasons compare equal: %q", waitReasons(a))
+	}
+	if got, want := withoutPreemption(c), "0/25 nodes are available: 12 node(s) had untolerated taint(s)"; got != want {
+		t.Errorf("withoutPreemption = %q, want %q", got, want)
 	}
 }
 
