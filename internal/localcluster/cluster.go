@@ -21,7 +21,6 @@ import (
 	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -524,13 +523,4 @@ func (c *Cluster) waitForServiceAccount(ctx context.Context, namespace string, t
 		return fmt.Errorf("service account %s/default not created by kube-controller-manager: %w", namespace, err)
 	}
 	return nil
-}
-
-// Nodes lists the cluster's nodes.
-func (c *Cluster) Nodes(ctx context.Context) ([]corev1.Node, error) {
-	list, err := c.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return list.Items, nil
 }

@@ -139,6 +139,7 @@ func (p *process) stop(grace time.Duration) {
 	pgid := p.pid()
 	select {
 	case <-p.done:
+		// Already exited and reaped: its pid may belong to someone else now.
 	default:
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
 		select {
@@ -148,8 +149,6 @@ func (p *process) stop(grace time.Duration) {
 			<-p.done
 		}
 	}
-	// Anything the component forked in its group goes with it.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
 // tail returns the last n lines of the component's log.
