@@ -37,9 +37,56 @@ BENCH_FILTER := $(if $(filter large,$(BENCH_SIZE)),performance,performance$(comm
 
 TEST_FLAGS ?=
 
+# The local cluster (`make run`, `make demo`, `make test-e2e`). Every component
+# is built from vendor/: third-party binaries change only when the vendored
+# modules do (vendor/modules.txt), ours when their sources do.
+NODEPOOLS    ?= manifests/examples/nodepools.yaml
+POD_RUN_TIME ?= 0
+SCENARIO     ?= multislice-v5e
+KUBE_VERSION   := $(shell $(GO) list -m -f '{{.Version}}' k8s.io/kubernetes)
+KUBE_MAJOR     := $(word 1,$(subst ., ,$(KUBE_VERSION:v%=%)))
+KUBE_MINOR     := $(word 2,$(subst ., ,$(KUBE_VERSION:v%=%)))
+JOBSET_VERSION := $(shell $(GO) list -m -f '{{.Version}}' sigs.k8s.io/jobset)
+KUBE_LDFLAGS   := -s -w \
+	-X k8s.io/component-base/version.gitVersion=$(KUBE_VERSION) \
+	-X k8s.io/component-base/version.gitMajor=$(KUBE_MAJOR) \
+	-X k8s.io/component-base/version.gitMinor=$(KUBE_MINOR) \
+	-X k8s.io/client-go/pkg/version.gitVersion=$(KUBE_VERSION) \
+	-X k8s.io/client-go/pkg/version.gitMajor=$(KUBE_MAJOR) \
+	-X k8s.io/client-go/pkg/version.gitMinor=$(KUBE_MINOR)
+# Our Go sources and the files embedded in them.
+GO_SOURCES := go.mod go.sum $(shell find cmd pkg internal -type f \( -name '*.go' -o -name '*.yaml' -o -name '*.tmpl' \) -not -name '*_test.go')
+CLUSTER_BINARIES := $(BIN)/etcd $(BIN)/kube-apiserver $(BIN)/kube-controller-manager \
+	$(BIN)/jobset-controller $(BIN)/kwok $(BIN)/multislice-scheduler $(BIN)/localcluster
+
 .PHONY: build
 build: ## Build bin/multislice-scheduler.
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/multislice-scheduler ./cmd/multislice-scheduler
+
+# The same binary as `build`, without -trimpath: that way it shares compiled
+# packages with the tests and the Kubernetes binaries, which matters on a
+# cold build cache (CI).
+$(BIN)/multislice-scheduler: $(GO_SOURCES)
+	$(GO) build -ldflags '$(LDFLAGS)' -o $@ ./cmd/multislice-scheduler
+
+$(BIN)/localcluster: $(GO_SOURCES)
+	$(GO) build -ldflags '-s -w' -o $@ ./cmd/localcluster
+
+$(BIN)/kube-apiserver $(BIN)/kube-controller-manager $(BIN)/kubectl: $(BIN)/%: vendor/modules.txt
+	$(GO) build -ldflags '$(KUBE_LDFLAGS)' -o $@ k8s.io/kubernetes/cmd/$*
+
+$(BIN)/jobset-controller: vendor/modules.txt
+	$(GO) build -ldflags '-s -w -X sigs.k8s.io/jobset/pkg/version.GitVersion=$(JOBSET_VERSION)' -o $@ sigs.k8s.io/jobset
+
+$(BIN)/kwok: vendor/modules.txt
+	$(GO) build -ldflags '-s -w' -o $@ sigs.k8s.io/kwok/cmd/kwok
+
+.PHONY: cluster-binaries
+cluster-binaries: $(CLUSTER_BINARIES) ## Build the local cluster's components into bin/ (only what changed).
+
+.PHONY: kubectl
+kubectl: ## Build bin/kubectl from vendor/ unless kubectl is on PATH.
+	@command -v kubectl >/dev/null 2>&1 || $(MAKE) --no-print-directory $(BIN)/kubectl
 
 $(BIN)/etcd: go.mod go.sum
 	$(GO) build -o $@ go.etcd.io/etcd/server/v3
@@ -58,6 +105,10 @@ test: test-unit test-integration ## Unit and integration tests (the README's tes
 test-unit: ## Unit tests of the framework-free and glue packages.
 	$(GO) test $(TEST_FLAGS) $(UNIT_PKGS)
 
+.PHONY: test-e2e
+test-e2e: cluster-binaries ## End-to-end tests on the local cluster (real JobSet webhooks and controllers, KWOK nodes).
+	$(GO) test $(TEST_FLAGS) -count=1 -timeout 20m ./test/e2e/...
+
 .PHONY: test-integration
 test-integration: etcd fixtures ## Tests on a real kube-apiserver + etcd, and a smoke run of the benchmarks.
 	PATH=$(BIN):$$PATH $(GO) test $(TEST_FLAGS) -timeout 20m ./test/integration/...
@@ -73,7 +124,7 @@ bench: etcd fixtures ## scheduler_perf: every scenario through the default profi
 	$(GO) run ./hack/benchreport $(BENCH_OUT) | tee $(BENCH_OUT)/results.md
 
 .PHONY: verify
-verify: verify-fmt verify-vet verify-vendor verify-manifests ## Static checks; fails on any drift.
+verify: verify-fmt verify-vet verify-vendor verify-manifests verify-crds ## Static checks; fails on any drift.
 
 .PHONY: verify-fmt
 verify-fmt:
@@ -91,6 +142,12 @@ verify-vendor: ## go.mod tidy and vendor/ in sync with it.
 	$(GO) mod vendor -o "$$tmp/vendor"; \
 	diff -r -q -x testdata vendor "$$tmp/vendor" || { echo "vendor/ is out of date: run 'go mod vendor'"; exit 1; }
 
+.PHONY: verify-crds
+verify-crds: ## The embedded JobSet CRD is the pinned module's.
+	@src="$$($(GO) mod download -json sigs.k8s.io/jobset | awk -F'"' '$$2 == "Dir" { print $$4 }')/config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml"; \
+	tail -n +3 internal/localcluster/crds/jobset.x-k8s.io_jobsets.yaml | diff -q - "$$src" >/dev/null || \
+	{ echo "internal/localcluster/crds/jobset.x-k8s.io_jobsets.yaml differs from $$src"; exit 1; }
+
 .PHONY: verify-manifests
 verify-manifests: ## Manifests render.
 	$(GO) run ./hack/render-manifests manifests > /dev/null
@@ -106,11 +163,12 @@ image: ## Build the container image IMG with docker.
 	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg BUILD_DATE=$(BUILD_DATE) -t $(IMG) .
 
 .PHONY: run
-run: build ## Run the scheduler against $$KUBECONFIG (leader election off).
-	@test -n "$$KUBECONFIG" || { echo "set KUBECONFIG to the cluster to schedule for"; exit 1; }
-	@mkdir -p $(OUTPUT)
-	@{ cat manifests/scheduler/config.yaml; printf 'clientConnection:\n  kubeconfig: %s\n' "$$KUBECONFIG"; } > $(OUTPUT)/scheduler-config.yaml
-	$(BIN)/multislice-scheduler --config=$(OUTPUT)/scheduler-config.yaml --leader-elect=false --secure-port=10359 --bind-address=127.0.0.1
+run: cluster-binaries kubectl ## Local cluster on loopback with simulated TPU/GPU pools (NODEPOOLS=file, POD_RUN_TIME=60s); Ctrl-C stops it.
+	$(BIN)/localcluster up --nodepools $(NODEPOOLS) --pod-run-time $(POD_RUN_TIME) --kubeconfig $(OUTPUT)/kubeconfig
+
+.PHONY: demo
+demo: cluster-binaries ## Run a scenario of manifests/examples (SCENARIO=multislice-v5e|hotswap-v6e) on a fresh cluster; prints a timeline.
+	$(BIN)/localcluster demo --scenario manifests/examples/$(SCENARIO)/demo.yaml --nodepools $(NODEPOOLS)
 
 .PHONY: clean
 clean:

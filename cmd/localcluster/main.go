@@ -1,0 +1,289 @@
+// Command localcluster runs the local development cluster behind `make run`
+// and `make demo`, and injects faults into it.
+//
+//	localcluster up                      start the cluster, stop it on Ctrl-C
+//	localcluster pools                   list the simulated node pools and their health
+//	localcluster fail-pool POOL          make a whole node pool fail
+//	localcluster recover-pool POOL       bring it back
+//	localcluster demo --scenario DIR     run a scenario end to end, printing a timeline
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster"
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/demo"
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/timeline"
+)
+
+func main() {
+	if err := newRootCommand().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
+
+type clusterFlags struct {
+	dir, binDir, repoDir, nodePools, kubeconfig string
+	podRunTime                                  time.Duration
+}
+
+func (f *clusterFlags) register(cmd *cobra.Command, defaultDir, defaultKubeconfig string) {
+	cmd.Flags().StringVar(&f.dir, "dir", defaultDir, "state directory (certificates, etcd data, logs); wiped at start")
+	cmd.Flags().StringVar(&f.binDir, "bin-dir", "bin", "directory holding the component binaries (make cluster-binaries)")
+	cmd.Flags().StringVar(&f.repoDir, "repo", ".", "repository root (manifests/ is read from it)")
+	cmd.Flags().StringVar(&f.nodePools, "nodepools", "manifests/examples/nodepools.yaml", "node pool file")
+	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig, "where to write the admin kubeconfig")
+	cmd.Flags().DurationVar(&f.podRunTime, "pod-run-time", 0, "how long Job pods run before they succeed (0: until deleted; the pod annotation "+localcluster.RunTimeAnnotation+" overrides it)")
+}
+
+func (f *clusterFlags) options() localcluster.Options {
+	return localcluster.Options{
+		Dir: f.dir, BinDir: f.binDir, RepoDir: f.repoDir, NodePools: f.nodePools,
+		Kubeconfig: f.kubeconfig, PodRunTime: f.podRunTime, Log: os.Stdout,
+	}
+}
+
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "localcluster",
+		Short:         "A local control plane with simulated accelerator node pools",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newUpCommand(), newPoolsCommand(), newFaultCommand("fail-pool"), newFaultCommand("recover-pool"), newDemoCommand())
+	return root
+}
+
+// signalContext is cancelled by the first SIGINT or SIGTERM; a second one
+// exits at once.
+func signalContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-ch
+		cancel()
+		<-ch
+		fmt.Fprintln(os.Stderr, "second signal: exiting without waiting for the components")
+		os.Exit(130)
+	}()
+	return ctx, cancel
+}
+
+func newUpCommand() *cobra.Command {
+	var f clusterFlags
+	var watch bool
+	cmd := &cobra.Command{
+		Use:   "up",
+		Short: "Start the cluster and keep it running until Ctrl-C",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext()
+			defer cancel()
+			opts := f.options()
+			opts.WatchNodePools = watch
+			fmt.Printf("starting the local cluster in %s\n", opts.Dir)
+			c, err := localcluster.Start(ctx, opts)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				fmt.Println("stopping the local cluster")
+				c.Stop()
+				fmt.Println("stopped")
+			}()
+			printUsage(c, opts)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-c.Failed():
+				return c.Err()
+			}
+		},
+	}
+	f.register(cmd, "_output/localcluster", "_output/kubeconfig")
+	cmd.Flags().BoolVar(&watch, "watch-nodepools", true, "apply changes to the node pool file while running")
+	return cmd
+}
+
+func printUsage(c *localcluster.Cluster, opts localcluster.Options) {
+	kubeconfig, _ := filepath.Rel(mustGetwd(), c.KubeconfigPath)
+	if kubeconfig == "" || kubeconfig[0] == '.' {
+		kubeconfig = c.KubeconfigPath
+	}
+	kubectl := kubectlCommand(opts.BinDir)
+	runTime := "until deleted"
+	if opts.PodRunTime > 0 {
+		runTime = opts.PodRunTime.String()
+	}
+	fmt.Printf(`
+The local cluster is up (%s). %s.
+
+  export KUBECONFIG=%s
+  %s get nodes -L cloud.google.com/gke-nodepool,cloud.google.com/gke-tpu-topology
+  %s apply -f manifests/examples/priorityclasses.yaml -f manifests/examples/multislice-v5e/
+
+Pods of Jobs run %s (annotation %s sets it per pod).
+Node pools follow %s while it runs.
+Fault injection (in another terminal):
+  bin/localcluster pools --kubeconfig %s
+  bin/localcluster fail-pool tpu-v5e-2x4-0 --kubeconfig %s
+  bin/localcluster recover-pool tpu-v5e-2x4-0 --kubeconfig %s
+Component logs: %s
+Press Ctrl-C to stop.
+`, c.StartupTime.Round(100*time.Millisecond), c.MemorySummary(), kubeconfig, kubectl, kubectl, runTime,
+		localcluster.RunTimeAnnotation, opts.NodePools, kubeconfig, kubeconfig, kubeconfig, filepath.Join(opts.Dir, "logs"))
+}
+
+// kubectlCommand is how to call kubectl: from PATH, or the one `make run`
+// built into bin/ when PATH has none.
+func kubectlCommand(binDir string) string {
+	if _, err := os.Stat(filepath.Join(binDir, "kubectl")); err == nil {
+		return filepath.Join(binDir, "kubectl")
+	}
+	return "kubectl"
+}
+
+func mustGetwd() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "/"
+	}
+	return wd
+}
+
+func clientFor(kubeconfig string) (kubernetes.Interface, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w (is `make run` running?)", kubeconfig, err)
+	}
+	return kubernetes.NewForConfig(cfg)
+}
+
+func newPoolsCommand() *cobra.Command {
+	var kubeconfig string
+	cmd := &cobra.Command{
+		Use:   "pools",
+		Short: "List the simulated node pools and their health",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			client, err := clientFor(kubeconfig)
+			if err != nil {
+				return err
+			}
+			pools, err := (&faults.Injector{Client: client}).Pools(cmd.Context())
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "POOL\tNODES\tHEALTH")
+			for _, p := range pools {
+				fmt.Fprintf(w, "%s\t%d\t%s\n", p.Name, p.Nodes, p.Health)
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "_output/kubeconfig", "kubeconfig of the local cluster")
+	return cmd
+}
+
+func newFaultCommand(name string) *cobra.Command {
+	var kubeconfig string
+	var wait time.Duration
+	fail := name == "fail-pool"
+	short := "Bring a failed node pool back"
+	if fail {
+		short = "Make a whole node pool fail: NotReady, NoExecute-tainted, its pods evicted"
+	}
+	cmd := &cobra.Command{
+		Use:   name + " POOL",
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			client, err := clientFor(kubeconfig)
+			if err != nil {
+				return err
+			}
+			in := &faults.Injector{Client: client}
+			pool := args[0]
+			want := faults.Healthy
+			if fail {
+				want = faults.Failed
+				err = in.FailPool(cmd.Context(), pool)
+			} else {
+				err = in.RecoverPool(cmd.Context(), pool)
+			}
+			if err != nil {
+				return err
+			}
+			if wait > 0 {
+				if err := in.WaitForHealth(cmd.Context(), pool, want, wait); err != nil {
+					return err
+				}
+			}
+			fmt.Printf("pool %s: %s\n", pool, want)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&kubeconfig, "kubeconfig", "_output/kubeconfig", "kubeconfig of the local cluster")
+	cmd.Flags().DurationVar(&wait, "wait", 60*time.Second, "wait this long for the pool to reach the state (0: do not wait)")
+	return cmd
+}
+
+func newDemoCommand() *cobra.Command {
+	var f clusterFlags
+	var scenarioPath string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Start a fresh cluster, run a scenario from manifests/examples and print its timeline",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			scenario, err := demo.Load(scenarioPath)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := signalContext()
+			defer cancel()
+			opts := f.options()
+			opts.Log = nil
+			fmt.Printf("starting a fresh local cluster in %s ...\n", opts.Dir)
+			c, err := localcluster.Start(ctx, opts)
+			if err != nil {
+				return err
+			}
+			defer c.Stop()
+			fmt.Printf("cluster up in %s; %s\n\n", c.StartupTime.Round(100*time.Millisecond), c.MemorySummary())
+			if scenario.Description != "" {
+				fmt.Println(scenario.Description)
+			}
+			tl, err := timeline.Watch(ctx, c.AdminConfig, scenario.Namespace, os.Stdout)
+			if err != nil {
+				return err
+			}
+			begin := time.Now()
+			if err := demo.Run(ctx, c, scenario, tl); err != nil {
+				return err
+			}
+			// Let the last transitions reach the timeline.
+			time.Sleep(time.Second)
+			fmt.Printf("\nscenario finished in %s; stopping the cluster\n", time.Since(begin).Round(time.Second))
+			return nil
+		},
+	}
+	f.register(cmd, "_output/demo", "_output/demo/kubeconfig")
+	cmd.Flags().StringVar(&scenarioPath, "scenario", "manifests/examples/multislice-v5e/demo.yaml", "scenario file")
+	return cmd
+}

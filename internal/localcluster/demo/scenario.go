@@ -1,0 +1,181 @@
+// Package demo runs a scenario script against a local cluster: apply
+// manifests, wait for JobSets, fail and recover node pools.
+package demo
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+)
+
+// Scenario is a demo.yaml file.
+type Scenario struct {
+	APIVersion  string           `json:"apiVersion"`
+	Kind        string           `json:"kind"`
+	Description string           `json:"description,omitempty"`
+	Namespace   string           `json:"namespace,omitempty"`
+	Timeout     *metav1.Duration `json:"timeout,omitempty"`
+	Steps       []Step           `json:"steps"`
+
+	// dir is where the scenario file is; apply paths are relative to it.
+	dir string
+}
+
+// Step does exactly one thing.
+type Step struct {
+	// Apply server-side applies a manifest file (relative to the scenario).
+	Apply string `json:"apply,omitempty"`
+	// Sleep waits.
+	Sleep *metav1.Duration `json:"sleep,omitempty"`
+	// WaitFor waits for JobSets to reach a state.
+	WaitFor *WaitFor `json:"waitFor,omitempty"`
+	// FailPool fails a node pool; RecoverPool brings one back.
+	FailPool    *PoolRef `json:"failPool,omitempty"`
+	RecoverPool *PoolRef `json:"recoverPool,omitempty"`
+	// Note is printed on the timeline before the step.
+	Note string `json:"note,omitempty"`
+}
+
+// JobSet states a step can wait for.
+const (
+	StateRunning   = "Running"   // every pod of the JobSet is Running
+	StateCompleted = "Completed" // the JobSet completed
+	StateFinished  = "Finished"  // the JobSet completed or failed
+	StateRestarted = "Restarted" // the JobSet was restarted at least once
+)
+
+// WaitFor names a JobSet ("*" for every JobSet of the namespace) and a state.
+type WaitFor struct {
+	JobSet string `json:"jobset"`
+	State  string `json:"state"`
+}
+
+// PoolRef names a pool directly, or as the pool where a JobSet's slice runs.
+// An empty RecoverPool recovers every pool the scenario failed.
+type PoolRef struct {
+	Pool string `json:"pool,omitempty"`
+	// OfJobSet and Slice: the pool of the leader pod of the JobSet's
+	// slice-th child Job (counting all replicated jobs in order).
+	OfJobSet string `json:"ofJobSet,omitempty"`
+	Slice    int    `json:"slice,omitempty"`
+}
+
+// Load reads and validates a scenario file.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s.dir = filepath.Dir(path)
+	for i, st := range s.Steps {
+		if st.Apply != "" {
+			if _, err := os.Stat(s.Path(st.Apply)); err != nil {
+				return nil, fmt.Errorf("%s: steps[%d].apply: %w", path, i, err)
+			}
+		}
+	}
+	return s, nil
+}
+
+// Path resolves a path of the scenario.
+func (s *Scenario) Path(rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(s.dir, rel)
+}
+
+// Parse decodes and validates a scenario.
+func Parse(data []byte) (*Scenario, error) {
+	jsonData, err := yaml.YAMLToJSONStrict(data)
+	if err != nil {
+		return nil, err
+	}
+	var s Scenario
+	strict, err := kjson.UnmarshalStrict(jsonData, &s)
+	if err != nil {
+		return nil, err
+	}
+	if len(strict) > 0 {
+		return nil, errors.Join(strict...)
+	}
+	return &s, s.validate()
+}
+
+func (s *Scenario) validate() error {
+	var errs []error
+	if s.APIVersion != "localcluster.multislice-scheduler.io/v1alpha1" || s.Kind != "Demo" {
+		errs = append(errs, fmt.Errorf("apiVersion/kind: must be localcluster.multislice-scheduler.io/v1alpha1 Demo"))
+	}
+	if s.Namespace == "" {
+		s.Namespace = metav1.NamespaceDefault
+	}
+	if s.Timeout == nil {
+		s.Timeout = &metav1.Duration{Duration: 10 * time.Minute}
+	}
+	if len(s.Steps) == 0 {
+		errs = append(errs, errors.New("steps: at least one step is required"))
+	}
+	for i, st := range s.Steps {
+		field := fmt.Sprintf("steps[%d]", i)
+		n := 0
+		for _, set := range []bool{st.Apply != "", st.Sleep != nil, st.WaitFor != nil, st.FailPool != nil, st.RecoverPool != nil} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			errs = append(errs, fmt.Errorf("%s: must have exactly one of apply, sleep, waitFor, failPool, recoverPool (has %d)", field, n))
+			continue
+		}
+		switch {
+		case st.WaitFor != nil:
+			if st.WaitFor.JobSet == "" {
+				errs = append(errs, fmt.Errorf("%s.waitFor.jobset: is required (a name, or * for all)", field))
+			}
+			switch st.WaitFor.State {
+			case StateRunning, StateCompleted, StateFinished, StateRestarted:
+			default:
+				errs = append(errs, fmt.Errorf("%s.waitFor.state: %q is not one of Running, Completed, Finished, Restarted", field, st.WaitFor.State))
+			}
+			if st.WaitFor.JobSet == "*" && st.WaitFor.State != StateCompleted && st.WaitFor.State != StateFinished {
+				errs = append(errs, fmt.Errorf("%s.waitFor: jobset * can only wait for Completed or Finished", field))
+			}
+		case st.FailPool != nil:
+			if err := st.FailPool.validate(field+".failPool", false); err != nil {
+				errs = append(errs, err)
+			}
+		case st.RecoverPool != nil:
+			if err := st.RecoverPool.validate(field+".recoverPool", true); err != nil {
+				errs = append(errs, err)
+			}
+		case st.Sleep != nil:
+			if st.Sleep.Duration <= 0 {
+				errs = append(errs, fmt.Errorf("%s.sleep: must be positive", field))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (r *PoolRef) validate(field string, emptyOK bool) error {
+	switch {
+	case r.Pool != "" && r.OfJobSet != "":
+		return fmt.Errorf("%s: set pool or ofJobSet, not both", field)
+	case r.Pool == "" && r.OfJobSet == "" && !emptyOK:
+		return fmt.Errorf("%s: set pool or ofJobSet", field)
+	case r.Slice < 0:
+		return fmt.Errorf("%s.slice: must not be negative", field)
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package demo
+
+import (
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+const head = "apiVersion: localcluster.multislice-scheduler.io/v1alpha1\nkind: Demo\n"
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, file, want string
+	}{
+		{"wrong kind", "apiVersion: v1\nkind: Pod\nsteps: [{apply: a.yaml}]\n", "apiVersion/kind"},
+		{"no steps", head + "steps: []\n", "steps: at least one step"},
+		{"unknown field", head + "steps: [{aply: a.yaml}]\n", `unknown field "steps[0].aply"`},
+		{"two actions", head + "steps: [{apply: a.yaml, sleep: 1s}]\n", "steps[0]: must have exactly one of"},
+		{"no action", head + "steps: [{note: hi}]\n", "steps[0]: must have exactly one of"},
+		{"bad state", head + "steps: [{waitFor: {jobset: a, state: Done}}]\n", `steps[0].waitFor.state: "Done" is not one of`},
+		{"missing jobset", head + "steps: [{waitFor: {state: Running}}]\n", "steps[0].waitFor.jobset: is required"},
+		{"all running", head + "steps: [{waitFor: {jobset: '*', state: Running}}]\n", "steps[0].waitFor: jobset * can only wait for Completed or Finished"},
+		{"fail nothing", head + "steps: [{failPool: {}}]\n", "steps[0].failPool: set pool or ofJobSet"},
+		{"fail both", head + "steps: [{failPool: {pool: a, ofJobSet: b}}]\n", "steps[0].failPool: set pool or ofJobSet, not both"},
+		{"negative slice", head + "steps: [{failPool: {ofJobSet: b, slice: -1}}]\n", "steps[0].failPool.slice: must not be negative"},
+		{"zero sleep", head + "steps: [{apply: a.yaml}, {sleep: 0s}]\n", "steps[1].sleep: must be positive"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.file))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Parse = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	s, err := Parse([]byte(head + "steps:\n- recoverPool: {}\n- waitFor: {jobset: '*', state: Finished}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Namespace != "default" || s.Timeout.Duration.Minutes() != 10 {
+		t.Errorf("defaults: namespace %q timeout %s", s.Namespace, s.Timeout.Duration)
+	}
+}
+
+// The shipped scenarios load, and every file they apply exists.
+func TestShippedScenarios(t *testing.T) {
+	_, self, _, _ := runtime.Caller(0)
+	matches, err := filepath.Glob(filepath.Join(filepath.Dir(self), "..", "..", "..", "manifests", "examples", "*", "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(matches) < 2 {
+		t.Fatalf("found %d scenarios", len(matches))
+	}
+	for _, m := range matches {
+		if _, err := Load(m); err != nil {
+			t.Error(err)
+		}
+	}
+}

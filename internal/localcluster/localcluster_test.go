@@ -1,0 +1,201 @@
+package localcluster
+
+import (
+	"crypto/x509"
+	"encoding/pem"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
+)
+
+func TestRenderKWOKConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		runTime time.Duration
+		want    []string
+		notWant []string
+		wantErr bool
+	}{
+		{
+			name:    "pods run until deleted unless annotated",
+			want:    []string{`operator: Exists`, RunTimeAnnotation, faults.PoolFailureTaint, "manageNodesWithAnnotationSelector: kwok.x-k8s.io/node=fake"},
+			notWant: []string{"durationMilliseconds: 0"},
+		},
+		{
+			name:    "default run time",
+			runTime: 90 * time.Second,
+			want:    []string{"durationMilliseconds: 90000", RunTimeAnnotation},
+		},
+		{name: "negative", runTime: -time.Second, wantErr: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := renderKWOKConfig(tc.runTime)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v", err)
+			}
+			if tc.wantErr {
+				return
+			}
+			objs, err := DecodeYAML(out)
+			if err != nil {
+				t.Fatalf("rendered config is not YAML: %v\n%s", err, out)
+			}
+			kinds := map[string]int{}
+			for _, o := range objs {
+				kinds[o.GetKind()]++
+			}
+			if kinds["KwokConfiguration"] != 1 || kinds["Stage"] != 6 {
+				t.Errorf("kinds = %v", kinds)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("config lacks %q", w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(string(out), w) {
+					t.Errorf("config has %q", w)
+				}
+			}
+		})
+	}
+}
+
+func TestPKI(t *testing.T) {
+	p, err := newPKI(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	serving, err := p.serving("srv", []string{"kubernetes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := p.client("c", "system:kube-scheduler", "g1", "g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(p.CABundle())
+	for _, tc := range []struct {
+		kp    keyPair
+		usage x509.ExtKeyUsage
+		check func(*x509.Certificate) error
+	}{
+		{serving, x509.ExtKeyUsageServerAuth, func(c *x509.Certificate) error { return c.VerifyHostname("127.0.0.1") }},
+		{serving, x509.ExtKeyUsageServerAuth, func(c *x509.Certificate) error { return c.VerifyHostname("kubernetes") }},
+		{client, x509.ExtKeyUsageClientAuth, func(c *x509.Certificate) error {
+			if c.Subject.CommonName != "system:kube-scheduler" || strings.Join(c.Subject.Organization, ",") != "g1,g2" {
+				t.Errorf("subject = %v", c.Subject)
+			}
+			return nil
+		}},
+	} {
+		data, err := os.ReadFile(tc.kp.Cert)
+		if err != nil {
+			t.Fatal(err)
+		}
+		block, _ := pem.Decode(data)
+		cert, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cert.Verify(x509.VerifyOptions{Roots: roots, KeyUsages: []x509.ExtKeyUsage{tc.usage}}); err != nil {
+			t.Errorf("%s: %v", tc.kp.Cert, err)
+		}
+		if err := tc.check(cert); err != nil {
+			t.Errorf("%s: %v", tc.kp.Cert, err)
+		}
+		if cert.VerifyHostname("10.0.0.1") == nil {
+			t.Errorf("%s valid for a non-loopback address", tc.kp.Cert)
+		}
+		if _, err := os.Stat(tc.kp.Key); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// startSleep runs a long sleep in its own process group, as components run.
+func startSleep(t *testing.T) (*exec.Cmd, string) {
+	t.Helper()
+	path, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(path, "300")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	exe, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd, exe
+}
+
+func TestClaimDir(t *testing.T) {
+	t.Run("fresh directory", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "state")
+		if err := claimDir(dir); err != nil {
+			t.Fatal(err)
+		}
+		entries, err := readState(dir)
+		if err != nil || len(entries) != 1 || entries[0].name != "supervisor" || entries[0].pid != os.Getpid() {
+			t.Fatalf("state = %+v, %v", entries, err)
+		}
+		releaseDir(dir)
+		if _, err := os.Stat(filepath.Join(dir, stateFile)); !os.IsNotExist(err) {
+			t.Errorf("state file left behind: %v", err)
+		}
+	})
+	t.Run("a live supervisor owns it", func(t *testing.T) {
+		dir := t.TempDir()
+		owner, exe := startSleep(t)
+		if err := writeState(dir, []stateEntry{{"supervisor", owner.Process.Pid, exe}}); err != nil {
+			t.Fatal(err)
+		}
+		err := claimDir(dir)
+		if err == nil || !strings.Contains(err.Error(), "already running") {
+			t.Fatalf("claimDir = %v, want already running", err)
+		}
+	})
+	t.Run("leftovers of a dead supervisor are killed", func(t *testing.T) {
+		dir := t.TempDir()
+		child, exe := startSleep(t)
+		// A dead supervisor (pid 0 is never alive) and its surviving child.
+		if err := writeState(dir, []stateEntry{{"supervisor", 0, "/nonexistent"}, {"etcd", child.Process.Pid, exe}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := claimDir(dir); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- child.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("leftover process still running")
+		}
+	})
+	t.Run("a recycled pid running something else is left alone", func(t *testing.T) {
+		dir := t.TempDir()
+		other, _ := startSleep(t)
+		if err := writeState(dir, []stateEntry{{"etcd", other.Process.Pid, "/work/bin/etcd"}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := claimDir(dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := other.Process.Signal(syscall.Signal(0)); err != nil {
+			t.Errorf("unrelated process was killed: %v", err)
+		}
+	})
+}

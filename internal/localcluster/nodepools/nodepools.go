@@ -1,0 +1,421 @@
+// Package nodepools reads the declarative file that describes the simulated
+// accelerator node pools of the local cluster, and turns it into the Node
+// objects that KWOK keeps alive.
+//
+// A pool is what GKE calls a node pool: a set of identical nodes sharing the
+// cloud.google.com/gke-nodepool label. A multi-host TPU pool is one slice, so
+// its node count follows from its topology and chips per node.
+package nodepools
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
+	kjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+)
+
+// APIVersion and Kind identify a node pool file.
+const (
+	APIVersion = "localcluster.multislice-scheduler.io/v1alpha1"
+	Kind       = "NodePools"
+)
+
+// File is the document in a node pool file.
+type File struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	// Defaults apply to every pool that leaves the field empty.
+	Defaults Defaults `json:"defaults,omitempty"`
+	// Pools lists the pools; a pool with count N expands to N pools.
+	Pools []Pool `json:"pools"`
+}
+
+// Defaults are the per-node values a pool inherits.
+type Defaults struct {
+	Zone   string `json:"zone,omitempty"`
+	CPU    string `json:"cpu,omitempty"`
+	Memory string `json:"memory,omitempty"`
+	Pods   string `json:"pods,omitempty"`
+}
+
+// Pool describes one pool, or `count` identical ones.
+type Pool struct {
+	// Name of the pool (the gke-nodepool label). With count > 1 the pools
+	// are named <name>-0 … <name>-<count-1>.
+	Name  string `json:"name"`
+	Count int    `json:"count,omitempty"`
+	// Nodes per pool. For a TPU pool it may be left out: it is the topology's
+	// chip count divided by chipsPerNode.
+	Nodes       int               `json:"nodes,omitempty"`
+	Zone        string            `json:"zone,omitempty"`
+	MachineType string            `json:"machineType,omitempty"`
+	CPU         string            `json:"cpu,omitempty"`
+	Memory      string            `json:"memory,omitempty"`
+	Pods        string            `json:"pods,omitempty"`
+	TPU         *TPU              `json:"tpu,omitempty"`
+	GPU         *GPU              `json:"gpu,omitempty"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	// Taints in kubectl syntax, key[=value]:Effect. TPU and GPU pools also
+	// get GKE's accelerator taint (google.com/tpu=present:NoSchedule,
+	// nvidia.com/gpu=present:NoSchedule) unless acceleratorTaint is false.
+	Taints           []string `json:"taints,omitempty"`
+	AcceleratorTaint *bool    `json:"acceleratorTaint,omitempty"`
+}
+
+// TPU makes a pool a TPU slice.
+type TPU struct {
+	// Accelerator is the gke-tpu-accelerator label, e.g. tpu-v5-lite-podslice.
+	Accelerator string `json:"accelerator"`
+	// Topology is the gke-tpu-topology label, e.g. 2x4 or 4x4.
+	Topology string `json:"topology"`
+	// ChipsPerNode is each node's google.com/tpu capacity.
+	ChipsPerNode int64 `json:"chipsPerNode"`
+}
+
+// GPU gives each node of a pool GPUs.
+type GPU struct {
+	// Model is the gke-accelerator label, e.g. nvidia-l4.
+	Model string `json:"model"`
+	// PerNode is each node's nvidia.com/gpu capacity.
+	PerNode int64 `json:"perNode"`
+}
+
+// Built-in per-node defaults when neither the pool nor the file's defaults
+// set a value.
+const (
+	defaultZone   = "us-central2-b"
+	defaultCPU    = "32"
+	defaultMemory = "128Gi"
+	defaultPods   = "110"
+)
+
+// ExpandedPool is one concrete pool after defaults and count are applied.
+type ExpandedPool struct {
+	Name     string
+	Nodes    int
+	Labels   map[string]string
+	Taints   []corev1.Taint
+	Capacity corev1.ResourceList
+}
+
+// NodeName is the name of the pool's i-th node.
+func (p ExpandedPool) NodeName(i int) string { return fmt.Sprintf("%s-node-%d", p.Name, i) }
+
+// Load reads and validates a node pool file.
+func Load(path string) ([]ExpandedPool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	pools, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return pools, nil
+}
+
+// Parse decodes a node pool file strictly (unknown fields are errors) and
+// validates it. Errors name the offending field, e.g. pools[2].tpu.topology.
+func Parse(data []byte) ([]ExpandedPool, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("empty node pool file")
+	}
+	jsonData, err := yaml.YAMLToJSONStrict(data)
+	if err != nil {
+		return nil, err
+	}
+	var f File
+	strictErrs, err := kjson.UnmarshalStrict(jsonData, &f)
+	if err != nil {
+		return nil, err
+	}
+	if len(strictErrs) > 0 {
+		return nil, errors.Join(strictErrs...)
+	}
+	return f.Expand()
+}
+
+// Expand validates the file and returns its pools, each with a count of one.
+func (f *File) Expand() ([]ExpandedPool, error) {
+	var errs []error
+	if f.APIVersion != APIVersion {
+		errs = append(errs, fmt.Errorf("apiVersion: must be %q, got %q", APIVersion, f.APIVersion))
+	}
+	if f.Kind != Kind {
+		errs = append(errs, fmt.Errorf("kind: must be %q, got %q", Kind, f.Kind))
+	}
+	if len(f.Pools) == 0 {
+		errs = append(errs, errors.New("pools: at least one pool is required"))
+	}
+	for field, v := range map[string]string{"defaults.cpu": f.Defaults.CPU, "defaults.memory": f.Defaults.Memory, "defaults.pods": f.Defaults.Pods} {
+		if v != "" {
+			if _, err := resource.ParseQuantity(v); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %q is not a quantity", field, v))
+			}
+		}
+	}
+	var out []ExpandedPool
+	seen := map[string]string{}
+	for i := range f.Pools {
+		field := fmt.Sprintf("pools[%d]", i)
+		pools, err := f.Pools[i].expand(field, f.Defaults)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, p := range pools {
+			if prev, dup := seen[p.Name]; dup {
+				errs = append(errs, fmt.Errorf("%s.name: pool %q is also defined by %s", field, p.Name, prev))
+				continue
+			}
+			seen[p.Name] = field
+			out = append(out, p)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
+	var errs []error
+	fail := func(sub, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s.%s: %s", field, sub, fmt.Sprintf(format, args...)))
+	}
+
+	count := p.Count
+	switch {
+	case count < 0:
+		fail("count", "must not be negative, got %d", count)
+	case count == 0:
+		count = 1
+	}
+	if p.Name == "" {
+		fail("name", "is required")
+	} else {
+		// The longest generated name (pool and node) must still be a valid label value and node name.
+		longest := p.Name
+		if p.Count > 1 {
+			longest += "-" + strconv.Itoa(count-1)
+		}
+		for _, msg := range validation.IsDNS1123Label(longest) {
+			fail("name", "%q: %s", longest, msg)
+		}
+		if n := len(longest + "-node-999"); n > validation.DNS1123SubdomainMaxLength {
+			fail("name", "too long for node names (%d characters)", n)
+		}
+	}
+
+	capacity := corev1.ResourceList{}
+	quantity := func(sub, value, fallback, def string, res corev1.ResourceName) {
+		v := firstNonEmpty(value, fallback, def)
+		q, err := resource.ParseQuantity(v)
+		if err != nil {
+			fail(sub, "%q is not a quantity", v)
+			return
+		}
+		if q.Sign() <= 0 {
+			fail(sub, "must be positive, got %s", v)
+			return
+		}
+		capacity[res] = q
+	}
+	quantity("cpu", p.CPU, d.CPU, defaultCPU, corev1.ResourceCPU)
+	quantity("memory", p.Memory, d.Memory, defaultMemory, corev1.ResourceMemory)
+	quantity("pods", p.Pods, d.Pods, defaultPods, corev1.ResourcePods)
+
+	labels := map[string]string{}
+	for k, v := range p.Labels {
+		for _, msg := range validation.IsQualifiedName(k) {
+			fail("labels", "key %q: %s", k, msg)
+		}
+		for _, msg := range validation.IsValidLabelValue(v) {
+			fail("labels", "value of %q: %s", k, msg)
+		}
+		labels[k] = v
+	}
+	zone := firstNonEmpty(p.Zone, d.Zone, defaultZone)
+	for _, msg := range validation.IsValidLabelValue(zone) {
+		fail("zone", "%q: %s", zone, msg)
+	}
+	labels[wellknown.ZoneLabel] = zone
+	if region, ok := regionOf(zone); ok {
+		labels[corev1.LabelTopologyRegion] = region
+	}
+	if p.MachineType != "" {
+		for _, msg := range validation.IsValidLabelValue(p.MachineType) {
+			fail("machineType", "%q: %s", p.MachineType, msg)
+		}
+		labels[corev1.LabelInstanceTypeStable] = p.MachineType
+	}
+	labels[corev1.LabelOSStable] = "linux"
+	labels[corev1.LabelArchStable] = "amd64"
+
+	var taints []corev1.Taint
+	for j, s := range p.Taints {
+		t, err := ParseTaint(s)
+		if err != nil {
+			fail(fmt.Sprintf("taints[%d]", j), "%v", err)
+			continue
+		}
+		taints = append(taints, t)
+	}
+	acceleratorTaint := p.AcceleratorTaint == nil || *p.AcceleratorTaint
+
+	nodes := p.Nodes
+	if p.Nodes < 0 {
+		fail("nodes", "must be positive, got %d", p.Nodes)
+	}
+	switch {
+	case p.TPU != nil && p.GPU != nil:
+		fail("gpu", "a pool has either tpu or gpu, not both")
+	case p.TPU != nil:
+		t := p.TPU
+		if t.Accelerator == "" {
+			fail("tpu.accelerator", "is required (e.g. tpu-v5-lite-podslice)")
+		} else {
+			for _, msg := range validation.IsValidLabelValue(t.Accelerator) {
+				fail("tpu.accelerator", "%q: %s", t.Accelerator, msg)
+			}
+		}
+		if t.ChipsPerNode <= 0 {
+			fail("tpu.chipsPerNode", "must be positive, got %d", t.ChipsPerNode)
+		}
+		chips, err := TopologyChips(t.Topology)
+		if err != nil {
+			fail("tpu.topology", "%v", err)
+		} else if t.ChipsPerNode > 0 {
+			switch {
+			case chips%t.ChipsPerNode != 0:
+				fail("tpu.chipsPerNode", "topology %s has %d chips, not a multiple of %d chips per node", t.Topology, chips, t.ChipsPerNode)
+			case nodes == 0:
+				nodes = int(chips / t.ChipsPerNode)
+			case int64(nodes)*t.ChipsPerNode != chips:
+				fail("nodes", "%d nodes × %d chips = %d chips, but topology %s has %d chips", nodes, t.ChipsPerNode, int64(nodes)*t.ChipsPerNode, t.Topology, chips)
+			}
+		}
+		labels[wellknown.TPUAcceleratorLabel] = t.Accelerator
+		labels[wellknown.TPUTopologyLabel] = t.Topology
+		capacity[wellknown.ResourceTPU] = *resource.NewQuantity(t.ChipsPerNode, resource.DecimalSI)
+		if acceleratorTaint {
+			taints = append(taints, corev1.Taint{Key: string(wellknown.ResourceTPU), Value: "present", Effect: corev1.TaintEffectNoSchedule})
+		}
+	case p.GPU != nil:
+		g := p.GPU
+		if g.Model == "" {
+			fail("gpu.model", "is required (e.g. nvidia-l4)")
+		} else {
+			for _, msg := range validation.IsValidLabelValue(g.Model) {
+				fail("gpu.model", "%q: %s", g.Model, msg)
+			}
+		}
+		if g.PerNode <= 0 {
+			fail("gpu.perNode", "must be positive, got %d", g.PerNode)
+		}
+		labels[wellknown.GPUAcceleratorLabel] = g.Model
+		capacity[wellknown.ResourceGPU] = *resource.NewQuantity(g.PerNode, resource.DecimalSI)
+		if acceleratorTaint {
+			taints = append(taints, corev1.Taint{Key: string(wellknown.ResourceGPU), Value: "present", Effect: corev1.TaintEffectNoSchedule})
+		}
+	}
+	if nodes == 0 && p.Nodes == 0 && p.TPU == nil {
+		fail("nodes", "is required for a pool without tpu")
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+
+	out := make([]ExpandedPool, 0, count)
+	for i := range count {
+		name := p.Name
+		if p.Count > 1 {
+			name = fmt.Sprintf("%s-%d", p.Name, i)
+		}
+		l := make(map[string]string, len(labels)+1)
+		for k, v := range labels {
+			l[k] = v
+		}
+		l[wellknown.NodePoolLabel] = name
+		out = append(out, ExpandedPool{
+			Name:     name,
+			Nodes:    nodes,
+			Labels:   l,
+			Taints:   slices.Clone(taints),
+			Capacity: capacity.DeepCopy(),
+		})
+	}
+	return out, nil
+}
+
+// TopologyChips returns the number of chips of a TPU topology such as 2x4
+// or 4x4x4.
+func TopologyChips(topology string) (int64, error) {
+	if topology == "" {
+		return 0, errors.New("is required (e.g. 2x4)")
+	}
+	dims := strings.Split(topology, "x")
+	if len(dims) < 2 || len(dims) > 3 {
+		return 0, fmt.Errorf("%q must have 2 or 3 dimensions, like 2x4 or 4x4x4", topology)
+	}
+	chips := int64(1)
+	for _, d := range dims {
+		n, err := strconv.ParseInt(d, 10, 64)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("%q: dimension %q is not a positive integer", topology, d)
+		}
+		chips *= n
+	}
+	return chips, nil
+}
+
+// ParseTaint parses kubectl's taint syntax: key[=value]:Effect.
+func ParseTaint(s string) (corev1.Taint, error) {
+	keyValue, effect, ok := strings.Cut(s, ":")
+	if !ok {
+		return corev1.Taint{}, fmt.Errorf("%q: want key[=value]:Effect", s)
+	}
+	key, value, _ := strings.Cut(keyValue, "=")
+	for _, msg := range validation.IsQualifiedName(key) {
+		return corev1.Taint{}, fmt.Errorf("%q: key: %s", s, msg)
+	}
+	for _, msg := range validation.IsValidLabelValue(value) {
+		return corev1.Taint{}, fmt.Errorf("%q: value: %s", s, msg)
+	}
+	e := corev1.TaintEffect(effect)
+	switch e {
+	case corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
+	default:
+		return corev1.Taint{}, fmt.Errorf("%q: effect must be NoSchedule, PreferNoSchedule or NoExecute", s)
+	}
+	return corev1.Taint{Key: key, Value: value, Effect: e}, nil
+}
+
+// regionOf derives a GCP region from a zone: us-east5-b → us-east5.
+func regionOf(zone string) (string, bool) {
+	i := strings.LastIndex(zone, "-")
+	if i <= 0 || i == len(zone)-1 || len(zone)-i > 2 {
+		return "", false
+	}
+	return zone[:i], true
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,259 @@
+package nodepools
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+)
+
+const header = "apiVersion: localcluster.multislice-scheduler.io/v1alpha1\nkind: NodePools\n"
+
+func TestParseValid(t *testing.T) {
+	tests := []struct {
+		name  string
+		file  string
+		check func(t *testing.T, pools []ExpandedPool)
+	}{
+		{
+			name: "tpu pool count expands, nodes derived from topology",
+			file: header + `
+pools:
+- name: v5e
+  count: 3
+  zone: us-west4-a
+  tpu: {accelerator: tpu-v5-lite-podslice, topology: 2x4, chipsPerNode: 4}
+`,
+			check: func(t *testing.T, pools []ExpandedPool) {
+				if got := names(pools); !cmp.Equal(got, []string{"v5e-0", "v5e-1", "v5e-2"}) {
+					t.Fatalf("names = %v", got)
+				}
+				p := pools[1]
+				if p.Nodes != 2 {
+					t.Errorf("nodes = %d, want 2 (8 chips / 4 per node)", p.Nodes)
+				}
+				wantLabels := map[string]string{
+					wellknown.NodePoolLabel:       "v5e-1",
+					wellknown.TPUAcceleratorLabel: "tpu-v5-lite-podslice",
+					wellknown.TPUTopologyLabel:    "2x4",
+					wellknown.ZoneLabel:           "us-west4-a",
+					corev1.LabelTopologyRegion:    "us-west4",
+					corev1.LabelOSStable:          "linux",
+					corev1.LabelArchStable:        "amd64",
+				}
+				if diff := cmp.Diff(wantLabels, p.Labels); diff != "" {
+					t.Errorf("labels (-want +got):\n%s", diff)
+				}
+				if q := p.Capacity[wellknown.ResourceTPU]; q.Value() != 4 {
+					t.Errorf("google.com/tpu = %s, want 4", q.String())
+				}
+				if diff := cmp.Diff([]corev1.Taint{{Key: "google.com/tpu", Value: "present", Effect: corev1.TaintEffectNoSchedule}}, p.Taints); diff != "" {
+					t.Errorf("taints (-want +got):\n%s", diff)
+				}
+			},
+		},
+		{
+			name: "single pool keeps its name; defaults and explicit values",
+			file: header + `
+defaults: {zone: europe-west4-b, cpu: "16", memory: 64Gi}
+pools:
+- name: l4
+  nodes: 2
+  memory: 32Gi
+  machineType: g2-standard-48
+  gpu: {model: nvidia-l4, perNode: 4}
+  acceleratorTaint: false
+  taints: ["dedicated=inference:NoSchedule"]
+  labels: {team: serving}
+`,
+			check: func(t *testing.T, pools []ExpandedPool) {
+				if len(pools) != 1 || pools[0].Name != "l4" || pools[0].Nodes != 2 {
+					t.Fatalf("pools = %+v", pools)
+				}
+				p := pools[0]
+				want := corev1.ResourceList{
+					corev1.ResourceCPU:    resource.MustParse("16"),
+					corev1.ResourceMemory: resource.MustParse("32Gi"),
+					corev1.ResourcePods:   resource.MustParse("110"),
+					wellknown.ResourceGPU: resource.MustParse("4"),
+				}
+				if !equalResources(want, p.Capacity) {
+					t.Errorf("capacity = %v, want %v", p.Capacity, want)
+				}
+				for k, v := range map[string]string{
+					wellknown.GPUAcceleratorLabel:  "nvidia-l4",
+					wellknown.ZoneLabel:            "europe-west4-b",
+					corev1.LabelInstanceTypeStable: "g2-standard-48",
+					"team":                         "serving",
+				} {
+					if p.Labels[k] != v {
+						t.Errorf("label %s = %q, want %q", k, p.Labels[k], v)
+					}
+				}
+				if diff := cmp.Diff([]corev1.Taint{{Key: "dedicated", Value: "inference", Effect: corev1.TaintEffectNoSchedule}}, p.Taints); diff != "" {
+					t.Errorf("taints (-want +got):\n%s", diff)
+				}
+			},
+		},
+		{
+			name: "explicit node count that matches the topology",
+			file: header + "pools:\n- name: v6e\n  nodes: 4\n  tpu: {accelerator: tpu-v6e-slice, topology: 4x4, chipsPerNode: 4}\n",
+			check: func(t *testing.T, pools []ExpandedPool) {
+				if pools[0].Nodes != 4 {
+					t.Errorf("nodes = %d", pools[0].Nodes)
+				}
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pools, err := Parse([]byte(tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, pools)
+		})
+	}
+}
+
+func TestParseErrorsNameTheField(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		want []string
+	}{
+		{"empty", "", []string{"empty node pool file"}},
+		{"wrong kind", "apiVersion: v1\nkind: Node\npools: [{name: a, nodes: 1}]\n", []string{"apiVersion: must be", "kind: must be"}},
+		{"unknown field", header + "pools:\n- name: a\n  nodes: 1\n  gpus: 3\n", []string{`unknown field "pools[0].gpus"`}},
+		{"no pools", header + "pools: []\n", []string{"pools: at least one pool"}},
+		{"missing name", header + "pools:\n- nodes: 1\n", []string{"pools[0].name: is required"}},
+		{"bad name", header + "pools:\n- name: Bad_Name\n  nodes: 1\n", []string{"pools[0].name:"}},
+		{"cpu pool without nodes", header + "pools:\n- name: cpu\n", []string{"pools[0].nodes: is required"}},
+		{"negative count", header + "pools:\n- name: a\n  nodes: 1\n  count: -1\n", []string{"pools[0].count: must not be negative"}},
+		{"bad quantity", header + "pools:\n- name: a\n  nodes: 1\n  memory: lots\n", []string{`pools[0].memory: "lots" is not a quantity`}},
+		{"bad default", header + "defaults: {cpu: x}\npools:\n- name: a\n  nodes: 1\n", []string{`defaults.cpu: "x" is not a quantity`}},
+		{"bad topology", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: 2by4, chipsPerNode: 4}\n", []string{"pools[0].tpu.topology:"}},
+		{"missing topology", header + "pools:\n- name: t\n  tpu: {accelerator: a, chipsPerNode: 4}\n", []string{"pools[0].tpu.topology: is required"}},
+		{"missing accelerator", header + "pools:\n- name: t\n  tpu: {topology: 2x4, chipsPerNode: 4}\n", []string{"pools[0].tpu.accelerator: is required"}},
+		{"nodes disagree with topology", header + "pools:\n- name: ok\n  nodes: 1\n- name: t\n  nodes: 3\n  tpu: {accelerator: a, topology: 4x4, chipsPerNode: 4}\n",
+			[]string{"pools[1].nodes: 3 nodes × 4 chips = 12 chips, but topology 4x4 has 16 chips"}},
+		{"chips not divisible", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: 2x3, chipsPerNode: 4}\n", []string{"pools[0].tpu.chipsPerNode: topology 2x3 has 6 chips, not a multiple of 4"}},
+		{"tpu and gpu", header + "pools:\n- name: t\n  nodes: 1\n  tpu: {accelerator: a, topology: 2x2, chipsPerNode: 4}\n  gpu: {model: m, perNode: 1}\n", []string{"pools[0].gpu: a pool has either tpu or gpu"}},
+		{"gpu count", header + "pools:\n- name: g\n  nodes: 1\n  gpu: {model: nvidia-l4, perNode: 0}\n", []string{"pools[0].gpu.perNode: must be positive"}},
+		{"bad taint", header + "pools:\n- name: a\n  nodes: 1\n  taints: [\"k=v\"]\n", []string{"pools[0].taints[0]:", "want key[=value]:Effect"}},
+		{"bad taint effect", header + "pools:\n- name: a\n  nodes: 1\n  taints: [\"k=v:Sometimes\"]\n", []string{"pools[0].taints[0]:", "effect must be"}},
+		{"bad label", header + "pools:\n- name: a\n  nodes: 1\n  labels: {\"a b\": x}\n", []string{`pools[0].labels: key "a b"`}},
+		{"duplicate pool from count", header + "pools:\n- name: v5e-1\n  nodes: 1\n- name: v5e\n  count: 2\n  nodes: 1\n", []string{`pools[1].name: pool "v5e-1" is also defined by pools[0]`}},
+		{"several errors at once", header + "pools:\n- name: a\n- name: b\n  nodes: 1\n  cpu: \"-2\"\n", []string{"pools[0].nodes", "pools[1].cpu: must be positive"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.file))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestTopologyChips(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    int64
+		wantErr bool
+	}{
+		{"2x4", 8, false},
+		{"4x4", 16, false},
+		{"4x4x4", 64, false},
+		{"1x1", 1, false},
+		{"8", 0, true},
+		{"2x0", 0, true},
+		{"2x4x4x4", 0, true},
+		{"axb", 0, true},
+		{"", 0, true},
+	}
+	for _, tc := range tests {
+		got, err := TopologyChips(tc.in)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("TopologyChips(%q) = %d, %v; want %d, err=%v", tc.in, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+func TestParseTaint(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    corev1.Taint
+		wantErr bool
+	}{
+		{"google.com/tpu=present:NoSchedule", corev1.Taint{Key: "google.com/tpu", Value: "present", Effect: corev1.TaintEffectNoSchedule}, false},
+		{"spot:PreferNoSchedule", corev1.Taint{Key: "spot", Effect: corev1.TaintEffectPreferNoSchedule}, false},
+		{"a=b:NoExecute", corev1.Taint{Key: "a", Value: "b", Effect: corev1.TaintEffectNoExecute}, false},
+		{"a=b", corev1.Taint{}, true},
+		{"=b:NoSchedule", corev1.Taint{}, true},
+		{"a=b:noschedule", corev1.Taint{}, true},
+	}
+	for _, tc := range tests {
+		got, err := ParseTaint(tc.in)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("ParseTaint(%q) = %+v, %v; want %+v, err=%v", tc.in, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+// The shipped example file must stay valid and describe the pools the
+// examples and the end-to-end tests rely on.
+func TestShippedExampleFile(t *testing.T) {
+	_, self, _, _ := runtime.Caller(0)
+	path := filepath.Join(filepath.Dir(self), "..", "..", "..", "manifests", "examples", "nodepools.yaml")
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	pools, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, p := range pools {
+		key := p.Labels[wellknown.TPUAcceleratorLabel] + "/" + p.Labels[wellknown.TPUTopologyLabel] + p.Labels[wellknown.GPUAcceleratorLabel]
+		count[key]++
+	}
+	for key, want := range map[string]int{"tpu-v5-lite-podslice/2x4": 3, "tpu-v6e-slice/4x4": 4} {
+		if count[key] != want {
+			t.Errorf("%d pools of %s, want %d", count[key], key, want)
+		}
+	}
+}
+
+func names(pools []ExpandedPool) []string {
+	var out []string
+	for _, p := range pools {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func equalResources(a, b corev1.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, q := range a {
+		o, ok := b[k]
+		if !ok || q.Cmp(o) != 0 {
+			return false
+		}
+	}
+	return true
+}

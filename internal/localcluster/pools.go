@@ -1,0 +1,137 @@
+package localcluster
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/nodepools"
+)
+
+// ApplyNodePools makes the cluster's simulated nodes match pools: it
+// creates missing nodes, updates changed ones and deletes the ones no pool
+// has any more (their pods are then removed by the pod garbage collector).
+func (c *Cluster) ApplyNodePools(ctx context.Context, pools []nodepools.ExpandedPool) (nodepools.Plan, error) {
+	nodes := c.Client.CoreV1().Nodes()
+	list, err := nodes.List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nodepools.Plan{}, err
+	}
+	existing := make([]*corev1.Node, 0, len(list.Items))
+	for i := range list.Items {
+		existing = append(existing, &list.Items[i])
+	}
+	plan := nodepools.Diff(nodepools.Nodes(pools), existing)
+	for _, n := range plan.Create {
+		if _, err := nodes.Create(ctx, n, metav1.CreateOptions{FieldManager: fieldManager}); err != nil {
+			return plan, fmt.Errorf("create node %s: %w", n.Name, err)
+		}
+	}
+	for _, n := range plan.Update {
+		if _, err := nodes.Update(ctx, n, metav1.UpdateOptions{FieldManager: fieldManager}); err != nil {
+			return plan, fmt.Errorf("update node %s: %w", n.Name, err)
+		}
+	}
+	for _, n := range plan.UpdateStatus {
+		cur, err := nodes.Get(ctx, n.Name, metav1.GetOptions{})
+		if err != nil {
+			return plan, err
+		}
+		cur.Status.Capacity = n.Status.Capacity
+		cur.Status.Allocatable = n.Status.Allocatable
+		if _, err := nodes.UpdateStatus(ctx, cur, metav1.UpdateOptions{FieldManager: fieldManager}); err != nil {
+			return plan, fmt.Errorf("update capacity of node %s: %w", n.Name, err)
+		}
+	}
+	for _, name := range plan.Delete {
+		if err := nodes.Delete(ctx, name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return plan, fmt.Errorf("delete node %s: %w", name, err)
+		}
+	}
+	return plan, nil
+}
+
+// waitForNodesReady waits until every node of pools is Ready and schedulable.
+func (c *Cluster) waitForNodesReady(ctx context.Context, pools []nodepools.ExpandedPool, timeout time.Duration) error {
+	want := map[string]bool{}
+	for _, n := range nodepools.Nodes(pools) {
+		want[n.Name] = true
+	}
+	var notReady []string
+	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		if err := c.componentFailure(); err != nil {
+			return false, err
+		}
+		list, err := c.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: nodepools.ManagedLabel + "=true"})
+		if err != nil {
+			return false, nil
+		}
+		notReady = notReady[:0]
+		ready := map[string]bool{}
+		for i := range list.Items {
+			// Ready, and the node lifecycle controller has lifted the
+			// not-ready taints that every new node starts with.
+			if faults.NodeHealth(&list.Items[i]) == faults.Healthy {
+				ready[list.Items[i].Name] = true
+			}
+		}
+		for name := range want {
+			if !ready[name] {
+				notReady = append(notReady, name)
+			}
+		}
+		return len(notReady) == 0, nil
+	})
+	if err != nil {
+		return fmt.Errorf("nodes not Ready (%d of %d, e.g. %v): %w", len(notReady), len(want), first(notReady, 3), err)
+	}
+	return nil
+}
+
+// watchNodePools re-applies the node pool file whenever its content
+// changes, until ctx ends. An invalid file is reported and ignored: the
+// cluster keeps its nodes until the file is fixed.
+func (c *Cluster) watchNodePools(ctx context.Context, path string, initial []byte) {
+	last := initial
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		data, err := os.ReadFile(path)
+		if err != nil || bytes.Equal(data, last) {
+			continue
+		}
+		last = data
+		pools, err := nodepools.Parse(data)
+		if err != nil {
+			c.logf("node pool file %s is invalid, nodes unchanged:\n%v", path, err)
+			continue
+		}
+		plan, err := c.ApplyNodePools(ctx, pools)
+		if err != nil {
+			c.logf("applying %s: %v", path, err)
+			continue
+		}
+		c.logf("node pools updated from %s: %d nodes created, %d updated, %d deleted",
+			path, len(plan.Create), len(plan.Update)+len(plan.UpdateStatus), len(plan.Delete))
+	}
+}
+
+func first(s []string, n int) []string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package apparmor
+
+func IsEnabled() bool {
+	return false
+}

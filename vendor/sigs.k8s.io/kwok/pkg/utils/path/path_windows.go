@@ -1,0 +1,30 @@
+//go:build windows
+
+/*
+Copyright 2022 The Kubernetes Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package path
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Clean is a wrapper around filepath.Clean that converts all path separators to
+// forward slashes. This is useful for Windows paths that are used in URLs.
+func Clean(p string) string {
+	return strings.ReplaceAll(filepath.Clean(p), `\`, `/`)
+}
