@@ -378,3 +378,27 @@ func TestMembersWithoutReservationFitNowhere(t *testing.T) {
 		t.Fatalf("Allowed in its reserved domain = %v %q", ok, reason)
 	}
 }
+
+// Admission adds tolerations (GKE's accelerator taints) to pods that their
+// JobSet template lacks: slices are planned from their pods.
+func TestSlicesArePlannedFromTheirPodsNotTheTemplate(t *testing.T) {
+	f := newFixture(t, 2)
+	taint := corev1.Taint{Key: "google.com/tpu", Value: "present", Effect: corev1.TaintEffectNoSchedule}
+	for _, n := range f.nodes {
+		n.Node.Spec.Taints = []corev1.Taint{taint}
+	}
+	f.jobset("a", 2) // template without the toleration
+	var pods []*corev1.Pod
+	for s := range 2 {
+		for i := range 2 {
+			p := f.pod("a", s, i, false)
+			p.Spec.Tolerations = []corev1.Toleration{{Key: "google.com/tpu", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
+			f.c.UpsertPod(p)
+			pods = append(pods, p)
+		}
+	}
+	res := f.c.Plan(pods[0], f.nodes)
+	if res.Failure != nil {
+		t.Fatalf("plan failed: %v", res.Failure)
+	}
+}

@@ -147,14 +147,17 @@ func (c *Cache) reserveLocked(w *workload.Workload, pod *corev1.Pod, nodes []Nod
 	for _, key := range keys {
 		domains, nodeByName := c.domainsLocked(key, nodes, w.Key, taken, reservedBy)
 		req := planner.Request{Workload: w.Key.String()}
+		members := c.representativesLocked(w, pod)
 		for _, i := range byKey[key] {
 			s := &w.Slices[i]
-			tmpl := s.Template
-			request := s.Request
-			if tmpl == nil { // PodGroups: the shape comes from a member pod.
-				tmpl = &pod.Spec
-				request = workload.PodRequests(tmpl)
+			tmpl := members[i]
+			if tmpl == nil {
+				tmpl = s.Template
 			}
+			if tmpl == nil {
+				tmpl = &pod.Spec
+			}
+			request := workload.PodRequests(tmpl)
 			req.Slices = append(req.Slices, planner.SliceDemand{
 				Index:     i,
 				Pods:      s.Pods,
@@ -180,6 +183,35 @@ func (c *Cache) reserveLocked(w *workload.Workload, pod *corev1.Pod, nodes []Nod
 		}
 	}
 	return r, nil
+}
+
+// representativesLocked picks, per slice, the spec of a live member pod of
+// the current attempt (a leader if there is one): admission adds to pods what
+// their template lacks (GKE's and ExtendedResourceToleration's accelerator
+// tolerations), and the pods are what must fit. Under staged placement every
+// slice has its leader by the time a plan is made; followers created later
+// are pinned to their leader's domain anyway.
+func (c *Cache) representativesLocked(w *workload.Workload, pod *corev1.Pod) map[int]*corev1.PodSpec {
+	out := map[int]*corev1.PodSpec{}
+	leader := map[int]bool{}
+	consider := func(m workload.Member, spec *corev1.PodSpec) {
+		if m.RestartAttempt != w.RestartAttempt || m.Slice >= len(w.Slices) || spec == nil {
+			return
+		}
+		if out[m.Slice] == nil || (m.Leader && !leader[m.Slice]) {
+			out[m.Slice] = spec
+			leader[m.Slice] = m.Leader
+		}
+	}
+	if m, ok, err := workload.MemberOf(pod); ok && err == nil {
+		consider(m, &pod.Spec)
+	}
+	for _, e := range c.members[w.Key] {
+		if !e.terminal {
+			consider(e.member, e.spec)
+		}
+	}
+	return out
 }
 
 // domainsLocked groups nodes into the domains of key, with who holds each.

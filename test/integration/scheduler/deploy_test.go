@@ -19,6 +19,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/internal/manifests"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
 )
@@ -92,12 +93,21 @@ func TestManifestsApplyAndGrantEnoughToSchedule(t *testing.T) {
 	applyAll(t, cp, objs, false)
 	kubeconfig := cp.WriteKubeconfig("scheduler-sa", serviceAccount,
 		[]string{"system:serviceaccounts", "system:serviceaccounts:" + deployNamespace, "system:authenticated"})
+	cp.InstallWorkloadCRDs(t)
 	cp.CreateNodePool(t, v5ePool("pool-a"))
 	harness.StartSchedulerWithKubeconfig(t, kubeconfig, cfgPath)
 	ns := cp.CreateNamespace(t, "rbac")
 	pod := cp.CreatePod(t, builders.Pod(ns, "p").Scheduler(app.Name).TPU("4").Obj())
 	cp.WaitForPodBound(t, ns, pod.Name)
 	cp.WaitForEvent(t, ns, pod.Name, "Scheduled", 10*time.Second)
+	// Gangs need the scheduler to read JobSets.
+	cp.CreateNodePool(t, v5ePool("pool-b"))
+	js := cp.NewJobSets(t, harness.AllAtOnce).Create(t, builders.JobSet(ns, "gang").Exclusive(wellknown.NodePoolLabel).
+		Pod(func(p *builders.PodBuilder) { p.Scheduler(app.Name).TPU("4") }).
+		ReplicatedJob("slice", 1, 2).Obj())
+	for _, p := range harness.PodsOf(js, 0) {
+		cp.WaitForPodBound(t, ns, p.Name)
+	}
 
 	// Leader election, which the test runs without, is granted on exactly
 	// our own lease.
