@@ -142,11 +142,22 @@ verify-vendor: ## go.mod tidy and vendor/ in sync with it.
 	$(GO) mod vendor -o "$$tmp/vendor"; \
 	diff -r -q -x testdata vendor "$$tmp/vendor" || { echo "vendor/ is out of date: run 'go mod vendor'"; exit 1; }
 
+# CRDs generated with controller-gen (pinned in hack/tools, its own module)
+# from the API types of the versions go.mod pins.
+CRD_DIR      := internal/localcluster/crds
+CONTROLLER_GEN = cd hack/tools && GOFLAGS=-mod=mod $(GO) tool controller-gen
+JOBSET_API   := sigs.k8s.io/jobset/api/jobset/v1alpha2
+
+.PHONY: crds
+crds: ## Generate the JobSet CRD the local cluster installs.
+	$(CONTROLLER_GEN) crd:generateEmbeddedObjectMeta=true paths=$(JOBSET_API) output:crd:dir=$(CURDIR)/$(CRD_DIR)
+
 .PHONY: verify-crds
-verify-crds: ## The embedded JobSet CRD is the pinned module's.
-	@src="$$($(GO) mod download -json sigs.k8s.io/jobset | awk -F'"' '$$2 == "Dir" { print $$4 }')/config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml"; \
-	tail -n +3 internal/localcluster/crds/jobset.x-k8s.io_jobsets.yaml | diff -q - "$$src" >/dev/null || \
-	{ echo "internal/localcluster/crds/jobset.x-k8s.io_jobsets.yaml differs from $$src"; exit 1; }
+verify-crds: ## The generated CRDs are up to date.
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	$(CONTROLLER_GEN) crd:generateEmbeddedObjectMeta=true paths=$(JOBSET_API) output:crd:dir="$$tmp" && \
+	diff -q "$$tmp/jobset.x-k8s.io_jobsets.yaml" $(CURDIR)/$(CRD_DIR)/jobset.x-k8s.io_jobsets.yaml || \
+	{ echo "$(CRD_DIR) is out of date: run 'make crds'"; exit 1; }
 
 .PHONY: verify-manifests
 verify-manifests: ## Manifests render.
