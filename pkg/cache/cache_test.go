@@ -101,7 +101,7 @@ func (f *fixture) pods(js string, slices int, staged bool) []*corev1.Pod {
 // place runs a pod through PreFilter, picks the first free allowed node,
 // and Reserve + Permit, as one scheduling cycle would.
 func (f *fixture) place(p *corev1.Pod) (PlanResult, PermitResult, string) {
-	res := f.c.Plan(p, f.nodes)
+	res := f.c.Plan(p, func() []NodeState { return f.nodes })
 	if !res.Gang || res.Failure != nil || res.Wait || res.Unresolvable {
 		return res, PermitResult{}, ""
 	}
@@ -397,8 +397,33 @@ func TestSlicesArePlannedFromTheirPodsNotTheTemplate(t *testing.T) {
 			pods = append(pods, p)
 		}
 	}
-	res := f.c.Plan(pods[0], f.nodes)
+	res := f.c.Plan(pods[0], func() []NodeState { return f.nodes })
 	if res.Failure != nil {
 		t.Fatalf("plan failed: %v", res.Failure)
+	}
+}
+
+func TestExclusionsMatchAllowed(t *testing.T) {
+	f := newFixture(t, 3)
+	f.jobset("a", 1)
+	f.jobset("b", 1)
+	f.place(f.pods("a", 1, false)[0])
+	var nodes []*corev1.Node
+	for _, n := range f.nodes {
+		nodes = append(nodes, n.Node)
+	}
+	plain := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "plain"}}
+	for _, p := range []*corev1.Pod{plain, f.pod("a", 0, 1, false), f.pods("b", 1, false)[0]} {
+		ex := f.c.Exclusions(p, func() []*corev1.Node { return nodes })
+		for _, n := range nodes {
+			ok, reason := f.c.Allowed(p, n)
+			if got, excluded := ex[n.Name]; excluded == ok || got != reason {
+				t.Errorf("%s on %s: Exclusions %q (%v), Allowed %v %q", p.Name, n.Name, got, excluded, ok, reason)
+			}
+		}
+	}
+	f.c.Unreserve(f.pod("a", 0, 0, false))
+	if ex := f.c.Exclusions(plain, func() []*corev1.Node { return nodes }); ex != nil {
+		t.Errorf("plain pod excluded with no reservations: %v", ex)
 	}
 }

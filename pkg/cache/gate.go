@@ -20,6 +20,33 @@ func (c *Cache) Allowed(pod *corev1.Pod, node *corev1.Node) (bool, string) {
 	defer c.mu.RUnlock()
 	m, isMember, err := workload.MemberOf(pod)
 	gang := isMember && err == nil && c.apis[m.Key.Source]
+	return c.allowedLocked(pod, m, gang, node)
+}
+
+// Exclusions lists, once per scheduling cycle, the nodes Allowed would
+// refuse the pod, with the reason, so Filter (run per node) only looks up.
+// It is nil when nothing is excluded, the common case for plain pods.
+func (c *Cache) Exclusions(pod *corev1.Pod, nodeList func() []*corev1.Node) map[string]string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	m, isMember, err := workload.MemberOf(pod)
+	gang := isMember && err == nil && c.apis[m.Key.Source]
+	if len(c.reservations) == 0 && !gang {
+		return nil
+	}
+	var out map[string]string
+	for _, n := range nodeList() {
+		if ok, reason := c.allowedLocked(pod, m, gang, n); !ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[n.Name] = reason
+		}
+	}
+	return out
+}
+
+func (c *Cache) allowedLocked(pod *corev1.Pod, m workload.Member, gang bool, node *corev1.Node) (bool, string) {
 	for k, r := range c.reservations {
 		for i, d := range r.Domains {
 			if node.Labels[r.DomainKeys[i]] != d {

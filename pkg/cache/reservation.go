@@ -59,9 +59,9 @@ type PlanResult struct {
 }
 
 // Plan makes sure the pod's workload holds a reservation, planning every
-// slice at once from nodes when it holds none, and returns the nodes the pod
-// may use.
-func (c *Cache) Plan(pod *corev1.Pod, nodes []NodeState) PlanResult {
+// slice at once from the nodes when it holds none, and returns the nodes the
+// pod may use. The nodes are only built for gang pods.
+func (c *Cache) Plan(pod *corev1.Pod, nodeStates func() []NodeState) PlanResult {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v, w := c.classifyLocked(pod)
@@ -69,6 +69,7 @@ func (c *Cache) Plan(pod *corev1.Pod, nodes []NodeState) PlanResult {
 	if !v.Gang || v.Wait || v.Unresolvable {
 		return res
 	}
+	nodes := nodeStates()
 	now := c.opts.Clock.Now()
 	r := c.reservations[w.Key]
 	if r != nil && !r.Committed && now.After(r.Deadline) {

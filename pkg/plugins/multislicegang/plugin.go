@@ -89,9 +89,10 @@ func (pl *Plugin) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 
 // PreFilter reserves domains for every slice of the pod's workload at once
 // (or finds its reservation) and limits the pod to its slice's domain.
-func (pl *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *corev1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
-	res := pl.cache.Plan(pod, nodeStates(nodes))
+func (pl *Plugin) PreFilter(ctx context.Context, state fwk.CycleState, pod *corev1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	res := pl.cache.Plan(pod, func() []cache.NodeState { return nodeStates(nodes) })
 	pl.act(ctx, res.Acts)
+	state.Write(stateKey, &filterState{excluded: pl.cache.Exclusions(pod, func() []*corev1.Node { return nodeObjects(nodes) })})
 	switch {
 	case !res.Gang:
 		return nil, nil
@@ -123,16 +124,45 @@ func (pl *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *corev1.P
 // change when preemption removes a pod from a node in simulation.
 func (pl *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
 
-// Filter keeps every pod out of domains reserved for, or held by, other slices.
-func (pl *Plugin) Filter(_ context.Context, _ fwk.CycleState, pod *corev1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
+// Filter keeps every pod out of domains reserved for, or held by, other
+// slices, from the exclusions PreFilter computed for the cycle.
+func (pl *Plugin) Filter(_ context.Context, state fwk.CycleState, pod *corev1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
 	node := nodeInfo.Node()
 	if node == nil {
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "node not found")
 	}
+	if data, err := state.Read(stateKey); err == nil {
+		if reason, excluded := data.(*filterState).excluded[node.Name]; excluded {
+			return fwk.NewStatus(fwk.Unschedulable, reason)
+		}
+		return nil
+	}
+	// No PreFilter state (a preemption dry run after PreFilter failed): ask the cache.
 	if ok, reason := pl.cache.Allowed(pod, node); !ok {
 		return fwk.NewStatus(fwk.Unschedulable, reason)
 	}
 	return nil
+}
+
+// stateKey names the plugin's per-cycle state.
+const stateKey fwk.StateKey = Name
+
+// filterState holds the nodes excluded for the pod in this cycle.
+type filterState struct {
+	excluded map[string]string
+}
+
+// Clone implements fwk.StateData; the state is read-only once written.
+func (s *filterState) Clone() fwk.StateData { return s }
+
+func nodeObjects(nodes []fwk.NodeInfo) []*corev1.Node {
+	out := make([]*corev1.Node, 0, len(nodes))
+	for _, ni := range nodes {
+		if n := ni.Node(); n != nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Reserve records the pod as placed on the node.
