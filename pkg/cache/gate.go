@@ -23,10 +23,12 @@ func (c *Cache) Allowed(pod *corev1.Pod, node *corev1.Node) (bool, string) {
 	return c.allowedLocked(pod, m, gang, node)
 }
 
-// Exclusions lists, once per scheduling cycle, the nodes Allowed would
-// refuse the pod, with the reason, so Filter (run per node) only looks up.
-// It is nil when nothing is excluded, the common case for plain pods.
-func (c *Cache) Exclusions(pod *corev1.Pod, nodeList func() []*corev1.Node) map[string]string {
+// Exclusions lists, once per scheduling cycle, which of the candidate nodes
+// Allowed would refuse the pod, with the reason, so Filter (run per node)
+// only looks up. It is nil when nothing is excluded, the common case for
+// plain pods. Callers pass only the nodes Filter will see (a gang member's
+// reserved domain), which keeps this O(candidates).
+func (c *Cache) Exclusions(pod *corev1.Pod, candidates func() []*corev1.Node) map[string]string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	m, isMember, err := workload.MemberOf(pod)
@@ -35,7 +37,7 @@ func (c *Cache) Exclusions(pod *corev1.Pod, nodeList func() []*corev1.Node) map[
 		return nil
 	}
 	var out map[string]string
-	for _, n := range nodeList() {
+	for _, n := range candidates() {
 		if ok, reason := c.allowedLocked(pod, m, gang, n); !ok {
 			if out == nil {
 				out = map[string]string{}

@@ -13,6 +13,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
@@ -92,7 +93,10 @@ func (pl *Plugin) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 func (pl *Plugin) PreFilter(ctx context.Context, state fwk.CycleState, pod *corev1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	res := pl.cache.Plan(pod, func() []cache.NodeState { return nodeStates(nodes) })
 	pl.act(ctx, res.Acts)
-	state.Write(stateKey, &filterState{excluded: pl.cache.Exclusions(pod, func() []*corev1.Node { return nodeObjects(nodes) })})
+	// Filter will only see the reserved domain's nodes when there is one.
+	state.Write(stateKey, &filterState{excluded: pl.cache.Exclusions(pod, func() []*corev1.Node {
+		return nodeObjects(nodes, res.Nodes)
+	})})
 	switch {
 	case !res.Gang:
 		return nil, nil
@@ -155,10 +159,11 @@ type filterState struct {
 // Clone implements fwk.StateData; the state is read-only once written.
 func (s *filterState) Clone() fwk.StateData { return s }
 
-func nodeObjects(nodes []fwk.NodeInfo) []*corev1.Node {
+// nodeObjects lists the nodes, only those in only when it is not nil.
+func nodeObjects(nodes []fwk.NodeInfo, only sets.Set[string]) []*corev1.Node {
 	out := make([]*corev1.Node, 0, len(nodes))
 	for _, ni := range nodes {
-		if n := ni.Node(); n != nil {
+		if n := ni.Node(); n != nil && (only == nil || only.Has(n.Name)) {
 			out = append(out, n)
 		}
 	}
