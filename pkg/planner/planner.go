@@ -1,6 +1,7 @@
 // Package planner assigns every slice of a workload its own exclusive
-// topology domain, all at once, from a snapshot of the cluster. It is a pure
-// function of its inputs: no clocks, no API calls, no framework types.
+// topology domain, all at once, and places each slice's pods on nodes of
+// that domain, from a snapshot of the cluster. It is a pure function of its
+// inputs: no clocks, no API calls, no framework types.
 //
 // The plan is all-or-nothing: either every slice gets a distinct domain with
 // room for all of its pods, or the planner says why not and whether waiting
@@ -17,11 +18,11 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
-// Node is one node of a domain as the planner sees it.
+// Node is one node as the planner sees it.
 type Node struct {
 	Name string
 	// Allocatable is the node's whole capacity; Free is what pods already
-	// on it (bound or assumed) leave.
+	// on it (bound or assumed) and other workloads' reservations leave.
 	Allocatable workload.Resources
 	Free        workload.Resources
 	// Usable is false for nodes that take no new pods (NotReady, cordoned).
@@ -32,36 +33,76 @@ type Node struct {
 type Domain struct {
 	Name  string
 	Nodes []Node
-	// Holder is the workload holding the domain ("" when free). A domain is
-	// held by a reservation or by any bound pod of another confined slice.
-	Holder string
+	// Unavailable says why the workload may not use the domain now (held or
+	// reserved by another workload, or its pods were rejected there); ""
+	// when it is free.
+	Unavailable string
 }
 
-// SliceDemand is what one slice needs.
-type SliceDemand struct {
-	Index   int
-	Pods    int
+// Shape is a group of a slice's pods that ask for the same thing.
+type Shape struct {
+	Count   int
 	Request workload.Resources
-	// Qualifies reports whether a node passes the slice's node selector,
+	// Qualifies reports whether a node passes these pods' node selector,
 	// affinity and taints. It must not depend on the node's free capacity.
-	Qualifies func(domain string, node *Node) bool
+	Qualifies func(node string) bool
+	// Sig is equal for shapes that are interchangeable (same request and
+	// same Qualifies), which lets identical slices share the work of
+	// testing a domain.
+	Sig string
+}
+
+// SliceDemand is what one slice still needs placed.
+type SliceDemand struct {
+	Index  int
+	Shapes []Shape
 	// Describe is how users recognise the domains this slice asks for, e.g.
 	// "gke-tpu-accelerator=tpu-v5-lite-podslice, gke-tpu-topology=2x4".
 	Describe string
 	// Fixed pins the slice to a domain (some of its pods are already bound
-	// there); Bound is how many, so only the rest need free capacity.
+	// there, or an earlier startup group of the workload holds it).
 	Fixed string
-	Bound int
+}
+
+// Pods is the number of pods the demand places.
+func (s *SliceDemand) Pods() int {
+	n := 0
+	for _, sh := range s.Shapes {
+		n += sh.Count
+	}
+	return n
+}
+
+func (s *SliceDemand) sig() string {
+	parts := make([]string, 0, len(s.Shapes)+1)
+	parts = append(parts, s.Fixed)
+	for _, sh := range s.Shapes {
+		parts = append(parts, fmt.Sprintf("%s*%d", sh.Sig, sh.Count))
+	}
+	return strings.Join(parts, "|")
 }
 
 // Request is a workload asking for domains.
 type Request struct {
-	Workload string
-	Slices   []SliceDemand
+	Slices []SliceDemand
 }
 
-// Plan maps slice index to domain name.
-type Plan map[int]string
+// Slot is room for Count pods of one shape on one node.
+type Slot struct {
+	Node  string
+	Shape int
+	Count int
+}
+
+// Assignment is where one slice goes: its domain ("" when unconfined) and
+// the node for every pod it still needs.
+type Assignment struct {
+	Domain string
+	Slots  []Slot
+}
+
+// Plan maps slice index to its assignment.
+type Plan map[int]Assignment
 
 // Failure explains why no plan exists.
 type Failure struct {
@@ -73,33 +114,62 @@ type Failure struct {
 
 func (f *Failure) Error() string { return f.Message }
 
+// fit is how one slice fits one domain.
+type fit struct {
+	ever, now bool
+	// spare counts the qualifying usable nodes the slice leaves untouched:
+	// the lower, the tighter the fit.
+	spare int
+	slots []Slot
+}
+
 // MakePlan assigns each slice a distinct domain it fits in, preferring the
 // domain the slice fills most tightly so large domains stay whole for large
-// slices. Domains held by other workloads are not used.
+// slices, and places its pods on that domain's nodes.
 func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 	n := len(req.Slices)
-	// For each slice: domains it could ever use (ignoring other workloads
-	// and current usage) and domains it can use now, best fit first.
 	possible := make([][]int, n)
 	usable := make([][]int, n)
-	for i, s := range req.Slices {
-		type cand struct {
-			d, spare int
+	fits := make([]map[int]fit, n)
+	// Identical slices (a JobSet's replicas) test each domain once.
+	memo := map[string]map[int]fit{}
+	for i := range req.Slices {
+		s := &req.Slices[i]
+		sig := s.sig()
+		cached := memo[sig]
+		if cached == nil {
+			cached = map[int]fit{}
+			for d := range domains {
+				dom := &domains[d]
+				if s.Fixed != "" && dom.Name != s.Fixed {
+					continue
+				}
+				f := fit{}
+				f.ever = pack(s.Shapes, dom.Nodes, false) != nil
+				if f.ever && dom.Unavailable == "" {
+					f.slots = pack(s.Shapes, dom.Nodes, true)
+					f.now = f.slots != nil
+					if f.now {
+						f.spare = spare(s.Shapes, dom.Nodes, f.slots)
+					}
+				}
+				cached[d] = f
+			}
+			memo[sig] = cached
 		}
+		fits[i] = cached
+		type cand struct{ d, spare int }
 		var now []cand
 		for d := range domains {
-			dom := &domains[d]
-			if s.Fixed != "" && dom.Name != s.Fixed {
+			f, ok := cached[d]
+			if !ok {
 				continue
 			}
-			if capacity(&s, dom, false) >= s.Pods {
+			if f.ever {
 				possible[i] = append(possible[i], d)
 			}
-			if dom.Holder != "" && dom.Holder != req.Workload {
-				continue
-			}
-			if c := capacity(&s, dom, true); c >= s.Pods-s.Bound {
-				now = append(now, cand{d, c - (s.Pods - s.Bound)})
+			if f.now {
+				now = append(now, cand{d, f.spare})
 			}
 		}
 		sort.SliceStable(now, func(a, b int) bool {
@@ -118,39 +188,153 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 	}
 	matched, assign := match(usable, len(domains))
 	if matched < n {
-		return nil, &Failure{Message: waitingMessage(req, possible, usable)}
+		return nil, &Failure{Message: waitingMessage(req, domains, possible, usable)}
 	}
 	plan := make(Plan, n)
 	for i, d := range assign {
-		plan[req.Slices[i].Index] = domains[d].Name
+		plan[req.Slices[i].Index] = Assignment{Domain: domains[d].Name, Slots: fits[i][d].slots}
 	}
 	return plan, nil
 }
 
-// capacity is how many pods of s fit on the domain's qualifying nodes, from
-// free capacity (now) or from allocatable (could ever). The surplus over
-// s.Pods measures how loosely the slice would fill the domain.
-func capacity(s *SliceDemand, dom *Domain, now bool) int {
-	total := 0
-	for i := range dom.Nodes {
-		node := &dom.Nodes[i]
-		if now && !node.Usable {
-			continue
-		}
-		if s.Qualifies != nil && !s.Qualifies(dom.Name, node) {
-			continue
-		}
-		avail := node.Allocatable
-		if now {
-			avail = node.Free
-		}
-		c := avail.Count(s.Request)
-		if c < 0 || c > int64(s.Pods) {
-			c = int64(s.Pods)
-		}
-		total += int(c)
+// PlaceUnconfined places the pods of slices that may go on any node,
+// slice after slice, on the given nodes, consuming their free capacity.
+func PlaceUnconfined(slicesIn []SliceDemand, nodes []Node) (Plan, *Failure) {
+	free := make([]Node, len(nodes))
+	for i, n := range nodes {
+		free[i] = n
+		free[i].Free = clone(n.Free)
 	}
-	return total
+	plan := Plan{}
+	for i := range slicesIn {
+		s := &slicesIn[i]
+		slots := pack(s.Shapes, free, true)
+		if slots == nil {
+			if pack(s.Shapes, nodes, false) == nil {
+				return nil, &Failure{Unresolvable: true, Message: fmt.Sprintf("%d pods (%s) can never fit on the nodes matching %s together",
+					s.Pods(), describeShapes(s.Shapes), orAny(s.Describe))}
+			}
+			return nil, &Failure{Message: fmt.Sprintf("waiting for room for %d pods (%s) on nodes matching %s",
+				s.Pods(), describeShapes(s.Shapes), orAny(s.Describe))}
+		}
+		consume(free, s.Shapes, slots)
+		plan[s.Index] = Assignment{Slots: slots}
+	}
+	return plan, nil
+}
+
+// pack places every pod of shapes on nodes first-fit, largest shapes first,
+// from free capacity of usable nodes (now) or from allocatable of all nodes
+// (could ever). It returns nil when some pod does not fit.
+func pack(shapes []Shape, nodes []Node, now bool) []Slot {
+	avail := make([]workload.Resources, len(nodes))
+	for i := range nodes {
+		if now && !nodes[i].Usable {
+			continue
+		}
+		if now {
+			avail[i] = clone(nodes[i].Free)
+		} else {
+			avail[i] = clone(nodes[i].Allocatable)
+		}
+	}
+	order := make([]int, len(shapes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return bigger(shapes[order[a]].Request, shapes[order[b]].Request)
+	})
+	var slots []Slot
+	for _, si := range order {
+		sh := &shapes[si]
+		left := sh.Count
+		for i := range nodes {
+			if left == 0 {
+				break
+			}
+			if avail[i] == nil || (sh.Qualifies != nil && !sh.Qualifies(nodes[i].Name)) {
+				continue
+			}
+			c := avail[i].Count(sh.Request)
+			if c < 0 || c > int64(left) {
+				c = int64(left)
+			}
+			if c == 0 {
+				continue
+			}
+			for name, v := range sh.Request {
+				avail[i][name] -= v * c
+			}
+			slots = append(slots, Slot{Node: nodes[i].Name, Shape: si, Count: int(c)})
+			left -= int(c)
+		}
+		if left > 0 {
+			return nil
+		}
+	}
+	if slots == nil {
+		slots = []Slot{}
+	}
+	return slots
+}
+
+// spare counts the qualifying usable nodes the slots leave unused.
+func spare(shapes []Shape, nodes []Node, slots []Slot) int {
+	used := map[string]bool{}
+	for _, s := range slots {
+		used[s.Node] = true
+	}
+	n := 0
+	for i := range nodes {
+		if !nodes[i].Usable || used[nodes[i].Name] {
+			continue
+		}
+		for _, sh := range shapes {
+			if sh.Qualifies == nil || sh.Qualifies(nodes[i].Name) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+func consume(nodes []Node, shapes []Shape, slots []Slot) {
+	idx := make(map[string]int, len(nodes))
+	for i := range nodes {
+		idx[nodes[i].Name] = i
+	}
+	for _, s := range slots {
+		free := nodes[idx[s.Node]].Free
+		for name, v := range shapes[s.Shape].Request {
+			free[name] -= v * int64(s.Count)
+		}
+	}
+}
+
+// bigger orders requests: more kinds of resource first (a TPU worker before
+// a CPU launcher), then larger in total.
+func bigger(a, b workload.Resources) bool {
+	if len(a) != len(b) {
+		return len(a) > len(b)
+	}
+	var sa, sb int64
+	for _, v := range a {
+		sa += v
+	}
+	for _, v := range b {
+		sb += v
+	}
+	return sa > sb
+}
+
+func clone(r workload.Resources) workload.Resources {
+	out := make(workload.Resources, len(r))
+	for k, v := range r {
+		out[k] = v
+	}
+	return out
 }
 
 // match finds a maximum matching of slices to distinct domains (Kuhn's
@@ -181,11 +365,13 @@ func match(cands [][]int, domains int) (int, []int) {
 	// only way to give an unmatched slice a domain.
 	matched := 0
 	var unmatched []int
+	next := make([]int, len(cands))
 	for s := range cands {
 		took := false
-		for _, d := range cands[s] {
-			if owner[d] < 0 {
+		for j := next[s]; j < len(cands[s]); j++ {
+			if d := cands[s][j]; owner[d] < 0 {
 				owner[d] = s
+				next[s] = j + 1
 				took = true
 				break
 			}
@@ -217,20 +403,20 @@ func match(cands [][]int, domains int) (int, []int) {
 
 // group is a set of slices asking for the same kind of domain.
 type group struct {
-	describe string
-	slices   []int
+	slices []int
 }
 
 func groups(req Request) []group {
 	var out []group
 	idx := map[string]int{}
-	for i, s := range req.Slices {
-		k := fmt.Sprintf("%s|%d|%s", s.Describe, s.Pods, s.Request)
+	for i := range req.Slices {
+		s := &req.Slices[i]
+		k := s.Describe + "|" + s.sig()
 		g, ok := idx[k]
 		if !ok {
 			g = len(out)
 			idx[k] = g
-			out = append(out, group{describe: s.Describe})
+			out = append(out, group{})
 		}
 		out[g].slices = append(out[g].slices, i)
 	}
@@ -250,15 +436,15 @@ func distinct(lists [][]int, members []int) int {
 func unresolvableMessage(req Request, domains []Domain, possible [][]int) string {
 	var parts []string
 	for _, g := range groups(req) {
-		s := req.Slices[g.slices[0]]
+		s := &req.Slices[g.slices[0]]
 		exist := distinct(possible, g.slices)
 		if exist == 0 {
 			largest := 0
 			for d := range domains {
-				largest = max(largest, capacity(&s, &domains[d], false))
+				largest = max(largest, capacity(s, &domains[d]))
 			}
-			parts = append(parts, fmt.Sprintf("a slice of %d pods (%s each) fits in no domain matching %s (the largest holds %d such pods)",
-				s.Pods, s.Request, orAny(s.Describe), largest))
+			parts = append(parts, fmt.Sprintf("a slice of %d pods (%s) fits in no domain matching %s (the largest holds %d such pods)",
+				s.Pods(), describeShapes(s.Shapes), orAny(s.Describe), largest))
 			continue
 		}
 		if exist < len(g.slices) {
@@ -273,20 +459,84 @@ func unresolvableMessage(req Request, domains []Domain, possible [][]int) string
 	return strings.Join(parts, "; ")
 }
 
-func waitingMessage(req Request, possible, usable [][]int) string {
+// capacity is how many pods of the slice's largest shape one domain could
+// ever hold, for the "largest holds" hint.
+func capacity(s *SliceDemand, dom *Domain) int {
+	if len(s.Shapes) == 0 {
+		return 0
+	}
+	// The shape pack places first, not merely the first listed (which may
+	// be a small CPU-only launcher).
+	sh := s.Shapes[0]
+	for _, o := range s.Shapes[1:] {
+		if bigger(o.Request, sh.Request) {
+			sh = o
+		}
+	}
+	total := 0
+	for i := range dom.Nodes {
+		if sh.Qualifies != nil && !sh.Qualifies(dom.Nodes[i].Name) {
+			continue
+		}
+		if c := dom.Nodes[i].Allocatable.Count(sh.Request); c > 0 {
+			total += int(c)
+		}
+	}
+	return total
+}
+
+func waitingMessage(req Request, domains []Domain, possible, usable [][]int) string {
 	var parts []string
 	for _, g := range groups(req) {
-		s := req.Slices[g.slices[0]]
+		s := &req.Slices[g.slices[0]]
 		exist := distinct(possible, g.slices)
 		free := distinct(usable, g.slices)
 		if free >= len(g.slices) {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("waiting for %d more domains matching %s (%d exist, %d free)",
-			len(g.slices)-free, orAny(s.Describe), exist, free))
+		msg := fmt.Sprintf("waiting for %d more domains matching %s (%d exist, %d free)",
+			len(g.slices)-free, orAny(s.Describe), exist, free)
+		if why := rejections(domains, possible, g.slices); why != "" {
+			msg += "; " + why
+		}
+		parts = append(parts, msg)
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "waiting for free domains: the free ones cannot be shared out one per slice")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// rejections names domains that are free of other workloads but where this
+// workload's pods were rejected, so users see why those are not used.
+func rejections(domains []Domain, possible [][]int, members []int) string {
+	seen := map[int]bool{}
+	var parts []string
+	for _, i := range members {
+		for _, d := range possible[i] {
+			u := domains[d].Unavailable
+			if seen[d] || !strings.HasPrefix(u, RejectedPrefix) {
+				continue
+			}
+			seen[d] = true
+			parts = append(parts, fmt.Sprintf("%s %s", domains[d].Name, u))
+		}
+	}
+	sort.Strings(parts)
+	if len(parts) > 3 {
+		parts = append(parts[:3], fmt.Sprintf("and %d more", len(parts)-3))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RejectedPrefix starts the Unavailable reason of a domain where the
+// workload's own pods failed the scheduler's other filters.
+const RejectedPrefix = "rejected the slice's pods: "
+
+func describeShapes(shapes []Shape) string {
+	parts := make([]string, 0, len(shapes))
+	for _, sh := range shapes {
+		parts = append(parts, sh.Request.String()+" each")
 	}
 	return strings.Join(parts, "; ")
 }

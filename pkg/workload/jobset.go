@@ -7,6 +7,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
@@ -45,6 +46,11 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 	if err := validDomainKey(obj, "metadata.annotations["+wellknown.ExclusiveTopologyAnnotation+"]", jobSetKey); err != nil {
 		return nil, err
 	}
+	groups := startupGroups(js)
+	w.Groups = 1
+	for _, g := range groups {
+		w.Groups = max(w.Groups, g+1)
+	}
 	index := 0
 	for i := range js.Spec.ReplicatedJobs {
 		rj := &js.Spec.ReplicatedJobs[i]
@@ -79,6 +85,9 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 				Request:   request,
 				Template:  template,
 				DomainKey: domainKey,
+				Group:     groups[i],
+
+				ReplicatedJob: rj.Name,
 			})
 			index++
 		}
@@ -86,7 +95,44 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 	if len(w.Slices) == 0 {
 		return nil, &InvalidError{obj, "spec.replicatedJobs", "no Jobs to schedule"}
 	}
+	for _, st := range js.Status.ReplicatedJobsStatus {
+		if st.Succeeded > 0 {
+			if w.SucceededJobs == nil {
+				w.SucceededJobs = map[string]int32{}
+			}
+			w.SucceededJobs[st.Name] = st.Succeeded
+		}
+	}
 	return w, nil
+}
+
+// startupGroups assigns each replicated Job its startup group. Under
+// startupPolicyOrder InOrder every replicated Job is its own group, in list
+// order. Under dependsOn, replicated Jobs without a dependency form group 0
+// and those waiting on the same (replicated Job, status) share a group, since
+// the JobSet controller creates them together.
+func startupGroups(js *jobsetv1alpha2.JobSet) []int {
+	out := make([]int, len(js.Spec.ReplicatedJobs))
+	if p := js.Spec.StartupPolicy; p != nil && p.StartupPolicyOrder == jobsetv1alpha2.InOrder {
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	ids := map[string]int{}
+	for i, rj := range js.Spec.ReplicatedJobs {
+		if len(rj.DependsOn) == 0 {
+			continue
+		}
+		k := rj.DependsOn[0].Name + "/" + string(rj.DependsOn[0].Status)
+		id, ok := ids[k]
+		if !ok {
+			id = len(ids) + 1
+			ids[k] = id
+		}
+		out[i] = id
+	}
+	return out
 }
 
 // jobPods is how many pods of a Job run at once: its parallelism (default 1),
@@ -149,6 +195,7 @@ func JobSetMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 		return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.RestartAttemptLabel + "]", err.Error()}
 	}
 	m.RestartAttempt = int32(attempt)
+	m.OwnerUID = types.UID(pod.Labels[wellknown.JobSetUIDLabel])
 	if v, has := pod.Labels[wellknown.JobCompletionIndexLabel]; has {
 		ci, err := strconv.Atoi(v)
 		if err != nil || ci < 0 {

@@ -39,6 +39,7 @@ func FromPodGroup(pg *schedv1alpha1.PodGroup, template *corev1.PodSpec, defaultD
 		UID:      pg.UID,
 		Created:  pg.CreationTimestamp.Time,
 		Slices:   []Slice{s},
+		Groups:   1,
 		Finished: pg.DeletionTimestamp != nil || pg.Status.Phase == schedv1alpha1.PodGroupFinished || pg.Status.Phase == schedv1alpha1.PodGroupFailed,
 	}, nil
 }

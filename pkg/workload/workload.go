@@ -47,6 +47,14 @@ type Slice struct {
 	// DomainKey is the node label whose value is the slice's domain; empty
 	// means the slice is not confined (the workload is still all-or-nothing).
 	DomainKey string
+	// Group is the slice's startup group. The workload's owner creates a
+	// group's pods only once earlier groups are running or complete (JobSet
+	// dependsOn or startupPolicy InOrder), so each group is admitted as a gang
+	// of its own, planned around the domains earlier groups already hold.
+	// Group 0 is created at once.
+	Group int
+	// ReplicatedJob names the JobSet replicated Job the slice is a Job of.
+	ReplicatedJob string
 }
 
 // Workload is a gang: all of its slices are placed, or none.
@@ -58,6 +66,11 @@ type Workload struct {
 	// of older attempts are not members.
 	RestartAttempt int32
 	Slices         []Slice
+	// Groups is the number of startup groups (at least 1).
+	Groups int
+	// SucceededJobs counts, per replicated Job, the Jobs its owner reports
+	// succeeded (JobSet status): their pods are gone and hold nothing.
+	SucceededJobs map[string]int32
 	// Finished workloads (completed, failed, suspended) hold nothing.
 	Finished bool
 }
@@ -90,4 +103,18 @@ type Member struct {
 	// HasIndex is false for pods of non-indexed Jobs and PodGroups.
 	HasIndex       bool
 	RestartAttempt int32
+	// OwnerUID is the UID of the object the pod was created for (JobSet:
+	// the jobset-uid label), empty when the pod does not say. A pod whose
+	// OwnerUID differs from its workload's UID belongs to a deleted object
+	// of the same name.
+	OwnerUID types.UID
 }
+
+// Holder identifies one incarnation of a workload: a JobSet deleted and
+// recreated under the same name is another holder.
+type Holder struct {
+	Key Key
+	UID types.UID
+}
+
+func (h Holder) String() string { return h.Key.String() }

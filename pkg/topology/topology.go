@@ -1,0 +1,197 @@
+// Package topology indexes nodes by the values of the label keys workloads
+// confine their slices with (node pools, zones, …), so finding the domains
+// of a key and the nodes of a domain costs the size of the answer, not a
+// scan of the cluster. It is fed node objects by its owner, which also
+// serialises access: Index does no locking of its own.
+package topology
+
+import (
+	"slices"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// DomainRef names one domain: the nodes whose label Key has value Value.
+type DomainRef struct {
+	Key, Value string
+}
+
+// Node is what planning needs of a node.
+type Node struct {
+	Name        string
+	Obj         *corev1.Node
+	Allocatable workload.Resources
+	// Usable is false for nodes that take no new pods: NotReady or cordoned.
+	Usable bool
+}
+
+// Labels returns the node's labels.
+func (n *Node) Labels() map[string]string { return n.Obj.Labels }
+
+// Index is the set of nodes and, for every tracked key, its domains.
+type Index struct {
+	nodes map[string]*Node
+	// domains maps a tracked key to its values and their sorted node names.
+	domains map[string]map[string][]string
+}
+
+// New returns an empty index.
+func New() *Index {
+	return &Index{nodes: map[string]*Node{}, domains: map[string]map[string][]string{}}
+}
+
+// Change is what a node update did to the domains of tracked keys.
+type Change struct {
+	// Domains lists the domains whose membership or node health changed.
+	Domains []DomainRef
+	// Failed is true when the node went from usable to unusable (or away).
+	Failed bool
+}
+
+// Upsert adds or replaces a node.
+func (ix *Index) Upsert(obj *corev1.Node) Change {
+	old := ix.nodes[obj.Name]
+	n := &Node{Name: obj.Name, Obj: obj, Allocatable: workload.FromList(obj.Status.Allocatable), Usable: Usable(obj)}
+	ix.nodes[obj.Name] = n
+	var ch Change
+	for key, values := range ix.domains {
+		oldV, hadOld := "", false
+		if old != nil {
+			oldV, hadOld = old.Obj.Labels[key]
+		}
+		newV, hasNew := obj.Labels[key]
+		if hadOld && (!hasNew || oldV != newV) {
+			values[oldV] = remove(values[oldV], obj.Name)
+			if len(values[oldV]) == 0 {
+				delete(values, oldV)
+			}
+			ch.Domains = append(ch.Domains, DomainRef{key, oldV})
+		}
+		if hasNew && (!hadOld || oldV != newV) {
+			values[newV] = insert(values[newV], obj.Name)
+			ch.Domains = append(ch.Domains, DomainRef{key, newV})
+		} else if hasNew && old != nil && old.Usable != n.Usable {
+			ch.Domains = append(ch.Domains, DomainRef{key, newV})
+		}
+	}
+	ch.Failed = old != nil && old.Usable && !n.Usable
+	return ch
+}
+
+// Delete removes a node.
+func (ix *Index) Delete(name string) Change {
+	old := ix.nodes[name]
+	if old == nil {
+		return Change{}
+	}
+	delete(ix.nodes, name)
+	ch := Change{Failed: true}
+	for key, values := range ix.domains {
+		if v, ok := old.Obj.Labels[key]; ok {
+			values[v] = remove(values[v], name)
+			if len(values[v]) == 0 {
+				delete(values, v)
+			}
+			ch.Domains = append(ch.Domains, DomainRef{key, v})
+		}
+	}
+	return ch
+}
+
+// Track makes sure the domains of key are indexed; the first call for a key
+// scans every node once.
+func (ix *Index) Track(key string) {
+	if _, ok := ix.domains[key]; ok || key == "" {
+		return
+	}
+	values := map[string][]string{}
+	for name, n := range ix.nodes {
+		if v, ok := n.Obj.Labels[key]; ok {
+			values[v] = append(values[v], name)
+		}
+	}
+	for v := range values {
+		sort.Strings(values[v])
+	}
+	ix.domains[key] = values
+}
+
+// Node returns a node by name.
+func (ix *Index) Node(name string) *Node { return ix.nodes[name] }
+
+// Len is the number of nodes.
+func (ix *Index) Len() int { return len(ix.nodes) }
+
+// Values lists the domains of a tracked key, sorted.
+func (ix *Index) Values(key string) []string {
+	values := ix.domains[key]
+	out := make([]string, 0, len(values))
+	for v := range values {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// NodesOf lists the node names of a domain of a tracked key, sorted. The
+// slice is shared: callers must not modify it.
+func (ix *Index) NodesOf(d DomainRef) []string { return ix.domains[d.Key][d.Value] }
+
+// DomainOf returns the value of key on a node.
+func (ix *Index) DomainOf(node, key string) (string, bool) {
+	n := ix.nodes[node]
+	if n == nil || key == "" {
+		return "", false
+	}
+	v, ok := n.Obj.Labels[key]
+	return v, ok
+}
+
+// AllNodes lists every node name, sorted.
+func (ix *Index) AllNodes() []string {
+	out := make([]string, 0, len(ix.nodes))
+	for name := range ix.nodes {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Usable reports whether a node takes new pods at all: Ready and not
+// cordoned. Taints are a matter of each pod's tolerations.
+func Usable(n *corev1.Node) bool {
+	if n.Spec.Unschedulable {
+		return false
+	}
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func insert(list []string, name string) []string {
+	i, found := slices.BinarySearch(list, name)
+	if found {
+		return list
+	}
+	// Copy on write: slices handed out by NodesOf stay valid.
+	out := make([]string, 0, len(list)+1)
+	out = append(out, list[:i]...)
+	out = append(out, name)
+	return append(out, list[i:]...)
+}
+
+func remove(list []string, name string) []string {
+	i, found := slices.BinarySearch(list, name)
+	if !found {
+		return list
+	}
+	out := make([]string, 0, len(list)-1)
+	out = append(out, list[:i]...)
+	return append(out, list[i+1:]...)
+}
