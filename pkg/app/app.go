@@ -15,7 +15,9 @@ import (
 	kubeschedulerapp "k8s.io/kubernetes/cmd/kube-scheduler/app"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicepreemption"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/version"
 )
 
@@ -28,17 +30,33 @@ type plugin struct {
 	factory frameworkruntime.PluginFactory
 }
 
-// plugins lists every out-of-tree plugin this scheduler registers. Profiles
-// in KubeSchedulerConfiguration enable them by these names.
-var plugins = []plugin{
-	{name: multislicegang.Name, factory: multislicegang.New},
+// plugins lists every out-of-tree plugin this scheduler registers, each
+// built on the one runtime (state, informers, expiry loop) the scheduler
+// shares between all its plugins and profiles. Profiles in
+// KubeSchedulerConfiguration enable them by these names.
+func plugins(rt *feed.Runtime) []plugin {
+	return []plugin{
+		{name: multislicegang.Name, factory: multislicegang.Factory(rt)},
+		{name: multislicepreemption.Name, factory: multislicepreemption.Factory(rt)},
+	}
+}
+
+// PluginNames lists the names of the plugins this scheduler registers.
+func PluginNames() []string {
+	var out []string
+	for _, p := range plugins(nil) {
+		out = append(out, p.name)
+	}
+	return out
 }
 
 // RegistryOptions returns the options that register our plugins with the
-// upstream scheduler command.
+// upstream scheduler command. Each call makes one new shared runtime: one
+// scheduler, one state.
 func RegistryOptions() []kubeschedulerapp.Option {
-	opts := make([]kubeschedulerapp.Option, 0, len(plugins))
-	for _, p := range plugins {
+	ps := plugins(feed.NewRuntime())
+	opts := make([]kubeschedulerapp.Option, 0, len(ps))
+	for _, p := range ps {
 		opts = append(opts, kubeschedulerapp.WithPlugin(p.name, p.factory))
 	}
 	return opts

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,8 +60,20 @@ func TestCommandNameAndRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(registry) != len(plugins) {
-		t.Errorf("registry has %d plugins, want %d", len(registry), len(plugins))
+	var got []string
+	for name, factory := range registry {
+		if factory == nil {
+			t.Errorf("plugin %s has no factory", name)
+		}
+		got = append(got, name)
+	}
+	slices.Sort(got)
+	want := []string{"MultisliceGang", "MultislicePreemption"}
+	if !slices.Equal(got, want) {
+		t.Errorf("registry = %v, want %v", got, want)
+	}
+	if names := PluginNames(); !slices.Equal(slices.Sorted(slices.Values(names)), want) {
+		t.Errorf("PluginNames = %v, want %v", names, want)
 	}
 }
 

@@ -35,6 +35,8 @@ const (
 	JobGlobalIndexLabel = "jobset.sigs.k8s.io/job-global-index"
 	JobKeyLabel         = "jobset.sigs.k8s.io/job-key"
 	RestartAttemptLabel = "jobset.sigs.k8s.io/restart-attempt"
+	// JobSetPriorityLabel is the pod's priority, set by JobSet's pod webhook.
+	JobSetPriorityLabel = "jobset.sigs.k8s.io/priority"
 	// ExclusiveTopologyAnnotation names the node label whose values are the
 	// exclusive domains of a JobSet's Jobs (JobSet or Job template level).
 	ExclusiveTopologyAnnotation = "alpha.jobset.sigs.k8s.io/exclusive-topology"

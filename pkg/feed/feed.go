@@ -1,0 +1,218 @@
+// Package feed builds the scheduler's one shared state and keeps it
+// current: it is created once per scheduler (pkg/app) and attached by every
+// plugin of every profile, so all of them share one state, one set of
+// informers and one expiry loop. It also carries out what the state asks
+// for (activating pods, rejecting waiting pods, events), which needs the
+// framework's handles.
+package feed
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+)
+
+// Runtime is the state shared by every plugin and profile of one scheduler.
+type Runtime struct {
+	mu      sync.Mutex
+	state   *state.State
+	handles []fwk.Handle
+	events  *EventSink
+	// defaultDomainKey is fixed by the first profile: the workload model
+	// depends on it, and there is one model.
+	defaultDomainKey string
+	onDelete         []func(*corev1.Pod)
+}
+
+// OnPodDeleted registers a function called for every deleted pod, after
+// the state forgot it.
+func (rt *Runtime) OnPodDeleted(f func(*corev1.Pod)) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.onDelete = append(rt.onDelete, f)
+}
+
+// NewRuntime returns a runtime with no state yet; the first Attach builds it.
+func NewRuntime() *Runtime { return &Runtime{} }
+
+// Attach registers a profile's handle and returns the shared state, built
+// and fed on the first call. Every profile must agree on defaultDomainKey.
+func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, defaultDomainKey string) (*state.State, error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.state != nil {
+		if defaultDomainKey != rt.defaultDomainKey {
+			return nil, fmt.Errorf("MultisliceGangArgs.defaultDomainKey: profile %q sets %q, but another profile sets %q; every profile shares one workload model and must set the same value",
+				h.ProfileName(), defaultDomainKey, rt.defaultDomainKey)
+		}
+		rt.handles = append(rt.handles, h)
+		rt.state.AddScheduler(h.ProfileName())
+		return rt.state, nil
+	}
+	rt.defaultDomainKey = defaultDomainKey
+	rt.state = state.New(state.Options{DefaultDomainKey: defaultDomainKey, Observer: metrics.Observer()})
+	rt.state.AddScheduler(h.ProfileName())
+	rt.handles = append(rt.handles, h)
+	rt.events = NewEventSink(h.EventRecorder())
+	if err := rt.watchPods(ctx, h); err != nil {
+		return nil, err
+	}
+	if err := rt.watchNodes(ctx, h); err != nil {
+		return nil, err
+	}
+	rt.watchSources(ctx, h)
+	go rt.expireLoop(ctx)
+	return rt.state, nil
+}
+
+// State returns the shared state, nil until a MultisliceGang plugin
+// attached (a profile may enable preemption without gangs).
+func (rt *Runtime) State() *state.State {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.state
+}
+
+// Events returns the shared event sink.
+func (rt *Runtime) Events() *EventSink { return rt.events }
+
+func (rt *Runtime) watchPods(ctx context.Context, h fwk.Handle) error {
+	informer := h.SharedInformerFactory().Core().V1().Pods().Informer()
+	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			if pod, ok := obj.(*corev1.Pod); ok {
+				rt.Act(ctx, rt.state.UpsertPod(pod))
+			}
+		},
+		UpdateFunc: func(_, obj any) {
+			if pod, ok := obj.(*corev1.Pod); ok {
+				rt.Act(ctx, rt.state.UpsertPod(pod))
+			}
+		},
+		DeleteFunc: func(obj any) {
+			if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+				obj = d.Obj
+			}
+			if pod, ok := obj.(*corev1.Pod); ok {
+				rt.Act(ctx, rt.state.DeletePod(pod))
+				rt.mu.Lock()
+				fs := rt.onDelete
+				rt.mu.Unlock()
+				for _, f := range fs {
+					f(pod)
+				}
+			}
+		},
+	})
+	return err
+}
+
+func (rt *Runtime) watchNodes(ctx context.Context, h fwk.Handle) error {
+	informer := h.SharedInformerFactory().Core().V1().Nodes().Informer()
+	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			if n, ok := obj.(*corev1.Node); ok {
+				rt.Act(ctx, rt.state.UpsertNode(n))
+			}
+		},
+		UpdateFunc: func(_, obj any) {
+			if n, ok := obj.(*corev1.Node); ok {
+				rt.Act(ctx, rt.state.UpsertNode(n))
+			}
+		},
+		DeleteFunc: func(obj any) {
+			if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+				obj = d.Obj
+			}
+			if n, ok := obj.(*corev1.Node); ok {
+				rt.Act(ctx, rt.state.DeleteNode(n.Name))
+			}
+		},
+	})
+	return err
+}
+
+// expireLoop releases reservations past their deadline.
+func (rt *Runtime) expireLoop(ctx context.Context) {
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+			rt.Act(ctx, rt.state.Expire())
+		}
+	}
+}
+
+// Act carries out what the state asked for, outside its lock.
+func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
+	if acts.Empty() {
+		return
+	}
+	rt.mu.Lock()
+	handles := rt.handles
+	rt.mu.Unlock()
+	if len(handles) == 0 {
+		return
+	}
+	for _, uid := range acts.Reject {
+		rejectWaiting(handles, uid, acts.Reason)
+	}
+	for _, e := range acts.Events {
+		if e.Warning {
+			rt.events.Warn(&e.Ref, e.Reason, e.Message)
+		} else {
+			rt.events.Normal(&e.Ref, e.Reason, e.Message)
+		}
+	}
+	if len(acts.Activate) == 0 {
+		return
+	}
+	lister := handles[0].SharedInformerFactory().Core().V1().Pods().Lister()
+	pods := make(map[string]*corev1.Pod, len(acts.Activate))
+	for _, ref := range acts.Activate {
+		pod, err := lister.Pods(ref.Namespace).Get(ref.Name)
+		if err != nil || pod.UID != ref.UID {
+			continue
+		}
+		pods[ref.Namespace+"/"+ref.Name] = pod
+	}
+	if len(pods) > 0 {
+		handles[0].Activate(klog.FromContext(ctx), pods)
+	}
+}
+
+// rejectWaiting rejects a pod waiting in Permit in whichever profile holds it.
+func rejectWaiting(handles []fwk.Handle, uid types.UID, reason string) {
+	for _, h := range handles {
+		if wp := h.GetWaitingPod(uid); wp != nil {
+			wp.Reject("MultisliceGang", reason)
+			return
+		}
+	}
+}
+
+// AllowWaiting lets a pod waiting in Permit through, in whichever profile holds it.
+func (rt *Runtime) AllowWaiting(uid types.UID, plugin string) {
+	rt.mu.Lock()
+	handles := rt.handles
+	rt.mu.Unlock()
+	for _, h := range handles {
+		if wp := h.GetWaitingPod(uid); wp != nil {
+			wp.Allow(plugin)
+			return
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package feed
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
+	jobsetinformers "sigs.k8s.io/jobset/client-go/informers/externalversions"
+	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
+	spclient "sigs.k8s.io/scheduler-plugins/pkg/generated/clientset/versioned"
+	spinformers "sigs.k8s.io/scheduler-plugins/pkg/generated/informers/externalversions"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// An API not known to be served is looked for again, first after
+// apiPollInitial and backing off to apiPollMax, so installing the JobSet or
+// PodGroup CRD later needs no scheduler restart.
+const (
+	apiPollInitial = time.Second
+	apiPollMax     = 30 * time.Second
+)
+
+// workloadAPI is one source of workloads whose CRD may or may not be served.
+type workloadAPI struct {
+	source       workload.Source
+	groupVersion string
+	resource     string
+	start        func(ctx context.Context) (toolscache.SharedIndexInformer, error)
+}
+
+// watchSources starts the JobSet and PodGroup informers whose APIs are
+// served, and keeps looking for the others. Only a definite answer that an
+// API is not served lets its pods be scheduled as plain pods; while
+// discovery fails (throttling, server errors, timeouts) they wait.
+func (rt *Runtime) watchSources(ctx context.Context, h fwk.Handle) {
+	cfg := h.KubeConfig()
+	disc := h.ClientSet().Discovery()
+	apis := []workloadAPI{
+		{source: workload.SourceJobSet, groupVersion: jobsetv1alpha2.GroupVersion.String(), resource: "jobsets", start: func(ctx context.Context) (toolscache.SharedIndexInformer, error) {
+			return rt.startJobSetInformer(ctx, cfg)
+		}},
+		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: func(ctx context.Context) (toolscache.SharedIndexInformer, error) {
+			return rt.startPodGroupInformer(ctx, cfg)
+		}},
+	}
+	for _, api := range apis {
+		go rt.discover(ctx, disc, api)
+	}
+}
+
+func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterface, api workloadAPI) {
+	logger := klog.FromContext(ctx)
+	warned := false
+	interval := apiPollInitial
+	for {
+		status, err := resourceServed(disc, api.groupVersion, api.resource)
+		switch {
+		case err != nil:
+			logger.Error(err, "Looking up a workload API; its pods wait until it answers", "api", api.groupVersion)
+		case status == state.APIServed:
+			informer, err := api.start(ctx)
+			if err != nil {
+				logger.Error(err, "Starting a workload informer", "api", api.groupVersion)
+				break
+			}
+			if !toolscache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+				return
+			}
+			rt.Act(ctx, rt.state.SetAPI(api.source, state.APIServed))
+			logger.Info("Watching workloads", "api", api.groupVersion, "resource", api.resource)
+			return
+		default:
+			rt.Act(ctx, rt.state.SetAPI(api.source, state.APINotServed))
+			if !warned {
+				logger.Info("Workload API not served; its pods are scheduled as plain pods until it is", "api", api.groupVersion, "resource", api.resource)
+				warned = true
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(interval):
+		}
+		interval = min(2*interval, apiPollMax)
+	}
+}
+
+// resourceServed answers definitely (served or not) or with an error.
+func resourceServed(disc discovery.DiscoveryInterface, groupVersion, resource string) (state.APIStatus, error) {
+	list, err := disc.ServerResourcesForGroupVersion(groupVersion)
+	if apierrors.IsNotFound(err) {
+		return state.APINotServed, nil
+	}
+	if err != nil {
+		return state.APIUnknown, err
+	}
+	for _, r := range list.APIResources {
+		if r.Name == resource {
+			return state.APIServed, nil
+		}
+	}
+	return state.APINotServed, nil
+}
+
+// derived is a workload source object turned into the model.
+type derived struct {
+	key workload.Key
+	w   *workload.Workload
+	err error
+	ref corev1.ObjectReference
+}
+
+// feedSource keeps the state's view of one workload source current.
+// derive returns false for objects of another type.
+func (rt *Runtime) feedSource(ctx context.Context, informer toolscache.SharedIndexInformer, derive func(obj any) (derived, bool)) error {
+	upsert := func(obj any) {
+		d, ok := derive(obj)
+		if !ok {
+			return
+		}
+		if d.err != nil {
+			rt.events.Warn(&d.ref, "InvalidWorkload", d.err.Error())
+		}
+		rt.Act(ctx, rt.state.UpsertSource(d.key, d.w, d.err, d.ref))
+	}
+	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    upsert,
+		UpdateFunc: func(_, obj any) { upsert(obj) },
+		DeleteFunc: func(obj any) {
+			if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+				obj = tomb.Obj
+			}
+			if d, ok := derive(obj); ok {
+				rt.Act(ctx, rt.state.DeleteSource(d.key))
+			}
+		},
+	})
+	return err
+}
+
+func (rt *Runtime) startJobSetInformer(ctx context.Context, cfg *rest.Config) (toolscache.SharedIndexInformer, error) {
+	client, err := jobsetclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	factory := jobsetinformers.NewSharedInformerFactory(client, 0)
+	informer := factory.Jobset().V1alpha2().JobSets().Informer()
+	err = rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
+		js, ok := obj.(*jobsetv1alpha2.JobSet)
+		if !ok {
+			return derived{}, false
+		}
+		w, err := workload.FromJobSet(js, rt.defaultDomainKey)
+		return derived{
+			key: workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name},
+			w:   w, err: err,
+			ref: corev1.ObjectReference{Kind: "JobSet", APIVersion: jobsetv1alpha2.GroupVersion.String(), Namespace: js.Namespace, Name: js.Name, UID: js.UID},
+		}, true
+	})
+	if err != nil {
+		return nil, err
+	}
+	factory.Start(ctx.Done())
+	return informer, nil
+}
+
+func (rt *Runtime) startPodGroupInformer(ctx context.Context, cfg *rest.Config) (toolscache.SharedIndexInformer, error) {
+	client, err := spclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	factory := spinformers.NewSharedInformerFactory(client, 0)
+	informer := factory.Scheduling().V1alpha1().PodGroups().Informer()
+	err = rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
+		pg, ok := obj.(*schedv1alpha1.PodGroup)
+		if !ok {
+			return derived{}, false
+		}
+		// A PodGroup does not carry its pods' shape; each member is sized
+		// from its own spec when the group is planned.
+		w, err := workload.FromPodGroup(pg, nil, rt.defaultDomainKey)
+		return derived{
+			key: workload.Key{Source: workload.SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name},
+			w:   w, err: err,
+			ref: corev1.ObjectReference{Kind: "PodGroup", APIVersion: schedv1alpha1.SchemeGroupVersion.String(), Namespace: pg.Namespace, Name: pg.Name, UID: pg.UID},
+		}, true
+	})
+	if err != nil {
+		return nil, err
+	}
+	factory.Start(ctx.Done())
+	return informer, nil
+}

@@ -1,0 +1,86 @@
+// Package metrics defines this scheduler's Prometheus metrics. They are
+// registered in component-base's legacy registry, which the scheduler
+// serves on its /metrics endpoint next to kube-scheduler's own.
+package metrics
+
+import (
+	"sync"
+	"time"
+
+	"k8s.io/component-base/metrics"
+	"k8s.io/component-base/metrics/legacyregistry"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+)
+
+const subsystem = "multislice"
+
+var (
+	// GangWait measures from a gang's first member waiting to all of its
+	// gang's pods bound.
+	GangWait = metrics.NewHistogram(&metrics.HistogramOpts{
+		Subsystem:      subsystem,
+		Name:           "gang_wait_seconds",
+		Help:           "Time from a gang's first pending member to every pod of the gang bound.",
+		Buckets:        metrics.ExponentialBuckets(0.05, 2, 16),
+		StabilityLevel: metrics.ALPHA,
+	})
+	// ActiveReservations is the number of workloads holding reserved domains.
+	ActiveReservations = metrics.NewGauge(&metrics.GaugeOpts{
+		Subsystem:      subsystem,
+		Name:           "active_reservations",
+		Help:           "Workloads currently holding a reservation of domains and room.",
+		StabilityLevel: metrics.ALPHA,
+	})
+	// ReservationReleases counts reservations that ended before their
+	// workload was placed, by reason.
+	ReservationReleases = metrics.NewCounterVec(&metrics.CounterOpts{
+		Subsystem:      subsystem,
+		Name:           "reservation_releases_total",
+		Help:           "Reservations released before their workload was placed, by reason (timeout, restart, node_failure, deletion, preemption, member_failed, rejected_by_filters).",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"reason"})
+	// PlanningDuration measures one planning of a whole gang.
+	PlanningDuration = metrics.NewHistogram(&metrics.HistogramOpts{
+		Subsystem:      subsystem,
+		Name:           "planning_duration_seconds",
+		Help:           "Time to plan every slice of a gang at once.",
+		Buckets:        metrics.ExponentialBuckets(0.0001, 2, 16),
+		StabilityLevel: metrics.ALPHA,
+	})
+	// GangsWaiting counts gangs whose last plan failed, by whether waiting
+	// can help (waiting_for_domains) or not (unplaceable).
+	GangsWaiting = metrics.NewGaugeVec(&metrics.GaugeOpts{
+		Subsystem:      subsystem,
+		Name:           "gangs_waiting",
+		Help:           "Gangs whose last plan failed: unplaceable ones no cluster change short of new domains can help, the others wait for domains.",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"state"})
+)
+
+var registerOnce sync.Once
+
+// Register registers the metrics once per process.
+func Register() {
+	registerOnce.Do(func() {
+		legacyregistry.MustRegister(GangWait, ActiveReservations, ReservationReleases, PlanningDuration, GangsWaiting)
+	})
+}
+
+type observer struct{}
+
+// Observer returns a state.Observer that records into these metrics.
+func Observer() state.Observer {
+	Register()
+	return observer{}
+}
+
+func (observer) ReservationsActive(n int) { ActiveReservations.Set(float64(n)) }
+func (observer) ReservationReleased(reason state.ReleaseReason) {
+	ReservationReleases.WithLabelValues(string(reason)).Inc()
+}
+func (observer) GangPlaced(wait time.Duration) { GangWait.Observe(wait.Seconds()) }
+func (observer) GangsWaiting(unplaceable, waiting int) {
+	GangsWaiting.WithLabelValues("unplaceable").Set(float64(unplaceable))
+	GangsWaiting.WithLabelValues("waiting_for_domains").Set(float64(waiting))
+}

@@ -1,0 +1,229 @@
+package multislicegang
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+)
+
+// hintFixture is a complete two-pod gang whose plan failed, so that its
+// first pod is the head it retries through, next to a plain pod.
+type hintFixture struct {
+	*fixture
+	head, other, plain *corev1.Pod
+}
+
+func newHintFixture(t *testing.T) *hintFixture {
+	js := jobSet("a").job("w", 1, 2).obj()
+	all := members(js)
+	f := newFixture(t, pools(1)...)
+	f.addJobSet(js)
+	f.addPods(all...)
+	plain := pod("plain").obj()
+	f.addPods(plain)
+	f.st.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+	return &hintFixture{fixture: f, head: all[0], other: all[1], plain: plain}
+}
+
+func TestHintPodDeleted(t *testing.T) {
+	assigned := pod("gone").on("pool-1-node-0").obj()
+	unassigned := pod("gone").obj()
+	cases := map[string]struct {
+		target  func(h *hintFixture) *corev1.Pod
+		deleted any
+		want    fwk.QueueingHint
+	}{
+		"an unassigned pod frees nothing": {
+			target: func(h *hintFixture) *corev1.Pod { return h.head }, deleted: unassigned, want: fwk.QueueSkip,
+		},
+		"an assigned pod wakes the waiting workload's head": {
+			target: func(h *hintFixture) *corev1.Pod { return h.head }, deleted: assigned, want: fwk.Queue,
+		},
+		"another member waits for the head": {
+			target: func(h *hintFixture) *corev1.Pod { return h.other }, deleted: assigned, want: fwk.QueueSkip,
+		},
+		"a plain pod was not rejected for room": {
+			target: func(h *hintFixture) *corev1.Pod { return h.plain }, deleted: assigned, want: fwk.QueueSkip,
+		},
+		"a pod the state does not know": {
+			target: func(*hintFixture) *corev1.Pod { return pod("unknown").obj() }, deleted: assigned, want: fwk.QueueSkip,
+		},
+		"not a pod": {
+			target: func(h *hintFixture) *corev1.Pod { return h.other }, deleted: &corev1.Node{}, want: fwk.Queue,
+		},
+		"no object": {
+			target: func(h *hintFixture) *corev1.Pod { return h.other }, deleted: nil, want: fwk.Queue,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			h := newHintFixture(t)
+			got, err := h.pl.hintPodDeleted(klog.Background(), tc.target(h), tc.deleted, nil)
+			if err != nil {
+				t.Fatalf("hintPodDeleted: %v", err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("hint (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestHintNodeChanged(t *testing.T) {
+	n := node("new").inPool("pool-9").obj()
+	cases := map[string]struct {
+		target func(h *hintFixture) *corev1.Pod
+		want   fwk.QueueingHint
+	}{
+		"the waiting workload's head": {target: func(h *hintFixture) *corev1.Pod { return h.head }, want: fwk.Queue},
+		"another member":              {target: func(h *hintFixture) *corev1.Pod { return h.other }, want: fwk.QueueSkip},
+		"a plain pod":                 {target: func(h *hintFixture) *corev1.Pod { return h.plain }, want: fwk.QueueSkip},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			h := newHintFixture(t)
+			got, err := h.pl.hintNodeChanged(klog.Background(), tc.target(h), nil, n)
+			if err != nil {
+				t.Fatalf("hintNodeChanged: %v", err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("hint (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestHintNodeChangedAfterReservation(t *testing.T) {
+	// A reservation ends the wait: the former head is not woken by nodes.
+	h := newHintFixture(t)
+	if _, st := h.preFilter(h.head); !st.IsSuccess() {
+		t.Fatalf("PreFilter: %v", st)
+	}
+	got, err := h.pl.hintNodeChanged(klog.Background(), h.head, nil, node("new").obj())
+	if err != nil {
+		t.Fatalf("hintNodeChanged: %v", err)
+	}
+	if diff := cmp.Diff(fwk.QueueSkip, got); diff != "" {
+		t.Errorf("hint (-want +got):\n%s", diff)
+	}
+}
+
+func TestHintOwnLabels(t *testing.T) {
+	js := jobSet("a").job("w", 2, 1).obj()
+	good := member(js, 0, 0).obj()
+	malformed := withLabel(good, wellknown.JobGlobalIndexLabel, "x")
+	cases := map[string]struct {
+		old, new any
+		want     fwk.QueueingHint
+	}{
+		"malformed labels fixed":       {old: malformed, new: good, want: fwk.Queue},
+		"membership changed":           {old: good, new: withLabel(good, wellknown.JobGlobalIndexLabel, "1"), want: fwk.Queue},
+		"a plain pod becomes a member": {old: pod("p").obj(), new: good, want: fwk.Queue},
+		"an unrelated label changed":   {old: good, new: withLabel(good, "team", "ml"), want: fwk.QueueSkip},
+		"a plain pod's label changed":  {old: pod("p").obj(), new: pod("p").label("team", "ml").obj(), want: fwk.QueueSkip},
+		"still malformed":              {old: malformed, new: withLabel(malformed, "team", "ml"), want: fwk.QueueSkip},
+		"labels broken":                {old: good, new: malformed, want: fwk.QueueSkip},
+		"old object not a pod":         {old: &corev1.Node{}, new: good, want: fwk.Queue},
+		"new object not a pod":         {old: good, new: nil, want: fwk.Queue},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			got, err := f.pl.hintOwnLabels(klog.Background(), good, tc.old, tc.new)
+			if err != nil {
+				t.Fatalf("hintOwnLabels: %v", err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("hint (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPreEnqueue(t *testing.T) {
+	js := jobSet("a").job("w", 1, 2).obj()
+	all := members(js)
+	cases := map[string]struct {
+		setup func(f *fixture) *corev1.Pod
+		want  status
+	}{
+		"plain pod": {
+			setup: func(f *fixture) *corev1.Pod {
+				p := pod("plain").obj()
+				f.addPods(p)
+				return p
+			},
+		},
+		"incomplete gang": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addJobSet(js)
+				f.addPods(all[0])
+				return all[0]
+			},
+			want: status{fwk.UnschedulableAndUnresolvable, "waiting for 1 of 2 pods of JobSet ns/a to be created"},
+		},
+		"JobSet not observed": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addPods(all...)
+				return all[0]
+			},
+			want: status{fwk.UnschedulableAndUnresolvable, "waiting for JobSet ns/a to be observed"},
+		},
+		"malformed labels": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addJobSet(js)
+				p := withLabel(all[0], wellknown.JobGlobalIndexLabel, "x")
+				f.addPods(p)
+				return p
+			},
+			want: status{fwk.UnschedulableAndUnresolvable, `Pod ns/a-w-0-0: metadata.labels[jobset.sigs.k8s.io/job-global-index]: "x" is not a non-negative integer`},
+		},
+		"complete gang": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addJobSet(js)
+				f.addPods(all...)
+				return all[1]
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, pools(1)...)
+			p := tc.setup(f)
+			got := statusOf(f.pl.PreEnqueue(context.Background(), p))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("PreEnqueue (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestEventsToRegister(t *testing.T) {
+	f := newFixture(t)
+	events, err := f.pl.EventsToRegister(context.Background())
+	if err != nil {
+		t.Fatalf("EventsToRegister: %v", err)
+	}
+	var got []fwk.ClusterEvent
+	for _, e := range events {
+		if e.QueueingHintFn == nil {
+			t.Errorf("%v has no queueing hint", e.Event)
+		}
+		got = append(got, e.Event)
+	}
+	want := []fwk.ClusterEvent{
+		{Resource: fwk.AssignedPod, ActionType: fwk.Delete},
+		{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeLabel | fwk.UpdateNodeAllocatable | fwk.UpdateNodeTaint | fwk.UpdateNodeCondition},
+		{Resource: fwk.TargetPod, ActionType: fwk.UpdatePodLabel},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}

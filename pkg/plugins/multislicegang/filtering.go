@@ -1,0 +1,175 @@
+package multislicegang
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// cycleKey names the plugin's per-cycle state.
+const cycleKey fwk.StateKey = Name
+
+// cycleState is what PreFilter learned about the pod, for the later
+// extension points of the same cycle.
+type cycleState struct {
+	gang bool
+	// candidates are the nodes the pod was restricted to (nil: none).
+	candidates sets.Set[string]
+	// reservation is the ID the pod was reserved under (set in Reserve).
+	reservation uint64
+}
+
+// Clone implements fwk.StateData. Reserve writes the reservation ID into a
+// cycle's own copy, so a clone must not share it.
+func (c *cycleState) Clone() fwk.StateData {
+	out := *c
+	return &out
+}
+
+func readCycle(cs fwk.CycleState) *cycleState {
+	if data, err := cs.Read(cycleKey); err == nil {
+		return data.(*cycleState)
+	}
+	return nil
+}
+
+// PreFilter makes sure the pod's workload holds a reservation — planning
+// every slice of its gang at once when it holds none — and limits the pod to
+// the nodes planned for it.
+func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	v := pl.state.Admit(pod)
+	cs.Write(cycleKey, &cycleState{gang: v.Gang})
+	if !v.Gang {
+		return nil, nil
+	}
+	if v.Wait || v.Unresolvable {
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
+	}
+	key := v.Member.Key
+	pl.act(ctx, pl.state.ExpireIfDue(key))
+	if nodes, ok := pl.state.MemberNodes(pod); ok {
+		return pl.restrict(cs, v.Gang, nodes, "the reserved room for the pod's slice is used up")
+	}
+	if pl.state.PlacedWhole(key) {
+		// The gang already runs whole (a replacement pod, or a PodGroup
+		// member beyond minMember): the pod joins its slice's domain.
+		if nodes := pl.state.HeldDomainNodes(pod); nodes != nil {
+			return pl.restrict(cs, v.Gang, nodes, "the slice's domain has no nodes left")
+		}
+		return nil, nil
+	}
+	if f := pl.state.CachedFailure(pod); f != nil {
+		return nil, failureStatus(f)
+	}
+	sn := pl.state.Snapshot(key, pl.requested)
+	start := time.Now()
+	r, fail := admission.Plan(sn)
+	metrics.PlanningDuration.Observe(time.Since(start).Seconds())
+	if fail != nil {
+		pl.state.PlanFailed(pod, sn.Generation, fail)
+		if fail.Unresolvable {
+			pl.rt.Events().Warn(&v.Ref, "Unplaceable", fail.Message)
+		} else {
+			pl.rt.Events().Normal(&v.Ref, "WaitingForDomains", fail.Message)
+		}
+		return nil, failureStatus(fail)
+	}
+	r.FollowerTimeout = pl.followerTimeout()
+	_, acts, err := pl.state.Commit(r, pl.permitTimeout())
+	if err != nil {
+		klog.FromContext(ctx).V(2).Info("Reservation raced with another change; retrying", "workload", key, "err", err)
+		return nil, fwk.NewStatus(fwk.Unschedulable, err.Error())
+	}
+	pl.act(ctx, acts)
+	pl.rt.Events().Normal(&v.Ref, "Reserved", state.DescribePlacement(sn.Self.Model, r))
+	nodes, ok := pl.state.MemberNodes(pod)
+	if !ok {
+		return nil, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("the reservation of %s was released", key))
+	}
+	return pl.restrict(cs, v.Gang, nodes, "the reserved room for the pod's slice is used up")
+}
+
+func (pl *Plugin) restrict(cs fwk.CycleState, gang bool, nodes sets.Set[string], empty string) (*fwk.PreFilterResult, *fwk.Status) {
+	cs.Write(cycleKey, &cycleState{gang: gang, candidates: nodes})
+	if nodes.Len() == 0 {
+		return nil, fwk.NewStatus(fwk.Unschedulable, empty)
+	}
+	return &fwk.PreFilterResult{NodeNames: nodes}, nil
+}
+
+func failureStatus(f *planner.Failure) *fwk.Status {
+	if f.Unresolvable {
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, f.Message)
+	}
+	return fwk.NewStatus(fwk.Unschedulable, f.Message)
+}
+
+// PreFilterExtensions implements fwk.PreFilterPlugin. Reservations and
+// holders do not change when preemption removes a pod in simulation.
+func (pl *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+
+// Filter keeps every pod out of domains reserved for, or held by, other
+// slices, and off room other reservations planned; a plain pod kept out is
+// remembered, to be tried again when the reservation ends.
+func (pl *Plugin) Filter(_ context.Context, cs fwk.CycleState, pod *corev1.Pod, nodeInfo fwk.NodeInfo) *fwk.Status {
+	node := nodeInfo.Node()
+	if node == nil {
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "node not found")
+	}
+	ok, reason := pl.state.Check(pod, node.Name, func() workload.Resources { return freeOf(nodeInfo) })
+	if ok {
+		return nil
+	}
+	if c := readCycle(cs); c == nil || !c.gang {
+		pl.state.RecordBlocked(pod)
+	}
+	return fwk.NewStatus(fwk.Unschedulable, reason)
+}
+
+// PostFilter: a gang member that fit none of the nodes its reservation gave
+// it was rejected there by the other filters (JobSet's anti-affinity, host
+// ports, volume topology…), which the plan cannot see. The domain is kept
+// out of the workload's plans and the reservation released, so the next
+// plan goes elsewhere instead of timing out into the same domain again.
+func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, statuses fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
+	c := readCycle(cs)
+	if c == nil || !c.gang || c.candidates.Len() == 0 {
+		return nil, fwk.NewStatus(fwk.Unschedulable)
+	}
+	reasons := map[string]int{}
+	for name := range c.candidates {
+		st := statuses.Get(name)
+		if st == nil || st.IsSuccess() {
+			return nil, fwk.NewStatus(fwk.Unschedulable)
+		}
+		msg := strings.Join(st.Reasons(), ", ")
+		if p := st.Plugin(); p != "" {
+			msg = p + ": " + msg
+		}
+		reasons[msg]++
+	}
+	pl.act(ctx, pl.state.Rejected(pod, summarize(reasons)))
+	return nil, fwk.NewStatus(fwk.Unschedulable, "the pod fits none of its reserved nodes; its workload plans again elsewhere")
+}
+
+func summarize(reasons map[string]int) string {
+	parts := make([]string, 0, len(reasons))
+	for msg, n := range reasons {
+		parts = append(parts, fmt.Sprintf("%d node(s) %s", n, msg))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,499 @@
+package multislicegang
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// holdPool binds a one-slice JobSet "other" of two pods to both nodes of
+// pool, so that pool is held by another workload, and returns its pods.
+func holdPool(f *fixture, pool string) []*corev1.Pod {
+	other := jobSet("other").job("w", 1, 2).obj()
+	f.addJobSet(other)
+	var out []*corev1.Pod
+	for i, p := range members(other) {
+		b := boundTo(p, poolNodes(pool)[i])
+		f.addPods(b)
+		out = append(out, b)
+	}
+	return out
+}
+
+func TestPreFilter(t *testing.T) {
+	// a is two slices of two pods; each slice fills a pool.
+	js := jobSet("a").job("w", 2, 2).obj()
+	all := members(js)
+	key := jsKey("a")
+	complete := func(f *fixture) {
+		f.addJobSet(js)
+		f.addPods(all...)
+	}
+	cases := map[string]struct {
+		pools int
+		// setup feeds the state, may run earlier cycles, and returns the pod.
+		setup func(f *fixture) *corev1.Pod
+		want  status
+		// wantMsg is part of the status message (want.Message is then empty).
+		wantMsg string
+		// wantNodes are the nodes the pod is limited to, computed once the
+		// cycle ran (nil: every node).
+		wantNodes func(f *fixture) []string
+		// wantPlan says whether this cycle planned (read the snapshot).
+		wantPlan bool
+		// check, when set, checks the state after the cycle.
+		check func(t *testing.T, f *fixture)
+	}{
+		"plain pod": {
+			pools: 2,
+			setup: func(f *fixture) *corev1.Pod { return pod("plain").tpu("4").obj() },
+		},
+		"incomplete gang": {
+			pools: 2,
+			setup: func(f *fixture) *corev1.Pod {
+				f.addJobSet(js)
+				f.addPods(all[:3]...)
+				return all[0]
+			},
+			want: status{fwk.UnschedulableAndUnresolvable, "waiting for 1 of 4 pods of JobSet ns/a to be created"},
+		},
+		"malformed labels": {
+			pools: 2,
+			setup: func(f *fixture) *corev1.Pod {
+				complete(f)
+				p := withLabel(all[0], wellknown.JobGlobalIndexLabel, "-1")
+				f.addPods(p)
+				return p
+			},
+			want: status{Code: fwk.UnschedulableAndUnresolvable}, wantMsg: "is not a non-negative integer",
+		},
+		"a gang that fits gets its slice's pool": {
+			pools: 3,
+			setup: func(f *fixture) *corev1.Pod {
+				complete(f)
+				return all[2]
+			},
+			wantNodes: func(f *fixture) []string { return f.slotNodes(key, 1) },
+			wantPlan:  true,
+			check: func(t *testing.T, f *fixture) {
+				pools := []string{f.slicePool(key, 0), f.slicePool(key, 1)}
+				if pools[0] == "" || pools[0] == pools[1] {
+					t.Errorf("slices reserved pools %q, want two distinct pools", pools)
+				}
+				if diff := cmp.Diff(poolNodes(pools[1]), f.slotNodes(key, 1)); diff != "" {
+					t.Errorf("slice 1's planned nodes are not its pool's (-want +got):\n%s", diff)
+				}
+			},
+		},
+		"more domains needed than free": {
+			pools: 2,
+			setup: func(f *fixture) *corev1.Pod {
+				holdPool(f, "pool-1")
+				complete(f)
+				return all[0]
+			},
+			want:     status{Code: fwk.Unschedulable},
+			wantMsg:  "waiting for 1 more domains matching gke-tpu-accelerator=tpu-v5-lite-podslice, gke-tpu-topology=2x4 (2 exist, 1 free)",
+			wantPlan: true,
+		},
+		"more slices than domains exist": {
+			pools: 1,
+			setup: func(f *fixture) *corev1.Pod {
+				complete(f)
+				return all[0]
+			},
+			want:     status{Code: fwk.UnschedulableAndUnresolvable},
+			wantMsg:  "2 slices need 2 domains matching gke-tpu-accelerator=tpu-v5-lite-podslice, gke-tpu-topology=2x4, only 1 exist",
+			wantPlan: true,
+		},
+		"a second member of the same slice reuses the reservation": {
+			pools: 3,
+			setup: func(f *fixture) *corev1.Pod {
+				complete(f)
+				mustPreFilter(f, all[0])
+				return all[1]
+			},
+			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 0)) },
+		},
+		"a member of another slice reuses the reservation": {
+			pools: 3,
+			setup: func(f *fixture) *corev1.Pod {
+				complete(f)
+				mustPreFilter(f, all[0])
+				return all[3]
+			},
+			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 1)) },
+		},
+		"a reserved member is left the nodes with room": {
+			pools: 3,
+			setup: func(f *fixture) *corev1.Pod {
+				complete(f)
+				mustPreFilter(f, all[0])
+				f.reserve(all[0], poolNodes(f.slicePool(key, 0))[0])
+				return all[1]
+			},
+			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 0))[1:] },
+		},
+		"a member beyond its confined slice's slots may use any node of the pool": {
+			pools: 3,
+			setup: func(f *fixture) *corev1.Pod {
+				complete(f)
+				for _, p := range all[:2] {
+					f.reserve(p, nodeNames(mustPreFilter(f, p))[0])
+				}
+				extra := member(js, 0, 1).uid("extra").obj()
+				f.addPods(extra)
+				return extra
+			},
+			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 0)) },
+		},
+		"a member beyond its unconfined slice's slots finds no room": {
+			pools: 1,
+			setup: func(f *fixture) *corev1.Pod {
+				u := jobSet("u").unconfined().job("w", 1, 2).obj()
+				f.addJobSet(u)
+				f.addPods(members(u)...)
+				for _, p := range members(u) {
+					f.reserve(p, nodeNames(mustPreFilter(f, p))[0])
+				}
+				extra := member(u, 0, 1).uid("extra").obj()
+				f.addPods(extra)
+				return extra
+			},
+			want: status{fwk.Unschedulable, "the reserved room for the pod's slice is used up"},
+		},
+		"a second member gets the cached failure": {
+			pools: 2,
+			setup: func(f *fixture) *corev1.Pod {
+				holdPool(f, "pool-1")
+				complete(f)
+				if _, st := f.preFilter(all[0]); st.Code() != fwk.Unschedulable {
+					t.Fatalf("first PreFilter: %v, want Unschedulable", st)
+				}
+				return all[3]
+			},
+			want:    status{Code: fwk.Unschedulable},
+			wantMsg: "waiting for 1 more domains",
+		},
+		"the waiting workload's head plans again": {
+			pools: 2,
+			setup: func(f *fixture) *corev1.Pod {
+				holdPool(f, "pool-1")
+				complete(f)
+				if _, st := f.preFilter(all[0]); st.Code() != fwk.Unschedulable {
+					t.Fatalf("first PreFilter: %v, want Unschedulable", st)
+				}
+				return all[0]
+			},
+			want:     status{Code: fwk.Unschedulable},
+			wantMsg:  "waiting for 1 more domains",
+			wantPlan: true,
+		},
+		"a freed domain ends the cached failure": {
+			pools: 2,
+			setup: func(f *fixture) *corev1.Pod {
+				held := holdPool(f, "pool-1")
+				complete(f)
+				if _, st := f.preFilter(all[0]); st.Code() != fwk.Unschedulable {
+					t.Fatalf("first PreFilter: %v, want Unschedulable", st)
+				}
+				f.deletePods(held...)
+				return all[3]
+			},
+			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 1)) },
+			wantPlan:  true,
+		},
+		"an expired reservation is planned again": {
+			pools: 3,
+			setup: func(f *fixture) *corev1.Pod {
+				complete(f)
+				mustPreFilter(f, all[0])
+				f.clock.Step(2 * f.pl.permitTimeout())
+				return all[1]
+			},
+			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 0)) },
+			wantPlan:  true,
+		},
+		"a replacement member of a gang running whole joins its slice's pool": {
+			pools: 3,
+			setup: func(f *fixture) *corev1.Pod {
+				f.addJobSet(js)
+				for i, p := range all {
+					f.addPods(boundTo(p, poolNodes([]string{"pool-2", "pool-3"}[i/2])[i%2]))
+				}
+				replacement := member(js, 1, 0).uid("replacement").obj()
+				f.addPods(replacement)
+				return replacement
+			},
+			wantNodes: func(*fixture) []string { return poolNodes("pool-3") },
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, pools(tc.pools)...)
+			p := tc.setup(f)
+			before := f.snapshots
+			res, st := f.preFilter(p)
+			got := statusOf(st)
+			if tc.wantMsg != "" {
+				if !strings.Contains(got.Message, tc.wantMsg) {
+					t.Errorf("PreFilter message %q does not contain %q", got.Message, tc.wantMsg)
+				}
+				got.Message = ""
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("PreFilter status (-want +got):\n%s", diff)
+			}
+			var want []string
+			if tc.wantNodes != nil {
+				want = tc.wantNodes(f)
+			}
+			if diff := cmp.Diff(want, nodeNames(res)); diff != "" {
+				t.Errorf("PreFilter nodes (-want +got):\n%s", diff)
+			}
+			if planned := f.snapshots > before; planned != tc.wantPlan {
+				t.Errorf("PreFilter planned: %v, want %v", planned, tc.wantPlan)
+			}
+			if tc.check != nil {
+				tc.check(t, f)
+			}
+		})
+	}
+}
+
+func mustPreFilter(f *fixture, p *corev1.Pod) *fwk.PreFilterResult {
+	f.t.Helper()
+	res, st := f.preFilter(p)
+	if !st.IsSuccess() {
+		f.t.Fatalf("PreFilter %s: %v", p.Name, st)
+	}
+	return res
+}
+
+func TestFilter(t *testing.T) {
+	js := jobSet("a").job("w", 1, 2).obj()
+	all := members(js)
+	cases := map[string]struct {
+		pod func() *corev1.Pod
+		// node is "reserved" for a node of a's reserved pool, "free" for
+		// one of the other pool.
+		node string
+		want status
+		// wantMsg is part of the status message (want.Message is then empty).
+		wantMsg string
+		// wantRetried says whether the pod is tried again when the
+		// reservation ends.
+		wantRetried bool
+	}{
+		"a plain pod on a reserved node": {
+			pod: func() *corev1.Pod { return pod("plain").tpu("1").obj() }, node: "reserved",
+			want: status{Code: fwk.Unschedulable}, wantMsg: ", reserved for slice 0 of JobSet ns/a",
+			wantRetried: true,
+		},
+		"a plain pod elsewhere": {
+			pod: func() *corev1.Pod { return pod("plain").tpu("1").obj() }, node: "free",
+		},
+		"the gang's own member on its reserved node": {
+			pod: func() *corev1.Pod { return all[1] }, node: "reserved",
+		},
+		"a member of another gang on a reserved node": {
+			pod: func() *corev1.Pod { return member(jobSet("b").job("w", 1, 1).obj(), 0, 0).obj() }, node: "reserved",
+			want: status{Code: fwk.Unschedulable}, wantMsg: ", reserved for slice 0 of JobSet ns/a",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, pools(2)...)
+			f.addJobSet(js)
+			f.addPods(all...)
+			mustPreFilter(f, all[0])
+			reserved := f.slicePool(jsKey("a"), 0)
+			free := "pool-1"
+			if reserved == free {
+				free = "pool-2"
+			}
+			nodeName := map[string]string{"reserved": poolNodes(reserved)[1], "free": poolNodes(free)[0]}[tc.node]
+			p := tc.pod()
+			f.addPods(p)
+			f.preFilter(p)
+			got := statusOf(f.filter(p, nodeName))
+			if tc.wantMsg != "" {
+				if !strings.Contains(got.Message, tc.wantMsg) {
+					t.Errorf("Filter message %q does not contain %q", got.Message, tc.wantMsg)
+				}
+				got.Message = ""
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Filter (-want +got):\n%s", diff)
+			}
+			f.clock.Step(2 * f.pl.permitTimeout())
+			acts := f.st.Expire()
+			retried := slices.ContainsFunc(acts.Activate, func(r state.PodRef) bool { return r.UID == p.UID })
+			if retried != tc.wantRetried {
+				t.Errorf("pod retried when the reservation ended: %v, want %v", retried, tc.wantRetried)
+			}
+		})
+	}
+}
+
+func TestFilterWithoutNode(t *testing.T) {
+	f := newFixture(t)
+	p := pod("plain").obj()
+	got := statusOf(f.pl.Filter(context.Background(), framework.NewCycleState(), p, framework.NewNodeInfo()))
+	if diff := cmp.Diff(status{fwk.UnschedulableAndUnresolvable, "node not found"}, got); diff != "" {
+		t.Errorf("Filter (-want +got):\n%s", diff)
+	}
+}
+
+// rejectedEverywhere is what the framework hands PostFilter when another
+// plugin rejected the pod on every one of nodes.
+func rejectedEverywhere(nodes []string) fwk.NodeToStatusReader {
+	m := framework.NewDefaultNodeToStatus()
+	for _, n := range nodes {
+		m.Set(n, fwk.NewStatus(fwk.Unschedulable, "node(s) didn't match pod anti-affinity rules").WithPlugin("InterPodAffinity"))
+	}
+	return m
+}
+
+func TestPostFilter(t *testing.T) {
+	js := jobSet("a").job("w", 1, 2).obj()
+	all := members(js)
+	key := jsKey("a")
+	cases := map[string]struct {
+		pools int
+		// pod is the pod that failed its cycle (after PreFilter).
+		pod func(f *fixture) *corev1.Pod
+		// statuses are its nodes' statuses, given the pool first reserved.
+		statuses func(pool string) fwk.NodeToStatusReader
+		// wantReleased says whether a's reservation was released.
+		wantReleased bool
+		// wantNext is what the next plan of a says: its status (message
+		// part in wantNextMsg), and whether it avoids the first pool.
+		wantNext    fwk.Code
+		wantNextMsg string
+	}{
+		"a member rejected on every reserved node": {
+			pools:        2,
+			pod:          func(*fixture) *corev1.Pod { return all[0] },
+			statuses:     func(pool string) fwk.NodeToStatusReader { return rejectedEverywhere(poolNodes(pool)) },
+			wantReleased: true,
+		},
+		"a member rejected on every node of the only pool": {
+			pools:        1,
+			pod:          func(*fixture) *corev1.Pod { return all[0] },
+			statuses:     func(pool string) fwk.NodeToStatusReader { return rejectedEverywhere(poolNodes(pool)) },
+			wantReleased: true,
+			wantNext:     fwk.Unschedulable,
+			wantNextMsg:  "rejected the slice's pods: 2 node(s) InterPodAffinity: node(s) didn't match pod anti-affinity rules",
+		},
+		"a member with a reserved node not rejected": {
+			pools: 2,
+			pod:   func(*fixture) *corev1.Pod { return all[0] },
+			statuses: func(pool string) fwk.NodeToStatusReader {
+				m := rejectedEverywhere(poolNodes(pool)).(*framework.NodeToStatus)
+				m.Set(poolNodes(pool)[1], nil)
+				return m
+			},
+		},
+		"a plain pod": {
+			pools: 2,
+			pod: func(f *fixture) *corev1.Pod {
+				p := pod("plain").tpu("4").obj()
+				f.addPods(p)
+				f.preFilter(p)
+				return p
+			},
+			statuses: func(pool string) fwk.NodeToStatusReader {
+				return rejectedEverywhere(append(poolNodes("pool-1"), poolNodes("pool-2")...))
+			},
+		},
+		"a member of another gang": {
+			pools: 2,
+			pod: func(f *fixture) *corev1.Pod {
+				b := jobSet("b").job("w", 1, 2).obj()
+				f.addJobSet(b)
+				f.addPods(members(b)...)
+				p := members(b)[0]
+				f.preFilter(p) // one pool is left: b waits
+				return p
+			},
+			statuses: func(pool string) fwk.NodeToStatusReader {
+				return rejectedEverywhere(append(poolNodes("pool-1"), poolNodes("pool-2")...))
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, pools(tc.pools)...)
+			f.addJobSet(js)
+			f.addPods(all...)
+			mustPreFilter(f, all[0])
+			first := f.slicePool(key, 0)
+			p := tc.pod(f)
+			res, st := f.pl.PostFilter(context.Background(), f.cycles[p.UID], p, tc.statuses(first))
+			if res != nil {
+				t.Errorf("PostFilter nominated %v", res)
+			}
+			if st.Code() != fwk.Unschedulable {
+				t.Errorf("PostFilter status %v, want Unschedulable", st)
+			}
+			_, reserved := f.st.ReservationOf(key)
+			if reserved == tc.wantReleased {
+				t.Fatalf("reservation kept: %v, want %v", reserved, !tc.wantReleased)
+			}
+			if !tc.wantReleased {
+				if got := f.slicePool(key, 0); got != first {
+					t.Errorf("reservation moved from %s to %s", first, got)
+				}
+				return
+			}
+			// The workload plans again through another member.
+			_, next := f.preFilter(all[1])
+			if next.Code() != tc.wantNext || !strings.Contains(next.Message(), tc.wantNextMsg) {
+				t.Fatalf("next PreFilter: %v, want code %v with %q", next, tc.wantNext, tc.wantNextMsg)
+			}
+			if next.IsSuccess() {
+				if got := f.slicePool(key, 0); got == first {
+					t.Errorf("the next plan took the rejected pool %s again", got)
+				}
+			}
+		})
+	}
+}
+
+func TestRequestedOf(t *testing.T) {
+	ni := framework.NewNodeInfo(
+		pod("a").tpu("4").on("n").obj(),
+		pod("b").on("n").obj(),
+	)
+	ni.SetNode(node("n").inPool("pool-1").obj())
+	want := workload.Resources{
+		corev1.ResourceCPU:              0,
+		corev1.ResourceMemory:           0,
+		corev1.ResourceEphemeralStorage: 0,
+		corev1.ResourcePods:             2000,
+		wellknown.ResourceTPU:           4000,
+	}
+	if diff := cmp.Diff(want, requestedOf(ni)); diff != "" {
+		t.Errorf("requestedOf (-want +got):\n%s", diff)
+	}
+	wantFree := workload.Resources{
+		corev1.ResourceCPU:    8000,
+		corev1.ResourceMemory: 32 << 30 * 1000,
+		corev1.ResourcePods:   108000,
+		wellknown.ResourceTPU: 0,
+	}
+	if diff := cmp.Diff(wantFree, freeOf(ni)); diff != "" {
+		t.Errorf("freeOf (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,114 @@
+// Package multislicepreemption is the PostFilter of this scheduler's
+// profile, in place of kube-scheduler's DefaultPreemption. For plain pods it
+// is DefaultPreemption — pod-by-pod, lower priority first — except that a
+// pod of a gang workload is never a victim (losing one pod restarts a whole
+// JobSet) and nothing is evicted from a domain another workload has
+// reserved (the preemptor could not go there anyway). Gang members never
+// preempt pod by pod.
+package multislicepreemption
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	fwk "k8s.io/kube-scheduler/framework"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+)
+
+// Name is the plugin's name in KubeSchedulerConfiguration.
+const Name = "MultislicePreemption"
+
+// Plugin wraps DefaultPreemption.
+type Plugin struct {
+	dp *defaultpreemption.DefaultPreemption
+	rt *feed.Runtime
+}
+
+var (
+	_ fwk.PostFilterPlugin  = &Plugin{}
+	_ fwk.PreEnqueuePlugin  = &Plugin{}
+	_ fwk.EnqueueExtensions = &Plugin{}
+)
+
+// Factory returns the plugin factory for one scheduler.
+func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
+	return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+		args, err := decodeArgs(obj)
+		if err != nil {
+			return nil, err
+		}
+		dp, err := defaultpreemption.New(ctx, args, h, feature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate))
+		if err != nil {
+			return nil, err
+		}
+		pl := &Plugin{dp: dp, rt: rt}
+		dp.IsEligiblePod = pl.eligible
+		return pl, nil
+	}
+}
+
+// Name implements fwk.Plugin.
+func (pl *Plugin) Name() string { return Name }
+
+// eligible: never a gang member; never on a node reserved for another
+// workload's slice (nothing the preemptor could use is freed there).
+func (pl *Plugin) eligible(nodeInfo fwk.NodeInfo, victim preemption.Victim, preemptor *corev1.Pod) bool {
+	st := pl.rt.State()
+	if st == nil {
+		return true
+	}
+	for _, pi := range victim.Pods() {
+		if p, ok := st.Pod(pi.GetPod().UID); ok && p.Gang {
+			return false
+		}
+	}
+	if n := nodeInfo.Node(); n != nil && st.ReservedForOther(preemptor, n.Name) {
+		return false
+	}
+	return true
+}
+
+// PostFilter preempts for plain pods only.
+func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
+	if st := pl.rt.State(); st != nil {
+		if v := st.Admit(pod); v.Gang {
+			return nil, fwk.NewStatus(fwk.Unschedulable, "gang members do not preempt pod by pod")
+		}
+	}
+	return pl.dp.PostFilter(ctx, cs, pod, m)
+}
+
+// PreEnqueue implements fwk.PreEnqueuePlugin (DefaultPreemption holds back
+// pods whose own preemption is still being carried out).
+func (pl *Plugin) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
+	return pl.dp.PreEnqueue(ctx, pod)
+}
+
+// EventsToRegister implements fwk.EnqueueExtensions.
+func (pl *Plugin) EventsToRegister(ctx context.Context) ([]fwk.ClusterEventWithHint, error) {
+	return pl.dp.EventsToRegister(ctx)
+}
+
+// decodeArgs accepts no args or an empty object: the candidate limits are
+// DefaultPreemption's defaults. The raw args keep the configuration file's
+// spacing (a JSON file may say "args": { }).
+func decodeArgs(obj runtime.Object) (*schedconfig.DefaultPreemptionArgs, error) {
+	if u, ok := obj.(*runtime.Unknown); ok && len(bytes.TrimSpace(u.Raw)) > 0 {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(u.Raw, &fields); err != nil || len(fields) > 0 {
+			return nil, fmt.Errorf("%s takes no args, got %s", Name, string(u.Raw))
+		}
+	}
+	return &schedconfig.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100}, nil
+}

@@ -1,0 +1,396 @@
+package multislicepreemption
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	fwk "k8s.io/kube-scheduler/framework"
+	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
+	testingclock "k8s.io/utils/clock/testing"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+const (
+	sched = "multislice-scheduler"
+	ns    = "ns"
+)
+
+// ---- builders ----
+
+// poolNode is a Ready host of a v5e 2x4 TPU node pool with 4 chips.
+func poolNode(pool string, i int) *corev1.Node {
+	name := fmt.Sprintf("%s-node-%d", pool, i)
+	return &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{
+			corev1.LabelHostname:          name,
+			wellknown.NodePoolLabel:       pool,
+			wellknown.TPUAcceleratorLabel: "tpu-v5-lite-podslice",
+			wellknown.TPUTopologyLabel:    "2x4",
+		}},
+		Status: corev1.NodeStatus{
+			Allocatable: corev1.ResourceList{
+				corev1.ResourceCPU:    resource.MustParse("8"),
+				corev1.ResourcePods:   resource.MustParse("110"),
+				wellknown.ResourceTPU: resource.MustParse("4"),
+			},
+			Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}},
+		},
+	}
+}
+
+// jobSet is a JobSet of one Job of pods pods, each asking for a whole
+// node of a pool, exclusive per node pool.
+func jobSet(name string, pods int32) *jobsetv1alpha2.JobSet {
+	mode := batchv1.IndexedCompletion
+	return &jobsetv1alpha2.JobSet{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: ns, Name: name, UID: types.UID(name + "-uid"),
+			Annotations: map[string]string{wellknown.ExclusiveTopologyAnnotation: wellknown.NodePoolLabel},
+		},
+		Spec: jobsetv1alpha2.JobSetSpec{ReplicatedJobs: []jobsetv1alpha2.ReplicatedJob{{
+			Name: "w", Replicas: 1,
+			Template: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{
+				Parallelism: &pods, Completions: &pods, CompletionMode: &mode,
+				Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+					Containers: []corev1.Container{{Name: "main", Resources: corev1.ResourceRequirements{
+						Requests: corev1.ResourceList{wellknown.ResourceTPU: resource.MustParse("4")},
+					}}},
+				}},
+			}},
+		}}},
+	}
+}
+
+type podBuilder struct{ p *corev1.Pod }
+
+func pod(name string) *podBuilder {
+	return &podBuilder{p: &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID(name), Labels: map[string]string{}},
+		Spec:       corev1.PodSpec{SchedulerName: sched, Containers: []corev1.Container{{Name: "main"}}},
+	}}
+}
+
+// member is pod index of js's only Job.
+func member(js *jobsetv1alpha2.JobSet, index int) *podBuilder {
+	b := pod(fmt.Sprintf("%s-w-0-%d", js.Name, index))
+	b.p.UID = types.UID(string(js.UID) + "/" + b.p.Name)
+	b.p.Labels = map[string]string{
+		wellknown.JobSetNameLabel:         js.Name,
+		wellknown.JobSetUIDLabel:          string(js.UID),
+		wellknown.JobGlobalIndexLabel:     "0",
+		wellknown.JobCompletionIndexLabel: strconv.Itoa(index),
+	}
+	b.p.Spec = *js.Spec.ReplicatedJobs[0].Template.Spec.Template.Spec.DeepCopy()
+	b.p.Spec.SchedulerName = sched
+	return b
+}
+
+func (b *podBuilder) label(k, v string) *podBuilder {
+	b.p.Labels[k] = v
+	return b
+}
+
+func (b *podBuilder) on(node string) *podBuilder {
+	b.p.Spec.NodeName = node
+	b.p.Status.Phase = corev1.PodRunning
+	return b
+}
+
+func (b *podBuilder) obj() *corev1.Pod { return b.p }
+
+// ---- fixture ----
+
+// cluster is a state of pools pool-1 and pool-2 (two nodes each) where
+// JobSet "a" (two pods) has pool "reserved" reserved and JobSet "b" runs
+// one pod on a node of pool "free".
+type cluster struct {
+	st              *state.State
+	nodes           map[string]*corev1.Node
+	reserved, free  string
+	aMember, bPod   *corev1.Pod
+	waitingBMember  *corev1.Pod
+	malformedMember *corev1.Pod
+}
+
+func newCluster(t *testing.T) *cluster {
+	t.Helper()
+	st := state.New(state.Options{Clock: testingclock.NewFakeClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))})
+	st.AddScheduler(sched)
+	st.SetAPI(workload.SourceJobSet, state.APIServed)
+	c := &cluster{st: st, nodes: map[string]*corev1.Node{}}
+	for _, pool := range []string{"pool-1", "pool-2"} {
+		for i := range 2 {
+			n := poolNode(pool, i)
+			c.nodes[n.Name] = n
+			st.UpsertNode(n)
+		}
+	}
+	for _, js := range []*jobsetv1alpha2.JobSet{jobSet("a", 2), jobSet("b", 2)} {
+		w, err := workload.FromJobSet(js, "")
+		if err != nil {
+			t.Fatalf("FromJobSet: %v", err)
+		}
+		st.UpsertSource(workload.Key{Source: workload.SourceJobSet, Namespace: ns, Name: js.Name}, w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: ns, Name: js.Name, UID: js.UID})
+	}
+	a, b := jobSet("a", 2), jobSet("b", 2)
+	// b runs one pod in pool-2 (its second is pending): a gets pool-1.
+	c.reserved, c.free = "pool-1", "pool-2"
+	c.bPod = member(b, 0).on("pool-2-node-0").obj()
+	c.waitingBMember = member(b, 1).obj()
+	c.aMember = member(a, 0).obj()
+	c.malformedMember = member(b, 1).label(wellknown.JobGlobalIndexLabel, "x").obj()
+	c.malformedMember.UID = "malformed"
+	st.UpsertPod(c.bPod)
+	st.UpsertPod(c.waitingBMember)
+	st.UpsertPod(c.malformedMember)
+	st.UpsertPod(c.aMember)
+	st.UpsertPod(member(a, 1).obj())
+	requested := func(node string) (workload.Resources, bool) {
+		if node == c.bPod.Spec.NodeName {
+			return workload.PodRequests(&c.bPod.Spec), true
+		}
+		return workload.Resources{}, true
+	}
+	key := workload.Key{Source: workload.SourceJobSet, Namespace: ns, Name: "a"}
+	r, fail := admission.Plan(st.Snapshot(key, requested))
+	if fail != nil {
+		t.Fatalf("plan a: %v", fail)
+	}
+	if _, _, err := st.Commit(r, time.Minute); err != nil {
+		t.Fatalf("commit a: %v", err)
+	}
+	if got := r.Slices[0].Domain; got != c.reserved {
+		t.Fatalf("a reserved %s, want %s", got, c.reserved)
+	}
+	return c
+}
+
+func (c *cluster) nodeInfo(name string) fwk.NodeInfo {
+	ni := framework.NewNodeInfo()
+	ni.SetNode(c.nodes[name])
+	return ni
+}
+
+func victim(t *testing.T, pods ...*corev1.Pod) preemption.Victim {
+	t.Helper()
+	var infos []fwk.PodInfo
+	for _, p := range pods {
+		pi, err := framework.NewPodInfo(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		infos = append(infos, pi)
+	}
+	v, err := preemption.NewVictim(infos, 0, fwk.PodKeyType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// ---- tests ----
+
+func TestEligible(t *testing.T) {
+	plainOn := func(name, node string) *corev1.Pod { return pod(name).on(node).obj() }
+	cases := map[string]struct {
+		// noState leaves the runtime without a state (no gang plugin).
+		noState bool
+		node    func(c *cluster) string
+		victims func(c *cluster) []*corev1.Pod
+		// preemptor is a plain pod unless set.
+		preemptor func(c *cluster) *corev1.Pod
+		want      bool
+	}{
+		"a plain victim outside reserved domains": {
+			node:    func(c *cluster) string { return c.free + "-node-1" },
+			victims: func(c *cluster) []*corev1.Pod { return []*corev1.Pod{plainOn("v", c.free+"-node-1")} },
+			want:    true,
+		},
+		"a gang member": {
+			node:    func(c *cluster) string { return c.bPod.Spec.NodeName },
+			victims: func(c *cluster) []*corev1.Pod { return []*corev1.Pod{c.bPod} },
+		},
+		"a malformed gang member": {
+			node:    func(c *cluster) string { return c.free + "-node-1" },
+			victims: func(c *cluster) []*corev1.Pod { return []*corev1.Pod{c.malformedMember} },
+		},
+		"a plain pod grouped with a gang member": {
+			node: func(c *cluster) string { return c.bPod.Spec.NodeName },
+			victims: func(c *cluster) []*corev1.Pod {
+				return []*corev1.Pod{plainOn("v", c.bPod.Spec.NodeName), c.bPod}
+			},
+		},
+		"a plain victim on a node reserved for another workload": {
+			node:    func(c *cluster) string { return c.reserved + "-node-0" },
+			victims: func(c *cluster) []*corev1.Pod { return []*corev1.Pod{plainOn("v", c.reserved+"-node-0")} },
+		},
+		"a plain victim on a node reserved for the preemptor's slice": {
+			node:      func(c *cluster) string { return c.reserved + "-node-0" },
+			victims:   func(c *cluster) []*corev1.Pod { return []*corev1.Pod{plainOn("v", c.reserved+"-node-0")} },
+			preemptor: func(c *cluster) *corev1.Pod { return c.aMember },
+			want:      true,
+		},
+		"no gang plugin: a gang member on a reserved node": {
+			noState: true,
+			node:    func(c *cluster) string { return c.reserved + "-node-0" },
+			victims: func(c *cluster) []*corev1.Pod {
+				return []*corev1.Pod{member(jobSet("b", 2), 0).on(c.reserved + "-node-0").obj()}
+			},
+			want: true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := newCluster(t)
+			pl := &Plugin{rt: feed.NewRuntimeWithState(c.st)}
+			if tc.noState {
+				pl.rt = feed.NewRuntime()
+			}
+			preemptor := pod("preemptor").obj()
+			if tc.preemptor != nil {
+				preemptor = tc.preemptor(c)
+			}
+			got := pl.eligible(c.nodeInfo(tc.node(c)), victim(t, tc.victims(c)...), preemptor)
+			if got != tc.want {
+				t.Errorf("eligible: %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Gang members never preempt pod by pod: PostFilter answers for them
+// without reaching DefaultPreemption (nil here).
+func TestPostFilterGangMember(t *testing.T) {
+	cases := map[string]func(c *cluster) *corev1.Pod{
+		"a member of a reserved gang":    func(c *cluster) *corev1.Pod { return c.aMember },
+		"a member of a waiting gang":     func(c *cluster) *corev1.Pod { return c.waitingBMember },
+		"a malformed member":             func(c *cluster) *corev1.Pod { return c.malformedMember },
+		"a member of an unobserved gang": func(*cluster) *corev1.Pod { return member(jobSet("z", 1), 0).obj() },
+	}
+	for name, preemptor := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := newCluster(t)
+			pl := &Plugin{rt: feed.NewRuntimeWithState(c.st)}
+			m := framework.NewDefaultNodeToStatus()
+			for n := range c.nodes {
+				m.Set(n, fwk.NewStatus(fwk.Unschedulable, "Insufficient google.com/tpu").WithPlugin("NodeResourcesFit"))
+			}
+			res, st := pl.PostFilter(context.Background(), framework.NewCycleState(), preemptor(c), m)
+			if res != nil {
+				t.Errorf("PostFilter nominated %v", res)
+			}
+			if diff := cmp.Diff([]any{fwk.Unschedulable, "gang members do not preempt pod by pod"}, []any{st.Code(), st.Message()}); diff != "" {
+				t.Errorf("PostFilter (-want +got):\n%s", diff)
+			}
+			if _, ok := c.st.ReservationOf(workload.Key{Source: workload.SourceJobSet, Namespace: ns, Name: "a"}); !ok {
+				t.Error("a's reservation was released")
+			}
+		})
+	}
+}
+
+func TestDecodeArgs(t *testing.T) {
+	defaults := &schedconfig.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100}
+	raw := func(s string) runtime.Object {
+		return &runtime.Unknown{Raw: []byte(s), ContentType: runtime.ContentTypeJSON}
+	}
+	cases := map[string]struct {
+		obj     runtime.Object
+		wantErr string
+	}{
+		"no args":                 {obj: nil},
+		"no raw bytes":            {obj: &runtime.Unknown{}},
+		"an empty object":         {obj: raw("{}")},
+		"an empty object, spaced": {obj: raw(" {\n} \n")},
+		"null":                    {obj: raw("null")},
+		"a field":                 {obj: raw(`{"minCandidateNodesPercentage":5}`), wantErr: `MultislicePreemption takes no args, got {"minCandidateNodesPercentage":5}`},
+		"not an object":           {obj: raw("[]"), wantErr: "MultislicePreemption takes no args, got []"},
+		"not JSON":                {obj: raw("{"), wantErr: "MultislicePreemption takes no args, got {"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := decodeArgs(tc.obj)
+			checkDecoded(t, got, err, defaults, tc.wantErr)
+		})
+	}
+}
+
+// The args reach the factory as the scheduler's own configuration decoder
+// leaves them.
+func TestDecodeArgsFromConfiguration(t *testing.T) {
+	defaults := &schedconfig.DefaultPreemptionArgs{MinCandidateNodesPercentage: 10, MinCandidateNodesAbsolute: 100}
+	yamlDoc := func(args string) string {
+		return "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: s\n  pluginConfig:\n  - name: MultislicePreemption\n    args:" + args + "\n"
+	}
+	cases := map[string]struct {
+		doc     string
+		wantErr string
+	}{
+		"YAML, empty args": {doc: yamlDoc(" {}")},
+		"JSON, spaced empty args": {
+			doc: `{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+				"profiles": [{"schedulerName": "s", "pluginConfig": [{"name": "MultislicePreemption", "args": { }}]}]}`,
+		},
+		"DefaultPreemption's args": {
+			doc:     yamlDoc("\n      apiVersion: kubescheduler.config.k8s.io/v1\n      kind: DefaultPreemptionArgs\n      minCandidateNodesPercentage: 5"),
+			wantErr: "MultislicePreemption takes no args",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			obj, _, err := scheme.Codecs.UniversalDecoder().Decode([]byte(tc.doc), nil, nil)
+			if err != nil {
+				t.Fatalf("decoding the configuration: %v", err)
+			}
+			cfg := obj.(*schedconfig.KubeSchedulerConfiguration)
+			var args runtime.Object
+			found := false
+			for _, pc := range cfg.Profiles[0].PluginConfig {
+				if pc.Name == Name {
+					args, found = pc.Args, true
+				}
+			}
+			if !found {
+				t.Fatalf("no %s plugin config in %v", Name, cfg.Profiles[0].PluginConfig)
+			}
+			got, err := decodeArgs(args)
+			checkDecoded(t, got, err, defaults, tc.wantErr)
+		})
+	}
+}
+
+func checkDecoded(t *testing.T, got *schedconfig.DefaultPreemptionArgs, err error, want *schedconfig.DefaultPreemptionArgs, wantErr string) {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("decodeArgs error %v, want one containing %q", err, wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("decodeArgs: %v", err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decodeArgs (-want +got):\n%s", diff)
+	}
+}

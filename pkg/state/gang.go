@@ -1,0 +1,122 @@
+package state
+
+import (
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Verdict classifies a pod for the scheduling cycle.
+type Verdict struct {
+	// Gang is false for pods scheduled as plain pods.
+	Gang   bool
+	Member workload.Member
+	// Wait is true when the pod must not be tried yet (PreEnqueue).
+	Wait bool
+	// Unresolvable is true when only a change to the pod's or workload's
+	// objects can help (malformed input, finished workload, stale attempt).
+	Unresolvable bool
+	Message      string
+	// Ref names the workload object for events.
+	Ref corev1.ObjectReference
+}
+
+// podLocked returns the state's view of pod, deriving one (not indexed)
+// when the informer has not delivered it yet.
+func (s *State) podLocked(pod *corev1.Pod) *Pod {
+	if p := s.pods[pod.UID]; p != nil {
+		return p
+	}
+	return s.derivePod(pod, nil)
+}
+
+// classifyLocked reads the pod's membership and its workload's state.
+func (s *State) classifyLocked(p *Pod) (Verdict, *Workload) {
+	if !p.Gang {
+		return Verdict{}, nil
+	}
+	if p.MemberErr != nil {
+		return Verdict{Gang: true, Unresolvable: true, Message: p.MemberErr.Error()}, nil
+	}
+	m := p.Member
+	switch s.apis[m.Key.Source] {
+	case APINotServed:
+		// The API is definitely not served here: schedule as a plain pod.
+		return Verdict{}, nil
+	case APIUnknown:
+		return Verdict{Gang: true, Member: m, Wait: true,
+			Message: fmt.Sprintf("waiting to learn whether the %s API is served", m.Key.Source)}, nil
+	}
+	v := Verdict{Gang: true, Member: m}
+	w := s.workloads[m.Key]
+	if w == nil || !w.observed {
+		v.Wait = true
+		v.Message = fmt.Sprintf("waiting for %s to be observed", m.Key)
+		return v, nil
+	}
+	v.Ref = w.ref
+	if w.err != nil {
+		v.Unresolvable = true
+		v.Message = w.err.Error()
+		return v, nil
+	}
+	model := w.model
+	switch {
+	case model.Finished:
+		v.Unresolvable, v.Message = true, fmt.Sprintf("%s is finished, suspended or being deleted", m.Key)
+	case m.OwnerUID != "" && model.UID != "" && m.OwnerUID != model.UID:
+		v.Unresolvable, v.Message = true, fmt.Sprintf("the pod belongs to a deleted %s of the same name (uid %s; the current one is %s)", m.Key, m.OwnerUID, model.UID)
+	case m.Key.Source == workload.SourceJobSet && m.RestartAttempt < model.RestartAttempt:
+		v.Unresolvable, v.Message = true, fmt.Sprintf("the pod belongs to restart attempt %d of %s, which is at attempt %d", m.RestartAttempt, m.Key, model.RestartAttempt)
+	case m.Key.Source == workload.SourceJobSet && m.RestartAttempt > model.RestartAttempt:
+		v.Wait, v.Message = true, fmt.Sprintf("waiting to observe restart attempt %d of %s", m.RestartAttempt, m.Key)
+	case m.Slice >= len(model.Slices):
+		v.Unresolvable, v.Message = true, fmt.Sprintf("the pod names Job index %d, but %s has %d Jobs", m.Slice, m.Key, len(model.Slices))
+	}
+	return v, w
+}
+
+// Admit decides whether a pod may enter the active queue: a gang pod waits
+// until every member that can exist yet exists (all pods of the created
+// startup groups; only the leaders under JobSet's staged exclusive
+// placement), unless its workload already holds a reservation its slice is
+// in, or already runs whole.
+func (s *State) Admit(pod *corev1.Pod) Verdict {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.podLocked(pod)
+	v, w := s.classifyLocked(p)
+	if !v.Gang || v.Wait || v.Unresolvable {
+		return v
+	}
+	if r := s.reservations[w.key]; r != nil && r.Attempt == w.model.RestartAttempt {
+		if _, in := r.Slices[v.Member.Slice]; in {
+			return v
+		}
+	}
+	// A pod not indexed yet whose slice is not active belongs to a startup
+	// group the complete gang does not include: it opens a new gang.
+	if w.complete && (s.pods[pod.UID] != nil || slices.Contains(w.active(), v.Member.Slice)) {
+		return v
+	}
+	if s.pods[pod.UID] == nil {
+		// Not indexed yet: the informer will deliver it and re-activate.
+		v.Wait, v.Message = true, fmt.Sprintf("waiting for the scheduler to observe pod %s/%s", pod.Namespace, pod.Name)
+		return v
+	}
+	slices, pods := w.missing()
+	v.Wait = true
+	if w.staged() {
+		v.Message = fmt.Sprintf("waiting for the first pod of %d of %d Jobs of %s to be created", slices, len(w.active()), w.key)
+	} else {
+		total := 0
+		for _, i := range w.active() {
+			total += w.model.Slices[i].Pods
+		}
+		v.Message = fmt.Sprintf("waiting for %d of %d pods of %s to be created", pods, total, w.key)
+	}
+	return v
+}

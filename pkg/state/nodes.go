@@ -1,0 +1,304 @@
+package state
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// UpsertNode records a node. A node that fails (NotReady, cordoned) inside a
+// reserved domain releases that reservation at once, so its workload plans
+// again without waiting for its permit timeout; a node that joins or
+// recovers lets waiting workloads try again.
+func (s *State) UpsertNode(node *corev1.Node) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.nodes.Node(node.Name)
+	if old != nil && !nodeChanged(old.Obj, node) {
+		return Actions{}
+	}
+	ch := s.nodes.Upsert(node)
+	return s.nodeChangedLocked(node.Name, ch, old == nil || (!old.Usable && topology.Usable(node)))
+}
+
+// DeleteNode forgets a node.
+func (s *State) DeleteNode(name string) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := s.nodes.Delete(name)
+	return s.nodeChangedLocked(name, ch, false)
+}
+
+// nodeChanged reports whether a node update matters to placement; status
+// heartbeats do not.
+func nodeChanged(a, b *corev1.Node) bool {
+	return topology.Usable(a) != topology.Usable(b) ||
+		!maps.Equal(a.Labels, b.Labels) ||
+		!equality.Semantic.DeepEqual(a.Status.Allocatable, b.Status.Allocatable) ||
+		!equality.Semantic.DeepEqual(a.Spec.Taints, b.Spec.Taints)
+}
+
+func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Actions {
+	var acts Actions
+	if ch.Failed || len(ch.Domains) > 0 {
+		// Reservations on the node are no longer what was planned.
+		touched := map[workload.Key]bool{}
+		if ref, ok := s.nodeReserved[name]; ok {
+			touched[ref.key] = true
+		}
+		for k := range s.outstanding[name] {
+			touched[k] = true
+		}
+		for _, k := range slices.SortedFunc(maps.Keys(touched), compareKeys) {
+			if ch.Failed {
+				acts.merge(s.releaseLocked(k, ReleaseNodeFailure, fmt.Sprintf("node %s of the reservation of %s failed", name, k)))
+			}
+		}
+	}
+	// A changed domain may now take a workload that was rejected there.
+	for _, d := range ch.Domains {
+		for _, w := range s.workloads {
+			delete(w.rejected, d)
+		}
+	}
+	for _, w := range s.workloads {
+		delete(w.rejected, topology.DomainRef{Value: name})
+	}
+	s.bumpLocked()
+	if !ch.Failed || grew {
+		acts.merge(s.freedLocked())
+	}
+	return acts
+}
+
+// Check reports whether pod may go on node as far as reservations and
+// exclusivity go: a node in a domain reserved for a slice takes only that
+// slice's pods; room other reservations planned on a node is left to them
+// (free is what the node has left, asked only when that matters); and a
+// confined slice never shares a domain with another workload's slice.
+func (s *State) Check(pod *corev1.Pod, node string, free func() workload.Resources) (bool, string) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.pods[pod.UID]
+	if p == nil {
+		p = s.derivePod(pod, nil)
+	}
+	var self workload.Key
+	gang := p.Gang && p.MemberErr == nil && s.apis[p.Member.Key.Source] == APIServed
+	if gang {
+		self = p.Member.Key
+	}
+	if ref, ok := s.nodeReserved[node]; ok && !(gang && ref.key == self && ref.slice == p.Member.Slice) {
+		r := s.reservations[ref.key]
+		sr := r.Slices[ref.slice]
+		return false, fmt.Sprintf("node is in %s=%s, reserved for slice %d of %s", sr.DomainKey, sr.Domain, ref.slice, ref.key)
+	}
+	if out := s.outstanding[node]; len(out) > 0 {
+		var others workload.Resources
+		var by workload.Key
+		for k, o := range out {
+			if gang && k == self {
+				continue
+			}
+			if others == nil {
+				others = workload.Resources{}
+			}
+			for name, v := range o {
+				others[name] += v
+			}
+			by = k
+		}
+		if others != nil {
+			left := free().Sub(others)
+			if left.Count(p.Request) == 0 {
+				return false, fmt.Sprintf("the room left on the node is reserved for %s", by)
+			}
+		}
+	}
+	if gang {
+		if w := s.workloads[self]; w != nil && w.confines(p.Member.Slice) {
+			// Pods of a deleted object of the same name are another holder.
+			own := workload.Holder{Key: self, UID: p.Member.OwnerUID}
+			if own.UID == "" {
+				own.UID = w.model.UID
+			}
+			for h := range s.nodeHolders[node] {
+				if h == own {
+					continue
+				}
+				if h.Key == self {
+					return false, fmt.Sprintf("node is held by pods of a deleted %s of the same name (uid %s)", h.Key, h.UID)
+				}
+				return false, fmt.Sprintf("node is held by %s", h.Key)
+			}
+		}
+	}
+	return true, ""
+}
+
+// RecordBlocked remembers a plain pod a reservation kept off a node, to
+// try it again when reservations end.
+func (s *State) RecordBlocked(pod *corev1.Pod) {
+	s.blockedMu.Lock()
+	defer s.blockedMu.Unlock()
+	if len(s.blocked) < 100000 {
+		s.blocked[pod.UID] = PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}
+	}
+}
+
+func (s *State) takeBlockedLocked() []PodRef {
+	s.blockedMu.Lock()
+	defer s.blockedMu.Unlock()
+	if len(s.blocked) == 0 {
+		return nil
+	}
+	out := make([]PodRef, 0, len(s.blocked))
+	for _, ref := range s.blocked {
+		out = append(out, ref)
+	}
+	clear(s.blocked)
+	return out
+}
+
+// Rejected records that a gang pod fit none of the nodes its reservation
+// gave it, because the scheduler's other filters rejected them (JobSet's
+// anti-affinity, host ports, volume topology…). The domain is kept out of
+// the workload's plans for a while, and the reservation is released so the
+// workload plans elsewhere at once instead of timing out into the same
+// domain again.
+func (s *State) Rejected(pod *corev1.Pod, reason string) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pods[pod.UID]
+	if p == nil || !p.Gang || p.MemberErr != nil {
+		return Actions{}
+	}
+	r := s.reservations[p.Member.Key]
+	w := s.workloads[p.Member.Key]
+	if r == nil || w == nil || r.Attempt != p.Member.RestartAttempt {
+		return Actions{}
+	}
+	sr := r.Slices[p.Member.Slice]
+	if sr == nil {
+		return Actions{}
+	}
+	if w.rejected == nil {
+		w.rejected = map[topology.DomainRef]rejection{}
+	}
+	now := s.opts.Clock.Now()
+	why := planner.RejectedPrefix + reason
+	if sr.Domain != "" {
+		w.rejected[topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}] = rejection{reason: why, at: now}
+	} else {
+		for _, slot := range sr.Slots {
+			if slot.Count > 0 {
+				w.rejected[topology.DomainRef{Value: slot.Node}] = rejection{reason: why, at: now}
+			}
+		}
+	}
+	where := sr.Domain
+	if where == "" {
+		where = "its planned nodes"
+	}
+	acts := s.releaseLocked(p.Member.Key, ReleaseRejected, fmt.Sprintf("pod %s/%s fits no node of %s: %s", pod.Namespace, pod.Name, where, reason))
+	acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: "DomainRejected",
+		Message: fmt.Sprintf("pods of slice %d were rejected on %s (%s); planning elsewhere", p.Member.Slice, describeDomain(sr), reason)})
+	return acts
+}
+
+func describeDomain(sr *SliceReservation) string {
+	if sr.Domain == "" {
+		return "their planned nodes"
+	}
+	return strings.TrimPrefix(sr.DomainKey, "cloud.google.com/") + "=" + sr.Domain
+}
+
+// PlanFailed records that the workload could not be planned at this
+// generation; its other members reuse the answer instead of planning again
+// until something changes.
+func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pods[pod.UID]
+	if p == nil || !p.Gang {
+		return
+	}
+	w := s.workloads[p.Member.Key]
+	if w == nil {
+		return
+	}
+	ref := p.Ref()
+	w.waitingHead, w.failure, w.failGen, w.failAt = &ref, f, gen, s.opts.Clock.Now()
+	s.observeWaitingLocked()
+}
+
+// CachedFailure returns the workload's last planning failure when nothing
+// changed since, for members other than the head. The head always plans
+// again: it is only retried on events, and the scheduler's own snapshot of
+// the cluster may have caught up with a change the state saw first.
+func (s *State) CachedFailure(pod *corev1.Pod) *planner.Failure {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.pods[pod.UID]
+	if p == nil || !p.Gang || p.MemberErr != nil {
+		return nil
+	}
+	key := p.Member.Key
+	w := s.workloads[key]
+	if w == nil || w.failure == nil || w.failGen != s.generation || s.reservations[key] != nil {
+		return nil
+	}
+	if w.waitingHead != nil && w.waitingHead.UID == pod.UID {
+		return nil
+	}
+	return w.failure
+}
+
+// IsWaitingHead reports whether the pod is the one its waiting workload
+// retries through.
+func (s *State) IsWaitingHead(pod *corev1.Pod) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.pods[pod.UID]
+	if p == nil || !p.Gang {
+		return false
+	}
+	w := s.workloads[p.Member.Key]
+	return w != nil && w.waitingHead != nil && w.waitingHead.UID == pod.UID
+}
+
+func (s *State) observeWaitingLocked() {
+	unplaceable, waiting := 0, 0
+	for _, w := range s.workloads {
+		if w.failure == nil || s.reservations[w.key] != nil {
+			continue
+		}
+		if w.failure.Unresolvable {
+			unplaceable++
+		} else {
+			waiting++
+		}
+	}
+	s.opts.Observer.GangsWaiting(unplaceable, waiting)
+}
+
+// ReservedForOther reports whether node lies in a domain reserved for a
+// slice of a workload other than pod's.
+func (s *State) ReservedForOther(pod *corev1.Pod, node string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ref, ok := s.nodeReserved[node]
+	if !ok {
+		return false
+	}
+	p := s.pods[pod.UID]
+	return p == nil || !p.Gang || p.Member.Key != ref.key || p.Member.Slice != ref.slice
+}

@@ -1,0 +1,406 @@
+package state
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Pod is what the state knows of a pod. Its membership is derived once,
+// when the pod (or a change to its labels) is first seen; everything else
+// reads the result. A Pod is replaced, never modified, once indexed.
+type Pod struct {
+	UID       types.UID
+	Namespace string
+	Name      string
+	// Gang is true for pods that name a workload (JobSet or PodGroup
+	// labels), well-formed or not; MemberErr says why a member is malformed.
+	Gang      bool
+	Member    workload.Member
+	MemberErr error
+	Scheduler string
+	// Node is where the pod is bound or assumed ("" while pending).
+	Node    string
+	Assumed bool
+	// Terminal pods (succeeded, failed, being deleted) hold nothing.
+	Terminal  bool
+	Succeeded bool
+	// Gated pods have scheduling gates: they do not count as present.
+	Gated bool
+	// StagedLeader is a Job leader that JobSet's webhook gave a required
+	// affinity to its own Job: its followers come only after it binds.
+	StagedLeader bool
+	Priority     int32
+	// Request is what the pod asks for, as the scheduler counts it;
+	// RequestSig renders it so equal requests compare equal.
+	Request    workload.Resources
+	RequestSig string
+	Spec       *corev1.PodSpec
+	Created    time.Time
+	labels     map[string]string
+	// holds is the holder this pod counts for on its node, if it holds.
+	holds *workload.Holder
+}
+
+// Ref names the pod.
+func (p *Pod) Ref() PodRef { return PodRef{Namespace: p.Namespace, Name: p.Name, UID: p.UID} }
+
+// Live pods are neither terminal nor gated.
+func (p *Pod) Live() bool { return !p.Terminal && !p.Gated }
+
+func (s *State) derivePod(pod *corev1.Pod, old *Pod) *Pod {
+	p := &Pod{
+		UID: pod.UID, Namespace: pod.Namespace, Name: pod.Name,
+		Scheduler: pod.Spec.SchedulerName,
+		Node:      pod.Spec.NodeName,
+		Succeeded: pod.Status.Phase == corev1.PodSucceeded,
+		Terminal:  pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed || pod.DeletionTimestamp != nil,
+		Gated:     len(pod.Spec.SchedulingGates) > 0,
+		Priority:  corev1helpers.PodPriority(pod),
+		Spec:      &pod.Spec,
+		Created:   pod.CreationTimestamp.Time,
+		labels:    pod.Labels,
+	}
+	if old != nil && maps.Equal(old.labels, pod.Labels) && old.Spec != nil && requestInputsEqual(old.Spec, &pod.Spec) {
+		// Labels and requests are what membership and sizing derive from.
+		p.Gang, p.Member, p.MemberErr = old.Gang, old.Member, old.MemberErr
+		p.Request, p.RequestSig, p.StagedLeader = old.Request, old.RequestSig, old.StagedLeader
+	} else {
+		var isMember bool
+		p.Member, isMember, p.MemberErr = workload.MemberOf(pod)
+		p.Gang = isMember
+		p.Request = workload.PodRequests(&pod.Spec)
+		p.RequestSig = p.Request.String()
+		p.StagedLeader = p.Member.Leader && hasOwnJobAffinity(pod)
+	}
+	if old != nil && old.Assumed && p.Node == "" {
+		// The informer has not seen the binding yet: keep the assumption.
+		p.Node, p.Assumed = old.Node, true
+	}
+	return p
+}
+
+// requestInputsEqual: the informer hands out new objects on every update;
+// a pod's containers and overhead are immutable, but resize can change
+// requests, so compare the pointers' targets only when they differ.
+func requestInputsEqual(a, b *corev1.PodSpec) bool {
+	if len(a.Containers) != len(b.Containers) || len(a.InitContainers) != len(b.InitContainers) {
+		return false
+	}
+	for i := range a.Containers {
+		if !resourceListEqual(a.Containers[i].Resources.Requests, b.Containers[i].Resources.Requests) {
+			return false
+		}
+	}
+	for i := range a.InitContainers {
+		if !resourceListEqual(a.InitContainers[i].Resources.Requests, b.InitContainers[i].Resources.Requests) {
+			return false
+		}
+	}
+	return (a.Affinity == nil) == (b.Affinity == nil)
+}
+
+func resourceListEqual(a, b corev1.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || !v.Equal(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// UpsertPod records a pod's membership, node and phase.
+func (s *State) UpsertPod(pod *corev1.Pod) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.upsertPodLocked(pod)
+}
+
+func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
+	old := s.pods[pod.UID]
+	p := s.derivePod(pod, old)
+	var acts Actions
+	var held *workload.Holder
+	if old != nil {
+		held = old.holds
+		s.unindexLocked(old)
+	}
+	s.pods[p.UID] = p
+	s.indexLocked(p)
+	if held != nil && !holdsAgain(old, p, held) {
+		// A domain may no longer be held.
+		s.bumpLocked()
+	}
+	if old != nil && old.Node != "" && !old.Terminal && (p.Terminal || p.Node == "") {
+		// Capacity, and maybe a whole domain, was freed.
+		s.bumpLocked()
+		s.clearRejectedLocked(old.Node)
+		acts.merge(s.freedLocked())
+	}
+	if old != nil && old.Assumed && !p.Assumed && p.Node != "" {
+		// The binding is confirmed: a committed reservation may be done.
+		acts.merge(s.settleLocked(p.Member.Key))
+	}
+	if p.Gang && p.MemberErr == nil {
+		w := s.workloads[p.Member.Key]
+		if w != nil && (old == nil || presenceChanged(old, p)) && s.refreshCompleteLocked(w) {
+			// The last member that can exist yet arrived: every pending
+			// member may pass PreEnqueue now, once.
+			acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
+		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.schedulers.Has(p.Scheduler) && s.admissibleLocked(w, p) {
+			// PreEnqueue may have seen this pod before we did; it is
+			// admissible now, so make sure it is tried.
+			acts.Activate = append(acts.Activate, p.Ref())
+		}
+	}
+	return acts
+}
+
+// admissibleLocked: the workload is complete, or holds a reservation the
+// pod's slice is in.
+func (s *State) admissibleLocked(w *Workload, p *Pod) bool {
+	if w.complete {
+		return true
+	}
+	if r := s.reservations[w.key]; r != nil {
+		_, in := r.Slices[p.Member.Slice]
+		return in
+	}
+	return false
+}
+
+// presenceChanged reports whether an update changed what the gate counts.
+func presenceChanged(old, p *Pod) bool {
+	return old.Gated != p.Gated || old.Terminal != p.Terminal || (old.Node == "") != (p.Node == "") ||
+		old.Member != p.Member || (old.MemberErr == nil) != (p.MemberErr == nil) || old.StagedLeader != p.StagedLeader
+}
+
+// DeletePod forgets a pod. The scheduler's informer reports pods that
+// succeed or fail as deleted (with their last running state), so a slice
+// whose pods are gone is told done from its owner's status and startup
+// order, not from here.
+func (s *State) DeletePod(pod *corev1.Pod) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	uid := pod.UID
+	p := s.pods[uid]
+	if p == nil {
+		return Actions{}
+	}
+	s.unindexLocked(p)
+	delete(s.pods, uid)
+	var acts Actions
+	if p.Gang && p.MemberErr == nil {
+		if r := s.reservations[p.Member.Key]; r != nil {
+			s.unreservePodLocked(r, uid)
+		}
+		if w := s.workloads[p.Member.Key]; w != nil {
+			s.refreshCompleteLocked(w)
+			s.dropIfEmptyLocked(w)
+		}
+	}
+	if p.Node != "" && !p.Terminal {
+		s.bumpLocked()
+		s.clearRejectedLocked(p.Node)
+		acts.merge(s.freedLocked())
+	}
+	s.blockedMu.Lock()
+	delete(s.blocked, uid)
+	s.blockedMu.Unlock()
+	return acts
+}
+
+// Pod returns what the state knows of a pod.
+func (s *State) Pod(uid types.UID) (*Pod, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, ok := s.pods[uid]
+	return p, ok
+}
+
+func (s *State) indexLocked(p *Pod) {
+	if p.Node != "" {
+		on := s.podsOnNode[p.Node]
+		if on == nil {
+			on = map[types.UID]*Pod{}
+			s.podsOnNode[p.Node] = on
+		}
+		on[p.UID] = p
+	}
+	if !p.Gang || p.MemberErr != nil {
+		return
+	}
+	w := s.workloadLocked(p.Member.Key)
+	w.members[p.UID] = p
+	w.count(p, +1)
+	if p.Node == "" && !p.Terminal && w.firstPending.IsZero() {
+		w.firstPending = s.opts.Clock.Now()
+	}
+	s.holdLocked(w, p)
+}
+
+func (s *State) unindexLocked(p *Pod) {
+	if p.Node != "" {
+		if on := s.podsOnNode[p.Node]; on != nil {
+			delete(on, p.UID)
+			if len(on) == 0 {
+				delete(s.podsOnNode, p.Node)
+			}
+		}
+	}
+	if !p.Gang || p.MemberErr != nil {
+		return
+	}
+	w := s.workloads[p.Member.Key]
+	if w == nil {
+		return
+	}
+	delete(w.members, p.UID)
+	w.count(p, -1)
+	s.unholdLocked(p)
+}
+
+// holdLocked: a live placed pod of a confined slice holds its node's
+// domains against other workloads for as long as it runs, whatever attempt
+// it belongs to. Whether the slice is confined comes from the workload.
+func (s *State) holdLocked(w *Workload, p *Pod) {
+	p.holds = nil
+	if p.Node == "" || p.Terminal || w.model == nil || !w.confines(p.Member.Slice) {
+		return
+	}
+	h := workload.Holder{Key: w.key, UID: p.Member.OwnerUID}
+	if h.UID == "" {
+		h.UID = w.model.UID
+	}
+	p.holds = &h
+	m := s.nodeHolders[p.Node]
+	if m == nil {
+		m = map[workload.Holder]int{}
+		s.nodeHolders[p.Node] = m
+	}
+	m[h]++
+}
+
+// unholdLocked drops what p holds. Callers that do not put the hold back
+// bump the generation: a domain may have been freed.
+func (s *State) unholdLocked(p *Pod) {
+	if p.holds == nil {
+		return
+	}
+	if m := s.nodeHolders[p.Node]; m != nil {
+		m[*p.holds]--
+		if m[*p.holds] <= 0 {
+			delete(m, *p.holds)
+		}
+		if len(m) == 0 {
+			delete(s.nodeHolders, p.Node)
+		}
+	}
+	p.holds = nil
+}
+
+// holdsAgain reports whether p, replacing old, holds what old held (held)
+// on the same node.
+func holdsAgain(old, p *Pod, held *workload.Holder) bool {
+	return p.holds != nil && *p.holds == *held && p.Node == old.Node
+}
+
+// rehold recomputes what a workload's pods hold after its model changed.
+func (s *State) reholdLocked(w *Workload) {
+	for _, p := range w.members {
+		held := p.holds
+		s.unholdLocked(p)
+		s.holdLocked(w, p)
+		if held != nil && (p.holds == nil || *p.holds != *held) {
+			s.bumpLocked()
+		}
+	}
+}
+
+// pendingLocked lists the workload's members this scheduler still has to
+// place: unbound, live, of one of our profiles.
+func (s *State) pendingLocked(w *Workload) []PodRef {
+	var out []PodRef
+	for _, p := range w.members {
+		if p.Node == "" && p.Live() && s.schedulers.Has(p.Scheduler) {
+			out = append(out, p.Ref())
+		}
+	}
+	return out
+}
+
+// freedLocked is called when capacity or a domain may have been freed:
+// workloads that failed to plan try again, each through one pod.
+func (s *State) freedLocked() Actions {
+	var acts Actions
+	for _, w := range s.workloads {
+		if w.waitingHead == nil {
+			continue
+		}
+		if p := s.pods[w.waitingHead.UID]; p == nil || p.Node != "" || !p.Live() {
+			// The head is gone: another pending member takes its place.
+			w.waitingHead = nil
+			if pending := s.pendingLocked(w); len(pending) > 0 {
+				slices.SortFunc(pending, func(a, b PodRef) int { return strings.Compare(a.Name, b.Name) })
+				w.waitingHead = &pending[0]
+			}
+		}
+		if w.waitingHead != nil {
+			acts.Activate = append(acts.Activate, *w.waitingHead)
+		}
+	}
+	return acts
+}
+
+// clearRejectedLocked forgets rejections of the domains a node is in: what
+// changed there may let the workload's pods in.
+func (s *State) clearRejectedLocked(node string) {
+	for _, w := range s.workloads {
+		for d := range w.rejected {
+			if d.Key == "" {
+				if d.Value == node {
+					delete(w.rejected, d)
+				}
+				continue
+			}
+			if v, ok := s.nodes.DomainOf(node, d.Key); ok && v == d.Value {
+				delete(w.rejected, d)
+			}
+		}
+	}
+}
+
+// hasOwnJobAffinity reports whether JobSet's pod webhook gave this leader a
+// required pod affinity to its own Job: its followers will be created only
+// after it is bound.
+func hasOwnJobAffinity(pod *corev1.Pod) bool {
+	a := pod.Spec.Affinity
+	if a == nil || a.PodAffinity == nil {
+		return false
+	}
+	for _, term := range a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution {
+		if term.LabelSelector == nil {
+			continue
+		}
+		for _, e := range term.LabelSelector.MatchExpressions {
+			if e.Key == wellknown.JobKeyLabel {
+				return true
+			}
+		}
+		if _, ok := term.LabelSelector.MatchLabels[wellknown.JobKeyLabel]; ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,530 @@
+package state
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// ReleaseReason says why a reservation ended before its workload settled.
+type ReleaseReason string
+
+const (
+	ReleaseTimeout     ReleaseReason = "timeout"
+	ReleaseRestart     ReleaseReason = "restart"
+	ReleaseNodeFailure ReleaseReason = "node_failure"
+	ReleaseDeleted     ReleaseReason = "deletion"
+	ReleasePreemption  ReleaseReason = "preemption"
+	ReleaseMemberFail  ReleaseReason = "member_failed"
+	ReleaseRejected    ReleaseReason = "rejected_by_filters"
+)
+
+// Reservation holds, for one attempt of a workload, a domain for every
+// confined slice of its gang and room on nodes for every pod it still has to
+// place, until the workload is placed, released, or times out.
+type Reservation struct {
+	// ID tells reservations of one workload apart: an Unreserve from an
+	// older one must not release a newer one.
+	ID      uint64
+	Holder  workload.Holder
+	Attempt int32
+	Slices  map[int]*SliceReservation
+	// Staged is JobSet's leaders-first placement: the gate is every leader.
+	Staged bool
+	// Deadline is the gate deadline before commit, the follower deadline after.
+	Deadline        time.Time
+	Committed       bool
+	FollowerTimeout time.Duration
+	// Reserved maps pods that passed Reserve to where they took room.
+	Reserved map[types.UID]ReservedPod
+}
+
+// SliceReservation is where one slice goes.
+type SliceReservation struct {
+	// DomainKey and Domain name the confined domain ("" when unconfined).
+	DomainKey, Domain string
+	// Slots is the room still planned for the slice's pods, per node and
+	// shape; Shapes lists each shape's request.
+	Slots  []planner.Slot
+	Shapes []ShapeRequest
+}
+
+// ShapeRequest is the request of one shape of a slice's pods.
+type ShapeRequest struct {
+	Sig     string
+	Request workload.Resources
+}
+
+// ReservedPod is where a reserved pod took room.
+type ReservedPod struct {
+	Slice int
+	Node  string
+	// Shape is the slot's shape, -1 when the pod took no slot.
+	Shape int
+}
+
+// Commit records a reservation decided on a snapshot. It fails when the
+// state moved under the decision in a way that invalidates it (a domain it
+// chose was taken meanwhile).
+func (s *State) Commit(r *Reservation, permitTimeout time.Duration) (uint64, Actions, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := r.Holder.Key
+	if old := s.reservations[key]; old != nil {
+		return 0, Actions{}, fmt.Errorf("%s already holds a reservation", key)
+	}
+	for i, sr := range r.Slices {
+		if sr.Domain == "" {
+			continue
+		}
+		for _, n := range s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}) {
+			if ref, ok := s.nodeReserved[n]; ok && ref.key != key {
+				return 0, Actions{}, fmt.Errorf("%s=%s was reserved for %s meanwhile", sr.DomainKey, sr.Domain, ref.key)
+			}
+			for h := range s.nodeHolders[n] {
+				if h != r.Holder {
+					return 0, Actions{}, fmt.Errorf("%s=%s was taken by %s (uid %s) meanwhile", sr.DomainKey, sr.Domain, h.Key, h.UID)
+				}
+			}
+		}
+		_ = i
+	}
+	s.nextID++
+	r.ID = s.nextID
+	r.Deadline = s.opts.Clock.Now().Add(permitTimeout)
+	r.Reserved = map[types.UID]ReservedPod{}
+	s.reservations[key] = r
+	for i, sr := range r.Slices {
+		if sr.Domain != "" {
+			for _, n := range s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}) {
+				s.nodeReserved[n] = sliceRef{key: key, slice: i}
+			}
+		}
+		for _, slot := range sr.Slots {
+			s.addOutstandingLocked(slot.Node, key, sr.Shapes[slot.Shape].Request, int64(slot.Count))
+		}
+	}
+	var acts Actions
+	if w := s.workloads[key]; w != nil {
+		w.waitingHead, w.failure = nil, nil
+		// Members rejected while the workload waited come back now.
+		acts.Activate = s.pendingLocked(w)
+	}
+	s.opts.Observer.ReservationsActive(len(s.reservations))
+	return r.ID, acts, nil
+}
+
+func (s *State) addOutstandingLocked(node string, key workload.Key, req workload.Resources, n int64) {
+	m := s.outstanding[node]
+	if m == nil {
+		m = map[workload.Key]workload.Resources{}
+		s.outstanding[node] = m
+	}
+	out := m[key]
+	if out == nil {
+		out = workload.Resources{}
+		m[key] = out
+	}
+	empty := true
+	for name, v := range req {
+		out[name] += v * n
+		if out[name] != 0 {
+			empty = false
+		}
+	}
+	if empty {
+		for _, v := range out {
+			if v != 0 {
+				empty = false
+				break
+			}
+		}
+	}
+	if empty {
+		delete(m, key)
+		if len(m) == 0 {
+			delete(s.outstanding, node)
+		}
+	}
+}
+
+// MemberNodes returns the nodes a gang pod may use under its workload's
+// reservation: those with room planned for a pod of its shape in its slice
+// (any node of the slice's domain when the plan has no slot of its shape).
+// ok is false when the workload holds no reservation covering the pod.
+func (s *State) MemberNodes(pod *corev1.Pod) (nodes sets.Set[string], ok bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.podLocked(pod)
+	if !p.Gang || p.MemberErr != nil {
+		return nil, false
+	}
+	r := s.reservations[p.Member.Key]
+	if r == nil || r.Attempt != p.Member.RestartAttempt {
+		return nil, false
+	}
+	sr := r.Slices[p.Member.Slice]
+	if sr == nil {
+		return nil, false
+	}
+	nodes = sets.New[string]()
+	for _, slot := range sr.Slots {
+		if slot.Count > 0 && sr.Shapes[slot.Shape].Sig == p.RequestSig {
+			nodes.Insert(slot.Node)
+		}
+	}
+	if nodes.Len() == 0 && sr.Domain != "" {
+		nodes.Insert(s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})...)
+	}
+	return nodes, true
+}
+
+// HeldDomainNodes returns, for a member of a workload that already runs
+// whole, the nodes of its slice's domain (nil when the slice is unconfined
+// or holds no domain yet).
+func (s *State) HeldDomainNodes(pod *corev1.Pod) sets.Set[string] {
+	s.mu.Lock() // Track may extend the domain index.
+	defer s.mu.Unlock()
+	p := s.podLocked(pod)
+	w := s.workloads[p.Member.Key]
+	if w == nil || w.model == nil || p.Member.Slice >= len(w.model.Slices) {
+		return nil
+	}
+	key := w.model.Slices[p.Member.Slice].DomainKey
+	if key == "" {
+		return nil
+	}
+	s.nodes.Track(key)
+	for _, m := range w.members {
+		if m.Node != "" && m.Live() && w.current(m) && m.Member.Slice == p.Member.Slice {
+			if v, ok := s.nodes.DomainOf(m.Node, key); ok {
+				return sets.New(s.nodes.NodesOf(topology.DomainRef{Key: key, Value: v})...)
+			}
+		}
+	}
+	return nil
+}
+
+// Reserve records that pod is assumed on node and takes its room from the
+// workload's reservation. It returns the reservation's ID (0 for none).
+func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.pods[pod.UID]
+	if old == nil {
+		s.upsertPodLocked(pod)
+		old = s.pods[pod.UID]
+	}
+	held := old.holds
+	s.unindexLocked(old)
+	p := *old
+	p.Node, p.Assumed = node, true
+	s.pods[pod.UID] = &p
+	s.indexLocked(&p)
+	if held != nil && !holdsAgain(old, &p, held) {
+		s.bumpLocked()
+	}
+	if !p.Gang || p.MemberErr != nil {
+		return 0
+	}
+	r := s.reservations[p.Member.Key]
+	if r == nil || r.Attempt != p.Member.RestartAttempt {
+		return 0
+	}
+	sr := r.Slices[p.Member.Slice]
+	if sr == nil {
+		return 0
+	}
+	rp := ReservedPod{Slice: p.Member.Slice, Node: node, Shape: -1}
+	for i := range sr.Slots {
+		slot := &sr.Slots[i]
+		if slot.Node == node && slot.Count > 0 && sr.Shapes[slot.Shape].Sig == p.RequestSig {
+			slot.Count--
+			rp.Shape = slot.Shape
+			s.addOutstandingLocked(node, r.Holder.Key, sr.Shapes[slot.Shape].Request, -1)
+			break
+		}
+	}
+	r.Reserved[pod.UID] = rp
+	return r.ID
+}
+
+// Unreserve undoes Reserve. Before its gate passes a workload is all or
+// nothing: one member failing releases the reservation it was reserved
+// under (id), and every other waiting member is rejected. A late Unreserve
+// for an older reservation releases nothing.
+func (s *State) Unreserve(pod *corev1.Pod, id uint64) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pods[pod.UID]
+	if p == nil {
+		return Actions{}
+	}
+	if p.Assumed {
+		s.unindexLocked(p)
+		np := *p
+		np.Node, np.Assumed = "", false
+		s.pods[pod.UID] = &np
+		s.indexLocked(&np)
+		p = &np
+		s.bumpLocked()
+	}
+	if !p.Gang || p.MemberErr != nil {
+		return Actions{}
+	}
+	r := s.reservations[p.Member.Key]
+	if r == nil || id == 0 || r.ID != id {
+		return Actions{}
+	}
+	if _, in := r.Reserved[pod.UID]; !in {
+		return Actions{}
+	}
+	s.unreservePodLocked(r, pod.UID)
+	if r.Committed {
+		return Actions{}
+	}
+	return s.releaseLocked(p.Member.Key, ReleaseMemberFail, fmt.Sprintf("pod %s/%s of the gang could not be placed", pod.Namespace, pod.Name))
+}
+
+// unreservePodLocked gives a reserved pod's room back to its slice.
+func (s *State) unreservePodLocked(r *Reservation, uid types.UID) {
+	rp, in := r.Reserved[uid]
+	if !in {
+		return
+	}
+	delete(r.Reserved, uid)
+	sr := r.Slices[rp.Slice]
+	if sr == nil || rp.Shape < 0 {
+		return
+	}
+	for i := range sr.Slots {
+		if sr.Slots[i].Node == rp.Node && sr.Slots[i].Shape == rp.Shape {
+			sr.Slots[i].Count++
+			s.addOutstandingLocked(rp.Node, r.Holder.Key, sr.Shapes[rp.Shape].Request, 1)
+			return
+		}
+	}
+}
+
+// PermitResult is the Permit answer for a pod.
+type PermitResult struct {
+	// Allow lets the pod bind now; with Wait zero and Allow false the pod
+	// is rejected (its reservation is gone).
+	Allow bool
+	Wait  time.Duration
+	// AllowWaiting lists the waiting members to let through with this pod.
+	AllowWaiting []types.UID
+	// Committed describes the placement when this pod completed the gate.
+	Committed string
+	Message   string
+	Ref       corev1.ObjectReference
+}
+
+// Permit holds gang pods until every required member is reserved: every pod
+// of every slice of the gang, or every leader under staged placement.
+func (s *State) Permit(pod *corev1.Pod) PermitResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.podLocked(pod)
+	v, w := s.classifyLocked(p)
+	if !v.Gang || w == nil {
+		return PermitResult{Allow: true}
+	}
+	r := s.reservations[w.key]
+	if r == nil && w.placedWhole() {
+		return PermitResult{Allow: true}
+	}
+	if r == nil || r.Attempt != w.model.RestartAttempt {
+		return PermitResult{Message: fmt.Sprintf("the reservation of %s was released", w.key), Ref: v.Ref}
+	}
+	if r.Committed {
+		return PermitResult{Allow: true}
+	}
+	need, have := 0, 0
+	for i := range r.Slices {
+		want := w.model.Slices[i].Pods
+		if r.Staged {
+			want = 1
+		}
+		need += want
+		have += min(w.slices[i].placed, want)
+	}
+	if have < need {
+		wait := r.Deadline.Sub(s.opts.Clock.Now())
+		if wait <= 0 {
+			return PermitResult{Message: fmt.Sprintf("%s did not get %d required pods reserved in time", w.key, need), Ref: v.Ref}
+		}
+		return PermitResult{Wait: wait, Message: fmt.Sprintf("waiting for %d of %d gang members of %s to be reserved", need-have, need, w.key), Ref: v.Ref}
+	}
+	r.Committed = true
+	r.Deadline = s.opts.Clock.Now().Add(r.FollowerTimeout)
+	res := PermitResult{Allow: true, Committed: DescribePlacement(w.model, r), Ref: v.Ref}
+	for uid := range r.Reserved {
+		if uid != pod.UID {
+			res.AllowWaiting = append(res.AllowWaiting, uid)
+		}
+	}
+	slices.Sort(res.AllowWaiting)
+	return res
+}
+
+// settleLocked drops a committed reservation once every pod of its slices
+// is bound: from then on the bound pods themselves hold the domains.
+func (s *State) settleLocked(key workload.Key) Actions {
+	r := s.reservations[key]
+	w := s.workloads[key]
+	if r == nil || !r.Committed || w == nil || w.model == nil || r.Attempt != w.model.RestartAttempt {
+		return Actions{}
+	}
+	for i := range r.Slices {
+		if w.slices[i].bound < w.model.Slices[i].Pods {
+			return Actions{}
+		}
+	}
+	s.dropReservationLocked(key, r)
+	if !w.firstPending.IsZero() {
+		s.opts.Observer.GangPlaced(s.opts.Clock.Now().Sub(w.firstPending))
+		w.firstPending = time.Time{}
+	}
+	// Plain pods kept out of the reserved domains may now fill their gaps.
+	return Actions{Activate: s.takeBlockedLocked()}
+}
+
+func (s *State) dropReservationLocked(key workload.Key, r *Reservation) {
+	delete(s.reservations, key)
+	for n, ref := range s.nodeReserved {
+		if ref.key == key {
+			delete(s.nodeReserved, n)
+		}
+	}
+	for _, sr := range r.Slices {
+		for _, slot := range sr.Slots {
+			if slot.Count > 0 {
+				s.addOutstandingLocked(slot.Node, key, sr.Shapes[slot.Shape].Request, -int64(slot.Count))
+			}
+		}
+	}
+	s.opts.Observer.ReservationsActive(len(s.reservations))
+}
+
+// releaseLocked ends key's reservation early: waiting members are rejected,
+// and whatever waited for the room it held is tried again.
+func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string) Actions {
+	r := s.reservations[key]
+	if r == nil {
+		return Actions{}
+	}
+	s.dropReservationLocked(key, r)
+	s.opts.Observer.ReservationReleased(reason)
+	s.bumpLocked()
+	acts := Actions{Reason: msg}
+	if !r.Committed {
+		for uid := range r.Reserved {
+			acts.Reject = append(acts.Reject, uid)
+		}
+		slices.Sort(acts.Reject)
+	}
+	if w := s.workloads[key]; w != nil && reason != ReleaseDeleted {
+		// The workload itself plans again, through one of its pods.
+		if pending := s.pendingLocked(w); len(pending) > 0 {
+			slices.SortFunc(pending, func(a, b PodRef) int { return strings.Compare(a.Name, b.Name) })
+			w.waitingHead = &pending[0]
+		}
+	}
+	acts.merge(s.freedLocked())
+	acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)
+	return acts
+}
+
+// Expire releases reservations past their deadline: uncommitted ones whose
+// gate never passed, and committed ones whose followers never came.
+func (s *State) Expire() Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Clock.Now()
+	var acts Actions
+	for _, key := range slices.SortedFunc(maps.Keys(s.reservations), compareKeys) {
+		if r := s.reservations[key]; now.After(r.Deadline) {
+			why := "its pods were not all reserved in time"
+			if r.Committed {
+				why = "its followers did not appear in time"
+			}
+			acts.merge(s.releaseLocked(key, ReleaseTimeout, fmt.Sprintf("the reservation of %s expired: %s", key, why)))
+		}
+	}
+	return acts
+}
+
+// ExpireIfDue releases key's reservation when its deadline passed.
+func (s *State) ExpireIfDue(key workload.Key) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.reservations[key]
+	if r == nil || r.Committed || !s.opts.Clock.Now().After(r.Deadline) {
+		return Actions{}
+	}
+	return s.releaseLocked(key, ReleaseTimeout, fmt.Sprintf("the reservation of %s expired: its pods were not all reserved in time", key))
+}
+
+func compareKeys(a, b workload.Key) int { return strings.Compare(a.String(), b.String()) }
+
+// ReservationOf returns a copy of key's reservation.
+func (s *State) ReservationOf(key workload.Key) (Reservation, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.reservations[key]
+	if r == nil {
+		return Reservation{}, false
+	}
+	out := *r
+	out.Slices = map[int]*SliceReservation{}
+	for i, sr := range r.Slices {
+		c := *sr
+		c.Slots = slices.Clone(sr.Slots)
+		out.Slices[i] = &c
+	}
+	out.Reserved = maps.Clone(r.Reserved)
+	return out, true
+}
+
+// Reservations is the number of live reservations.
+func (s *State) Reservations() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.reservations)
+}
+
+// DescribePlacement renders a reservation for users.
+func DescribePlacement(w *workload.Workload, r *Reservation) string {
+	idx := slices.Sorted(maps.Keys(r.Slices))
+	var parts []string
+	unconfined := 0
+	for _, i := range idx {
+		sr := r.Slices[i]
+		if sr.Domain == "" {
+			unconfined++
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("slice %d (%s) on %s=%s", i, w.Slices[i].Name, strings.TrimPrefix(sr.DomainKey, "cloud.google.com/"), sr.Domain))
+	}
+	if unconfined > 0 {
+		pods := 0
+		for _, i := range idx {
+			if r.Slices[i].Domain == "" {
+				pods += w.Slices[i].Pods
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d pods of %d unconfined slices", pods, unconfined))
+	}
+	return "reserved " + strings.Join(parts, ", ")
+}

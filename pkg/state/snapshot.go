@@ -1,0 +1,293 @@
+package state
+
+import (
+	"maps"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Snapshot is a copy of the part of the state a decision needs, taken once
+// per scheduling cycle. Decisions read and change only the snapshot; what
+// they decide is committed back with State.Commit. RemoveWorkload lets a
+// decision ask "what if this workload were gone" and undo the answer.
+type Snapshot struct {
+	Generation uint64
+	// Nodes holds every node of the domains the decision may use.
+	Nodes map[string]*NodeView
+	// Domains lists, per domain key, its domains' values (sorted) and
+	// their node names (sorted).
+	Domains map[string]map[string][]string
+	// Workloads holds every workload with pods on the snapshot's nodes or a
+	// reservation, by key.
+	Workloads map[workload.Key]*WorkloadView
+	// Self is the workload being placed.
+	Self *WorkloadView
+}
+
+// NodeView is one node in a snapshot.
+type NodeView struct {
+	Node *topology.Node
+	// Free is allocatable less what pods on the node request and less
+	// what other workloads' reservations still plan to put there.
+	Free workload.Resources
+	// Holders counts the pods holding the node's domains, by holder.
+	Holders map[workload.Holder]int
+	// Reserved is set when the node lies in a confined domain reserved
+	// for a slice of another workload.
+	Reserved    bool
+	ReservedBy  workload.Key
+	ReservedFor int
+}
+
+// WorkloadView is a workload in a snapshot.
+type WorkloadView struct {
+	Key    workload.Key
+	Holder workload.Holder
+	Model  *workload.Workload
+	// Priority is the highest priority among its live pods.
+	Priority int32
+	// Pods are its live placed pods, any attempt.
+	Pods []PodView
+	// Members are its live pods of the current attempt, placed or not,
+	// sorted by name.
+	Members []*Pod
+	// Active lists the slices that make up the gang now.
+	Active []int
+	Staged bool
+	// Rejected maps domains where its pods failed other filters to why.
+	Rejected map[topology.DomainRef]string
+	// Reserved is true while the workload holds a reservation.
+	Reserved bool
+	// Outstanding is, per node, the room its reservation still plans there
+	// (taken from the Free of other workloads' snapshots).
+	Outstanding map[string]workload.Resources
+}
+
+// PodView is a placed pod in a snapshot.
+type PodView struct {
+	UID     types.UID
+	Node    string
+	Request workload.Resources
+	Holds   bool
+}
+
+// Requested reports what the pods on a node request, as the scheduler's
+// own snapshot of the cycle counts it (assumed pods included).
+type Requested func(node string) (workload.Resources, bool)
+
+// Snapshot copies what placing the workload of key needs: the nodes of the
+// domains of every key its active slices use (all nodes when a slice is
+// unconfined), their holders and reservations, and the workloads on them.
+func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
+	s.mu.Lock() // Track may extend the domain index.
+	defer s.mu.Unlock()
+	w := s.workloads[key]
+	sn := &Snapshot{
+		Generation: s.generation,
+		Nodes:      map[string]*NodeView{},
+		Domains:    map[string]map[string][]string{},
+		Workloads:  map[workload.Key]*WorkloadView{},
+	}
+	if w == nil || w.model == nil {
+		return sn
+	}
+	active := w.active()
+	keys := map[string]bool{}
+	all := false
+	for _, i := range active {
+		if k := w.model.Slices[i].DomainKey; k != "" {
+			keys[k] = true
+		} else {
+			all = true
+		}
+	}
+	var names []string
+	for k := range keys {
+		s.nodes.Track(k)
+		values := map[string][]string{}
+		for _, v := range s.nodes.Values(k) {
+			nodes := s.nodes.NodesOf(topology.DomainRef{Key: k, Value: v})
+			values[v] = nodes
+			names = append(names, nodes...)
+		}
+		sn.Domains[k] = values
+	}
+	if all {
+		names = s.nodes.AllNodes()
+	}
+	for _, name := range names {
+		if _, done := sn.Nodes[name]; done {
+			continue
+		}
+		sn.Nodes[name] = s.nodeViewLocked(name, key, requested)
+	}
+	for name := range sn.Nodes {
+		for _, p := range s.podsOnNode[name] {
+			if p.Gang && p.MemberErr == nil && p.Live() {
+				s.viewLocked(sn, p.Member.Key)
+			}
+		}
+	}
+	for k := range s.reservations {
+		s.viewLocked(sn, k)
+	}
+	sn.Self = s.viewLocked(sn, key)
+	return sn
+}
+
+func (s *State) nodeViewLocked(name string, self workload.Key, requested Requested) *NodeView {
+	n := s.nodes.Node(name)
+	v := &NodeView{Node: n, Holders: maps.Clone(s.nodeHolders[name])}
+	free := maps.Clone(n.Allocatable)
+	if req, ok := requested(name); ok {
+		free = free.Sub(req)
+	}
+	for k, out := range s.outstanding[name] {
+		if k != self {
+			free = free.Sub(out)
+		}
+	}
+	v.Free = free
+	if ref, ok := s.nodeReserved[name]; ok && ref.key != self {
+		v.Reserved, v.ReservedBy, v.ReservedFor = true, ref.key, ref.slice
+	}
+	return v
+}
+
+func (s *State) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
+	if v := sn.Workloads[key]; v != nil {
+		return v
+	}
+	w := s.workloads[key]
+	v := &WorkloadView{Key: key, Rejected: map[topology.DomainRef]string{}}
+	sn.Workloads[key] = v
+	if w == nil {
+		return v
+	}
+	v.Model = w.model
+	if w.model != nil {
+		v.Holder = workload.Holder{Key: key, UID: w.model.UID}
+		v.Active = w.active()
+		v.Staged = w.staged()
+	}
+	if r := s.reservations[key]; r != nil {
+		v.Reserved = true
+		for _, sr := range r.Slices {
+			for _, slot := range sr.Slots {
+				if slot.Count <= 0 {
+					continue
+				}
+				if v.Outstanding == nil {
+					v.Outstanding = map[string]workload.Resources{}
+				}
+				out := v.Outstanding[slot.Node]
+				if out == nil {
+					out = workload.Resources{}
+					v.Outstanding[slot.Node] = out
+				}
+				for name, q := range sr.Shapes[slot.Shape].Request {
+					out[name] += q * int64(slot.Count)
+				}
+			}
+		}
+	}
+	now := s.opts.Clock.Now()
+	for d, r := range w.rejected {
+		if now.Sub(r.at) < s.opts.RejectionMemory {
+			v.Rejected[d] = r.reason
+		}
+	}
+	first := true
+	for _, p := range w.members {
+		if !p.Live() {
+			continue
+		}
+		if first || p.Priority > v.Priority {
+			v.Priority, first = p.Priority, false
+		}
+		if p.Node != "" {
+			v.Pods = append(v.Pods, PodView{UID: p.UID, Node: p.Node, Request: p.Request, Holds: p.holds != nil})
+		}
+		if w.current(p) {
+			v.Members = append(v.Members, p)
+		}
+	}
+	sort.Slice(v.Members, func(a, b int) bool { return v.Members[a].Name < v.Members[b].Name })
+	sort.Slice(v.Pods, func(a, b int) bool { return v.Pods[a].UID < v.Pods[b].UID })
+	return v
+}
+
+// RemoveWorkload simulates the workload being gone from the snapshot: its
+// pods' requests and the room its reservation planned are freed, and its
+// holds and reserved domains dropped. The returned function restores the
+// snapshot exactly.
+func (sn *Snapshot) RemoveWorkload(key workload.Key) (undo func()) {
+	v := sn.Workloads[key]
+	if v == nil {
+		return func() {}
+	}
+	type change struct {
+		node   *NodeView
+		free   workload.Resources
+		holder map[workload.Holder]int
+		res    bool
+	}
+	var changes []change
+	seen := map[string]bool{}
+	for _, p := range v.Pods {
+		n := sn.Nodes[p.Node]
+		if n == nil {
+			continue
+		}
+		if !seen[p.Node] {
+			seen[p.Node] = true
+			changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: maps.Clone(n.Holders), res: n.Reserved})
+		}
+		for name, q := range p.Request {
+			n.Free[name] += q
+		}
+		for h := range n.Holders {
+			if h.Key == key {
+				delete(n.Holders, h)
+			}
+		}
+	}
+	if sn.Self == nil || key != sn.Self.Key {
+		// Other workloads' planned room was taken from Free.
+		for name, out := range v.Outstanding {
+			n := sn.Nodes[name]
+			if n == nil {
+				continue
+			}
+			if !seen[name] {
+				seen[name] = true
+				changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: maps.Clone(n.Holders), res: n.Reserved})
+			}
+			for r, q := range out {
+				if _, ok := n.Free[r]; ok {
+					n.Free[r] += q
+				}
+			}
+		}
+	}
+	for name, n := range sn.Nodes {
+		if n.Reserved && n.ReservedBy == key {
+			if !seen[name] {
+				seen[name] = true
+				changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: maps.Clone(n.Holders), res: true})
+			}
+			n.Reserved = false
+		}
+	}
+	delete(sn.Workloads, key)
+	return func() {
+		for _, c := range changes {
+			c.node.Free, c.node.Holders, c.node.Reserved = c.free, c.holder, c.res
+		}
+		sn.Workloads[key] = v
+	}
+}

@@ -1,0 +1,172 @@
+package state_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// snapshotOpts compare snapshots: nodes, models and pods are shared with
+// the state and never changed by a decision, so they compare by identity.
+var snapshotOpts = cmp.Options{
+	cmp.Comparer(func(a, b *topology.Node) bool { return a == b }),
+	cmp.Comparer(func(a, b *workload.Workload) bool { return a == b }),
+	cmp.Comparer(func(a, b *state.Pod) bool { return a == b }),
+	cmpopts.EquateEmpty(),
+}
+
+func TestSnapshotRemoveWorkload(t *testing.T) {
+	// x runs on pool-1; y holds a reservation of pool-2 with nothing placed
+	// yet; b needs two pools and finds only pool-3 free.
+	setup := func(t *testing.T) *fixture {
+		f := newFixture(t, pools(3)...)
+		x := jobSet("x").job("slice", 1, 2).obj()
+		f.addJobSet(x)
+		for i, p := range members(x) {
+			f.addPods(boundTo(p, []string{"pool-1-node-0", "pool-1-node-1"}[i]))
+		}
+		y := jobSet("y").job("slice", 1, 2).obj()
+		f.addJobSet(y)
+		f.addPods(members(y)...)
+		f.commit(jsKey("y"))
+		b := jobSet("b").job("slice", 2, 2).obj()
+		f.addJobSet(b)
+		f.addPods(members(b)...)
+		return f
+	}
+	cases := map[string]struct {
+		remove      []workload.Key
+		wantDomains map[int]string
+	}{
+		"nothing removed": {},
+		"an unknown workload": {
+			remove: []workload.Key{jsKey("nobody")},
+		},
+		"the running workload": {
+			remove:      []workload.Key{jsKey("x")},
+			wantDomains: map[int]string{0: "pool-1", 1: "pool-3"},
+		},
+		"the reserving workload": {
+			remove:      []workload.Key{jsKey("y")},
+			wantDomains: map[int]string{0: "pool-2", 1: "pool-3"},
+		},
+		"both": {
+			remove:      []workload.Key{jsKey("x"), jsKey("y")},
+			wantDomains: map[int]string{0: "pool-1", 1: "pool-2"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := setup(t)
+			sn := f.snapshot(jsKey("b"))
+			before := f.snapshot(jsKey("b"))
+			if diff := cmp.Diff(before, sn, snapshotOpts); diff != "" {
+				t.Fatalf("two snapshots of an unchanged state differ (-first +second):\n%s", diff)
+			}
+			var undos []func()
+			for _, k := range tc.remove {
+				undos = append(undos, sn.RemoveWorkload(k))
+			}
+			r, fail := admission.Plan(sn)
+			if tc.wantDomains == nil {
+				if fail == nil {
+					t.Errorf("plan = %v, want a failure", domains(r))
+				}
+			} else if fail != nil {
+				t.Errorf("plan: %v", fail)
+			} else if diff := cmp.Diff(tc.wantDomains, domains(r)); diff != "" {
+				t.Errorf("plan (-want +got):\n%s", diff)
+			}
+			for _, k := range tc.remove {
+				if _, ok := sn.Workloads[k]; ok {
+					t.Errorf("%s still in the snapshot", k)
+				}
+			}
+			changed := cmp.Diff(before, sn, snapshotOpts) != ""
+			if wantChange := tc.wantDomains != nil; changed != wantChange {
+				t.Errorf("snapshot changed = %v, want %v", changed, wantChange)
+			}
+			for i := len(undos) - 1; i >= 0; i-- {
+				undos[i]()
+			}
+			if diff := cmp.Diff(before, sn, snapshotOpts); diff != "" {
+				t.Errorf("undo did not restore the snapshot (-before +after):\n%s", diff)
+			}
+			// The state itself never changed.
+			if diff := cmp.Diff(before, f.snapshot(jsKey("b")), snapshotOpts); diff != "" {
+				t.Errorf("RemoveWorkload changed the state (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// What a snapshot holds of the nodes, holders and reservations.
+func TestSnapshotViews(t *testing.T) {
+	f := newFixture(t, pools(3)...)
+	x := jobSet("x").job("slice", 1, 2).obj()
+	f.addJobSet(x)
+	xs := members(x)
+	f.addPods(boundTo(xs[0], "pool-1-node-0"), boundTo(xs[1], "pool-1-node-1"))
+	y := jobSet("y").job("slice", 1, 2).obj()
+	f.addJobSet(y)
+	f.addPods(members(y)...)
+	f.commit(jsKey("y"))
+	b := jobSet("b").job("slice", 2, 2).obj()
+	f.addJobSet(b)
+	f.addPods(members(b)...)
+
+	sn := f.snapshot(jsKey("b"))
+	xHolder := workload.Holder{Key: jsKey("x"), UID: "x-uid"}
+	tpuLeft := func(n string) int64 { return sn.Nodes[n].Free[wellknown.ResourceTPU] }
+	got := map[string]any{
+		"domains":            sn.Domains[wellknown.NodePoolLabel],
+		"pool-1 holders":     sn.Nodes["pool-1-node-0"].Holders,
+		"pool-1 tpu left":    tpuLeft("pool-1-node-0"),
+		"pool-2 reserved":    []any{sn.Nodes["pool-2-node-0"].Reserved, sn.Nodes["pool-2-node-0"].ReservedBy},
+		"pool-2 tpu left":    tpuLeft("pool-2-node-1"),
+		"pool-3 tpu left":    tpuLeft("pool-3-node-0"),
+		"workloads":          len(sn.Workloads),
+		"self active":        sn.Self.Active,
+		"self members":       len(sn.Self.Members),
+		"x placed pods":      len(sn.Workloads[jsKey("x")].Pods),
+		"y reserved":         sn.Workloads[jsKey("y")].Reserved,
+		"y outstanding":      sn.Workloads[jsKey("y")].Outstanding,
+		"self holder is b's": sn.Self.Holder == workload.Holder{Key: jsKey("b"), UID: "b-uid"},
+	}
+	want := map[string]any{
+		"domains": map[string][]string{
+			"pool-1": {"pool-1-node-0", "pool-1-node-1"},
+			"pool-2": {"pool-2-node-0", "pool-2-node-1"},
+			"pool-3": {"pool-3-node-0", "pool-3-node-1"},
+		},
+		"pool-1 holders":  map[workload.Holder]int{xHolder: 1},
+		"pool-1 tpu left": int64(0),
+		"pool-2 reserved": []any{true, jsKey("y")},
+		"pool-2 tpu left": int64(0),
+		"pool-3 tpu left": int64(4000),
+		"workloads":       3,
+		"self active":     []int{0, 1},
+		"self members":    4,
+		"x placed pods":   2,
+		"y reserved":      true,
+		"y outstanding": map[string]workload.Resources{
+			"pool-2-node-0": {wellknown.ResourceTPU: 4000, "pods": 1000},
+			"pool-2-node-1": {wellknown.ResourceTPU: 4000, "pods": 1000},
+		},
+		"self holder is b's": true,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("snapshot (-want +got):\n%s", diff)
+	}
+	// y's own snapshot does not count its own reservation against it.
+	if left := f.snapshot(jsKey("y")).Nodes["pool-2-node-0"]; left.Reserved || left.Free[wellknown.ResourceTPU] != 4000 {
+		t.Errorf("y's own view of pool-2: reserved %v, tpu left %d", left.Reserved, left.Free[wellknown.ResourceTPU])
+	}
+}

@@ -1,0 +1,215 @@
+// Package state is the one informer-fed index every plugin and profile of
+// this scheduler shares: workloads (from JobSets and PodGroups) and their
+// pods, nodes grouped into domains, which domains bound gang pods hold, and
+// the reservations of workloads being placed. It imports no scheduler
+// framework types: the framework glue feeds it objects and turns its answers
+// into statuses. Decisions about where workloads go are made by package
+// admission on a Snapshot taken from here, and committed back.
+//
+// Locking: every exported method takes s.mu itself. Methods never call back
+// into the scheduler; where the scheduler must act (activate pods, reject
+// waiting pods), they return Actions, and the caller acts after the lock is
+// released, because the scheduling queue calls back into the queue sort,
+// which reads here.
+package state
+
+import (
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/utils/clock"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Options configures a State.
+type Options struct {
+	Clock clock.PassiveClock
+	// DefaultDomainKey confines gangs that name no domain key.
+	DefaultDomainKey string
+	// RejectionMemory is how long a domain where a workload's pods failed
+	// the scheduler's other filters is kept out of its plans (unless the
+	// domain changes first).
+	RejectionMemory time.Duration
+	// Observer receives measurements; nil discards them.
+	Observer Observer
+}
+
+// Observer is told what metrics measure. Implementations must be cheap and
+// must not call back into the State.
+type Observer interface {
+	ReservationsActive(n int)
+	ReservationReleased(reason ReleaseReason)
+	GangPlaced(wait time.Duration)
+	GangsWaiting(unplaceable, waiting int)
+}
+
+type nopObserver struct{}
+
+func (nopObserver) ReservationsActive(int)            {}
+func (nopObserver) ReservationReleased(ReleaseReason) {}
+func (nopObserver) GangPlaced(time.Duration)          {}
+func (nopObserver) GangsWaiting(int, int)             {}
+
+// APIStatus is what discovery said about a workload API.
+type APIStatus int
+
+const (
+	// APIUnknown: discovery has not answered definitely (errors, timeouts).
+	// Pods of such workloads wait rather than be scheduled as plain pods.
+	APIUnknown APIStatus = iota
+	// APINotServed: the API definitely does not exist; its pods are plain.
+	APINotServed
+	// APIServed: the informer runs and its cache has synced.
+	APIServed
+)
+
+// State is safe for concurrent use.
+type State struct {
+	opts Options
+
+	mu sync.RWMutex
+	// schedulers are the profile names whose pods this scheduler places.
+	schedulers sets.Set[string]
+	apis       map[workload.Source]APIStatus
+	nodes      *topology.Index
+	pods       map[types.UID]*Pod
+	podsOnNode map[string]map[types.UID]*Pod
+	workloads  map[workload.Key]*Workload
+	// nodeHolders counts, per node, the live placed pods of confined gang
+	// slices on it, by holder: a domain with any of them is held.
+	nodeHolders map[string]map[workload.Holder]int
+	// reservations: at most one per workload.
+	reservations map[workload.Key]*Reservation
+	// nodeReserved maps every node of a reserved confined domain to the
+	// slice reserving it.
+	nodeReserved map[string]sliceRef
+	// outstanding is, per node, what reservations have planned there and
+	// not yet placed: room other pods must leave.
+	outstanding map[string]map[workload.Key]workload.Resources
+	// generation changes whenever something that could let a waiting
+	// workload in happens; a failed plan is not retried until it does.
+	generation uint64
+	nextID     uint64
+
+	// blocked holds plain pods a reservation kept off nodes, to activate
+	// when reservations end. It has its own lock: Filter records into it.
+	blockedMu sync.Mutex
+	blocked   map[types.UID]PodRef
+}
+
+type sliceRef struct {
+	key   workload.Key
+	slice int
+}
+
+// New returns an empty state.
+func New(opts Options) *State {
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	if opts.RejectionMemory <= 0 {
+		opts.RejectionMemory = 5 * time.Minute
+	}
+	if opts.Observer == nil {
+		opts.Observer = nopObserver{}
+	}
+	return &State{
+		opts:         opts,
+		schedulers:   sets.New[string](),
+		apis:         map[workload.Source]APIStatus{},
+		nodes:        topology.New(),
+		pods:         map[types.UID]*Pod{},
+		podsOnNode:   map[string]map[types.UID]*Pod{},
+		workloads:    map[workload.Key]*Workload{},
+		nodeHolders:  map[string]map[workload.Holder]int{},
+		reservations: map[workload.Key]*Reservation{},
+		nodeReserved: map[string]sliceRef{},
+		outstanding:  map[string]map[workload.Key]workload.Resources{},
+		blocked:      map[types.UID]PodRef{},
+	}
+}
+
+// Clock returns the state's clock.
+func (s *State) Clock() clock.PassiveClock { return s.opts.Clock }
+
+// DefaultDomainKey is the key confining gangs that name none.
+func (s *State) DefaultDomainKey() string { return s.opts.DefaultDomainKey }
+
+// AddScheduler registers a profile whose pods this state plans.
+func (s *State) AddScheduler(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.schedulers.Insert(name)
+}
+
+// SetAPI records what discovery said about a workload API. Pods of a source
+// whose status changes re-run PreEnqueue.
+func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.apis[src] == status {
+		return Actions{}
+	}
+	s.apis[src] = status
+	var acts Actions
+	for key, w := range s.workloads {
+		if key.Source == src {
+			acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
+		}
+	}
+	return acts
+}
+
+// API returns what is known of a workload API.
+func (s *State) API(src workload.Source) APIStatus {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.apis[src]
+}
+
+// PodRef names a pod.
+type PodRef struct {
+	Namespace, Name string
+	UID             types.UID
+}
+
+// Actions are what the scheduler must do after a state change.
+type Actions struct {
+	// Activate lists pods to move to the active queue.
+	Activate []PodRef
+	// Reject lists waiting pods to reject, with the reason.
+	Reject []types.UID
+	Reason string
+	// Events are messages for users about workloads.
+	Events []Event
+}
+
+// Event is a message about a workload object.
+type Event struct {
+	Ref     corev1.ObjectReference
+	Warning bool
+	Reason  string
+	Message string
+}
+
+func (a *Actions) merge(o Actions) {
+	a.Activate = append(a.Activate, o.Activate...)
+	a.Reject = append(a.Reject, o.Reject...)
+	a.Events = append(a.Events, o.Events...)
+	if o.Reason != "" {
+		a.Reason = o.Reason
+	}
+}
+
+// Empty reports whether there is nothing to do.
+func (a *Actions) Empty() bool {
+	return len(a.Activate) == 0 && len(a.Reject) == 0 && len(a.Events) == 0
+}
+
+// bumpLocked records that capacity or domains may have been freed.
+func (s *State) bumpLocked() { s.generation++ }

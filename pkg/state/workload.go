@@ -1,0 +1,312 @@
+package state
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Workload is what the state knows of one workload: its model (once its
+// object is observed) and its member pods, with per-slice counts of the
+// current attempt kept up to date as pods come and go, so gates are checked
+// in O(slices), not O(pods).
+type Workload struct {
+	key      workload.Key
+	model    *workload.Workload
+	err      error
+	ref      corev1.ObjectReference
+	observed bool
+	members  map[types.UID]*Pod
+	slices   []sliceCount
+	// stagedLeaders counts live leaders placed in JobSet's staged way.
+	stagedLeaders int
+	// complete caches whether every member that can exist yet exists.
+	complete bool
+	// waitingHead is the pod whose plan failed; it alone is retried when
+	// something is freed, and activates the rest once a plan is made.
+	waitingHead *PodRef
+	failure     *planner.Failure
+	failGen     uint64
+	failAt      time.Time
+	// rejected domains: the workload's pods failed other filters there.
+	rejected     map[topology.DomainRef]rejection
+	firstPending time.Time
+}
+
+type rejection struct {
+	reason string
+	at     time.Time
+}
+
+// sliceCount counts the current attempt's pods of one slice.
+type sliceCount struct {
+	// total counts every pod, gated and terminal ones too: a startup group
+	// with any pod has been created by the workload's owner.
+	total int
+	// present counts live pods; leaders the live Job leaders among them.
+	present, leaders int
+	// placed counts live pods on a node (bound or assumed), bound the
+	// confirmed bindings among them.
+	placed, bound int
+	succeeded     int
+}
+
+func (s *State) workloadLocked(key workload.Key) *Workload {
+	w := s.workloads[key]
+	if w == nil {
+		w = &Workload{key: key, members: map[types.UID]*Pod{}}
+		s.workloads[key] = w
+	}
+	return w
+}
+
+func (s *State) dropIfEmptyLocked(w *Workload) {
+	if !w.observed && len(w.members) == 0 && s.reservations[w.key] == nil {
+		delete(s.workloads, w.key)
+	}
+}
+
+// current reports whether a member belongs to the workload's current
+// attempt of its current object.
+func (w *Workload) current(p *Pod) bool {
+	m := w.model
+	if m == nil {
+		return false
+	}
+	if p.Member.OwnerUID != "" && m.UID != "" && p.Member.OwnerUID != m.UID {
+		return false
+	}
+	return p.Member.RestartAttempt == m.RestartAttempt && p.Member.Slice < len(m.Slices)
+}
+
+// confines reports whether slice i of the workload is confined to a domain.
+func (w *Workload) confines(i int) bool {
+	if w.model == nil {
+		return false
+	}
+	if i < len(w.model.Slices) {
+		return w.model.Slices[i].DomainKey != ""
+	}
+	return w.model.Confined()
+}
+
+func (w *Workload) count(p *Pod, delta int) {
+	if !w.current(p) {
+		return
+	}
+	c := &w.slices[p.Member.Slice]
+	c.total += delta
+	if p.Succeeded {
+		c.succeeded += delta
+	}
+	if !p.Live() {
+		return
+	}
+	c.present += delta
+	if p.Member.Leader {
+		c.leaders += delta
+	}
+	if p.StagedLeader {
+		w.stagedLeaders += delta
+	}
+	if p.Node != "" {
+		c.placed += delta
+		if !p.Assumed {
+			c.bound += delta
+		}
+	}
+}
+
+// recount recomputes the counts from the members. gone is kept: the
+// members it counts left the index and cannot be recounted.
+func (w *Workload) recount() {
+	w.slices = nil
+	w.stagedLeaders = 0
+	if w.model == nil {
+		return
+	}
+	w.slices = make([]sliceCount, len(w.model.Slices))
+	for _, p := range w.members {
+		w.count(p, +1)
+	}
+}
+
+// staged reports whether the workload is placed in JobSet's staged way:
+// each Job's leader first, its followers only after the leader is bound.
+func (w *Workload) staged() bool {
+	return w.stagedLeaders > 0 && w.key.Source == workload.SourceJobSet && w.model.Confined()
+}
+
+// groupOpen reports whether the owner has created startup group g.
+func (w *Workload) groupOpen(g int) bool {
+	if g == 0 {
+		return true
+	}
+	for i, sl := range w.model.Slices {
+		if sl.Group == g && w.slices[i].total > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// active lists the slices that make up the gang now: those of created
+// startup groups that have not run to completion. A slice with no live pods
+// is done when it has succeeded pods in view, when its owner reports Jobs
+// of its replicated Job succeeded, or when a later startup group exists
+// (the owner creates one only once earlier groups are done or running).
+func (w *Workload) active() []int {
+	open := map[int]bool{}
+	latest := 0
+	for i, sl := range w.model.Slices {
+		o, seen := open[sl.Group]
+		if !seen {
+			o = w.groupOpen(sl.Group)
+			open[sl.Group] = o
+		}
+		if o && w.slices[i].total > 0 {
+			latest = max(latest, sl.Group)
+		}
+	}
+	var out []int
+	for i, sl := range w.model.Slices {
+		c := w.slices[i]
+		if !open[sl.Group] {
+			continue
+		}
+		if c.present == 0 && (c.succeeded > 0 || w.model.SucceededJobs[sl.ReplicatedJob] > 0 || sl.Group < latest) {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// missing counts, over the active slices, those still lacking members that
+// must exist before the gang is planned: every pod, or under staged
+// placement each Job's leader.
+func (w *Workload) missing() (slices, pods int) {
+	staged := w.staged()
+	for _, i := range w.active() {
+		c := w.slices[i]
+		if staged {
+			if c.leaders == 0 && c.placed == 0 {
+				slices++
+				pods++
+			}
+			continue
+		}
+		if need := w.model.Slices[i].Pods - c.present; need > 0 {
+			slices++
+			pods += need
+		}
+	}
+	return slices, pods
+}
+
+// refreshCompleteLocked updates the cached gate and reports whether it
+// just became complete.
+func (s *State) refreshCompleteLocked(w *Workload) bool {
+	was := w.complete
+	w.complete = false
+	if w.model != nil && w.err == nil && !w.model.Finished {
+		n, _ := w.missing()
+		w.complete = n == 0
+	}
+	return w.complete && !was
+}
+
+// placedWhole reports whether every active slice has all its pods placed:
+// the gang runs, and further pods (replacements, a PodGroup's extra
+// members) join without a new reservation.
+func (w *Workload) placedWhole() bool {
+	for _, i := range w.active() {
+		if w.slices[i].placed < w.model.Slices[i].Pods {
+			return false
+		}
+	}
+	return true
+}
+
+// UpsertSource records a workload derived from its object (w nil and err
+// set for a malformed object). Changes that end the current placement (a new
+// restart attempt, another object of the same name, completion, deletion)
+// release its reservation.
+func (s *State) UpsertSource(key workload.Key, model *workload.Workload, err error, ref corev1.ObjectReference) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.workloadLocked(key)
+	old := w.model
+	w.model, w.err, w.ref, w.observed = model, err, ref, true
+	var acts Actions
+	if r := s.reservations[key]; r != nil && (model == nil || model.Finished || model.RestartAttempt != r.Attempt || model.UID != r.Holder.UID) {
+		reason := ReleaseRestart
+		if model == nil || model.Finished {
+			reason = ReleaseDeleted
+		}
+		acts.merge(s.releaseLocked(key, reason, fmt.Sprintf("%s changed", key)))
+	}
+	if old == nil || model == nil || old.RestartAttempt != model.RestartAttempt || old.UID != model.UID || len(old.Slices) != len(model.Slices) {
+		w.rejected = nil
+		w.failure = nil
+		w.firstPending = time.Time{}
+	}
+	w.recount()
+	s.reholdLocked(w)
+	s.refreshCompleteLocked(w)
+	// Pods gated on this workload's shape re-run PreEnqueue.
+	acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
+	return acts
+}
+
+// DeleteSource forgets a workload's object and releases its reservation.
+func (s *State) DeleteSource(key workload.Key) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.workloads[key]
+	if w == nil {
+		return Actions{}
+	}
+	acts := s.releaseLocked(key, ReleaseDeleted, fmt.Sprintf("%s was deleted", key))
+	// The model stays: pods still running keep holding their domains
+	// until they are gone. Pods wait until an object of the name returns.
+	w.observed = false
+	w.complete, w.waitingHead = false, nil
+	s.dropIfEmptyLocked(w)
+	return acts
+}
+
+// Created returns when key's object was created, for queue ordering.
+func (s *State) Created(key workload.Key) (time.Time, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	w := s.workloads[key]
+	if w == nil || w.model == nil {
+		return time.Time{}, false
+	}
+	return w.model.Created, true
+}
+
+// Ref returns the event reference of key's object.
+func (s *State) Ref(key workload.Key) corev1.ObjectReference {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if w := s.workloads[key]; w != nil {
+		return w.ref
+	}
+	return corev1.ObjectReference{}
+}
+
+// PlacedWhole reports whether the workload's gang already runs whole.
+func (s *State) PlacedWhole(key workload.Key) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	w := s.workloads[key]
+	return w != nil && w.model != nil && s.reservations[key] == nil && w.placedWhole()
+}
