@@ -76,7 +76,7 @@ func TestCompetingGangsNeverDeadlockOrSplit(t *testing.T) {
 			jobsets := cp.NewJobSets(t, mode)
 			a := jobsets.CreateObject(t, multislice(ns, "a", 2))
 			b := jobsets.CreateObject(t, multislice(ns, "b", 2))
-			pods := append(harness.PodsOf(a, 0), harness.PodsOf(b, 0)...)
+			pods := append(builders.PodsOf(a, 0), builders.PodsOf(b, 0)...)
 			rng.Shuffle(len(pods), func(i, j int) { pods[i], pods[j] = pods[j], pods[i] })
 			for _, p := range pods {
 				jobsets.CreatePod(t, p)

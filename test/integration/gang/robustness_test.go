@@ -1,14 +1,12 @@
 package gang_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -28,7 +26,7 @@ func TestMalformedWorkloadsAreReportedAndIsolated(t *testing.T) {
 
 	// A pod whose Job index is not a number.
 	good := jobsets.CreateObject(t, multislice(ns, "labels", 1))
-	pods := harness.PodsOf(good, 0)
+	pods := builders.PodsOf(good, 0)
 	pods[0].Labels[wellknown.JobGlobalIndexLabel] = "zero"
 	for _, p := range pods {
 		jobsets.CreatePod(t, p)
@@ -46,7 +44,7 @@ func TestMalformedWorkloadsAreReportedAndIsolated(t *testing.T) {
 
 	// A pod naming a Job index the JobSet does not have.
 	oob := jobsets.CreateObject(t, multislice(ns, "outofrange", 1))
-	stray := harness.PodsOf(oob, 0)[0]
+	stray := builders.PodsOf(oob, 0)[0]
 	stray.Name = "stray"
 	stray.Labels[wellknown.JobGlobalIndexLabel] = "7"
 	jobsets.CreatePod(t, stray)
@@ -83,11 +81,16 @@ func TestRestartWhileWaitingInPermitLeavesNoPartialGang(t *testing.T) {
 	// One pod of slice 1 asks for a node no pool has: its 3 siblings are
 	// reserved and wait in Permit for it.
 	js := jobsets.CreateObject(t, multislice(ns, "gang", 2))
-	pods := harness.PodsOf(js, 0)
+	pods := builders.PodsOf(js, 0)
 	var blocked *corev1.Pod
 	for _, p := range pods {
 		if p.Labels[wellknown.JobGlobalIndexLabel] == "1" && p.Labels[wellknown.JobCompletionIndexLabel] == "1" {
-			p.Spec.NodeSelector["example.com/missing"] = "true"
+			// A required affinity to a pod that never exists: the plan
+			// cannot see it, the scheduler's affinity filter rejects it.
+			p.Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+				TopologyKey:   corev1.LabelHostname,
+				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"example.com/missing": "true"}},
+			}}}}
 			blocked = p
 		}
 		jobsets.CreatePod(t, p)
@@ -104,7 +107,7 @@ func TestRestartWhileWaitingInPermitLeavesNoPartialGang(t *testing.T) {
 	if err := cp.Client.CoreV1().Pods(ns).Delete(t.Context(), blocked.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	delete(blocked.Spec.NodeSelector, "example.com/missing")
+	blocked.Spec.Affinity = nil
 	blocked.Name += "-retry"
 	jobsets.CreatePod(t, blocked)
 	waitWhollyPlaced(t, cp, ns, "gang", 4)
@@ -120,7 +123,7 @@ func TestRestartAfterPartialBindingCompletesTheGang(t *testing.T) {
 	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 
 	js := jobsets.Create(t, multislice(ns, "gang", 2))
-	for _, p := range harness.PodsOf(js, 0) {
+	for _, p := range builders.PodsOf(js, 0) {
 		if p.Labels[wellknown.JobGlobalIndexLabel] != "0" {
 			continue
 		}
@@ -137,39 +140,5 @@ func TestRestartAfterPartialBindingCompletesTheGang(t *testing.T) {
 	p := waitWhollyPlaced(t, cp, ns, "gang", 4)
 	if !p.poolsBySlice["0"]["pool-2"] {
 		t.Errorf("slice 0 moved from pool-2 to %v", p.poolsBySlice["0"])
-	}
-}
-
-// Plain pods of our scheduler are not placed in a domain reserved for a
-// gang that is still being placed.
-func TestPlainPodsStayOutOfReservedDomains(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	v5ePools(t, cp, 1)
-	config := harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 120})
-	harness.StartScheduler(t, cp, config)
-	ns := cp.CreateNamespace(t, "reserved")
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
-
-	// The gang reserves pool-1 but one member cannot be placed yet.
-	js := jobsets.CreateObject(t, multislice(ns, "gang", 1))
-	pods := harness.PodsOf(js, 0)
-	pods[1].Spec.NodeSelector["example.com/missing"] = "true"
-	for _, p := range pods {
-		jobsets.CreatePod(t, p)
-	}
-	waitForWorkloadEvent(t, cp, ns, "gang", "Reserved")
-
-	plain := cp.CreatePod(t, builders.Pod(ns, "plain").Scheduler(app.Name).TPU("4").Obj())
-	cond := cp.WaitForPodCondition(t, ns, plain.Name, corev1.PodScheduled, corev1.ConditionFalse)
-	if !strings.Contains(cond.Message, "reserved for slice 0 of JobSet") {
-		t.Errorf("plain pod unschedulable for another reason: %q", cond.Message)
-	}
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, 2*time.Second, true, func(ctx context.Context) (bool, error) {
-		p, err := cp.Client.CoreV1().Pods(ns).Get(ctx, plain.Name, metav1.GetOptions{})
-		return err == nil && p.Spec.NodeName != "", nil
-	})
-	if err == nil {
-		t.Fatal("plain pod was bound into the reserved pool")
 	}
 }

@@ -2,11 +2,6 @@ package harness
 
 import (
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
-	"fmt"
-	"maps"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +13,7 @@ import (
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // PodCreation is how a JobSet's pods come to exist.
@@ -27,9 +23,10 @@ const (
 	// AllAtOnce: every pod exists from the start, as without JobSet's
 	// webhook or under its node-selector strategy.
 	AllAtOnce PodCreation = iota
-	// Staged emulates JobSet's exclusive-placement webhook: each Job's
-	// leader (completion index 0) is created first with a required affinity
-	// to its own Job and anti-affinity to other Jobs; the other pods are
+	// Staged emulates JobSet's pod webhook: every JobSet pod is labelled with
+	// its priority; under exclusive placement each Job's leader (completion
+	// index 0) is created first with a required affinity to its own Job and
+	// anti-affinity to other Jobs of its priority, and the other pods are
 	// created only once their leader is bound, pinned to its domain.
 	Staged
 )
@@ -72,7 +69,7 @@ func (cp *ControlPlane) NewJobSets(t testing.TB, mode PodCreation) *JobSets {
 func (j *JobSets) Create(t testing.TB, js *jobsetv1alpha2.JobSet) *jobsetv1alpha2.JobSet {
 	t.Helper()
 	created := j.CreateObject(t, js)
-	for _, pod := range PodsOf(created, 0) {
+	for _, pod := range builders.PodsOf(created, 0) {
 		j.CreatePod(t, pod)
 	}
 	return created
@@ -88,22 +85,65 @@ func (j *JobSets) CreateObject(t testing.TB, js *jobsetv1alpha2.JobSet) *jobsetv
 	return created
 }
 
-// CreatePod creates one pod of a JobSet as the configured mode would.
+// CreatePod creates one pod of a JobSet (see builders.PodsOf) as the
+// configured mode would. In Staged mode a copy of the pod is first mutated
+// as JobSet's webhook would (builders.JobSetPodWebhook), with the priority
+// the apiserver resolves for it; a follower under exclusive placement is
+// held back until its leader is bound.
 func (j *JobSets) CreatePod(t testing.TB, pod *corev1.Pod) {
 	t.Helper()
-	leader := pod.Labels[wellknown.JobCompletionIndexLabel] == "0"
-	exclusive := pod.Annotations[wellknown.ExclusiveTopologyAnnotation]
-	if j.mode == Staged && exclusive != "" {
-		if !leader {
+	if j.mode == Staged {
+		pod = pod.DeepCopy()
+		builders.JobSetPodWebhook(pod, j.priorityOf(t, pod))
+		if waitsForLeader(pod) {
 			j.mu.Lock()
 			lk := leaderKey(pod)
 			j.pending[lk] = append(j.pending[lk], pod)
 			j.mu.Unlock()
 			return
 		}
-		injectWebhookAffinity(pod, exclusive)
 	}
 	j.cp.CreatePod(t, pod)
+}
+
+// priorityOf is the spec.priority the apiserver's Priority admission gives
+// the pod before JobSet's webhook sees it: its own if set, else its
+// PriorityClass's value, else the lowest global default class's, else 0.
+func (j *JobSets) priorityOf(t testing.TB, pod *corev1.Pod) *int32 {
+	t.Helper()
+	if pod.Spec.Priority != nil {
+		return pod.Spec.Priority
+	}
+	classes := j.cp.Client.SchedulingV1().PriorityClasses()
+	if name := pod.Spec.PriorityClassName; name != "" {
+		pc, err := classes.Get(t.Context(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatalf("priority class of pod %s/%s: %v", pod.Namespace, pod.Name, err)
+		}
+		return &pc.Value
+	}
+	list, err := classes.List(t.Context(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("list priority classes: %v", err)
+	}
+	var priority int32
+	found := false
+	for _, pc := range list.Items {
+		if pc.GlobalDefault && (!found || pc.Value < priority) {
+			priority, found = pc.Value, true
+		}
+	}
+	return &priority
+}
+
+// waitsForLeader reports whether JobSet's webhook rejects the pod until its
+// Job's leader is bound: a follower of a JobSet under exclusive placement
+// by affinities (not by node selectors).
+func waitsForLeader(pod *corev1.Pod) bool {
+	_, jobSetPod := pod.Annotations[jobsetv1alpha2.JobSetNameKey]
+	_, exclusive := pod.Annotations[wellknown.ExclusiveTopologyAnnotation]
+	_, nodeSelectorStrategy := pod.Annotations[wellknown.NodeSelectorStrategyAnnotation]
+	return jobSetPod && exclusive && !nodeSelectorStrategy && !builders.IsJobLeader(pod)
 }
 
 // Delete deletes the JobSet and its pods, as garbage collection would.
@@ -145,7 +185,7 @@ func (j *JobSets) releaseFollowers(ctx context.Context) {
 				continue
 			}
 			ns := followers[0].Namespace
-			leader, err := j.cp.Client.CoreV1().Pods(ns).Get(ctx, leaderName(followers[0]), metav1.GetOptions{})
+			leader, err := j.cp.Client.CoreV1().Pods(ns).Get(ctx, builders.LeaderPodName(followers[0]), metav1.GetOptions{})
 			if err != nil || leader.Spec.NodeName == "" {
 				continue
 			}
@@ -170,88 +210,6 @@ func (j *JobSets) releaseFollowers(ctx context.Context) {
 	})
 }
 
-// PodsOf returns the pods the JobSet and Job controllers would create for
-// one restart attempt: per Job, parallelism pods with JobSet's labels and
-// annotations and the Job controller's completion index.
-func PodsOf(js *jobsetv1alpha2.JobSet, attempt int32) []*corev1.Pod {
-	var pods []*corev1.Pod
-	global := 0
-	for _, rj := range js.Spec.ReplicatedJobs {
-		parallelism := int32(1)
-		if p := rj.Template.Spec.Parallelism; p != nil {
-			parallelism = *p
-		}
-		for ji := int32(0); ji < rj.Replicas; ji++ {
-			jobName := fmt.Sprintf("%s-%s-%d", js.Name, rj.Name, ji)
-			sum := sha1.Sum([]byte(js.Namespace + "/" + jobName))
-			for ci := int32(0); ci < parallelism; ci++ {
-				tmpl := rj.Template.Spec.Template
-				labels := maps.Clone(tmpl.Labels)
-				if labels == nil {
-					labels = map[string]string{}
-				}
-				maps.Copy(labels, map[string]string{
-					wellknown.JobSetNameLabel:            js.Name,
-					wellknown.JobSetUIDLabel:             string(js.UID),
-					jobsetv1alpha2.ReplicatedJobNameKey:  rj.Name,
-					jobsetv1alpha2.JobIndexKey:           strconv.Itoa(int(ji)),
-					wellknown.JobGlobalIndexLabel:        strconv.Itoa(global),
-					wellknown.RestartAttemptLabel:        strconv.Itoa(int(attempt)),
-					wellknown.JobKeyLabel:                hex.EncodeToString(sum[:]),
-					wellknown.JobCompletionIndexLabel:    strconv.Itoa(int(ci)),
-					"batch.kubernetes.io/job-name":       jobName,
-					jobsetv1alpha2.ReplicatedJobReplicas: strconv.Itoa(int(rj.Replicas)),
-				})
-				annotations := maps.Clone(tmpl.Annotations)
-				if annotations == nil {
-					annotations = map[string]string{}
-				}
-				for _, src := range []map[string]string{js.Annotations, rj.Template.Annotations} {
-					if v, ok := src[wellknown.ExclusiveTopologyAnnotation]; ok {
-						annotations[wellknown.ExclusiveTopologyAnnotation] = v
-					}
-				}
-				pods = append(pods, &corev1.Pod{
-					ObjectMeta: metav1.ObjectMeta{
-						Namespace:   js.Namespace,
-						Name:        fmt.Sprintf("%s-%d-a%d", jobName, ci, attempt),
-						Labels:      labels,
-						Annotations: annotations,
-					},
-					Spec: *tmpl.Spec.DeepCopy(),
-				})
-			}
-			global++
-		}
-	}
-	return pods
-}
-
 func leaderKey(pod *corev1.Pod) string {
-	return pod.Namespace + "/" + leaderName(pod)
-}
-
-// leaderName is the name PodsOf gives the pod's Job leader.
-func leaderName(pod *corev1.Pod) string {
-	return fmt.Sprintf("%s-0-a%s", pod.Labels["batch.kubernetes.io/job-name"], pod.Labels[wellknown.RestartAttemptLabel])
-}
-
-// injectWebhookAffinity does what JobSet's pod webhook does to a leader.
-func injectWebhookAffinity(pod *corev1.Pod, topologyKey string) {
-	if pod.Spec.Affinity == nil {
-		pod.Spec.Affinity = &corev1.Affinity{}
-	}
-	pod.Spec.Affinity.PodAffinity = &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
-		TopologyKey: topologyKey,
-		LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{
-			Key: wellknown.JobKeyLabel, Operator: metav1.LabelSelectorOpIn, Values: []string{pod.Labels[wellknown.JobKeyLabel]},
-		}}},
-	}}}
-	pod.Spec.Affinity.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
-		TopologyKey: topologyKey,
-		LabelSelector: &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
-			{Key: wellknown.JobKeyLabel, Operator: metav1.LabelSelectorOpExists},
-			{Key: wellknown.JobKeyLabel, Operator: metav1.LabelSelectorOpNotIn, Values: []string{pod.Labels[wellknown.JobKeyLabel]}},
-		}},
-	}}}
+	return pod.Namespace + "/" + builders.LeaderPodName(pod)
 }

@@ -105,7 +105,7 @@ func TestManifestsApplyAndGrantEnoughToSchedule(t *testing.T) {
 	js := cp.NewJobSets(t, harness.AllAtOnce).Create(t, builders.JobSet(ns, "gang").Exclusive(wellknown.NodePoolLabel).
 		Pod(func(p *builders.PodBuilder) { p.Scheduler(app.Name).TPU("4") }).
 		ReplicatedJob("slice", 1, 2).Obj())
-	for _, p := range harness.PodsOf(js, 0) {
+	for _, p := range builders.PodsOf(js, 0) {
 		cp.WaitForPodBound(t, ns, p.Name)
 	}
 
