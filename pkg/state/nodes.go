@@ -236,7 +236,7 @@ func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
 		return
 	}
 	ref := p.Ref()
-	w.waitingHead, w.failure, w.failGen, w.failAt = &ref, f, gen, s.opts.Clock.Now()
+	w.waitingHead, w.failure, w.failGen = &ref, f, gen
 	s.observeWaitingLocked()
 }
 

@@ -33,7 +33,6 @@ type Workload struct {
 	waitingHead *PodRef
 	failure     *planner.Failure
 	failGen     uint64
-	failAt      time.Time
 	// rejected domains: the workload's pods failed other filters there.
 	rejected     map[topology.DomainRef]rejection
 	firstPending time.Time
@@ -123,8 +122,7 @@ func (w *Workload) count(p *Pod, delta int) {
 	}
 }
 
-// recount recomputes the counts from the members. gone is kept: the
-// members it counts left the index and cannot be recounted.
+// recount recomputes the counts from the members.
 func (w *Workload) recount() {
 	w.slices = nil
 	w.stagedLeaders = 0
