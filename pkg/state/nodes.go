@@ -69,9 +69,9 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 			delete(w.rejected, d)
 		}
 	}
-	for _, w := range s.workloads {
-		delete(w.rejected, topology.DomainRef{Value: name})
-	}
+	// Any change to a node (a taint removed, a label fixed) may be what
+	// rejected the workload's pods in the domains it is in.
+	s.clearRejectedLocked(name)
 	s.bumpLocked()
 	if !ch.Failed || grew {
 		acts.merge(s.freedLocked())
