@@ -90,7 +90,10 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	r.FollowerTimeout = pl.followerTimeout()
 	_, acts, err := pl.state.Commit(r, pl.permitTimeout())
 	if err != nil {
+		// Another workload took a chosen domain meanwhile: wait like a
+		// failed plan, so that what frees room wakes this pod again.
 		klog.FromContext(ctx).V(2).Info("Reservation raced with another change; retrying", "workload", key, "err", err)
+		pl.state.PlanFailed(pod, sn.Generation, &planner.Failure{Message: err.Error()})
 		return nil, fwk.NewStatus(fwk.Unschedulable, err.Error())
 	}
 	pl.act(ctx, acts)
