@@ -19,6 +19,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -321,7 +322,7 @@ func describeSelector(spec *corev1.PodSpec) string {
 	keys := slices.Sorted(maps.Keys(spec.NodeSelector))
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s=%s", strings.TrimPrefix(k, "cloud.google.com/"), spec.NodeSelector[k]))
+		parts = append(parts, fmt.Sprintf("%s=%s", wellknown.ShortLabel(k), spec.NodeSelector[k]))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -218,7 +218,7 @@ func describeDomain(sr *SliceReservation) string {
 	if sr.Domain == "" {
 		return "their planned nodes"
 	}
-	return strings.TrimPrefix(sr.DomainKey, "cloud.google.com/") + "=" + sr.Domain
+	return wellknown.ShortLabel(sr.DomainKey) + "=" + sr.Domain
 }
 
 // PlanFailed records that the workload could not be planned at this

@@ -13,6 +13,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -515,7 +516,7 @@ func DescribePlacement(w *workload.Workload, r *Reservation) string {
 			unconfined++
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("slice %d (%s) on %s=%s", i, w.Slices[i].Name, strings.TrimPrefix(sr.DomainKey, "cloud.google.com/"), sr.Domain))
+		parts = append(parts, fmt.Sprintf("slice %d (%s) on %s=%s", i, w.Slices[i].Name, wellknown.ShortLabel(sr.DomainKey), sr.Domain))
 	}
 	if unconfined > 0 {
 		pods := 0

@@ -4,7 +4,11 @@
 // exactly once.
 package wellknown
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
 
 // GKE node labels.
 const (
@@ -20,6 +24,13 @@ const (
 	// ZoneLabel is the standard topology zone label.
 	ZoneLabel = corev1.LabelTopologyZone
 )
+
+// GKELabelPrefix starts GKE's node labels; messages for users drop it
+// ("gke-nodepool=pool-1").
+const GKELabelPrefix = "cloud.google.com/"
+
+// ShortLabel renders a label key for users without GKE's prefix.
+func ShortLabel(key string) string { return strings.TrimPrefix(key, GKELabelPrefix) }
 
 // Extended resources.
 const (
