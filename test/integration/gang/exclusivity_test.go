@@ -106,58 +106,62 @@ func TestConfinedPodGroupKeepsItsPoolOnceBound(t *testing.T) {
 // would restart the whole workload for it), while plain pods still preempt
 // plain pods as kube-scheduler does.
 func TestPlainPodNeverPreemptsAGangMember(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	v5ePools(t, cp, 1)
-	cp.CreateNodePool(t, builders.NodePool("cpu").Nodes(1).Capacity(corev1.ResourceCPU, "1"))
-	createPriorityClass(t, cp, "low", 1000)
-	createPriorityClass(t, cp, "high", 2000000)
-	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
-	ns := cp.CreateNamespace(t, "nopreempt")
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+	for _, mode := range modes {
+		t.Run(mode.String(), func(t *testing.T) {
+			cp := harness.StartControlPlane(t)
+			cp.InstallWorkloadCRDs(t)
+			v5ePools(t, cp, 1)
+			cp.CreateNodePool(t, builders.NodePool("cpu").Nodes(1).Capacity(corev1.ResourceCPU, "1"))
+			createPriorityClass(t, cp, "low", 1000)
+			createPriorityClass(t, cp, "high", 2000000)
+			harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+			ns := cp.CreateNamespace(t, "nopreempt")
+			jobsets := cp.NewJobSets(t, mode)
 
-	js := builders.JobSet(ns, "gang").Exclusive(wellknown.NodePoolLabel).
-		Pod(func(p *builders.PodBuilder) {
-			p.Scheduler(app.Name).TPU("4").PriorityClass("low").NodeSelector(wellknown.TPUTopologyLabel, "2x4")
-		}).ReplicatedJob("slice", 1, 2).Obj()
-	jobsets.Create(t, js)
-	waitWhollyPlaced(t, cp, ns, "gang", 2)
+			js := builders.JobSet(ns, "gang").Exclusive(wellknown.NodePoolLabel).
+				Pod(func(p *builders.PodBuilder) {
+					p.Scheduler(app.Name).TPU("4").PriorityClass("low").NodeSelector(wellknown.TPUTopologyLabel, "2x4")
+				}).ReplicatedJob("slice", 1, 2).Obj()
+			jobsets.Create(t, js)
+			waitWhollyPlaced(t, cp, ns, "gang", 2)
 
-	high := cp.CreatePod(t, builders.Pod(ns, "urgent").Scheduler(app.Name).TPU("4").PriorityClass("high").Obj())
-	cp.WaitForPodCondition(t, ns, high.Name, corev1.PodScheduled, corev1.ConditionFalse)
-	deadline := time.Now().Add(4 * time.Second)
-	for time.Now().Before(deadline) {
-		pods, err := cp.Client.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{LabelSelector: wellknown.JobSetNameLabel + "=gang"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range pods.Items {
-			if p.DeletionTimestamp != nil {
-				t.Fatalf("gang pod %s is being deleted", p.Name)
-			}
-			for _, c := range p.Status.Conditions {
-				if c.Type == corev1.DisruptionTarget {
-					t.Fatalf("gang pod %s marked %s: %s", p.Name, c.Type, c.Message)
+			high := cp.CreatePod(t, builders.Pod(ns, "urgent").Scheduler(app.Name).TPU("4").PriorityClass("high").Obj())
+			cp.WaitForPodCondition(t, ns, high.Name, corev1.PodScheduled, corev1.ConditionFalse)
+			deadline := time.Now().Add(4 * time.Second)
+			for time.Now().Before(deadline) {
+				pods, err := cp.Client.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{LabelSelector: wellknown.JobSetNameLabel + "=gang"})
+				if err != nil {
+					t.Fatal(err)
 				}
+				for _, p := range pods.Items {
+					if p.DeletionTimestamp != nil {
+						t.Fatalf("gang pod %s is being deleted", p.Name)
+					}
+					for _, c := range p.Status.Conditions {
+						if c.Type == corev1.DisruptionTarget {
+							t.Fatalf("gang pod %s marked %s: %s", p.Name, c.Type, c.Message)
+						}
+					}
+				}
+				if len(pods.Items) != 2 {
+					t.Fatalf("gang has %d pods, want 2", len(pods.Items))
+				}
+				time.Sleep(200 * time.Millisecond)
 			}
-		}
-		if len(pods.Items) != 2 {
-			t.Fatalf("gang has %d pods, want 2", len(pods.Items))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 
-	// Plain pods still preempt plain pods.
-	cp.CreatePod(t, builders.Pod(ns, "filler").Scheduler(app.Name).Request(corev1.ResourceCPU, "900m").PriorityClass("low").
-		NodeSelector(wellknown.NodePoolLabel, "cpu").Obj())
-	cp.WaitForPodBound(t, ns, "filler")
-	cp.CreatePod(t, builders.Pod(ns, "important").Scheduler(app.Name).Request(corev1.ResourceCPU, "900m").PriorityClass("high").
-		NodeSelector(wellknown.NodePoolLabel, "cpu").Obj())
-	err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		p, err := cp.Client.CoreV1().Pods(ns).Get(ctx, "filler", metav1.GetOptions{})
-		return err != nil || p.DeletionTimestamp != nil, nil
-	})
-	if err != nil {
-		t.Fatalf("the plain low-priority pod was not preempted: %v", err)
+			// Plain pods still preempt plain pods.
+			cp.CreatePod(t, builders.Pod(ns, "filler").Scheduler(app.Name).Request(corev1.ResourceCPU, "900m").PriorityClass("low").
+				NodeSelector(wellknown.NodePoolLabel, "cpu").Obj())
+			cp.WaitForPodBound(t, ns, "filler")
+			cp.CreatePod(t, builders.Pod(ns, "important").Scheduler(app.Name).Request(corev1.ResourceCPU, "900m").PriorityClass("high").
+				NodeSelector(wellknown.NodePoolLabel, "cpu").Obj())
+			err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+				p, err := cp.Client.CoreV1().Pods(ns).Get(ctx, "filler", metav1.GetOptions{})
+				return err != nil || p.DeletionTimestamp != nil, nil
+			})
+			if err != nil {
+				t.Fatalf("the plain low-priority pod was not preempted: %v", err)
+			}
+		})
 	}
 }

@@ -148,6 +148,9 @@ func TestDomainRejectedByOtherFiltersIsAvoided(t *testing.T) {
 // A JobSet deleted and recreated under the same name is another workload:
 // pods of the old one still running keep their pool, and the new one's pods
 // go elsewhere.
+// (All pods at once only: under JobSet's webhook the new leaders' affinity
+// to their own job-key — the same for a JobSet of the same name — ties them
+// to the old pods' pool until those are gone, as it would on a cluster.)
 func TestRecreatedJobSetIsAnotherWorkload(t *testing.T) {
 	cp := harness.StartControlPlane(t)
 	cp.InstallWorkloadCRDs(t)
