@@ -128,7 +128,8 @@ verify: verify-fmt verify-vet verify-vendor verify-manifests verify-crds ## Stat
 
 .PHONY: verify-fmt
 verify-fmt:
-	@out="$$(gofmt -l $$(git ls-files '*.go' | grep -v '^vendor/'))"; \
+	@files="$$(git ls-files '*.go' | grep -v '^vendor/')"; \
+	out="$$(gofmt -l $$files)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 .PHONY: verify-vet
@@ -136,27 +137,52 @@ verify-vet: fixtures
 	$(GO) vet ./...
 
 .PHONY: verify-vendor
-verify-vendor: ## go.mod tidy and vendor/ in sync with it.
+# Some vendored modules ship a .gitignore that also matches files of their own
+# (github.com/wzshiming/ctc's ignores every dotfile, itself included), so a
+# plain `git add vendor` leaves them out and a clean clone's vendor/ differs
+# from `go mod vendor`. Such files have to be added with `git add -f`.
+verify-vendor: ## go.mod tidy and vendor/ in sync with it, and all of vendor/ in git.
 	$(GO) mod tidy -diff
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) mod vendor -o "$$tmp/vendor"; \
 	diff -r -q -x testdata vendor "$$tmp/vendor" || { echo "vendor/ is out of date: run 'go mod vendor'"; exit 1; }
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+	  ignored="$$(git ls-files --others --ignored --exclude-standard vendor | grep -v '/testdata/' || true)"; \
+	  if [ -n "$$ignored" ]; then \
+	    echo "vendor/ files git ignores (add them with 'git add -f'):"; echo "$$ignored"; exit 1; \
+	  fi; \
+	fi
 
 # CRDs generated with controller-gen (pinned in hack/tools, its own module)
-# from the API types of the versions go.mod pins.
+# from the API types of the versions go.mod pins: JobSet's, and
+# scheduler-plugins' PodGroup (its package also defines ElasticQuota, which
+# the local cluster does not install).
 CRD_DIR      := internal/localcluster/crds
 CONTROLLER_GEN = cd hack/tools && GOFLAGS=-mod=mod $(GO) tool controller-gen
-JOBSET_API   := sigs.k8s.io/jobset/api/jobset/v1alpha2
+CRD_MODULES  := sigs.k8s.io/jobset sigs.k8s.io/scheduler-plugins
+CRD_APIS     := sigs.k8s.io/jobset/api/jobset/v1alpha2 sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1
+CRD_FILES    := jobset.x-k8s.io_jobsets.yaml scheduling.x-k8s.io_podgroups.yaml
+# $(call gen-crds,dir): the CRD_FILES, generated into the absolute path dir.
+gen-crds = tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	( $(CONTROLLER_GEN) crd:generateEmbeddedObjectMeta=true $(addprefix paths=,$(CRD_APIS)) output:crd:dir="$$tmp" ) && \
+	for f in $(CRD_FILES); do cp "$$tmp/$$f" $(1)/ || exit 1; done
 
 .PHONY: crds
-crds: ## Generate the JobSet CRD the local cluster installs.
-	$(CONTROLLER_GEN) crd:generateEmbeddedObjectMeta=true paths=$(JOBSET_API) output:crd:dir=$(CURDIR)/$(CRD_DIR)
+crds: ## Generate the CRDs the local cluster installs (JobSet, PodGroup).
+	@$(call gen-crds,$(CURDIR)/$(CRD_DIR))
 
 .PHONY: verify-crds
-verify-crds: ## The generated CRDs are up to date.
-	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
-	$(CONTROLLER_GEN) crd:generateEmbeddedObjectMeta=true paths=$(JOBSET_API) output:crd:dir="$$tmp" && \
-	diff -q "$$tmp/jobset.x-k8s.io_jobsets.yaml" $(CURDIR)/$(CRD_DIR)/jobset.x-k8s.io_jobsets.yaml || \
+verify-crds: ## The generated CRDs are up to date, from the API versions go.mod pins.
+	@for m in $(CRD_MODULES); do \
+	  want="$$($(GO) list -m -f '{{.Version}}' $$m)"; \
+	  got="$$(cd hack/tools && GOFLAGS=-mod=mod $(GO) list -m -f '{{.Version}}' $$m)"; \
+	  if [ "$$want" != "$$got" ]; then \
+	    echo "hack/tools/go.mod has $$m $$got, go.mod $$want: align hack/tools/go.mod, then run 'make crds'"; exit 1; \
+	  fi; \
+	done
+	@want="$$(mktemp -d)"; trap 'rm -rf "$$want"' EXIT; \
+	( $(call gen-crds,"$$want") ) || exit 1; \
+	diff -r -q -x '*.go' "$$want" $(CURDIR)/$(CRD_DIR) || \
 	{ echo "$(CRD_DIR) is out of date: run 'make crds'"; exit 1; }
 
 .PHONY: verify-manifests

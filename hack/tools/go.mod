@@ -4,7 +4,10 @@ go 1.26.0
 
 tool sigs.k8s.io/controller-tools/cmd/controller-gen
 
-require sigs.k8s.io/jobset v0.12.0
+require (
+	sigs.k8s.io/jobset v0.12.0
+	sigs.k8s.io/scheduler-plugins v0.34.7
+)
 
 require (
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect

@@ -2,8 +2,12 @@
 
 // Package tools pins the code generators of this project in a module of
 // their own, so their dependencies never enter the scheduler's module graph
-// or vendor/. The import keeps the JobSet API, whose CRD `make crds`
-// generates, at the version the scheduler's go.mod pins.
+// or vendor/. The imports keep the API packages whose CRDs `make crds`
+// generates (JobSet, and scheduler-plugins' PodGroup) at the versions the
+// scheduler's go.mod pins; `make verify-crds` checks they agree.
 package tools
 
-import _ "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+import (
+	_ "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+	_ "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
+)

@@ -89,12 +89,19 @@ func (c *Cluster) apply(ctx context.Context, objs []*unstructured.Unstructured, 
 	return nil
 }
 
-// installCRDs installs the JobSet CRD and ours (manifests/crds), and waits
-// until they are served.
+// installCRDs installs the third-party CRDs (JobSet, scheduler-plugins'
+// PodGroup) and ours (manifests/crds), and waits until they are served.
 func (c *Cluster) installCRDs(ctx context.Context) error {
-	objs, err := DecodeYAML(crds.JobSet)
-	if err != nil {
-		return fmt.Errorf("JobSet CRD: %w", err)
+	var objs []*unstructured.Unstructured
+	for _, crd := range []struct {
+		kind string
+		yaml []byte
+	}{{"JobSet", crds.JobSet}, {"PodGroup", crds.PodGroup}} {
+		decoded, err := DecodeYAML(crd.yaml)
+		if err != nil {
+			return fmt.Errorf("%s CRD: %w", crd.kind, err)
+		}
+		objs = append(objs, decoded...)
 	}
 	ours, _, err := manifests.Render(filepath.Join(c.opts.RepoDir, "manifests", "crds"), "")
 	if err != nil {

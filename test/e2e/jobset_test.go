@@ -249,6 +249,7 @@ func TestExamplesAreAccepted(t *testing.T) {
 		files = append(files, matches...)
 	}
 	applied := 0
+	kinds := map[string]int{}
 	for _, f := range files {
 		base := filepath.Base(f)
 		if base == "nodepools.yaml" || base == "demo.yaml" {
@@ -266,6 +267,7 @@ func TestExamplesAreAccepted(t *testing.T) {
 			if o.GetKind() == "JobSet" {
 				o.SetNamespace(ns)
 			}
+			kinds[o.GetKind()]++
 		}
 		if err := cluster.DryRunApply(t.Context(), objs, ns); err != nil {
 			t.Errorf("%s: %v", f, err)
@@ -274,6 +276,13 @@ func TestExamplesAreAccepted(t *testing.T) {
 	}
 	if applied < 6 {
 		t.Errorf("only %d example objects found", applied)
+	}
+	// JobSets, PriorityClasses, and a scheduler-plugins PodGroup with its
+	// pods, whose CRD the local cluster installs.
+	for _, kind := range []string{"JobSet", "PriorityClass", "PodGroup", "Pod"} {
+		if kinds[kind] == 0 {
+			t.Errorf("no %s among the examples (%v)", kind, kinds)
+		}
 	}
 }
 
