@@ -9,8 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
@@ -19,42 +17,19 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
-const (
-	pool = wellknown.NodePoolLabel
-	v5e  = "tpu-v5-lite-podslice"
-)
+const pool = wellknown.NodePoolLabel
 
 // ---- pod specs ----
 
-type specBuilder struct{ s *corev1.PodSpec }
-
-func spec() *specBuilder {
-	return &specBuilder{s: &corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{}}}}}}
-}
-
-func (b *specBuilder) req(name corev1.ResourceName, q string) *specBuilder {
-	b.s.Containers[0].Resources.Requests[name] = resource.MustParse(q)
-	return b
-}
-
-func (b *specBuilder) selector(k, v string) *specBuilder {
-	if b.s.NodeSelector == nil {
-		b.s.NodeSelector = map[string]string{}
-	}
-	b.s.NodeSelector[k] = v
-	return b
-}
-
-func (b *specBuilder) tolerate(key string) *specBuilder {
-	b.s.Tolerations = append(b.s.Tolerations, corev1.Toleration{Key: key, Operator: corev1.TolerationOpExists})
-	return b
-}
+// spec starts the pod spec of a slice or member that asks for nothing.
+func spec() *builders.PodBuilder { return builders.Pod("ns", "").NoRequests() }
 
 // tpuSpec is a v5e worker asking for 4 chips.
-func tpuSpec() *specBuilder {
-	return spec().req(wellknown.ResourceTPU, "4").selector(wellknown.TPUAcceleratorLabel, v5e)
+func tpuSpec() *builders.PodBuilder {
+	return spec().TPU("4").NodeSelector(wellknown.TPUAcceleratorLabel, builders.V5e)
 }
 
 // ---- workloads ----
@@ -76,12 +51,13 @@ func podGroupModel(name string, minMember int) *modelBuilder {
 
 // slices adds n slices of pods pods each, confined to domainKey ("" for
 // none), in startup group group, created from template.
-func (b *modelBuilder) slices(n, pods int, domainKey string, group int, template *specBuilder) *modelBuilder {
+func (b *modelBuilder) slices(n, pods int, domainKey string, group int, template *builders.PodBuilder) *modelBuilder {
 	for range n {
 		i := len(b.w.Slices)
+		spec := &template.Obj().Spec
 		b.w.Slices = append(b.w.Slices, workload.Slice{
 			Index: i, Name: fmt.Sprintf("%s-%d", b.w.Key.Name, i), Pods: pods,
-			Request: workload.PodRequests(template.s), Template: template.s, DomainKey: domainKey, Group: group,
+			Request: workload.PodRequests(spec), Template: spec, DomainKey: domainKey, Group: group,
 		})
 		b.w.Groups = max(b.w.Groups, group+1)
 	}
@@ -95,13 +71,14 @@ func (b *modelBuilder) obj() *workload.Workload { return b.w }
 type memberBuilder struct{ p *state.Pod }
 
 // member is pod index of slice of w, shaped by s.
-func member(w *workload.Workload, slice, index int, s *specBuilder) *memberBuilder {
+func member(w *workload.Workload, slice, index int, s *builders.PodBuilder) *memberBuilder {
 	name := fmt.Sprintf("%s-%d-%d", w.Key.Name, slice, index)
-	req := workload.PodRequests(s.s)
+	spec := &s.Obj().Spec
+	req := workload.PodRequests(spec)
 	return &memberBuilder{p: &state.Pod{
 		UID: types.UID(name), Namespace: w.Key.Namespace, Name: name, Gang: true,
 		Member: workload.Member{Key: w.Key, Slice: slice, Leader: index == 0, HasIndex: w.Key.Source == workload.SourceJobSet, OwnerUID: w.UID},
-		Spec:   s.s, Request: req, RequestSig: req.String(),
+		Spec:   spec, Request: req, RequestSig: req.String(),
 	}}
 }
 
@@ -116,7 +93,7 @@ func (b *memberBuilder) on(node string) *memberBuilder {
 }
 
 // all is every pod of every slice of w, pending, shaped by s.
-func all(w *workload.Workload, s *specBuilder) []*state.Pod {
+func all(w *workload.Workload, s *builders.PodBuilder) []*state.Pod {
 	var out []*state.Pod
 	for i, sl := range w.Slices {
 		for j := range sl.Pods {
@@ -134,39 +111,21 @@ func snapshot() *snap {
 	return &snap{sn: &state.Snapshot{Nodes: map[string]*state.NodeView{}, Domains: map[string]map[string][]string{}, Workloads: map[workload.Key]*state.WorkloadView{}}}
 }
 
-// pool adds node pool name of n v5e nodes with 4 chips and 8 CPUs each;
-// edit changes each node object before it is added.
-func (s *snap) pool(name string, n int, edit ...func(*corev1.Node)) *snap {
-	for i := range n {
-		node := &corev1.Node{
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-node-%d", name, i), Labels: map[string]string{
-				pool: name, wellknown.TPUAcceleratorLabel: v5e, wellknown.TPUTopologyLabel: "2x4",
-			}},
-			Status: corev1.NodeStatus{
-				Allocatable: corev1.ResourceList{
-					wellknown.ResourceTPU: resource.MustParse("4"), corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourcePods: resource.MustParse("110"),
-				},
-				Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}},
-			},
-		}
-		for _, e := range edit {
-			e(node)
-		}
+// pool adds node pool name of n v5e 2x4 hosts with 4 chips and 8 CPUs
+// each; edit changes the pool before its nodes are built.
+func (s *snap) pool(name string, n int, edit ...func(*builders.NodePoolBuilder)) *snap {
+	b := builders.NodePool(name).Nodes(n).TPU(builders.V5e, "2x4", 4)
+	for _, e := range edit {
+		e(b)
+	}
+	for _, node := range b.Build() {
 		s.add(node)
 	}
 	return s
 }
 
 // cpuNode adds a node of no pool, with 8 CPUs and no chips.
-func (s *snap) cpuNode(name string) *snap {
-	return s.add(&corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{}},
-		Status: corev1.NodeStatus{
-			Allocatable: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourcePods: resource.MustParse("110")},
-			Conditions:  []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}},
-		},
-	})
-}
+func (s *snap) cpuNode(name string) *snap { return s.add(builders.Node(name).Obj()) }
 
 func (s *snap) add(node *corev1.Node) *snap {
 	alloc := workload.FromList(node.Status.Allocatable)
@@ -277,8 +236,8 @@ func TestPlan(t *testing.T) {
 	grouped := jobSetModel("a").slices(1, 1, pool, 0, tpuSpec()).slices(2, 2, pool, 1, tpuSpec()).obj()
 	pg := podGroupModel("pg", 3).obj()
 	mixed := jobSetModel("a").slices(1, 2, pool, 0, tpuSpec()).slices(1, 2, "", 0, tpuSpec()).obj()
-	taint := func(n *corev1.Node) {
-		n.Spec.Taints = []corev1.Taint{{Key: "example.com/maintenance", Effect: corev1.TaintEffectNoSchedule}}
+	taint := func(b *builders.NodePoolBuilder) {
+		b.Taint(corev1.Taint{Key: "example.com/maintenance", Effect: corev1.TaintEffectNoSchedule})
 	}
 	cases := map[string]struct {
 		sn               *snap
@@ -335,7 +294,7 @@ func TestPlan(t *testing.T) {
 			want: map[int]placement{0: both("pool-1"), 1: both("pool-3")},
 		},
 		"pools of another accelerator do not qualify": {
-			sn: snapshot().pool("pool-1", 2, func(n *corev1.Node) { n.Labels[wellknown.TPUAcceleratorLabel] = "tpu-v5p-slice" }).
+			sn: snapshot().pool("pool-1", 2, func(b *builders.NodePoolBuilder) { b.Label(wellknown.TPUAcceleratorLabel, "tpu-v5p-slice") }).
 				pool("pool-2", 2).pool("pool-3", 2).self(js, all(js, tpuSpec())...),
 			want: map[int]placement{0: both("pool-2"), 1: both("pool-3")},
 		},
@@ -345,7 +304,7 @@ func TestPlan(t *testing.T) {
 		},
 		"tolerated taints do not": {
 			sn: snapshot().pool("pool-1", 2, taint).pool("pool-2", 2).pool("pool-3", 2).
-				self(js, all(js, tpuSpec().tolerate("example.com/maintenance"))...),
+				self(js, all(js, tpuSpec().Toleration(corev1.Toleration{Key: "example.com/maintenance", Operator: corev1.TolerationOpExists}))...),
 			want: map[int]placement{0: both("pool-1"), 1: both("pool-2")},
 		},
 		"only the active startup group is planned": {
@@ -381,9 +340,9 @@ func TestPlan(t *testing.T) {
 		},
 		"heterogeneous PodGroup: every member sized from its own request": {
 			sn: snapshot().cpuNode("cpu-0").pool("pool-1", 2).self(pg,
-				member(pg, 0, 0, spec().req(corev1.ResourceCPU, "1")).named("pg-launcher").p,
-				member(pg, 0, 1, spec().req(wellknown.ResourceTPU, "4")).named("pg-worker-0").p,
-				member(pg, 0, 2, spec().req(wellknown.ResourceTPU, "4")).named("pg-worker-1").p),
+				member(pg, 0, 0, spec().CPU("1")).named("pg-launcher").p,
+				member(pg, 0, 1, spec().TPU("4")).named("pg-worker-0").p,
+				member(pg, 0, 2, spec().TPU("4")).named("pg-worker-1").p),
 			want: map[int]placement{0: {Slots: []planner.Slot{
 				slot("pool-1-node-0", 1, 1), slot("pool-1-node-1", 1, 1), slot("cpu-0", 0, 1),
 			}}},
@@ -391,27 +350,27 @@ func TestPlan(t *testing.T) {
 		},
 		"PodGroup members beyond minMember are not planned": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).self(pg,
-				member(pg, 0, 0, spec().req(wellknown.ResourceTPU, "4")).named("pg-a").p,
-				member(pg, 0, 1, spec().req(wellknown.ResourceTPU, "4")).named("pg-b").p,
-				member(pg, 0, 2, spec().req(wellknown.ResourceTPU, "4")).named("pg-c").p,
-				member(pg, 0, 3, spec().req(wellknown.ResourceTPU, "4")).named("pg-d").p),
+				member(pg, 0, 0, spec().TPU("4")).named("pg-a").p,
+				member(pg, 0, 1, spec().TPU("4")).named("pg-b").p,
+				member(pg, 0, 2, spec().TPU("4")).named("pg-c").p,
+				member(pg, 0, 3, spec().TPU("4")).named("pg-d").p),
 			want: map[int]placement{0: {Slots: []planner.Slot{
 				slot("pool-1-node-0", 0, 1), slot("pool-1-node-1", 0, 1), slot("pool-2-node-0", 0, 1),
 			}}},
 		},
 		"unconfined gang larger than the free chips": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).use("pool-1-node-0", 4).use("pool-2-node-1", 4).
-				self(pg, all(pg, spec().req(wellknown.ResourceTPU, "4"))...),
+				self(pg, all(pg, spec().TPU("4"))...),
 			wantFail: "waiting for room for 3 pods (google.com/tpu=4 each) on nodes matching any node",
 		},
 		"unconfined gang larger than the cluster": {
-			sn:               snapshot().pool("pool-1", 2).self(pg, all(pg, spec().req(wellknown.ResourceTPU, "4"))...),
+			sn:               snapshot().pool("pool-1", 2).self(pg, all(pg, spec().TPU("4"))...),
 			wantFail:         "3 pods (google.com/tpu=4 each) can never fit on the nodes matching any node together",
 			wantUnresolvable: true,
 		},
 		"unconfined pods avoid reserved nodes and rejected nodes": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).reservedBy("pool-1", other("x").Key).
-				self(pg, all(pg, spec().req(wellknown.ResourceTPU, "4"))...).rejected(topology.DomainRef{Value: "pool-2-node-0"}, "volume conflict"),
+				self(pg, all(pg, spec().TPU("4"))...).rejected(topology.DomainRef{Value: "pool-2-node-0"}, "volume conflict"),
 			want: map[int]placement{0: {Slots: []planner.Slot{
 				slot("pool-2-node-1", 0, 1), slot("pool-3-node-0", 0, 1), slot("pool-3-node-1", 0, 1),
 			}}},

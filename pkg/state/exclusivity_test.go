@@ -12,6 +12,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // Whether a workload's placed pods hold their domain is the workload's
@@ -44,15 +45,15 @@ func TestExclusivityComesFromTheWorkload(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(3)...)
-			pgb := podGroup("pg", 2)
+			f := newFixture(t, builders.V5ePools(3)...)
+			pgb := unit.PodGroup("pg", 2)
 			if tc.exclusive {
-				pgb.exclusive(wellknown.NodePoolLabel)
+				pgb.Exclusive(wellknown.NodePoolLabel)
 			}
 			// The group's pods ask for CPU only: pool-1 keeps its chips.
 			var running []*corev1.Pod
 			for i, n := range []string{"pool-1-node-0", "pool-1-node-1"} {
-				p := pod("pg-" + string(rune('0'+i))).inPodGroup("pg").cpu("1").on(n).obj()
+				p := unit.Pod("pg-" + string(rune('0'+i))).InPodGroup("pg").CPU("1").NodeName(n).Obj()
 				if tc.podAnnotation {
 					p.Annotations = map[string]string{wellknown.ExclusiveTopologyAnnotation: wellknown.NodePoolLabel}
 				}
@@ -60,37 +61,31 @@ func TestExclusivityComesFromTheWorkload(t *testing.T) {
 			}
 			if tc.podsFirst {
 				f.addPods(running...)
-				f.addPodGroup(pgb.obj())
+				f.addPodGroup(pgb.Obj())
 			} else {
-				f.addPodGroup(pgb.obj())
+				f.addPodGroup(pgb.Obj())
 				f.addPods(running...)
 			}
-			js := jobSet("b").job("slice", 2, 2).obj()
-			f.addJobSet(js)
-			f.addPods(members(js)...)
-			r, fail := f.plan(jsKey("b"))
-			if fail != nil {
-				t.Fatalf("plan: %v", fail)
-			}
-			if diff := cmp.Diff(tc.wantDomains, domains(r)); diff != "" {
+			member := f.addGang(unit.JobSet("b").ReplicatedJob("slice", 2, 2).Obj())[0]
+			if diff := cmp.Diff(tc.wantDomains, domains(f.mustPlan(jsKey("b")))); diff != "" {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}
-			ok, why := f.s.Check(member(js, 0, 0).obj(), "pool-1-node-0", f.free("pool-1-node-0"))
+			ok, why := f.s.Check(member, "pool-1-node-0", f.free("pool-1-node-0"))
 			if ok == tc.wantHeld || (tc.wantHeld && why != "node is held by PodGroup ns/pg") {
 				t.Errorf("Check(JobSet member on pool-1) = %v %q, want held %v", ok, why, tc.wantHeld)
 			}
-			if ok, why := f.s.Check(member(js, 0, 0).obj(), "pool-2-node-0", f.free("pool-2-node-0")); !ok {
+			if ok, why := f.s.Check(member, "pool-2-node-0", f.free("pool-2-node-0")); !ok {
 				t.Errorf("Check(JobSet member on pool-2) refused: %s", why)
 			}
 			// Plain pods are not confined: holders do not keep them out.
-			if ok, why := f.s.Check(pod("plain").tpu("4").obj(), "pool-1-node-0", f.free("pool-1-node-0")); !ok {
+			if ok, why := f.s.Check(unit.Pod("plain").TPU("4").Obj(), "pool-1-node-0", f.free("pool-1-node-0")); !ok {
 				t.Errorf("Check(plain pod on pool-1) refused: %s", why)
 			}
 			// Once the group is gone, the domain is free.
 			for _, p := range running {
 				f.deletePod(p)
 			}
-			if ok, why := f.s.Check(member(js, 0, 0).obj(), "pool-1-node-0", f.free("pool-1-node-0")); !ok {
+			if ok, why := f.s.Check(member, "pool-1-node-0", f.free("pool-1-node-0")); !ok {
 				t.Errorf("Check after the group's pods left refused: %s", why)
 			}
 		})
@@ -101,24 +96,22 @@ func TestExclusivityComesFromTheWorkload(t *testing.T) {
 // the old object are no members, and while they run they keep their
 // domains from the new one.
 func TestRecreatedJobSet(t *testing.T) {
-	f := newFixture(t, pools(3)...)
-	old := jobSet("a").job("slice", 1, 2).obj()
-	f.addJobSet(old)
-	oldPods := members(old)
-	f.addPods(boundTo(oldPods[0], "pool-1-node-0"), boundTo(oldPods[1], "pool-1-node-1"))
+	f := newFixture(t, builders.V5ePools(3)...)
+	old := unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj()
+	oldRunning := f.addRunning(old, "pool-1-node-0", "pool-1-node-1")
 	f.s.DeleteSource(jsKey("a"))
 
-	neu := jobSet("a").uid("a-uid-2").job("slice", 2, 2).obj()
+	neu := unit.JobSet("a").UID("a-uid-2").ReplicatedJob("slice", 2, 2).Obj()
 	f.addJobSet(neu)
-	newPods := members(neu)
+	newPods := builders.Members(neu)
 	acts := f.addPods(newPods...)
 	if diff := cmp.Diff(podNames(newPods...), names(acts.Activate)); diff != "" {
 		t.Errorf("new pods activated (-want +got):\n%s", diff)
 	}
-	if v := f.s.Admit(oldPods[0]); !v.Unresolvable || !strings.Contains(v.Message, "belongs to a deleted JobSet ns/a of the same name (uid a-uid") {
+	if v := f.s.Admit(builders.Member(old, 0, 0).Obj()); !v.Unresolvable || !strings.Contains(v.Message, "belongs to a deleted JobSet ns/a of the same name (uid a-uid") {
 		t.Errorf("Admit(old pod) = %+v, want unresolvable: deleted", v)
 	}
-	pendingOld := member(old, 0, 0).obj()
+	pendingOld := builders.Member(old, 0, 0).Obj()
 	pendingOld.Name, pendingOld.UID = "a-slice-0-retry", "old-retry"
 	f.addPods(pendingOld)
 	if v := f.s.Admit(pendingOld); !v.Unresolvable || !strings.Contains(v.Message, "deleted") {
@@ -129,16 +122,13 @@ func TestRecreatedJobSet(t *testing.T) {
 	}
 
 	// A plan made before the old pods' bindings were seen is refused.
-	f.deletePod(boundTo(oldPods[0], "pool-1-node-0"))
-	f.deletePod(boundTo(oldPods[1], "pool-1-node-1"))
-	stale, fail := f.plan(jsKey("a"))
-	if fail != nil {
-		t.Fatalf("plan: %v", fail)
-	}
+	f.deletePod(oldRunning[0])
+	f.deletePod(oldRunning[1])
+	stale := f.mustPlan(jsKey("a"))
 	if diff := cmp.Diff(map[int]string{0: "pool-1", 1: "pool-2"}, domains(stale)); diff != "" {
 		t.Fatalf("plan with pool-1 free (-want +got):\n%s", diff)
 	}
-	f.addPods(boundTo(oldPods[0], "pool-1-node-0"), boundTo(oldPods[1], "pool-1-node-1"))
+	f.addPods(oldRunning...)
 	if _, _, err := f.s.Commit(stale, time.Minute); err == nil || err.Error() != "cloud.google.com/gke-nodepool=pool-1 was taken by JobSet ns/a (uid a-uid) meanwhile" {
 		t.Errorf("Commit of a plan on the old JobSet's domain: err = %v, want taken", err)
 	}
@@ -147,10 +137,7 @@ func TestRecreatedJobSet(t *testing.T) {
 	if want := (workload.Holder{Key: jsKey("a"), UID: "a-uid-2"}); sn.Self.Holder != want {
 		t.Errorf("snapshot holder = %v, want %v", sn.Self.Holder, want)
 	}
-	r, fail := f.plan(jsKey("a"))
-	if fail != nil {
-		t.Fatalf("plan: %v", fail)
-	}
+	r := f.mustPlan(jsKey("a"))
 	if diff := cmp.Diff(map[int]string{0: "pool-2", 1: "pool-3"}, domains(r)); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}
@@ -168,11 +155,11 @@ func TestRecreatedJobSet(t *testing.T) {
 // Members of a heterogeneous PodGroup are sized from their own requests,
 // and the room planned for them stays theirs.
 func TestHeterogeneousPodGroup(t *testing.T) {
-	f := newFixture(t, append(pools(2), node("cpu-0").obj())...)
-	f.addPodGroup(podGroup("pg", 3).obj())
-	launcher := pod("pg-launcher").inPodGroup("pg").cpu("1").obj()
-	w0 := pod("pg-worker-0").inPodGroup("pg").tpu("4").obj()
-	w1 := pod("pg-worker-1").inPodGroup("pg").tpu("4").obj()
+	f := newFixture(t, append(builders.V5ePools(2), builders.Node("cpu-0").Obj())...)
+	f.addPodGroup(unit.PodGroup("pg", 3).Obj())
+	launcher := unit.Pod("pg-launcher").InPodGroup("pg").CPU("1").Obj()
+	w0 := unit.Pod("pg-worker-0").InPodGroup("pg").TPU("4").Obj()
+	w1 := unit.Pod("pg-worker-1").InPodGroup("pg").TPU("4").Obj()
 	acts := f.addPods(launcher, w0, w1)
 	if diff := cmp.Diff(podNames(launcher, w0, w1), names(acts.Activate)); diff != "" {
 		t.Errorf("activated (-want +got):\n%s", diff)
@@ -197,7 +184,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 			t.Errorf("MemberNodes(%s) = %v (%v), want %v", c.pod.Name, sortedSet(nodes), ok, c.want)
 		}
 	}
-	plainTPU := pod("plain-tpu").tpu("4").obj()
+	plainTPU := unit.Pod("plain-tpu").TPU("4").Obj()
 	checks := []struct {
 		pod    *corev1.Pod
 		node   string
@@ -205,9 +192,9 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 	}{
 		{plainTPU, "pool-1-node-0", false},
 		{plainTPU, "pool-2-node-0", true},
-		{pod("plain-cpu").cpu("2").obj(), "pool-1-node-0", true},
-		{pod("plain-big").cpu("8").obj(), "cpu-0", false},
-		{pod("plain-small").cpu("7").obj(), "cpu-0", true},
+		{unit.Pod("plain-cpu").CPU("2").Obj(), "pool-1-node-0", true},
+		{unit.Pod("plain-big").CPU("8").Obj(), "cpu-0", false},
+		{unit.Pod("plain-small").CPU("7").Obj(), "cpu-0", true},
 		{w1, "pool-1-node-0", true},
 	}
 	for _, c := range checks {
@@ -263,11 +250,11 @@ func TestUnconfinedGangIsAllOrNothing(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(2)...)
-			f.addPods(pod("busy-0").tpu("4").on("pool-1-node-0").obj(), pod("busy-1").tpu("4").on("pool-1-node-1").obj())
-			f.addPodGroup(podGroup("pg", tc.size).obj())
+			f := newFixture(t, builders.V5ePools(2)...)
+			f.addPods(unit.Pod("busy-0").TPU("4").NodeName("pool-1-node-0").Obj(), unit.Pod("busy-1").TPU("4").NodeName("pool-1-node-1").Obj())
+			f.addPodGroup(unit.PodGroup("pg", tc.size).Obj())
 			for i := range tc.size {
-				f.addPods(pod("pg-" + string(rune('a'+i))).inPodGroup("pg").tpu("4").obj())
+				f.addPods(unit.Pod("pg-" + string(rune('a'+i))).InPodGroup("pg").TPU("4").Obj())
 			}
 			r, fail := f.plan(pgKey("pg"))
 			if tc.wantFail != "" {
@@ -283,7 +270,7 @@ func TestUnconfinedGangIsAllOrNothing(t *testing.T) {
 				if f.s.Reservations() != 0 {
 					t.Errorf("%d reservations after a failed plan", f.s.Reservations())
 				}
-				if ok, why := f.s.Check(pod("plain").tpu("4").obj(), "pool-2-node-0", f.free("pool-2-node-0")); !ok {
+				if ok, why := f.s.Check(unit.Pod("plain").TPU("4").Obj(), "pool-2-node-0", f.free("pool-2-node-0")); !ok {
 					t.Errorf("a failed plan keeps a plain pod out: %s", why)
 				}
 				return

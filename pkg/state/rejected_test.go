@@ -13,6 +13,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 const antiAffinity = "2 node(s) didn't match pod anti-affinity rules"
@@ -20,11 +21,8 @@ const antiAffinity = "2 node(s) didn't match pod anti-affinity rules"
 // rejectedSetup: JobSet a (1 Job × 2 pods) was reserved pool-1 of two
 // pools, one member was reserved, the other fit none of pool-1's nodes.
 func rejectedSetup(t *testing.T) (*fixture, []*corev1.Pod, state.Actions) {
-	f := newFixture(t, pools(2)...)
-	a := jobSet("a").job("slice", 1, 2).obj()
-	all := members(a)
-	f.addJobSet(a)
-	f.addPods(all...)
+	f := newFixture(t, builders.V5ePools(2)...)
+	all := f.addGang(unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj())
 	id, r, _ := f.commit(jsKey("a"))
 	if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(r)); diff != "" {
 		t.Fatalf("first plan (-want +got):\n%s", diff)
@@ -44,9 +42,9 @@ func TestRejectedDomainIsAvoided(t *testing.T) {
 	}
 	wantActs := state.Actions{
 		Reject: []types.UID{all[0].UID},
-		Reason: "pod ns/a-slice-0-1 fits no node of pool-1: " + antiAffinity,
+		Reason: "pod ns/a-slice-0-1-a0 fits no node of pool-1: " + antiAffinity,
 		Events: []state.Event{{
-			Ref:     corev1.ObjectReference{Kind: "JobSet", Namespace: ns, Name: "a", UID: "a-uid"},
+			Ref:     corev1.ObjectReference{Kind: "JobSet", Namespace: unit.Namespace, Name: "a", UID: "a-uid"},
 			Warning: true, Reason: "DomainRejected",
 			Message: "pods of slice 0 were rejected on gke-nodepool=pool-1 (" + antiAffinity + "); planning elsewhere",
 		}},
@@ -64,21 +62,13 @@ func TestRejectedDomainIsAvoided(t *testing.T) {
 	if diff := cmp.Diff(want, f.snapshot(key).Self.Rejected); diff != "" {
 		t.Errorf("remembered rejections (-want +got):\n%s", diff)
 	}
-	r, fail := f.plan(key)
-	if fail != nil {
-		t.Fatalf("plan after the rejection: %v", fail)
-	}
-	if diff := cmp.Diff(map[int]string{0: "pool-2"}, domains(r)); diff != "" {
+	if diff := cmp.Diff(map[int]string{0: "pool-2"}, domains(f.mustPlan(key))); diff != "" {
 		t.Errorf("plan after the rejection (-want +got):\n%s", diff)
 	}
 
 	// With pool-2 taken, the waiting message says why pool-1 is not used.
-	b := jobSet("b").job("slice", 1, 2).obj()
-	f.addJobSet(b)
-	for i, p := range members(b) {
-		f.addPods(boundTo(p, []string{"pool-2-node-0", "pool-2-node-1"}[i]))
-	}
-	_, fail = f.plan(key)
+	f.addRunning(unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj(), "pool-2-node-0", "pool-2-node-1")
+	_, fail := f.plan(key)
 	if fail == nil || fail.Unresolvable {
 		t.Fatalf("plan with pool-2 taken = %+v, want a waiting failure", fail)
 	}
@@ -87,7 +77,7 @@ func TestRejectedDomainIsAvoided(t *testing.T) {
 	}
 
 	// A pod leaving a node of pool-1 may have been what stood in the way.
-	other := pod("other").cpu("1").on("pool-1-node-0").obj()
+	other := unit.Pod("other").CPU("1").NodeName("pool-1-node-0").Obj()
 	f.addPods(other)
 	if len(f.snapshot(key).Self.Rejected) != 1 {
 		t.Errorf("a pod arriving cleared the rejection")
@@ -96,11 +86,7 @@ func TestRejectedDomainIsAvoided(t *testing.T) {
 	if got := f.snapshot(key).Self.Rejected; len(got) != 0 {
 		t.Errorf("rejections after a pod left pool-1: %v", got)
 	}
-	r, fail = f.plan(key)
-	if fail != nil {
-		t.Fatalf("plan after pool-1 changed: %v", fail)
-	}
-	if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(r)); diff != "" {
+	if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(f.mustPlan(key))); diff != "" {
 		t.Errorf("plan after pool-1 changed (-want +got):\n%s", diff)
 	}
 }
@@ -115,8 +101,8 @@ func TestRejectionIsForgotten(t *testing.T) {
 	}{
 		"after the rejection memory": {forget: func(f *fixture) { f.clock.Step(5 * time.Minute) }},
 		"when a node of the domain fails and recovers": {forget: func(f *fixture) {
-			f.addNodes(node("pool-1-node-1").inPool("pool-1").ready(corev1.ConditionFalse).obj())
-			f.addNodes(node("pool-1-node-1").inPool("pool-1").obj())
+			f.addNodes(builders.V5ePool("pool-1").NotReady().Node(1))
+			f.addNodes(builders.V5ePool("pool-1").Node(1))
 		}, changed: true},
 	}
 	for name, tc := range cases {
@@ -124,11 +110,7 @@ func TestRejectionIsForgotten(t *testing.T) {
 			f, all, _ := rejectedSetup(t)
 			key := jsKey("a")
 			// pool-2 is taken: the plan fails, and the failure is cached.
-			b := jobSet("b").job("slice", 1, 2).obj()
-			f.addJobSet(b)
-			for i, p := range members(b) {
-				f.addPods(boundTo(p, []string{"pool-2-node-0", "pool-2-node-1"}[i]))
-			}
+			f.addRunning(unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj(), "pool-2-node-0", "pool-2-node-1")
 			sn := f.snapshot(key)
 			_, fail := f.plan(key)
 			if fail == nil {
@@ -147,11 +129,7 @@ func TestRejectionIsForgotten(t *testing.T) {
 			if got := f.s.CachedFailure(all[1]); tc.changed && got != nil {
 				t.Errorf("CachedFailure after the domain changed = %q, want nil", got.Message)
 			}
-			r, fail := f.plan(key)
-			if fail != nil {
-				t.Fatalf("plan: %v", fail)
-			}
-			if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(r)); diff != "" {
+			if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(f.mustPlan(key))); diff != "" {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}
 		})
@@ -160,10 +138,10 @@ func TestRejectionIsForgotten(t *testing.T) {
 
 // An unconfined slice's rejection is remembered per planned node.
 func TestRejectedNodesOfAnUnconfinedSlice(t *testing.T) {
-	f := newFixture(t, pools(2)...)
-	f.addPodGroup(podGroup("pg", 2).obj())
-	p0 := pod("pg-0").inPodGroup("pg").tpu("4").obj()
-	p1 := pod("pg-1").inPodGroup("pg").tpu("4").obj()
+	f := newFixture(t, builders.V5ePools(2)...)
+	f.addPodGroup(unit.PodGroup("pg", 2).Obj())
+	p0 := unit.Pod("pg-0").InPodGroup("pg").TPU("4").Obj()
+	p1 := unit.Pod("pg-1").InPodGroup("pg").TPU("4").Obj()
 	f.addPods(p0, p1)
 	_, r, _ := f.commit(pgKey("pg"))
 	if got := slotNodes(r); !cmp.Equal(got, []string{"pool-1-node-0", "pool-1-node-1"}) {
@@ -180,20 +158,12 @@ func TestRejectedNodesOfAnUnconfinedSlice(t *testing.T) {
 	if diff := cmp.Diff(want, f.snapshot(pgKey("pg")).Self.Rejected); diff != "" {
 		t.Errorf("remembered rejections (-want +got):\n%s", diff)
 	}
-	r, fail := f.plan(pgKey("pg"))
-	if fail != nil {
-		t.Fatalf("plan: %v", fail)
-	}
-	if got := slotNodes(r); !cmp.Equal(got, []string{"pool-2-node-0", "pool-2-node-1"}) {
+	if got := slotNodes(f.mustPlan(pgKey("pg"))); !cmp.Equal(got, []string{"pool-2-node-0", "pool-2-node-1"}) {
 		t.Errorf("plan after the rejection on %v", got)
 	}
 	// A changed node is tried again.
-	f.addNodes(node("pool-1-node-1").inPool("pool-1").label("example.com/repaired", "true").obj())
-	r, fail = f.plan(pgKey("pg"))
-	if fail != nil {
-		t.Fatalf("plan: %v", fail)
-	}
-	if got := slotNodes(r); !cmp.Equal(got, []string{"pool-1-node-1", "pool-2-node-0"}) {
+	f.addNodes(builders.V5ePool("pool-1").Label("example.com/repaired", "true").Node(1))
+	if got := slotNodes(f.mustPlan(pgKey("pg"))); !cmp.Equal(got, []string{"pool-1-node-1", "pool-2-node-0"}) {
 		t.Errorf("plan after pool-1-node-1 changed on %v", got)
 	}
 }

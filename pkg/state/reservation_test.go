@@ -12,17 +12,14 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // gang is a fixture with pools pool-1…pool-3 and JobSet a of 2 Jobs × 2
 // pods, all pods created.
 func gang(t *testing.T) (*fixture, []*corev1.Pod) {
-	f := newFixture(t, pools(3)...)
-	js := jobSet("a").job("slice", 2, 2).obj()
-	all := members(js)
-	f.addJobSet(js)
-	f.addPods(all...)
-	return f, all
+	f := newFixture(t, builders.V5ePools(3)...)
+	return f, f.addGang(unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj())
 }
 
 func TestUnreserve(t *testing.T) {
@@ -70,7 +67,7 @@ func TestUnreserve(t *testing.T) {
 				}
 				return all[0], id1
 			},
-			wantKept: true, wantReserved: []string{"a-slice-0-1"},
+			wantKept: true, wantReserved: []string{"a-slice-0-1-a0"},
 		},
 		"ID of an older reservation, the pod reserved again under the newer": {
 			setup: func(t *testing.T, f *fixture, all []*corev1.Pod) (*corev1.Pod, uint64) {
@@ -85,7 +82,7 @@ func TestUnreserve(t *testing.T) {
 				}
 				return all[0], id1
 			},
-			wantKept: true, wantReserved: []string{"a-slice-0-0"},
+			wantKept: true, wantReserved: []string{"a-slice-0-0-a0"},
 		},
 		"ID 0: the pod was reserved under none": {
 			setup: func(t *testing.T, f *fixture, all []*corev1.Pod) (*corev1.Pod, uint64) {
@@ -93,7 +90,7 @@ func TestUnreserve(t *testing.T) {
 				f.reserve(all[0])
 				return all[1], 0
 			},
-			wantKept: true, wantReserved: []string{"a-slice-0-0"},
+			wantKept: true, wantReserved: []string{"a-slice-0-0-a0"},
 		},
 		"after the gate passed: the room goes back, the reservation stays": {
 			setup: func(t *testing.T, f *fixture, all []*corev1.Pod) (*corev1.Pod, uint64) {
@@ -106,7 +103,7 @@ func TestUnreserve(t *testing.T) {
 				}
 				return all[3], id
 			},
-			wantKept: true, wantReserved: []string{"a-slice-0-0", "a-slice-0-1", "a-slice-1-0"},
+			wantKept: true, wantReserved: []string{"a-slice-0-0-a0", "a-slice-0-1-a0", "a-slice-1-0-a0"},
 		},
 	}
 	for name, tc := range cases {
@@ -130,7 +127,7 @@ func TestUnreserve(t *testing.T) {
 				t.Errorf("rejected (-want +got):\n%s", diff)
 			}
 			if !kept {
-				if !strings.Contains(acts.Reason, "pod ns/a-slice-0-1 of the gang could not be placed") {
+				if !strings.Contains(acts.Reason, "pod ns/a-slice-0-1-a0 of the gang could not be placed") {
 					t.Errorf("reason = %q", acts.Reason)
 				}
 				if diff := cmp.Diff([]state.ReleaseReason{state.ReleaseMemberFail}, f.obs.releases()); diff != "" {
@@ -178,7 +175,7 @@ func TestPermit(t *testing.T) {
 			t.Fatalf("%s: Reserve returned %d, want %d", st.name, got, id)
 		}
 		// An informer update from before the binding keeps the assumption.
-		f.addPods(withPhase(st.reserve, corev1.PodPending))
+		f.addPods(builders.InPhase(st.reserve, corev1.PodPending))
 		if sp, _ := f.s.Pod(st.reserve.UID); sp.Node == "" || !sp.Assumed {
 			t.Fatalf("%s: an update before the binding dropped the assumption", st.name)
 		}
@@ -213,9 +210,9 @@ func TestPermit(t *testing.T) {
 		t.Errorf("observer: placed %v, released %v; want one placement, no release", placed, f.obs.releases())
 	}
 	// Settled: the bound pods hold the domains themselves.
-	other := jobSet("b").job("slice", 1, 2).obj()
+	other := unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj()
 	f.addJobSet(other)
-	if ok, why := f.s.Check(member(other, 0, 0).obj(), "pool-1-node-0", f.free("pool-1-node-0")); ok || !strings.Contains(why, "held by JobSet ns/a") {
+	if ok, why := f.s.Check(builders.Member(other, 0, 0).Obj(), "pool-1-node-0", f.free("pool-1-node-0")); ok || !strings.Contains(why, "held by JobSet ns/a") {
 		t.Errorf("Check of another gang on a settled domain = %v %q, want held", ok, why)
 	}
 }
@@ -223,17 +220,17 @@ func TestPermit(t *testing.T) {
 // Under staged placement the gate is one leader per Job: followers do not
 // stand in for a missing leader.
 func TestStagedPermit(t *testing.T) {
-	f := newFixture(t, pools(3)...)
-	js := jobSet("a").job("slice", 2, 2).obj()
+	f := newFixture(t, builders.V5ePools(3)...)
+	js := unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj()
 	f.addJobSet(js)
-	l0, l1 := member(js, 0, 0).stagedLeader().obj(), member(js, 1, 0).stagedLeader().obj()
+	l0, l1 := stagedLeader(js, 0), stagedLeader(js, 1)
 	f.addPods(l0, l1)
 	_, r, _ := f.commit(jsKey("a"))
 	if !r.Staged {
 		t.Fatalf("reservation of a staged JobSet is not staged")
 	}
 	f.reserve(l0)
-	follower := member(js, 0, 1).obj()
+	follower := builders.Member(js, 0, 1).Obj()
 	f.addPods(follower)
 	if v := f.s.Admit(follower); v.Wait {
 		t.Errorf("Admit(follower of a reserved slice) = %+v, want admitted", v)
@@ -274,30 +271,28 @@ func TestNodeChanges(t *testing.T) {
 	}{
 		"heartbeat of a reserved node": {
 			update: func(f *fixture) state.Actions {
-				return f.addNodes(node("pool-1-node-1").inPool("pool-1").heartbeat(f.clock.Now().Add(time.Second)).obj())
+				return f.addNodes(builders.V5ePool("pool-1").Heartbeat(f.clock.Now().Add(time.Second)).Node(1))
 			},
 		},
 		"NotReady node of a reserved domain": {
 			update: func(f *fixture) state.Actions {
-				return f.addNodes(node("pool-1-node-1").inPool("pool-1").ready(corev1.ConditionFalse).obj())
+				return f.addNodes(builders.V5ePool("pool-1").NotReady().Node(1))
 			},
-			wantReleased: true, wantActivate: []string{"a-slice-0-1"},
+			wantReleased: true, wantActivate: []string{"a-slice-0-1-a0"},
 		},
 		"cordoned node of a reserved domain": {
 			update: func(f *fixture) state.Actions {
-				n := node("pool-2-node-0").inPool("pool-2").obj()
-				n.Spec.Unschedulable = true
-				return f.addNodes(n)
+				return f.addNodes(builders.V5ePool("pool-2").Unschedulable().Node(0))
 			},
-			wantReleased: true, wantActivate: []string{"a-slice-0-1"},
+			wantReleased: true, wantActivate: []string{"a-slice-0-1-a0"},
 		},
 		"deleted node of a reserved domain": {
 			update:       func(f *fixture) state.Actions { return f.s.DeleteNode("pool-2-node-1") },
-			wantReleased: true, wantActivate: []string{"a-slice-0-1"},
+			wantReleased: true, wantActivate: []string{"a-slice-0-1-a0"},
 		},
 		"NotReady node outside the reservation": {
 			update: func(f *fixture) state.Actions {
-				return f.addNodes(node("pool-3-node-0").inPool("pool-3").ready(corev1.ConditionUnknown).obj())
+				return f.addNodes(builders.V5ePool("pool-3").Ready(corev1.ConditionUnknown).Node(0))
 			},
 		},
 	}
@@ -346,7 +341,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 			return f.s.Rejected(all[0], "1 node(s) had untolerated taint")
 		},
 		"node failure": func(f *fixture, _ []*corev1.Pod, _ uint64) state.Actions {
-			return f.addNodes(node("pool-1-node-0").inPool("pool-1").ready(corev1.ConditionFalse).obj())
+			return f.addNodes(builders.V5ePool("pool-1").NotReady().Node(0))
 		},
 		"JobSet deleted": func(f *fixture, _ []*corev1.Pod, _ uint64) state.Actions {
 			return f.s.DeleteSource(jsKey("a"))
@@ -367,7 +362,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f, all := gang(t)
 			id, _, _ := f.commit(jsKey("a"))
-			plain := pod("plain").tpu("1").obj()
+			plain := unit.Pod("plain").TPU("1").Obj()
 			f.addPods(plain)
 			checks := []struct {
 				pod    *corev1.Pod
@@ -378,7 +373,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 				{plain, "pool-1-node-0", false, "node is in cloud.google.com/gke-nodepool=pool-1, reserved for slice 0 of JobSet ns/a"},
 				{plain, "pool-2-node-1", false, "reserved for slice 1 of JobSet ns/a"},
 				{plain, "pool-3-node-0", true, ""},
-				{member(jobSet("b").job("slice", 1, 2).obj(), 0, 0).obj(), "pool-1-node-0", false, "reserved for slice 0 of JobSet ns/a"},
+				{builders.Member(unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj(), 0, 0).Obj(), "pool-1-node-0", false, "reserved for slice 0 of JobSet ns/a"},
 				{all[0], "pool-1-node-0", true, ""},
 				{all[0], "pool-2-node-0", false, "reserved for slice 1 of JobSet ns/a"},
 				{all[2], "pool-2-node-0", true, ""},
@@ -398,8 +393,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 				t.Errorf("Check(plain) after the release refused: %s", why)
 			}
 			// Nothing is remembered twice.
-			f.addJobSet(jobSet("c").job("slice", 1, 1).obj())
-			f.addPods(members(jobSet("c").job("slice", 1, 1).obj())...)
+			f.addGang(unit.JobSet("c").ReplicatedJob("slice", 1, 1).Obj())
 			f.commit(jsKey("c"))
 			f.clock.Step(10 * time.Minute)
 			if got := names(f.s.Expire().Activate); containsOnce(got, "plain") {
@@ -412,11 +406,10 @@ func TestPlainPodsAndReservations(t *testing.T) {
 func TestCachedFailure(t *testing.T) {
 	// JobSet a of 2 Jobs runs on pool-1 and pool-2; JobSet b needs 2
 	// pools and only pool-3 is free.
-	a := jobSet("a").job("slice", 2, 2).obj()
-	running := members(a)
-	on := []string{"pool-1-node-0", "pool-1-node-1", "pool-2-node-0", "pool-2-node-1"}
-	b := jobSet("b").job("slice", 2, 2).obj()
-	waiting := members(b)
+	a := unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj()
+	running := builders.MembersOn(a, "pool-1-node-0", "pool-1-node-1", "pool-2-node-0", "pool-2-node-1")
+	b := unit.JobSet("b").ReplicatedJob("slice", 2, 2).Obj()
+	waiting := builders.Members(b)
 	cases := map[string]struct {
 		change func(f *fixture) state.Actions
 		// wantCached: nothing happened that could let b in.
@@ -426,21 +419,23 @@ func TestCachedFailure(t *testing.T) {
 		"nothing": {change: func(*fixture) state.Actions { return state.Actions{} }, wantCached: true},
 		"node heartbeat": {
 			change: func(f *fixture) state.Actions {
-				return f.addNodes(node("pool-3-node-0").inPool("pool-3").heartbeat(f.clock.Now()).obj())
+				return f.addNodes(builders.V5ePool("pool-3").Heartbeat(f.clock.Now()).Node(0))
 			},
 			wantCached: true,
 		},
 		"a pending plain pod": {
-			change:     func(f *fixture) state.Actions { return f.addPods(pod("plain").cpu("1").obj()) },
+			change:     func(f *fixture) state.Actions { return f.addPods(unit.Pod("plain").CPU("1").Obj()) },
 			wantCached: true,
 		},
 		"a plain pod bound": {
-			change:     func(f *fixture) state.Actions { return f.addPods(pod("plain").cpu("1").on("pool-3-node-1").obj()) },
+			change: func(f *fixture) state.Actions {
+				return f.addPods(unit.Pod("plain").CPU("1").NodeName("pool-3-node-1").Obj())
+			},
 			wantCached: true,
 		},
 		"a status update of a bound member of a": {
 			change: func(f *fixture) state.Actions {
-				p := boundTo(running[0], on[0])
+				p := running[0].DeepCopy()
 				p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
 				return f.addPods(p)
 			},
@@ -451,49 +446,49 @@ func TestCachedFailure(t *testing.T) {
 			wantCached: true,
 		},
 		"a pending member of b updated": {
-			change:     func(f *fixture) state.Actions { return f.addPods(withPhase(waiting[1], corev1.PodPending)) },
+			change:     func(f *fixture) state.Actions { return f.addPods(builders.InPhase(waiting[1], corev1.PodPending)) },
 			wantCached: true,
 		},
 		"a bound member of a deleted": {
-			change:       func(f *fixture) state.Actions { return f.deletePod(boundTo(running[0], on[0])) },
+			change:       func(f *fixture) state.Actions { return f.deletePod(running[0]) },
 			wantActivate: []string{waiting[0].Name},
 		},
 		"a bound member of a relabelled out of a": {
 			change: func(f *fixture) state.Actions {
-				p := boundTo(running[0], on[0])
+				p := running[0].DeepCopy()
 				p.Labels = map[string]string{"app": "debug"}
 				return f.addPods(p)
 			},
 		},
 		"a bound member of a failed": {
 			change: func(f *fixture) state.Actions {
-				return f.addPods(withPhase(boundTo(running[0], on[0]), corev1.PodFailed))
+				return f.addPods(builders.InPhase(running[0], corev1.PodFailed))
 			},
 			wantActivate: []string{waiting[0].Name},
 		},
 		"a node joined": {
-			change:       func(f *fixture) state.Actions { return f.addNodes(tpuPool("pool-4", 2)...) },
+			change:       func(f *fixture) state.Actions { return f.addNodes(builders.V5ePool("pool-4").Build()...) },
 			wantActivate: []string{waiting[0].Name, waiting[0].Name},
 		},
 		"a NotReady node recovered": {
 			change: func(f *fixture) state.Actions {
-				f.addNodes(node("pool-3-node-0").inPool("pool-3").ready(corev1.ConditionFalse).obj())
-				return f.addNodes(node("pool-3-node-0").inPool("pool-3").obj())
+				f.addNodes(builders.V5ePool("pool-3").NotReady().Node(0))
+				return f.addNodes(builders.V5ePool("pool-3").Node(0))
 			},
 			wantActivate: []string{waiting[0].Name},
 		},
 		"JobSet a made its pods stop holding": {
-			change:       func(f *fixture) state.Actions { return f.addJobSet(jobSet("a").unconfined().job("slice", 2, 2).obj()) },
+			change: func(f *fixture) state.Actions {
+				return f.addJobSet(unit.JobSet("a").Unconfined().ReplicatedJob("slice", 2, 2).Obj())
+			},
 			wantActivate: nil,
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(3)...)
+			f := newFixture(t, builders.V5ePools(3)...)
 			f.addJobSet(a)
-			for i, p := range running {
-				f.addPods(boundTo(p, on[i]))
-			}
+			f.addPods(running...)
 			f.addJobSet(b)
 			f.addPods(waiting...)
 			key := jsKey("b")
@@ -531,12 +526,12 @@ func TestCachedFailure(t *testing.T) {
 		})
 	}
 	f := newFixture(t)
-	nobody := member(jobSet("nobody").job("slice", 1, 1).obj(), 0, 0).obj()
+	nobody := builders.Member(unit.JobSet("nobody").ReplicatedJob("slice", 1, 1).Obj(), 0, 0).Obj()
 	f.addPods(nobody)
 	if got := f.s.CachedFailure(nobody); got != nil {
 		t.Errorf("CachedFailure of an unknown workload = %v", got)
 	}
-	if got := f.s.CachedFailure(pod("plain").obj()); got != nil {
+	if got := f.s.CachedFailure(unit.Pod("plain").Obj()); got != nil {
 		t.Errorf("CachedFailure of a plain pod = %v", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // snapshotOpts compare snapshots: nodes, models and pods are shared with
@@ -22,25 +23,19 @@ var snapshotOpts = cmp.Options{
 	cmpopts.EquateEmpty(),
 }
 
+// threeWorkloads: of pools pool-1…pool-3, x runs on pool-1; y holds a
+// reservation of pool-2 with nothing placed yet; b needs two pools and
+// finds only pool-3 free.
+func threeWorkloads(t *testing.T) *fixture {
+	f := newFixture(t, builders.V5ePools(3)...)
+	f.addRunning(unit.JobSet("x").ReplicatedJob("slice", 1, 2).Obj(), "pool-1-node-0", "pool-1-node-1")
+	f.addGang(unit.JobSet("y").ReplicatedJob("slice", 1, 2).Obj())
+	f.commit(jsKey("y"))
+	f.addGang(unit.JobSet("b").ReplicatedJob("slice", 2, 2).Obj())
+	return f
+}
+
 func TestSnapshotRemoveWorkload(t *testing.T) {
-	// x runs on pool-1; y holds a reservation of pool-2 with nothing placed
-	// yet; b needs two pools and finds only pool-3 free.
-	setup := func(t *testing.T) *fixture {
-		f := newFixture(t, pools(3)...)
-		x := jobSet("x").job("slice", 1, 2).obj()
-		f.addJobSet(x)
-		for i, p := range members(x) {
-			f.addPods(boundTo(p, []string{"pool-1-node-0", "pool-1-node-1"}[i]))
-		}
-		y := jobSet("y").job("slice", 1, 2).obj()
-		f.addJobSet(y)
-		f.addPods(members(y)...)
-		f.commit(jsKey("y"))
-		b := jobSet("b").job("slice", 2, 2).obj()
-		f.addJobSet(b)
-		f.addPods(members(b)...)
-		return f
-	}
 	cases := map[string]struct {
 		remove      []workload.Key
 		wantDomains map[int]string
@@ -64,7 +59,7 @@ func TestSnapshotRemoveWorkload(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := setup(t)
+			f := threeWorkloads(t)
 			sn := f.snapshot(jsKey("b"))
 			before := f.snapshot(jsKey("b"))
 			if diff := cmp.Diff(before, sn, snapshotOpts); diff != "" {
@@ -109,19 +104,7 @@ func TestSnapshotRemoveWorkload(t *testing.T) {
 
 // What a snapshot holds of the nodes, holders and reservations.
 func TestSnapshotViews(t *testing.T) {
-	f := newFixture(t, pools(3)...)
-	x := jobSet("x").job("slice", 1, 2).obj()
-	f.addJobSet(x)
-	xs := members(x)
-	f.addPods(boundTo(xs[0], "pool-1-node-0"), boundTo(xs[1], "pool-1-node-1"))
-	y := jobSet("y").job("slice", 1, 2).obj()
-	f.addJobSet(y)
-	f.addPods(members(y)...)
-	f.commit(jsKey("y"))
-	b := jobSet("b").job("slice", 2, 2).obj()
-	f.addJobSet(b)
-	f.addPods(members(b)...)
-
+	f := threeWorkloads(t)
 	sn := f.snapshot(jsKey("b"))
 	xHolder := workload.Holder{Key: jsKey("x"), UID: "x-uid"}
 	tpuLeft := func(n string) int64 { return sn.Nodes[n].Free[wellknown.ResourceTPU] }

@@ -9,11 +9,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // verdict is the part of a state.Verdict the tests compare exactly.
@@ -22,8 +24,8 @@ type verdict struct {
 }
 
 func TestAdmit(t *testing.T) {
-	js := jobSet("a").job("slice", 2, 2).obj()
-	all := members(js)
+	js := unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj()
+	all := builders.Members(js)
 	cases := map[string]struct {
 		// setup feeds the state and returns the pod to admit.
 		setup   func(f *fixture) *corev1.Pod
@@ -31,7 +33,7 @@ func TestAdmit(t *testing.T) {
 		wantMsg string
 	}{
 		"plain pod": {
-			setup: func(f *fixture) *corev1.Pod { return pod("plain").obj() },
+			setup: func(f *fixture) *corev1.Pod { return unit.Pod("plain").Obj() },
 		},
 		"JobSet not observed yet": {
 			setup: func(f *fixture) *corev1.Pod {
@@ -60,7 +62,7 @@ func TestAdmit(t *testing.T) {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
 				f.addPods(all[:3]...)
-				f.addPods(member(js, 1, 1).gated().obj())
+				f.addPods(builders.Member(js, 1, 1).Gate("example.com/hold").Obj())
 				return all[0]
 			},
 			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for 1 of 4 pods",
@@ -77,7 +79,7 @@ func TestAdmit(t *testing.T) {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
 				f.addPods(all[:3]...)
-				f.addPods(withPhase(all[3], corev1.PodFailed))
+				f.addPods(builders.InPhase(all[3], corev1.PodFailed))
 				return all[0]
 			},
 			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for 1 of 4 pods",
@@ -88,38 +90,38 @@ func TestAdmit(t *testing.T) {
 				f.addPods(all[:3]...)
 				return all[3]
 			},
-			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for the scheduler to observe pod ns/a-slice-1-1",
+			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for the scheduler to observe pod ns/a-slice-1-1-a0",
 		},
 		"staged: every leader present is enough": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
-				f.addPods(member(js, 0, 0).stagedLeader().obj(), member(js, 1, 0).stagedLeader().obj())
-				return member(js, 1, 0).stagedLeader().obj()
+				f.addPods(stagedLeader(js, 0), stagedLeader(js, 1))
+				return stagedLeader(js, 1)
 			},
 			want: verdict{Gang: true},
 		},
 		"staged: a leader missing": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
-				f.addPods(member(js, 0, 0).stagedLeader().obj(), member(js, 0, 1).obj())
-				return member(js, 0, 0).stagedLeader().obj()
+				f.addPods(stagedLeader(js, 0), builders.Member(js, 0, 1).Obj())
+				return stagedLeader(js, 0)
 			},
 			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for the first pod of 1 of 2 Jobs of JobSet ns/a to be created",
 		},
 		"staged: a Job whose leader left while a follower runs is not missing": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
-				f.addPods(boundTo(member(js, 0, 1).obj(), "pool-1-node-1"), member(js, 1, 0).stagedLeader().obj())
-				return member(js, 1, 0).stagedLeader().obj()
+				f.addPods(builders.Member(js, 0, 1).Running("pool-1-node-1").Obj(), stagedLeader(js, 1))
+				return stagedLeader(js, 1)
 			},
 			want: verdict{Gang: true},
 		},
 		"affinity to another label does not stage": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
-				leader := member(js, 0, 0).stagedLeader().obj()
+				leader := stagedLeader(js, 0)
 				leader.Spec.Affinity.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0].LabelSelector.MatchExpressions[0].Key = "app"
-				f.addPods(leader, member(js, 1, 0).obj())
+				f.addPods(leader, builders.Member(js, 1, 0).Obj())
 				return leader
 			},
 			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for 2 of 4 pods",
@@ -139,7 +141,7 @@ func TestAdmit(t *testing.T) {
 				f.addJobSet(js)
 				restarted := js.DeepCopy()
 				restarted.Status.Restarts = 1
-				p := member(restarted, 0, 0).obj()
+				p := builders.Member(restarted, 0, 0).Obj()
 				f.addPods(p)
 				return p
 			},
@@ -148,7 +150,7 @@ func TestAdmit(t *testing.T) {
 		"Job index beyond the JobSet": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
-				p := member(js, 1, 0).obj()
+				p := builders.Member(js, 1, 0).Obj()
 				p.Labels[wellknown.JobGlobalIndexLabel] = "7"
 				f.addPods(p)
 				return p
@@ -158,7 +160,7 @@ func TestAdmit(t *testing.T) {
 		"malformed membership label": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
-				p := member(js, 1, 0).obj()
+				p := builders.Member(js, 1, 0).Obj()
 				p.Labels[wellknown.JobGlobalIndexLabel] = "x"
 				f.addPods(p)
 				return p
@@ -176,7 +178,7 @@ func TestAdmit(t *testing.T) {
 		"suspended JobSet": {
 			setup: func(f *fixture) *corev1.Pod {
 				suspended := js.DeepCopy()
-				suspended.Spec.Suspend = ptr(true)
+				suspended.Spec.Suspend = ptr.To(true)
 				f.addJobSet(suspended)
 				f.addPods(all...)
 				return all[0]
@@ -202,7 +204,7 @@ func TestAdmit(t *testing.T) {
 		"PodGroup API unknown while JobSet's is served": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.s.SetAPI(workload.SourcePodGroup, state.APIUnknown)
-				p := pod("pg-0").inPodGroup("pg").obj()
+				p := unit.Pod("pg-0").InPodGroup("pg").Obj()
 				f.addPods(p)
 				return p
 			},
@@ -211,7 +213,7 @@ func TestAdmit(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(3)...)
+			f := newFixture(t, builders.V5ePools(3)...)
 			v := f.s.Admit(tc.setup(f))
 			if diff := cmp.Diff(tc.want, verdict{v.Gang, v.Wait, v.Unresolvable}); diff != "" {
 				t.Errorf("verdict (-want +got):\n%s\nmessage: %q", diff, v.Message)
@@ -226,9 +228,9 @@ func TestAdmit(t *testing.T) {
 // The gate opens once: the pod completing the gang activates every pending
 // member exactly once; nothing else activates them again.
 func TestGateActivatesOnce(t *testing.T) {
-	js := jobSet("a").job("slice", 2, 2).obj()
-	all := members(js)
-	f := newFixture(t, pools(3)...)
+	js := unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj()
+	all := builders.Members(js)
+	f := newFixture(t, builders.V5ePools(3)...)
 	if acts := f.addJobSet(js); len(acts.Activate) != 0 {
 		t.Errorf("JobSet without pods activated %v", names(acts.Activate))
 	}
@@ -240,15 +242,15 @@ func TestGateActivatesOnce(t *testing.T) {
 		{"first pod", func() state.Actions { return f.addPods(all[0]) }, nil},
 		{"second pod", func() state.Actions { return f.addPods(all[1]) }, nil},
 		{"third pod", func() state.Actions { return f.addPods(all[2]) }, nil},
-		{"fourth pod gated", func() state.Actions { return f.addPods(member(js, 1, 1).gated().obj()) }, nil},
+		{"fourth pod gated", func() state.Actions { return f.addPods(builders.Member(js, 1, 1).Gate("example.com/hold").Obj()) }, nil},
 		{"gate removed", func() state.Actions { return f.addPods(all[3]) }, podNames(all...)},
-		{"status update of a member", func() state.Actions { return f.addPods(withPhase(all[0], corev1.PodPending)) }, nil},
-		{"unrelated plain pod", func() state.Actions { return f.addPods(pod("plain").cpu("1").obj()) }, nil},
+		{"status update of a member", func() state.Actions { return f.addPods(builders.InPhase(all[0], corev1.PodPending)) }, nil},
+		{"unrelated plain pod", func() state.Actions { return f.addPods(unit.Pod("plain").CPU("1").Obj()) }, nil},
 		{"pod of another JobSet", func() state.Actions {
-			return f.addPods(member(jobSet("b").job("slice", 2, 2).obj(), 0, 0).obj())
+			return f.addPods(builders.Member(unit.JobSet("b").ReplicatedJob("slice", 2, 2).Obj(), 0, 0).Obj())
 		}, nil},
 		{"pod of another scheduler in the JobSet's namespace", func() state.Actions {
-			return f.addPods(pod("other").scheduler("default-scheduler").obj())
+			return f.addPods(unit.Pod("other").Scheduler("default-scheduler").Obj())
 		}, nil},
 	}
 	for _, st := range steps {
@@ -272,10 +274,10 @@ var cmpEmpty = cmp.Comparer(func(a, b []string) bool { return slices.Equal(a, b)
 
 // Only leaders of a staged JobSet are required; the gate opens with them.
 func TestStagedGateActivatesLeaders(t *testing.T) {
-	js := jobSet("a").job("slice", 2, 2).obj()
-	f := newFixture(t, pools(3)...)
+	js := unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj()
+	f := newFixture(t, builders.V5ePools(3)...)
 	f.addJobSet(js)
-	l0, l1 := member(js, 0, 0).stagedLeader().obj(), member(js, 1, 0).stagedLeader().obj()
+	l0, l1 := stagedLeader(js, 0), stagedLeader(js, 1)
 	if acts := f.addPods(l0); len(acts.Activate) != 0 {
 		t.Errorf("first leader activated %v", names(acts.Activate))
 	}
@@ -287,10 +289,7 @@ func TestStagedGateActivatesLeaders(t *testing.T) {
 	if !sn.Self.Staged {
 		t.Errorf("snapshot does not see the JobSet as staged")
 	}
-	r, fail := f.plan(jsKey("a"))
-	if fail != nil {
-		t.Fatalf("plan: %v", fail)
-	}
+	r := f.mustPlan(jsKey("a"))
 	// Followers not created yet are planned like their leader.
 	for i, sr := range r.Slices {
 		n := 0
@@ -305,9 +304,9 @@ func TestStagedGateActivatesLeaders(t *testing.T) {
 
 func TestStartupGroups(t *testing.T) {
 	dependsOn := func(status jobsetv1alpha2.DependsOnStatus) *jobsetv1alpha2.JobSet {
-		return jobSet("a").job("init", 1, 1).job("workers", 2, 2).dependsOn("init", status).obj()
+		return unit.JobSet("a").ReplicatedJob("init", 1, 1).ReplicatedJob("workers", 2, 2).DependsOn("init", status).Obj()
 	}
-	inOrder := jobSet("a").job("init", 1, 1).job("workers", 2, 2).inOrder().obj()
+	inOrder := unit.JobSet("a").ReplicatedJob("init", 1, 1).ReplicatedJob("workers", 2, 2).InOrder().Obj()
 	cases := map[string]struct {
 		js *jobsetv1alpha2.JobSet
 		// initSucceeds: the init pod succeeds (and leaves the scheduler's
@@ -349,10 +348,10 @@ func TestStartupGroups(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(3)...)
+			f := newFixture(t, builders.V5ePools(3)...)
 			key := jsKey("a")
 			f.addJobSet(tc.js)
-			init := member(tc.js, 0, 0).obj()
+			init := builders.Member(tc.js, 0, 0).Obj()
 			// The init group alone is the gang.
 			acts := f.addPods(init)
 			if diff := cmp.Diff([]string{init.Name}, names(acts.Activate)); diff != "" {
@@ -361,16 +360,12 @@ func TestStartupGroups(t *testing.T) {
 			if got := f.snapshot(key).Self.Active; !slices.Equal(got, []int{0}) {
 				t.Errorf("active slices before the workers = %v, want [0]", got)
 			}
-			r, fail := f.plan(key)
-			if fail != nil {
-				t.Fatalf("plan of the init group: %v", fail)
-			}
-			if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(r)); diff != "" {
+			if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(f.mustPlan(key))); diff != "" {
 				t.Errorf("init plan (-want +got):\n%s", diff)
 			}
 			f.bind(init, "pool-1-node-0")
 			if tc.initSucceeds {
-				f.deletePod(withPhase(boundTo(init, "pool-1-node-0"), corev1.PodSucceeded))
+				f.deletePod(builders.InPhase(builders.Bound(init, "pool-1-node-0"), corev1.PodSucceeded))
 				if !tc.statusLags {
 					// The JobSet's status moves on as the init Job completes.
 					done := tc.js.DeepCopy()
@@ -388,7 +383,7 @@ func TestStartupGroups(t *testing.T) {
 					t.Errorf("active slices after init succeeded = %v, want %v", got, want)
 				}
 			}
-			workers := members(tc.js)[1:]
+			workers := builders.Members(tc.js)[1:]
 			// A worker PreEnqueue sees before the informer delivers it
 			// waits: there is nothing to admit it into yet.
 			if v := f.s.Admit(workers[0]); !v.Wait {
@@ -407,11 +402,7 @@ func TestStartupGroups(t *testing.T) {
 			if got := f.snapshot(key).Self.Active; !slices.Equal(got, tc.wantActive) {
 				t.Errorf("active slices = %v, want %v", got, tc.wantActive)
 			}
-			r, fail = f.plan(key)
-			if fail != nil {
-				t.Fatalf("plan of the workers: %v", fail)
-			}
-			if diff := cmp.Diff(tc.wantDomains, domains(r)); diff != "" {
+			if diff := cmp.Diff(tc.wantDomains, domains(f.mustPlan(key))); diff != "" {
 				t.Errorf("worker plan (-want +got):\n%s", diff)
 			}
 		})
@@ -420,12 +411,12 @@ func TestStartupGroups(t *testing.T) {
 
 // A change of the API's status re-runs PreEnqueue for the source's pods.
 func TestSetAPIActivatesTheSourcesPods(t *testing.T) {
-	f := newFixture(t, pools(1)...)
+	f := newFixture(t, builders.V5ePools(1)...)
 	f.s.SetAPI(workload.SourceJobSet, state.APIUnknown)
-	js := jobSet("a").job("slice", 1, 2).obj()
-	all := members(js)
+	js := unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj()
+	all := builders.Members(js)
 	f.addPods(all...)
-	pg := pod("pg-0").inPodGroup("pg").obj()
+	pg := unit.Pod("pg-0").InPodGroup("pg").Obj()
 	f.addPods(pg)
 	if v := f.s.Admit(all[0]); !v.Gang || !v.Wait {
 		t.Errorf("Admit with the API unknown = %+v, want a waiting gang pod", v)

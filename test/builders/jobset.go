@@ -1,9 +1,12 @@
 package builders
 
 import (
+	"time"
+
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -30,6 +33,38 @@ func JobSet(namespace, name string) *JobSetBuilder {
 // Exclusive sets alpha.jobset.sigs.k8s.io/exclusive-topology.
 func (b *JobSetBuilder) Exclusive(topologyKey string) *JobSetBuilder {
 	b.js.Annotations[wellknown.ExclusiveTopologyAnnotation] = topologyKey
+	return b
+}
+
+// Unconfined drops alpha.jobset.sigs.k8s.io/exclusive-topology: the
+// JobSet's Jobs may share domains with anything.
+func (b *JobSetBuilder) Unconfined() *JobSetBuilder {
+	delete(b.js.Annotations, wellknown.ExclusiveTopologyAnnotation)
+	return b
+}
+
+// UID sets metadata.uid, which the apiserver sets on creation.
+func (b *JobSetBuilder) UID(uid string) *JobSetBuilder { b.js.UID = types.UID(uid); return b }
+
+// Created sets metadata.creationTimestamp, which the apiserver sets on
+// creation.
+func (b *JobSetBuilder) Created(t time.Time) *JobSetBuilder {
+	b.js.CreationTimestamp = metav1.NewTime(t)
+	return b
+}
+
+// InOrder sets startupPolicy InOrder: each replicated Job starts once the
+// ones before it are ready.
+func (b *JobSetBuilder) InOrder() *JobSetBuilder {
+	b.js.Spec.StartupPolicy = &jobsetv1alpha2.StartupPolicy{StartupPolicyOrder: jobsetv1alpha2.InOrder}
+	return b
+}
+
+// DependsOn makes the replicated Job added last wait until replicated Job
+// rjName reaches status.
+func (b *JobSetBuilder) DependsOn(rjName string, status jobsetv1alpha2.DependsOnStatus) *JobSetBuilder {
+	rjs := b.js.Spec.ReplicatedJobs
+	rjs[len(rjs)-1].DependsOn = []jobsetv1alpha2.DependsOn{{Name: rjName, Status: status}}
 	return b
 }
 

@@ -1,9 +1,12 @@
 package builders
 
 import (
+	"time"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
@@ -49,6 +52,9 @@ func (b *PodBuilder) Request(name corev1.ResourceName, quantity string) *PodBuil
 // TPU requests chips google.com/tpu.
 func (b *PodBuilder) TPU(chips string) *PodBuilder { return b.Request(wellknown.ResourceTPU, chips) }
 
+// CPU requests quantity CPU.
+func (b *PodBuilder) CPU(quantity string) *PodBuilder { return b.Request(corev1.ResourceCPU, quantity) }
+
 // NodeSelector adds a nodeSelector term.
 func (b *PodBuilder) NodeSelector(key, value string) *PodBuilder {
 	if b.pod.Spec.NodeSelector == nil {
@@ -76,6 +82,11 @@ func (b *PodBuilder) Annotation(key, value string) *PodBuilder {
 	return b
 }
 
+// InPodGroup labels the pod a member of the PodGroup name.
+func (b *PodBuilder) InPodGroup(name string) *PodBuilder {
+	return b.Label(wellknown.PodGroupLabel, name)
+}
+
 // PriorityClass sets spec.priorityClassName; the apiserver resolves the priority.
 func (b *PodBuilder) PriorityClass(name string) *PodBuilder {
 	b.pod.Spec.PriorityClassName = name
@@ -88,5 +99,69 @@ func (b *PodBuilder) Toleration(t corev1.Toleration) *PodBuilder {
 	return b
 }
 
+// NoRequests drops the container's requests and limits, the default CPU
+// request included: the pod asks for nothing until Request says otherwise.
+func (b *PodBuilder) NoRequests() *PodBuilder {
+	b.pod.Spec.Containers[0].Resources = corev1.ResourceRequirements{Requests: corev1.ResourceList{}}
+	return b
+}
+
+// UID sets metadata.uid, which the apiserver sets on creation.
+func (b *PodBuilder) UID(uid string) *PodBuilder { b.pod.UID = types.UID(uid); return b }
+
+// Created sets metadata.creationTimestamp, which the apiserver sets on
+// creation.
+func (b *PodBuilder) Created(t time.Time) *PodBuilder {
+	b.pod.CreationTimestamp = metav1.NewTime(t)
+	return b
+}
+
+// Priority sets spec.priority, as the apiserver resolves it from the
+// priority class.
+func (b *PodBuilder) Priority(p int32) *PodBuilder { b.pod.Spec.Priority = &p; return b }
+
+// Gate adds a scheduling gate.
+func (b *PodBuilder) Gate(name string) *PodBuilder {
+	b.pod.Spec.SchedulingGates = append(b.pod.Spec.SchedulingGates, corev1.PodSchedulingGate{Name: name})
+	return b
+}
+
+// NodeName sets spec.nodeName: the pod is bound (or assumed) there.
+func (b *PodBuilder) NodeName(node string) *PodBuilder { b.pod.Spec.NodeName = node; return b }
+
+// Phase sets status.phase.
+func (b *PodBuilder) Phase(phase corev1.PodPhase) *PodBuilder { b.pod.Status.Phase = phase; return b }
+
+// Running binds the pod to node and marks it running, as the informer
+// delivers it once the kubelet started it.
+func (b *PodBuilder) Running(node string) *PodBuilder {
+	return b.NodeName(node).Phase(corev1.PodRunning)
+}
+
 // Obj returns the built pod.
 func (b *PodBuilder) Obj() *corev1.Pod { return b.pod.DeepCopy() }
+
+// Edit returns a builder that starts from a copy of pod.
+func Edit(pod *corev1.Pod) *PodBuilder { return &PodBuilder{pod: pod.DeepCopy()} }
+
+// Bound returns a copy of pod bound to node and running, as the informer
+// delivers it once the kubelet started it.
+func Bound(pod *corev1.Pod, node string) *corev1.Pod { return Edit(pod).Running(node).Obj() }
+
+// Assumed returns a copy of pod on node, as the scheduler's cache assumes
+// it from Reserve until the binding is observed.
+func Assumed(pod *corev1.Pod, node string) *corev1.Pod { return Edit(pod).NodeName(node).Obj() }
+
+// InPhase returns a copy of pod in phase.
+func InPhase(pod *corev1.Pod, phase corev1.PodPhase) *corev1.Pod { return Edit(pod).Phase(phase).Obj() }
+
+// Relabelled returns a copy of pod with label key set to value, or removed
+// when value is "".
+func Relabelled(pod *corev1.Pod, key, value string) *corev1.Pod {
+	b := Edit(pod)
+	if value == "" {
+		delete(b.pod.Labels, key)
+		return b.Obj()
+	}
+	return b.Label(key, value).Obj()
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // hintFixture is a complete two-pod gang whose plan failed, so that its
@@ -21,20 +22,28 @@ type hintFixture struct {
 }
 
 func newHintFixture(t *testing.T) *hintFixture {
-	js := jobSet("a").job("w", 1, 2).obj()
-	all := members(js)
-	f := newFixture(t, pools(1)...)
-	f.addJobSet(js)
-	f.addPods(all...)
-	plain := pod("plain").obj()
+	f := newFixture(t, builders.V5ePools(1)...)
+	all := f.addGang(unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj())
+	plain := unit.Pod("plain").Obj()
 	f.addPods(plain)
 	f.st.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
 	return &hintFixture{fixture: f, head: all[0], other: all[1], plain: plain}
 }
 
+// checkHint checks what the queueing hint function name returned.
+func checkHint(t *testing.T, name string, want, got fwk.QueueingHint, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hint (-want +got):\n%s", diff)
+	}
+}
+
 func TestHintPodDeleted(t *testing.T) {
-	assigned := pod("gone").on("pool-1-node-0").obj()
-	unassigned := pod("gone").obj()
+	assigned := unit.Pod("gone").NodeName("pool-1-node-0").Obj()
+	unassigned := unit.Pod("gone").Obj()
 	cases := map[string]struct {
 		target  func(h *hintFixture) *corev1.Pod
 		deleted any
@@ -53,7 +62,7 @@ func TestHintPodDeleted(t *testing.T) {
 			target: func(h *hintFixture) *corev1.Pod { return h.plain }, deleted: assigned, want: fwk.QueueSkip,
 		},
 		"a pod the state does not know": {
-			target: func(*hintFixture) *corev1.Pod { return pod("unknown").obj() }, deleted: assigned, want: fwk.QueueSkip,
+			target: func(*hintFixture) *corev1.Pod { return unit.Pod("unknown").Obj() }, deleted: assigned, want: fwk.QueueSkip,
 		},
 		"not a pod": {
 			target: func(h *hintFixture) *corev1.Pod { return h.other }, deleted: &corev1.Node{}, want: fwk.Queue,
@@ -66,18 +75,13 @@ func TestHintPodDeleted(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newHintFixture(t)
 			got, err := h.pl.hintPodDeleted(klog.Background(), tc.target(h), tc.deleted, nil)
-			if err != nil {
-				t.Fatalf("hintPodDeleted: %v", err)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("hint (-want +got):\n%s", diff)
-			}
+			checkHint(t, "hintPodDeleted", tc.want, got, err)
 		})
 	}
 }
 
 func TestHintNodeChanged(t *testing.T) {
-	n := node("new").inPool("pool-9").obj()
+	n := builders.V5ePool("pool-9").Node(0)
 	cases := map[string]struct {
 		target func(h *hintFixture) *corev1.Pod
 		want   fwk.QueueingHint
@@ -90,12 +94,7 @@ func TestHintNodeChanged(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newHintFixture(t)
 			got, err := h.pl.hintNodeChanged(klog.Background(), tc.target(h), nil, n)
-			if err != nil {
-				t.Fatalf("hintNodeChanged: %v", err)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("hint (-want +got):\n%s", diff)
-			}
+			checkHint(t, "hintNodeChanged", tc.want, got, err)
 		})
 	}
 }
@@ -106,29 +105,24 @@ func TestHintNodeChangedAfterReservation(t *testing.T) {
 	if _, st := h.preFilter(h.head); !st.IsSuccess() {
 		t.Fatalf("PreFilter: %v", st)
 	}
-	got, err := h.pl.hintNodeChanged(klog.Background(), h.head, nil, node("new").obj())
-	if err != nil {
-		t.Fatalf("hintNodeChanged: %v", err)
-	}
-	if diff := cmp.Diff(fwk.QueueSkip, got); diff != "" {
-		t.Errorf("hint (-want +got):\n%s", diff)
-	}
+	got, err := h.pl.hintNodeChanged(klog.Background(), h.head, nil, builders.Node("new").Obj())
+	checkHint(t, "hintNodeChanged", fwk.QueueSkip, got, err)
 }
 
 func TestHintOwnLabels(t *testing.T) {
-	js := jobSet("a").job("w", 2, 1).obj()
-	good := member(js, 0, 0).obj()
-	malformed := withLabel(good, wellknown.JobGlobalIndexLabel, "x")
+	js := unit.JobSet("a").ReplicatedJob("w", 2, 1).Obj()
+	good := builders.Member(js, 0, 0).Obj()
+	malformed := builders.Relabelled(good, wellknown.JobGlobalIndexLabel, "x")
 	cases := map[string]struct {
 		old, new any
 		want     fwk.QueueingHint
 	}{
 		"malformed labels fixed":       {old: malformed, new: good, want: fwk.Queue},
-		"membership changed":           {old: good, new: withLabel(good, wellknown.JobGlobalIndexLabel, "1"), want: fwk.Queue},
-		"a plain pod becomes a member": {old: pod("p").obj(), new: good, want: fwk.Queue},
-		"an unrelated label changed":   {old: good, new: withLabel(good, "team", "ml"), want: fwk.QueueSkip},
-		"a plain pod's label changed":  {old: pod("p").obj(), new: pod("p").label("team", "ml").obj(), want: fwk.QueueSkip},
-		"still malformed":              {old: malformed, new: withLabel(malformed, "team", "ml"), want: fwk.QueueSkip},
+		"membership changed":           {old: good, new: builders.Relabelled(good, wellknown.JobGlobalIndexLabel, "1"), want: fwk.Queue},
+		"a plain pod becomes a member": {old: unit.Pod("p").Obj(), new: good, want: fwk.Queue},
+		"an unrelated label changed":   {old: good, new: builders.Relabelled(good, "team", "ml"), want: fwk.QueueSkip},
+		"a plain pod's label changed":  {old: unit.Pod("p").Obj(), new: unit.Pod("p").Label("team", "ml").Obj(), want: fwk.QueueSkip},
+		"still malformed":              {old: malformed, new: builders.Relabelled(malformed, "team", "ml"), want: fwk.QueueSkip},
 		"labels broken":                {old: good, new: malformed, want: fwk.QueueSkip},
 		"old object not a pod":         {old: &corev1.Node{}, new: good, want: fwk.Queue},
 		"new object not a pod":         {old: good, new: nil, want: fwk.Queue},
@@ -137,26 +131,21 @@ func TestHintOwnLabels(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
 			got, err := f.pl.hintOwnLabels(klog.Background(), good, tc.old, tc.new)
-			if err != nil {
-				t.Fatalf("hintOwnLabels: %v", err)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("hint (-want +got):\n%s", diff)
-			}
+			checkHint(t, "hintOwnLabels", tc.want, got, err)
 		})
 	}
 }
 
 func TestPreEnqueue(t *testing.T) {
-	js := jobSet("a").job("w", 1, 2).obj()
-	all := members(js)
+	js := unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj()
+	all := builders.Members(js)
 	cases := map[string]struct {
 		setup func(f *fixture) *corev1.Pod
 		want  status
 	}{
 		"plain pod": {
 			setup: func(f *fixture) *corev1.Pod {
-				p := pod("plain").obj()
+				p := unit.Pod("plain").Obj()
 				f.addPods(p)
 				return p
 			},
@@ -179,23 +168,22 @@ func TestPreEnqueue(t *testing.T) {
 		"malformed labels": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
-				p := withLabel(all[0], wellknown.JobGlobalIndexLabel, "x")
+				p := builders.Relabelled(all[0], wellknown.JobGlobalIndexLabel, "x")
 				f.addPods(p)
 				return p
 			},
-			want: status{fwk.UnschedulableAndUnresolvable, `Pod ns/a-w-0-0: metadata.labels[jobset.sigs.k8s.io/job-global-index]: "x" is not a non-negative integer`},
+			want: status{fwk.UnschedulableAndUnresolvable, `Pod ns/a-w-0-0-a0: metadata.labels[jobset.sigs.k8s.io/job-global-index]: "x" is not a non-negative integer`},
 		},
 		"complete gang": {
 			setup: func(f *fixture) *corev1.Pod {
-				f.addJobSet(js)
-				f.addPods(all...)
+				f.addGang(js)
 				return all[1]
 			},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(1)...)
+			f := newFixture(t, builders.V5ePools(1)...)
 			p := tc.setup(f)
 			got := statusOf(f.pl.PreEnqueue(context.Background(), p))
 			if diff := cmp.Diff(tc.want, got); diff != "" {

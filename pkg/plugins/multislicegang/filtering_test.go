@@ -14,30 +14,39 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // holdPool binds a one-slice JobSet "other" of two pods to both nodes of
 // pool, so that pool is held by another workload, and returns its pods.
 func holdPool(f *fixture, pool string) []*corev1.Pod {
-	other := jobSet("other").job("w", 1, 2).obj()
+	other := unit.JobSet("other").ReplicatedJob("w", 1, 2).Obj()
 	f.addJobSet(other)
-	var out []*corev1.Pod
-	for i, p := range members(other) {
-		b := boundTo(p, poolNodes(pool)[i])
-		f.addPods(b)
-		out = append(out, b)
-	}
-	return out
+	running := builders.MembersOn(other, poolNodes(pool)...)
+	f.addPods(running...)
+	return running
 }
 
 func TestPreFilter(t *testing.T) {
 	// a is two slices of two pods; each slice fills a pool.
-	js := jobSet("a").job("w", 2, 2).obj()
-	all := members(js)
+	js := unit.JobSet("a").ReplicatedJob("w", 2, 2).Obj()
+	all := builders.Members(js)
 	key := jsKey("a")
-	complete := func(f *fixture) {
-		f.addJobSet(js)
-		f.addPods(all...)
+	// planned: the gang is complete and its first pod's PreFilter
+	// reserved room for it.
+	planned := func(f *fixture) {
+		f.addGang(js)
+		mustPreFilter(f, all[0])
+	}
+	// waiting: pool-1 is held by another JobSet, the gang is complete and
+	// its first pod's plan failed; it returns the other JobSet's pods.
+	waiting := func(f *fixture) []*corev1.Pod {
+		held := holdPool(f, "pool-1")
+		f.addGang(js)
+		if _, st := f.preFilter(all[0]); st.Code() != fwk.Unschedulable {
+			f.t.Fatalf("first PreFilter: %v, want Unschedulable", st)
+		}
+		return held
 	}
 	cases := map[string]struct {
 		pools int
@@ -56,7 +65,7 @@ func TestPreFilter(t *testing.T) {
 	}{
 		"plain pod": {
 			pools: 2,
-			setup: func(f *fixture) *corev1.Pod { return pod("plain").tpu("4").obj() },
+			setup: func(f *fixture) *corev1.Pod { return unit.Pod("plain").TPU("4").Obj() },
 		},
 		"incomplete gang": {
 			pools: 2,
@@ -70,8 +79,8 @@ func TestPreFilter(t *testing.T) {
 		"malformed labels": {
 			pools: 2,
 			setup: func(f *fixture) *corev1.Pod {
-				complete(f)
-				p := withLabel(all[0], wellknown.JobGlobalIndexLabel, "-1")
+				f.addGang(js)
+				p := builders.Relabelled(all[0], wellknown.JobGlobalIndexLabel, "-1")
 				f.addPods(p)
 				return p
 			},
@@ -80,7 +89,7 @@ func TestPreFilter(t *testing.T) {
 		"a gang that fits gets its slice's pool": {
 			pools: 3,
 			setup: func(f *fixture) *corev1.Pod {
-				complete(f)
+				f.addGang(js)
 				return all[2]
 			},
 			wantNodes: func(f *fixture) []string { return f.slotNodes(key, 1) },
@@ -99,7 +108,7 @@ func TestPreFilter(t *testing.T) {
 			pools: 2,
 			setup: func(f *fixture) *corev1.Pod {
 				holdPool(f, "pool-1")
-				complete(f)
+				f.addGang(js)
 				return all[0]
 			},
 			want:     status{Code: fwk.Unschedulable},
@@ -109,7 +118,7 @@ func TestPreFilter(t *testing.T) {
 		"more slices than domains exist": {
 			pools: 1,
 			setup: func(f *fixture) *corev1.Pod {
-				complete(f)
+				f.addGang(js)
 				return all[0]
 			},
 			want:     status{Code: fwk.UnschedulableAndUnresolvable},
@@ -119,8 +128,7 @@ func TestPreFilter(t *testing.T) {
 		"a second member of the same slice reuses the reservation": {
 			pools: 3,
 			setup: func(f *fixture) *corev1.Pod {
-				complete(f)
-				mustPreFilter(f, all[0])
+				planned(f)
 				return all[1]
 			},
 			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 0)) },
@@ -128,8 +136,7 @@ func TestPreFilter(t *testing.T) {
 		"a member of another slice reuses the reservation": {
 			pools: 3,
 			setup: func(f *fixture) *corev1.Pod {
-				complete(f)
-				mustPreFilter(f, all[0])
+				planned(f)
 				return all[3]
 			},
 			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 1)) },
@@ -137,8 +144,7 @@ func TestPreFilter(t *testing.T) {
 		"a reserved member is left the nodes with room": {
 			pools: 3,
 			setup: func(f *fixture) *corev1.Pod {
-				complete(f)
-				mustPreFilter(f, all[0])
+				planned(f)
 				f.reserve(all[0], poolNodes(f.slicePool(key, 0))[0])
 				return all[1]
 			},
@@ -147,11 +153,11 @@ func TestPreFilter(t *testing.T) {
 		"a member beyond its confined slice's slots may use any node of the pool": {
 			pools: 3,
 			setup: func(f *fixture) *corev1.Pod {
-				complete(f)
+				f.addGang(js)
 				for _, p := range all[:2] {
 					f.reserve(p, nodeNames(mustPreFilter(f, p))[0])
 				}
-				extra := member(js, 0, 1).uid("extra").obj()
+				extra := builders.Member(js, 0, 1).UID("extra").Obj()
 				f.addPods(extra)
 				return extra
 			},
@@ -160,13 +166,11 @@ func TestPreFilter(t *testing.T) {
 		"a member beyond its unconfined slice's slots finds no room": {
 			pools: 1,
 			setup: func(f *fixture) *corev1.Pod {
-				u := jobSet("u").unconfined().job("w", 1, 2).obj()
-				f.addJobSet(u)
-				f.addPods(members(u)...)
-				for _, p := range members(u) {
+				u := unit.JobSet("u").Unconfined().ReplicatedJob("w", 1, 2).Obj()
+				for _, p := range f.addGang(u) {
 					f.reserve(p, nodeNames(mustPreFilter(f, p))[0])
 				}
-				extra := member(u, 0, 1).uid("extra").obj()
+				extra := builders.Member(u, 0, 1).UID("extra").Obj()
 				f.addPods(extra)
 				return extra
 			},
@@ -175,11 +179,7 @@ func TestPreFilter(t *testing.T) {
 		"a second member gets the cached failure": {
 			pools: 2,
 			setup: func(f *fixture) *corev1.Pod {
-				holdPool(f, "pool-1")
-				complete(f)
-				if _, st := f.preFilter(all[0]); st.Code() != fwk.Unschedulable {
-					t.Fatalf("first PreFilter: %v, want Unschedulable", st)
-				}
+				waiting(f)
 				return all[3]
 			},
 			want:    status{Code: fwk.Unschedulable},
@@ -188,11 +188,7 @@ func TestPreFilter(t *testing.T) {
 		"the waiting workload's head plans again": {
 			pools: 2,
 			setup: func(f *fixture) *corev1.Pod {
-				holdPool(f, "pool-1")
-				complete(f)
-				if _, st := f.preFilter(all[0]); st.Code() != fwk.Unschedulable {
-					t.Fatalf("first PreFilter: %v, want Unschedulable", st)
-				}
+				waiting(f)
 				return all[0]
 			},
 			want:     status{Code: fwk.Unschedulable},
@@ -202,12 +198,7 @@ func TestPreFilter(t *testing.T) {
 		"a freed domain ends the cached failure": {
 			pools: 2,
 			setup: func(f *fixture) *corev1.Pod {
-				held := holdPool(f, "pool-1")
-				complete(f)
-				if _, st := f.preFilter(all[0]); st.Code() != fwk.Unschedulable {
-					t.Fatalf("first PreFilter: %v, want Unschedulable", st)
-				}
-				f.deletePods(held...)
+				f.deletePods(waiting(f)...)
 				return all[3]
 			},
 			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 1)) },
@@ -216,8 +207,7 @@ func TestPreFilter(t *testing.T) {
 		"an expired reservation is planned again": {
 			pools: 3,
 			setup: func(f *fixture) *corev1.Pod {
-				complete(f)
-				mustPreFilter(f, all[0])
+				planned(f)
 				f.clock.Step(2 * f.pl.permitTimeout())
 				return all[1]
 			},
@@ -228,10 +218,8 @@ func TestPreFilter(t *testing.T) {
 			pools: 3,
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
-				for i, p := range all {
-					f.addPods(boundTo(p, poolNodes([]string{"pool-2", "pool-3"}[i/2])[i%2]))
-				}
-				replacement := member(js, 1, 0).uid("replacement").obj()
+				f.addPods(builders.MembersOn(js, "pool-2-node-0", "pool-2-node-1", "pool-3-node-0", "pool-3-node-1")...)
+				replacement := builders.Member(js, 1, 0).UID("replacement").Obj()
 				f.addPods(replacement)
 				return replacement
 			},
@@ -240,7 +228,7 @@ func TestPreFilter(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(tc.pools)...)
+			f := newFixture(t, builders.V5ePools(tc.pools)...)
 			p := tc.setup(f)
 			before := f.snapshots
 			res, st := f.preFilter(p)
@@ -281,8 +269,8 @@ func mustPreFilter(f *fixture, p *corev1.Pod) *fwk.PreFilterResult {
 }
 
 func TestFilter(t *testing.T) {
-	js := jobSet("a").job("w", 1, 2).obj()
-	all := members(js)
+	js := unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj()
+	all := builders.Members(js)
 	cases := map[string]struct {
 		pod func() *corev1.Pod
 		// node is "reserved" for a node of a's reserved pool, "free" for
@@ -296,26 +284,27 @@ func TestFilter(t *testing.T) {
 		wantRetried bool
 	}{
 		"a plain pod on a reserved node": {
-			pod: func() *corev1.Pod { return pod("plain").tpu("1").obj() }, node: "reserved",
+			pod: func() *corev1.Pod { return unit.Pod("plain").TPU("1").Obj() }, node: "reserved",
 			want: status{Code: fwk.Unschedulable}, wantMsg: ", reserved for slice 0 of JobSet ns/a",
 			wantRetried: true,
 		},
 		"a plain pod elsewhere": {
-			pod: func() *corev1.Pod { return pod("plain").tpu("1").obj() }, node: "free",
+			pod: func() *corev1.Pod { return unit.Pod("plain").TPU("1").Obj() }, node: "free",
 		},
 		"the gang's own member on its reserved node": {
 			pod: func() *corev1.Pod { return all[1] }, node: "reserved",
 		},
 		"a member of another gang on a reserved node": {
-			pod: func() *corev1.Pod { return member(jobSet("b").job("w", 1, 1).obj(), 0, 0).obj() }, node: "reserved",
+			pod: func() *corev1.Pod {
+				return builders.Member(unit.JobSet("b").ReplicatedJob("w", 1, 1).Obj(), 0, 0).Obj()
+			}, node: "reserved",
 			want: status{Code: fwk.Unschedulable}, wantMsg: ", reserved for slice 0 of JobSet ns/a",
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(2)...)
-			f.addJobSet(js)
-			f.addPods(all...)
+			f := newFixture(t, builders.V5ePools(2)...)
+			f.addGang(js)
 			mustPreFilter(f, all[0])
 			reserved := f.slicePool(jsKey("a"), 0)
 			free := "pool-1"
@@ -348,7 +337,7 @@ func TestFilter(t *testing.T) {
 
 func TestFilterWithoutNode(t *testing.T) {
 	f := newFixture(t)
-	p := pod("plain").obj()
+	p := unit.Pod("plain").Obj()
 	got := statusOf(f.pl.Filter(context.Background(), framework.NewCycleState(), p, framework.NewNodeInfo()))
 	if diff := cmp.Diff(status{fwk.UnschedulableAndUnresolvable, "node not found"}, got); diff != "" {
 		t.Errorf("Filter (-want +got):\n%s", diff)
@@ -366,8 +355,8 @@ func rejectedEverywhere(nodes []string) fwk.NodeToStatusReader {
 }
 
 func TestPostFilter(t *testing.T) {
-	js := jobSet("a").job("w", 1, 2).obj()
-	all := members(js)
+	js := unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj()
+	all := builders.Members(js)
 	key := jsKey("a")
 	cases := map[string]struct {
 		pools int
@@ -408,7 +397,7 @@ func TestPostFilter(t *testing.T) {
 		"a plain pod": {
 			pools: 2,
 			pod: func(f *fixture) *corev1.Pod {
-				p := pod("plain").tpu("4").obj()
+				p := unit.Pod("plain").TPU("4").Obj()
 				f.addPods(p)
 				f.preFilter(p)
 				return p
@@ -420,10 +409,7 @@ func TestPostFilter(t *testing.T) {
 		"a member of another gang": {
 			pools: 2,
 			pod: func(f *fixture) *corev1.Pod {
-				b := jobSet("b").job("w", 1, 2).obj()
-				f.addJobSet(b)
-				f.addPods(members(b)...)
-				p := members(b)[0]
+				p := f.addGang(unit.JobSet("b").ReplicatedJob("w", 1, 2).Obj())[0]
 				f.preFilter(p) // one pool is left: b waits
 				return p
 			},
@@ -434,9 +420,8 @@ func TestPostFilter(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(tc.pools)...)
-			f.addJobSet(js)
-			f.addPods(all...)
+			f := newFixture(t, builders.V5ePools(tc.pools)...)
+			f.addGang(js)
 			mustPreFilter(f, all[0])
 			first := f.slicePool(key, 0)
 			p := tc.pod(f)
@@ -472,11 +457,12 @@ func TestPostFilter(t *testing.T) {
 }
 
 func TestRequestedOf(t *testing.T) {
+	n := builders.V5ePool("pool-1").Node(0)
 	ni := framework.NewNodeInfo(
-		pod("a").tpu("4").on("n").obj(),
-		pod("b").on("n").obj(),
+		unit.Pod("a").TPU("4").NodeName(n.Name).Obj(),
+		unit.Pod("b").NodeName(n.Name).Obj(),
 	)
-	ni.SetNode(node("n").inPool("pool-1").obj())
+	ni.SetNode(n)
 	want := workload.Resources{
 		corev1.ResourceCPU:              0,
 		corev1.ResourceMemory:           0,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 	fwk "k8s.io/kube-scheduler/framework"
 )
 
@@ -36,8 +37,8 @@ func permitStep(pod int, want status, wait bool) gangStep {
 
 func TestReservePermitUnreserve(t *testing.T) {
 	// a is one slice of two pods.
-	js := jobSet("a").job("w", 1, 2).obj()
-	all := members(js)
+	js := unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj()
+	all := builders.Members(js)
 	key := jsKey("a")
 	waiting := status{fwk.Wait, "waiting for 1 of 2 gang members of JobSet ns/a to be reserved"}
 	allowed := status{}
@@ -90,9 +91,8 @@ func TestReservePermitUnreserve(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, pools(2)...)
-			f.addJobSet(js)
-			f.addPods(all...)
+			f := newFixture(t, builders.V5ePools(2)...)
+			f.addGang(js)
 			for i, s := range tc.steps {
 				p := all[s.pod]
 				where := fmt.Sprintf("step %d (pod %d)", i, s.pod)
@@ -125,11 +125,8 @@ func TestReservePermitUnreserve(t *testing.T) {
 // Reserve records the reservation in the cycle's own state: a clone taken
 // before Reserve does not see it.
 func TestReserveWritesItsCycle(t *testing.T) {
-	js := jobSet("a").job("w", 1, 2).obj()
-	all := members(js)
-	f := newFixture(t, pools(1)...)
-	f.addJobSet(js)
-	f.addPods(all...)
+	f := newFixture(t, builders.V5ePools(1)...)
+	all := f.addGang(unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj())
 	res := mustPreFilter(f, all[0])
 	before := f.cycles[all[0].UID].Clone()
 	f.reserve(all[0], nodeNames(res)[0])
@@ -146,11 +143,8 @@ func TestReserveWritesItsCycle(t *testing.T) {
 // Unreserve of a member whose Reserve never ran (another plugin's Reserve
 // failed first) does not release the gang's reservation.
 func TestUnreserveWithoutReserve(t *testing.T) {
-	js := jobSet("a").job("w", 1, 2).obj()
-	all := members(js)
-	f := newFixture(t, pools(1)...)
-	f.addJobSet(js)
-	f.addPods(all...)
+	f := newFixture(t, builders.V5ePools(1)...)
+	all := f.addGang(unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj())
 	res := mustPreFilter(f, all[0])
 	f.reserve(all[0], nodeNames(res)[0])
 	mustPreFilter(f, all[1])

@@ -12,6 +12,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // queued is p as the scheduling queue holds it, queued at.
@@ -28,23 +29,23 @@ func queuedName(e fwk.QueuedEntityInfo) string { return e.(podGetter).GetPod().N
 
 func TestLess(t *testing.T) {
 	// "old" was created at 100s, "new" at 200s; each is two one-pod slices.
-	old := jobSet("old").created(time.Unix(100, 0)).job("w", 2, 1).obj()
-	young := jobSet("new").created(time.Unix(200, 0)).job("w", 2, 1).obj()
+	old := unit.JobSet("old").Created(time.Unix(100, 0)).ReplicatedJob("w", 2, 1).Obj()
+	young := unit.JobSet("new").Created(time.Unix(200, 0)).ReplicatedJob("w", 2, 1).Obj()
 	t0 := time.Unix(1000, 0)
 	type entry struct {
 		pod *corev1.Pod
 		at  time.Time
 	}
 	entries := []entry{
-		{pod("plain-early").obj(), time.Unix(50, 0)},
-		{member(young, 1, 0).obj(), t0},
-		{member(old, 1, 0).obj(), t0.Add(time.Second)},
-		{member(young, 0, 0).obj(), t0.Add(2 * time.Second)},
-		{member(old, 0, 0).obj(), t0.Add(3 * time.Second)},
-		{pod("plain-late").obj(), time.Unix(150, 0)},
-		{pod("urgent").priority(10).obj(), t0.Add(time.Hour)},
+		{unit.Pod("plain-early").Obj(), time.Unix(50, 0)},
+		{builders.Member(young, 1, 0).Obj(), t0},
+		{builders.Member(old, 1, 0).Obj(), t0.Add(time.Second)},
+		{builders.Member(young, 0, 0).Obj(), t0.Add(2 * time.Second)},
+		{builders.Member(old, 0, 0).Obj(), t0.Add(3 * time.Second)},
+		{unit.Pod("plain-late").Obj(), time.Unix(150, 0)},
+		{unit.Pod("urgent").Priority(10).Obj(), t0.Add(time.Hour)},
 	}
-	byWorkload := []string{"urgent", "plain-early", "old-w-0-0", "old-w-1-0", "plain-late", "new-w-0-0", "new-w-1-0"}
+	byWorkload := []string{"urgent", "plain-early", "old-w-0-0-a0", "old-w-1-0-a0", "plain-late", "new-w-0-0-a0", "new-w-1-0-a0"}
 	cases := map[string]struct {
 		// observe feeds the state before the pods are compared.
 		observe func(f *fixture, pods []*corev1.Pod)
@@ -67,7 +68,7 @@ func TestLess(t *testing.T) {
 		},
 		"workloads not observed yet: by queueing time": {
 			observe: func(f *fixture, pods []*corev1.Pod) { f.addPods(pods...) },
-			want:    []string{"urgent", "plain-early", "plain-late", "new-w-1-0", "old-w-1-0", "new-w-0-0", "old-w-0-0"},
+			want:    []string{"urgent", "plain-early", "plain-late", "new-w-1-0-a0", "old-w-1-0-a0", "new-w-0-0-a0", "old-w-0-0-a0"},
 		},
 	}
 	for name, tc := range cases {
@@ -98,11 +99,11 @@ func TestLess(t *testing.T) {
 
 // A malformed member sorts as a plain pod, by when it was queued.
 func TestLessMalformedMember(t *testing.T) {
-	old := jobSet("old").created(time.Unix(100, 0)).job("w", 2, 1).obj()
+	old := unit.JobSet("old").Created(time.Unix(100, 0)).ReplicatedJob("w", 2, 1).Obj()
 	f := newFixture(t)
 	f.addJobSet(old)
-	malformed := queued(t, member(old, 1, 0).label(wellknown.JobGlobalIndexLabel, "x").obj(), time.Unix(50, 0))
-	good := queued(t, member(old, 0, 0).obj(), time.Unix(10, 0))
+	malformed := queued(t, builders.Member(old, 1, 0).Label(wellknown.JobGlobalIndexLabel, "x").Obj(), time.Unix(50, 0))
+	good := queued(t, builders.Member(old, 0, 0).Obj(), time.Unix(10, 0))
 	if !f.pl.Less(malformed, good) || f.pl.Less(good, malformed) {
 		t.Error("the malformed member is not ordered by its queueing time, before the workload created later")
 	}
@@ -112,12 +113,12 @@ func TestLessMalformedMember(t *testing.T) {
 // queued, even when its workload's object changes under it; once the pod
 // leaves the queue (Reserve), its key is computed afresh.
 func TestLessIsStable(t *testing.T) {
-	old := jobSet("old").created(time.Unix(100, 0)).job("w", 1, 1).obj()
-	young := jobSet("new").created(time.Unix(200, 0)).job("w", 1, 1).obj()
-	f := newFixture(t, pools(1)...)
+	old := unit.JobSet("old").Created(time.Unix(100, 0)).ReplicatedJob("w", 1, 1).Obj()
+	young := unit.JobSet("new").Created(time.Unix(200, 0)).ReplicatedJob("w", 1, 1).Obj()
+	f := newFixture(t, builders.V5ePools(1)...)
 	f.addJobSet(old)
 	f.addJobSet(young)
-	youngPod, oldPod := member(young, 0, 0).obj(), member(old, 0, 0).obj()
+	youngPod, oldPod := builders.Member(young, 0, 0).Obj(), builders.Member(old, 0, 0).Obj()
 	a := queued(t, youngPod, time.Unix(1, 0))
 	b := queued(t, oldPod, time.Unix(2, 0))
 	order := func() []bool { return []bool{f.pl.Less(a, b), f.pl.Less(b, a), f.pl.Less(a, a), f.pl.Less(b, b)} }
@@ -126,7 +127,7 @@ func TestLessIsStable(t *testing.T) {
 		t.Fatalf("Less(a,b), Less(b,a), Less(a,a), Less(b,b) (-want +got):\n%s", diff)
 	}
 	// "new" is recreated as older than "old": queued pods keep their order.
-	f.addJobSet(jobSet("new").created(time.Unix(1, 0)).job("w", 1, 1).obj())
+	f.addJobSet(unit.JobSet("new").Created(time.Unix(1, 0)).ReplicatedJob("w", 1, 1).Obj())
 	if diff := cmp.Diff(oldFirst, order()); diff != "" {
 		t.Fatalf("after the workload changed (-want +got):\n%s", diff)
 	}

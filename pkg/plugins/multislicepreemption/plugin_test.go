@@ -2,19 +2,13 @@ package multislicepreemption
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	fwk "k8s.io/kube-scheduler/framework"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
@@ -28,95 +22,21 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
-const (
-	sched = "multislice-scheduler"
-	ns    = "ns"
-)
+// unit builds the tests' objects: in its namespace, pods of its scheduler.
+var unit = builders.Unit{Namespace: "ns", Scheduler: "multislice-scheduler"}
 
-// ---- builders ----
-
-// poolNode is a Ready host of a v5e 2x4 TPU node pool with 4 chips.
-func poolNode(pool string, i int) *corev1.Node {
-	name := fmt.Sprintf("%s-node-%d", pool, i)
-	return &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{
-			corev1.LabelHostname:          name,
-			wellknown.NodePoolLabel:       pool,
-			wellknown.TPUAcceleratorLabel: "tpu-v5-lite-podslice",
-			wellknown.TPUTopologyLabel:    "2x4",
-		}},
-		Status: corev1.NodeStatus{
-			Allocatable: corev1.ResourceList{
-				corev1.ResourceCPU:    resource.MustParse("8"),
-				corev1.ResourcePods:   resource.MustParse("110"),
-				wellknown.ResourceTPU: resource.MustParse("4"),
-			},
-			Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}},
-		},
-	}
+func jsKey(name string) workload.Key {
+	return workload.Key{Source: workload.SourceJobSet, Namespace: unit.Namespace, Name: name}
 }
 
 // jobSet is a JobSet of one Job of pods pods, each asking for a whole
 // node of a pool, exclusive per node pool.
 func jobSet(name string, pods int32) *jobsetv1alpha2.JobSet {
-	mode := batchv1.IndexedCompletion
-	return &jobsetv1alpha2.JobSet{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: ns, Name: name, UID: types.UID(name + "-uid"),
-			Annotations: map[string]string{wellknown.ExclusiveTopologyAnnotation: wellknown.NodePoolLabel},
-		},
-		Spec: jobsetv1alpha2.JobSetSpec{ReplicatedJobs: []jobsetv1alpha2.ReplicatedJob{{
-			Name: "w", Replicas: 1,
-			Template: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{
-				Parallelism: &pods, Completions: &pods, CompletionMode: &mode,
-				Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
-					Containers: []corev1.Container{{Name: "main", Resources: corev1.ResourceRequirements{
-						Requests: corev1.ResourceList{wellknown.ResourceTPU: resource.MustParse("4")},
-					}}},
-				}},
-			}},
-		}}},
-	}
+	return unit.JobSet(name).ReplicatedJob("w", 1, pods).Obj()
 }
-
-type podBuilder struct{ p *corev1.Pod }
-
-func pod(name string) *podBuilder {
-	return &podBuilder{p: &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID(name), Labels: map[string]string{}},
-		Spec:       corev1.PodSpec{SchedulerName: sched, Containers: []corev1.Container{{Name: "main"}}},
-	}}
-}
-
-// member is pod index of js's only Job.
-func member(js *jobsetv1alpha2.JobSet, index int) *podBuilder {
-	b := pod(fmt.Sprintf("%s-w-0-%d", js.Name, index))
-	b.p.UID = types.UID(string(js.UID) + "/" + b.p.Name)
-	b.p.Labels = map[string]string{
-		wellknown.JobSetNameLabel:         js.Name,
-		wellknown.JobSetUIDLabel:          string(js.UID),
-		wellknown.JobGlobalIndexLabel:     "0",
-		wellknown.JobCompletionIndexLabel: strconv.Itoa(index),
-	}
-	b.p.Spec = *js.Spec.ReplicatedJobs[0].Template.Spec.Template.Spec.DeepCopy()
-	b.p.Spec.SchedulerName = sched
-	return b
-}
-
-func (b *podBuilder) label(k, v string) *podBuilder {
-	b.p.Labels[k] = v
-	return b
-}
-
-func (b *podBuilder) on(node string) *podBuilder {
-	b.p.Spec.NodeName = node
-	b.p.Status.Phase = corev1.PodRunning
-	return b
-}
-
-func (b *podBuilder) obj() *corev1.Pod { return b.p }
 
 // ---- fixture ----
 
@@ -134,44 +54,40 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	st := state.New(state.Options{Clock: testingclock.NewFakeClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))})
-	st.AddScheduler(sched)
+	st := state.New(state.Options{Clock: testingclock.NewFakeClock(builders.Epoch)})
+	st.AddScheduler(unit.Scheduler)
 	st.SetAPI(workload.SourceJobSet, state.APIServed)
 	c := &cluster{st: st, nodes: map[string]*corev1.Node{}}
-	for _, pool := range []string{"pool-1", "pool-2"} {
-		for i := range 2 {
-			n := poolNode(pool, i)
-			c.nodes[n.Name] = n
-			st.UpsertNode(n)
-		}
+	for _, n := range builders.V5ePools(2) {
+		c.nodes[n.Name] = n
+		st.UpsertNode(n)
 	}
 	for _, js := range []*jobsetv1alpha2.JobSet{jobSet("a", 2), jobSet("b", 2)} {
 		w, err := workload.FromJobSet(js, "")
 		if err != nil {
 			t.Fatalf("FromJobSet: %v", err)
 		}
-		st.UpsertSource(workload.Key{Source: workload.SourceJobSet, Namespace: ns, Name: js.Name}, w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: ns, Name: js.Name, UID: js.UID})
+		st.UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: unit.Namespace, Name: js.Name, UID: js.UID})
 	}
 	a, b := jobSet("a", 2), jobSet("b", 2)
 	// b runs one pod in pool-2 (its second is pending): a gets pool-1.
 	c.reserved, c.free = "pool-1", "pool-2"
-	c.bPod = member(b, 0).on("pool-2-node-0").obj()
-	c.waitingBMember = member(b, 1).obj()
-	c.aMember = member(a, 0).obj()
-	c.malformedMember = member(b, 1).label(wellknown.JobGlobalIndexLabel, "x").obj()
-	c.malformedMember.UID = "malformed"
+	c.bPod = builders.Member(b, 0, 0).Running("pool-2-node-0").Obj()
+	c.waitingBMember = builders.Member(b, 0, 1).Obj()
+	c.aMember = builders.Member(a, 0, 0).Obj()
+	c.malformedMember = builders.Member(b, 0, 1).Label(wellknown.JobGlobalIndexLabel, "x").UID("malformed").Obj()
 	st.UpsertPod(c.bPod)
 	st.UpsertPod(c.waitingBMember)
 	st.UpsertPod(c.malformedMember)
 	st.UpsertPod(c.aMember)
-	st.UpsertPod(member(a, 1).obj())
+	st.UpsertPod(builders.Member(a, 0, 1).Obj())
 	requested := func(node string) (workload.Resources, bool) {
 		if node == c.bPod.Spec.NodeName {
 			return workload.PodRequests(&c.bPod.Spec), true
 		}
 		return workload.Resources{}, true
 	}
-	key := workload.Key{Source: workload.SourceJobSet, Namespace: ns, Name: "a"}
+	key := jsKey("a")
 	r, fail := admission.Plan(st.Snapshot(key, requested))
 	if fail != nil {
 		t.Fatalf("plan a: %v", fail)
@@ -211,7 +127,7 @@ func victim(t *testing.T, pods ...*corev1.Pod) preemption.Victim {
 // ---- tests ----
 
 func TestEligible(t *testing.T) {
-	plainOn := func(name, node string) *corev1.Pod { return pod(name).on(node).obj() }
+	plainOn := func(name, node string) *corev1.Pod { return unit.Pod(name).Running(node).Obj() }
 	cases := map[string]struct {
 		// noState leaves the runtime without a state (no gang plugin).
 		noState bool
@@ -254,7 +170,7 @@ func TestEligible(t *testing.T) {
 			noState: true,
 			node:    func(c *cluster) string { return c.reserved + "-node-0" },
 			victims: func(c *cluster) []*corev1.Pod {
-				return []*corev1.Pod{member(jobSet("b", 2), 0).on(c.reserved + "-node-0").obj()}
+				return []*corev1.Pod{builders.Member(jobSet("b", 2), 0, 0).Running(c.reserved + "-node-0").Obj()}
 			},
 			want: true,
 		},
@@ -266,7 +182,7 @@ func TestEligible(t *testing.T) {
 			if tc.noState {
 				pl.rt = feed.NewRuntime()
 			}
-			preemptor := pod("preemptor").obj()
+			preemptor := unit.Pod("preemptor").Obj()
 			if tc.preemptor != nil {
 				preemptor = tc.preemptor(c)
 			}
@@ -285,7 +201,7 @@ func TestPostFilterGangMember(t *testing.T) {
 		"a member of a reserved gang":    func(c *cluster) *corev1.Pod { return c.aMember },
 		"a member of a waiting gang":     func(c *cluster) *corev1.Pod { return c.waitingBMember },
 		"a malformed member":             func(c *cluster) *corev1.Pod { return c.malformedMember },
-		"a member of an unobserved gang": func(*cluster) *corev1.Pod { return member(jobSet("z", 1), 0).obj() },
+		"a member of an unobserved gang": func(*cluster) *corev1.Pod { return builders.Member(jobSet("z", 1), 0, 0).Obj() },
 	}
 	for name, preemptor := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -302,7 +218,7 @@ func TestPostFilterGangMember(t *testing.T) {
 			if diff := cmp.Diff([]any{fwk.Unschedulable, "gang members do not preempt pod by pod"}, []any{st.Code(), st.Message()}); diff != "" {
 				t.Errorf("PostFilter (-want +got):\n%s", diff)
 			}
-			if _, ok := c.st.ReservationOf(workload.Key{Source: workload.SourceJobSet, Namespace: ns, Name: "a"}); !ok {
+			if _, ok := c.st.ReservationOf(jsKey("a")); !ok {
 				t.Error("a's reservation was released")
 			}
 		})

@@ -1,0 +1,219 @@
+package multislicegang
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	testingclock "k8s.io/utils/clock/testing"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+)
+
+// unit builds the tests' objects: in its namespace, pods of its scheduler.
+var unit = builders.Unit{Namespace: "ns", Scheduler: "multislice-scheduler"}
+
+func jsKey(name string) workload.Key {
+	return workload.Key{Source: workload.SourceJobSet, Namespace: unit.Namespace, Name: name}
+}
+
+// poolNodes names the nodes of a pool of builders.V5ePools.
+func poolNodes(pool string) []string { return builders.V5ePool(pool).NodeNames() }
+
+// fixture is a plugin on a state with a fake clock, no framework handle,
+// and both workload APIs served. It plays the scheduler's part: the pods
+// it placed (bound or reserved) are what the cycle's snapshot counts.
+type fixture struct {
+	t     *testing.T
+	clock *testingclock.FakeClock
+	st    *state.State
+	pl    *Plugin
+	nodes map[string]*corev1.Node
+	// placed are the pods on nodes, as the scheduler's cache has them.
+	placed map[types.UID]*corev1.Pod
+	// snapshots counts the requests read from the scheduler's snapshot:
+	// a plan reads them, reusing a reservation or a failure does not.
+	snapshots int
+	// cycles holds each pod's current scheduling cycle.
+	cycles map[types.UID]fwk.CycleState
+}
+
+func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
+	t.Helper()
+	clk := testingclock.NewFakeClock(builders.Epoch)
+	st := state.New(state.Options{Clock: clk})
+	st.AddScheduler(unit.Scheduler)
+	st.SetAPI(workload.SourceJobSet, state.APIServed)
+	st.SetAPI(workload.SourcePodGroup, state.APIServed)
+	f := &fixture{
+		t: t, clock: clk, st: st,
+		nodes:  map[string]*corev1.Node{},
+		placed: map[types.UID]*corev1.Pod{},
+		cycles: map[types.UID]fwk.CycleState{},
+	}
+	f.pl = &Plugin{
+		args:  &config.MultisliceGangArgs{PermitTimeout: time.Minute, FollowerTimeout: time.Minute},
+		rt:    feed.NewRuntime(),
+		state: st,
+		sort:  newSortKeys(st),
+	}
+	f.pl.requested = f.requested
+	for _, n := range nodes {
+		f.nodes[n.Name] = n
+		st.UpsertNode(n)
+	}
+	return f
+}
+
+// requested is what the placed pods on node request.
+func (f *fixture) requested(node string) (workload.Resources, bool) {
+	f.snapshots++
+	if _, ok := f.nodes[node]; !ok {
+		return nil, false
+	}
+	out := workload.Resources{}
+	for _, p := range f.placed {
+		if p.Spec.NodeName != node {
+			continue
+		}
+		for name, v := range workload.PodRequests(&p.Spec) {
+			out[name] += v
+		}
+	}
+	return out, true
+}
+
+func (f *fixture) addJobSet(js *jobsetv1alpha2.JobSet) {
+	f.t.Helper()
+	w, err := workload.FromJobSet(js, "")
+	if err != nil {
+		f.t.Fatalf("FromJobSet: %v", err)
+	}
+	f.st.UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
+}
+
+// addGang feeds js, then all its pods pending, and returns the pods.
+func (f *fixture) addGang(js *jobsetv1alpha2.JobSet) []*corev1.Pod {
+	f.addJobSet(js)
+	pods := builders.Members(js)
+	f.addPods(pods...)
+	return pods
+}
+
+// addPods feeds pods as the informer would; pods on a node are placed.
+func (f *fixture) addPods(pods ...*corev1.Pod) {
+	for _, p := range pods {
+		if p.Spec.NodeName != "" {
+			f.placed[p.UID] = p
+		}
+		f.st.UpsertPod(p)
+	}
+}
+
+// deletePods feeds the deletion of pods as the informer would.
+func (f *fixture) deletePods(pods ...*corev1.Pod) {
+	for _, p := range pods {
+		delete(f.placed, p.UID)
+		f.st.DeletePod(p)
+	}
+}
+
+// cycle starts a new scheduling cycle for p.
+func (f *fixture) cycle(p *corev1.Pod) fwk.CycleState {
+	cs := framework.NewCycleState()
+	f.cycles[p.UID] = cs
+	return cs
+}
+
+// preFilter runs PreFilter in a new cycle of p.
+func (f *fixture) preFilter(p *corev1.Pod) (*fwk.PreFilterResult, *fwk.Status) {
+	return f.pl.PreFilter(context.Background(), f.cycle(p), p, nil)
+}
+
+// nodeInfo is node as the scheduler's snapshot has it.
+func (f *fixture) nodeInfo(name string) fwk.NodeInfo {
+	var pods []*corev1.Pod
+	for _, p := range f.placed {
+		if p.Spec.NodeName == name {
+			pods = append(pods, p)
+		}
+	}
+	ni := framework.NewNodeInfo(pods...)
+	ni.SetNode(f.nodes[name])
+	return ni
+}
+
+func (f *fixture) filter(p *corev1.Pod, node string) *fwk.Status {
+	return f.pl.Filter(context.Background(), f.cycles[p.UID], p, f.nodeInfo(node))
+}
+
+// reserve runs Reserve for p on node in p's current cycle.
+func (f *fixture) reserve(p *corev1.Pod, node string) *fwk.Status {
+	f.placed[p.UID] = builders.Assumed(p, node)
+	return f.pl.Reserve(context.Background(), f.cycles[p.UID], p, node)
+}
+
+func (f *fixture) permit(p *corev1.Pod) (*fwk.Status, time.Duration) {
+	return f.pl.Permit(context.Background(), f.cycles[p.UID], p, "")
+}
+
+func (f *fixture) unreserve(p *corev1.Pod) {
+	delete(f.placed, p.UID)
+	f.pl.Unreserve(context.Background(), f.cycles[p.UID], p, "")
+}
+
+// slicePool is the pool reserved for slice i of key's reservation ("" for none).
+func (f *fixture) slicePool(key workload.Key, i int) string {
+	r, ok := f.st.ReservationOf(key)
+	if !ok || r.Slices[i] == nil {
+		return ""
+	}
+	return r.Slices[i].Domain
+}
+
+// slotNodes lists, sorted, the nodes with room planned for slice i of
+// key's reservation.
+func (f *fixture) slotNodes(key workload.Key, i int) []string {
+	r, ok := f.st.ReservationOf(key)
+	if !ok || r.Slices[i] == nil {
+		return nil
+	}
+	var out []string
+	for _, slot := range r.Slices[i].Slots {
+		if slot.Count > 0 && !slices.Contains(out, slot.Node) {
+			out = append(out, slot.Node)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ---- statuses ----
+
+// status is the part of a framework status the tests compare.
+type status struct {
+	Code    fwk.Code
+	Message string
+}
+
+func statusOf(s *fwk.Status) status { return status{Code: s.Code(), Message: s.Message()} }
+
+// nodeNames lists a PreFilter result's nodes, sorted (nil for all nodes).
+func nodeNames(r *fwk.PreFilterResult) []string {
+	if r.AllNodes() {
+		return nil
+	}
+	out := r.NodeNames.UnsortedList()
+	slices.Sort(out)
+	return out
+}
