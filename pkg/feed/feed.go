@@ -87,55 +87,44 @@ func (rt *Runtime) State() *state.State {
 func (rt *Runtime) Events() *EventSink { return rt.events }
 
 func (rt *Runtime) watchPods(ctx context.Context, h fwk.Handle) error {
-	informer := h.SharedInformerFactory().Core().V1().Pods().Informer()
-	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) {
-			if pod, ok := obj.(*corev1.Pod); ok {
-				rt.Act(ctx, rt.state.UpsertPod(pod))
-			}
-		},
-		UpdateFunc: func(_, obj any) {
-			if pod, ok := obj.(*corev1.Pod); ok {
-				rt.Act(ctx, rt.state.UpsertPod(pod))
-			}
-		},
-		DeleteFunc: func(obj any) {
-			if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
-				obj = d.Obj
-			}
-			if pod, ok := obj.(*corev1.Pod); ok {
-				rt.Act(ctx, rt.state.DeletePod(pod))
-				rt.mu.Lock()
-				fs := rt.onDelete
-				rt.mu.Unlock()
-				for _, f := range fs {
-					f(pod)
-				}
-			}
-		},
+	return feedInformer(ctx, rt, h.SharedInformerFactory().Core().V1().Pods().Informer(), rt.state.UpsertPod, func(pod *corev1.Pod) state.Actions {
+		acts := rt.state.DeletePod(pod)
+		rt.mu.Lock()
+		fs := rt.onDelete
+		rt.mu.Unlock()
+		for _, f := range fs {
+			f(pod)
+		}
+		return acts
 	})
-	return err
 }
 
 func (rt *Runtime) watchNodes(ctx context.Context, h fwk.Handle) error {
-	informer := h.SharedInformerFactory().Core().V1().Nodes().Informer()
+	return feedInformer(ctx, rt, h.SharedInformerFactory().Core().V1().Nodes().Informer(), rt.state.UpsertNode, func(n *corev1.Node) state.Actions {
+		return rt.state.DeleteNode(n.Name)
+	})
+}
+
+// feedInformer passes an informer's objects of type T to the state and
+// carries out what it answers.
+func feedInformer[T any](ctx context.Context, rt *Runtime, informer toolscache.SharedIndexInformer, upsert, del func(T) state.Actions) error {
 	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
-			if n, ok := obj.(*corev1.Node); ok {
-				rt.Act(ctx, rt.state.UpsertNode(n))
+			if o, ok := obj.(T); ok {
+				rt.Act(ctx, upsert(o))
 			}
 		},
 		UpdateFunc: func(_, obj any) {
-			if n, ok := obj.(*corev1.Node); ok {
-				rt.Act(ctx, rt.state.UpsertNode(n))
+			if o, ok := obj.(T); ok {
+				rt.Act(ctx, upsert(o))
 			}
 		},
 		DeleteFunc: func(obj any) {
 			if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 				obj = d.Obj
 			}
-			if n, ok := obj.(*corev1.Node); ok {
-				rt.Act(ctx, rt.state.DeleteNode(n.Name))
+			if o, ok := obj.(T); ok {
+				rt.Act(ctx, del(o))
 			}
 		},
 	})
