@@ -99,3 +99,67 @@ func TestLoadAndMarkdown(t *testing.T) {
 		}
 	}
 }
+
+func TestParseName(t *testing.T) {
+	cases := map[string]struct {
+		name string
+		want key
+		ok   bool
+	}{
+		"plain": {
+			name: "BenchmarkPerfScheduling/Baseline_DefaultProfile/1000Nodes_2000Pods/namespace-1",
+			want: key{scenario: "Baseline", variant: "DefaultProfile", workload: "1000Nodes_2000Pods"},
+			ok:   true,
+		},
+		"underscores in the workload": {
+			name: "BenchmarkPerfScheduling/LoadedCluster_GangsMultisliceProfile/2048Nodes_16x16SlicesLoaded_16x16Slices/measured",
+			want: key{scenario: "LoadedCluster", variant: "GangsMultisliceProfile", workload: "2048Nodes_16x16SlicesLoaded_16x16Slices"},
+			ok:   true,
+		},
+		"the scenario ends at the first underscore": {
+			name: "BenchmarkPerfScheduling/PlainWithWaitingGangs_Gangs_Waiting/16Nodes_2x4SlicesWaiting_50Pods/plain",
+			want: key{scenario: "PlainWithWaitingGangs", variant: "Gangs_Waiting", workload: "16Nodes_2x4SlicesWaiting_50Pods"},
+			ok:   true,
+		},
+		"no namespace": {
+			name: "BenchmarkPerfScheduling/SingleWorkload_PlainPodsDefaultProfile/64Nodes_1x16Slices",
+			want: key{scenario: "SingleWorkload", variant: "PlainPodsDefaultProfile", workload: "64Nodes_1x16Slices"},
+			ok:   true,
+		},
+		"no variant":  {name: "BenchmarkPerfScheduling/SingleWorkload/64Nodes_1x16Slices/measured"},
+		"no workload": {name: "BenchmarkPerfScheduling/SingleWorkload_PlainPodsDefaultProfile"},
+		"empty":       {name: ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, ok := parseName(tc.name)
+			if ok != tc.ok || got != tc.want {
+				t.Errorf("parseName(%q) = %+v, %v; want %+v, %v", tc.name, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+// Several scenarios share workload names and run interleaved; each variant
+// is compared with the first variant of its own scenario only.
+func TestAggregateScenariosWithSharedWorkloadNames(t *testing.T) {
+	const run = `{"version":"v1","dataItems":[
+ {"data":{"Duration":8},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/SingleWorkload_PlainPodsDefaultProfile/1024Nodes_1x256Slices/measured"}},
+ {"data":{"Duration":10},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/LoadedCluster_PlainPodsDefaultProfile/1024Nodes_1x256Slices/measured"}},
+ {"data":{"Duration":4},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/SingleWorkload_GangsMultisliceProfile/1024Nodes_1x256Slices/measured"}},
+ {"data":{"Duration":20},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/LoadedCluster_GangsMultisliceProfile/1024Nodes_1x256Slices/measured"}},
+ {"data":{"Duration":2},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/PlainWithWaitingGangs_NothingWaiting/16Nodes_2x4SlicesWaiting_50Pods/plain"}},
+ {"data":{"Duration":2.5},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/PlainWithWaitingGangs_GangsWaiting/16Nodes_2x4SlicesWaiting_50Pods/plain"}}
+]}`
+	want := []Row{
+		{Scenario: "SingleWorkload", Variant: "PlainPodsDefaultProfile", Workload: "1024Nodes_1x256Slices", Duration: 8, Runs: 1},
+		{Scenario: "LoadedCluster", Variant: "PlainPodsDefaultProfile", Workload: "1024Nodes_1x256Slices", Duration: 10, Runs: 1},
+		{Scenario: "SingleWorkload", Variant: "GangsMultisliceProfile", Workload: "1024Nodes_1x256Slices", Duration: 4, Runs: 1, Speedup: 2},
+		{Scenario: "LoadedCluster", Variant: "GangsMultisliceProfile", Workload: "1024Nodes_1x256Slices", Duration: 20, Runs: 1, Speedup: 0.5},
+		{Scenario: "PlainWithWaitingGangs", Variant: "NothingWaiting", Workload: "16Nodes_2x4SlicesWaiting_50Pods", Duration: 2, Runs: 1},
+		{Scenario: "PlainWithWaitingGangs", Variant: "GangsWaiting", Workload: "16Nodes_2x4SlicesWaiting_50Pods", Duration: 2.5, Runs: 1, Speedup: 0.8},
+	}
+	if diff := cmp.Diff(want, Aggregate([]dataItems{items(t, run)}), cmp.AllowUnexported(Row{})); diff != "" {
+		t.Errorf("Aggregate (-want +got):\n%s", diff)
+	}
+}

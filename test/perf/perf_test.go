@@ -5,13 +5,19 @@
 package perf
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
 	_ "k8s.io/component-base/logs/json/register"
+	fwk "k8s.io/kube-scheduler/framework"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
 
@@ -28,11 +34,60 @@ func TestMain(m *testing.M) {
 }
 
 func BenchmarkPerfScheduling(b *testing.B) {
-	registry, err := app.Registry()
+	registry, err := perSchedulerRegistry()
 	if err != nil {
 		b.Fatal(err)
 	}
 	perf.RunBenchmarkPerfScheduling(b, "performance-config.yaml", "multislice", registry, perf.WithPrepareFn(installWorkloadCRDs))
+}
+
+// perSchedulerRegistry returns our plugins as one registry for the whole
+// run, the form the harness takes, while every workload's scheduler still
+// gets plugins of its own: app.Registry builds one runtime (state and
+// informers) per call, for one scheduler, and the harness starts a new
+// scheduler against a new apiserver for each workload. The profiles of one
+// scheduler share its informer factory, which tells the schedulers apart;
+// a scheduler's plugins are dropped when its context ends, so that no state
+// outlives its workload.
+func perSchedulerRegistry() (frameworkruntime.Registry, error) {
+	// Fail early, and learn the plugin names.
+	names, err := app.Registry()
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	bySched := map[informers.SharedInformerFactory]frameworkruntime.Registry{}
+	registryFor := func(ctx context.Context, h fwk.Handle) (frameworkruntime.Registry, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		key := h.SharedInformerFactory()
+		if r, ok := bySched[key]; ok {
+			return r, nil
+		}
+		r, err := app.Registry()
+		if err != nil {
+			return nil, err
+		}
+		bySched[key] = r
+		go func() {
+			<-ctx.Done()
+			mu.Lock()
+			defer mu.Unlock()
+			delete(bySched, key)
+		}()
+		return r, nil
+	}
+	out := frameworkruntime.Registry{}
+	for name := range names {
+		out[name] = func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			r, err := registryFor(ctx, h)
+			if err != nil {
+				return nil, err
+			}
+			return r[name](ctx, args, h)
+		}
+	}
+	return out, nil
 }
 
 // installWorkloadCRDs serves the JobSet and PodGroup APIs in every
