@@ -104,8 +104,10 @@ func TestRecreatedJobSet(t *testing.T) {
 	neu := unit.JobSet("a").UID("a-uid-2").ReplicatedJob("slice", 2, 2).Obj()
 	f.addJobSet(neu)
 	newPods := builders.Members(neu)
+	// The old pods are no members: the new gang is complete with its own
+	// pods, and plans through the first of them.
 	acts := f.addPods(newPods...)
-	if diff := cmp.Diff(podNames(newPods...), names(acts.Activate)); diff != "" {
+	if diff := cmp.Diff(podNames(newPods[0]), names(acts.Activate)); diff != "" {
 		t.Errorf("new pods activated (-want +got):\n%s", diff)
 	}
 	if v := f.s.Admit(builders.Member(old, 0, 0).Obj()); !v.Unresolvable || !strings.Contains(v.Message, "belongs to a deleted JobSet ns/a of the same name (uid a-uid") {
@@ -119,6 +121,9 @@ func TestRecreatedJobSet(t *testing.T) {
 	}
 	if v := f.s.Admit(newPods[0]); v.Wait || v.Unresolvable {
 		t.Errorf("Admit(new pod) = %+v, want admitted", v)
+	}
+	if v := f.s.Admit(newPods[1]); !v.Wait || v.Message != "waiting for a-slice-0-0-a0 to find room for JobSet ns/a" {
+		t.Errorf("Admit(another new pod) = %+v, want a wait for the head", v)
 	}
 
 	// A plan made before the old pods' bindings were seen is refused.
@@ -160,11 +165,14 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 	launcher := unit.Pod("pg-launcher").InPodGroup("pg").CPU("1").Obj()
 	w0 := unit.Pod("pg-worker-0").InPodGroup("pg").TPU("4").Obj()
 	w1 := unit.Pod("pg-worker-1").InPodGroup("pg").TPU("4").Obj()
-	acts := f.addPods(launcher, w0, w1)
-	if diff := cmp.Diff(podNames(launcher, w0, w1), names(acts.Activate)); diff != "" {
+	acts := f.addPods(w1, launcher, w0)
+	if diff := cmp.Diff(podNames(launcher), names(acts.Activate)); diff != "" {
 		t.Errorf("activated (-want +got):\n%s", diff)
 	}
-	id, r, _ := f.commit(pgKey("pg"))
+	id, r, acts := f.commit(pgKey("pg"))
+	if diff := cmp.Diff(podNames(launcher, w0, w1), names(acts.Activate)); diff != "" {
+		t.Errorf("commit activated (-want +got):\n%s", diff)
+	}
 	want := &state.SliceReservation{
 		Slots: []planner.Slot{{Node: "pool-1-node-0", Shape: 1, Count: 1}, {Node: "pool-1-node-1", Shape: 1, Count: 1}, {Node: "cpu-0", Shape: 0, Count: 1}},
 		Shapes: []state.ShapeRequest{

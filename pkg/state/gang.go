@@ -87,6 +87,18 @@ func (s *State) classifyLocked(p *Pod) (Verdict, *Workload) {
 func (s *State) Admit(pod *corev1.Pod) Verdict {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.admitLocked(pod, true)
+}
+
+// Classify is Admit without holding members back behind their gang's
+// head: a member that reached a scheduling cycle may plan for its gang.
+func (s *State) Classify(pod *corev1.Pod) Verdict {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.admitLocked(pod, false)
+}
+
+func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 	p := s.podLocked(pod)
 	v, w := s.classifyLocked(p)
 	if !v.Gang || v.Wait || v.Unresolvable {
@@ -100,6 +112,15 @@ func (s *State) Admit(pod *corev1.Pod) Verdict {
 	// A pod not indexed yet whose slice is not active belongs to a startup
 	// group the complete gang does not include: it opens a new gang.
 	if w.complete && (s.pods[pod.UID] != nil || slices.Contains(w.active(), v.Member.Slice)) {
+		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() && s.headValidLocked(w) && w.waitingHead.UID != pod.UID {
+			// The gang plans through its head; the others wait, gated,
+			// until the head's plan is committed.
+			v.Wait = true
+			v.Message = fmt.Sprintf("waiting for %s to find room for %s", w.waitingHead.Name, w.key)
+			if w.failure != nil {
+				v.Message += ": " + w.failure.Message
+			}
+		}
 		return v
 	}
 	if s.pods[pod.UID] == nil {

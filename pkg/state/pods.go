@@ -2,8 +2,6 @@ package state
 
 import (
 	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -155,9 +153,11 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	if p.Gang && p.MemberErr == nil {
 		w := s.workloads[p.Member.Key]
 		if w != nil && (old == nil || presenceChanged(old, p)) && s.refreshCompleteLocked(w) {
-			// The last member that can exist yet arrived: every pending
-			// member may pass PreEnqueue now, once.
-			acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
+			// The last member that can exist yet arrived: the gang plans
+			// through its head; the rest wait, gated, for its reservation.
+			if h := s.headLocked(w); h != nil {
+				acts.Activate = append(acts.Activate, *h)
+			}
 		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.schedulers.Has(p.Scheduler) && s.admissibleLocked(w, p) {
 			// PreEnqueue may have seen this pod before we did; it is
 			// admissible now, so make sure it is tried.
@@ -167,17 +167,61 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	return acts
 }
 
-// admissibleLocked: the workload is complete, or holds a reservation the
-// pod's slice is in.
+// admissibleLocked: the workload holds a reservation the pod's slice is
+// in, or the pod is the head its complete gang plans through, or the gang
+// already runs whole.
 func (s *State) admissibleLocked(w *Workload, p *Pod) bool {
-	if w.complete {
-		return true
-	}
 	if r := s.reservations[w.key]; r != nil {
 		_, in := r.Slices[p.Member.Slice]
 		return in
 	}
-	return false
+	if !w.complete {
+		return false
+	}
+	if w.model != nil && w.placedWhole() {
+		return true
+	}
+	h := s.headLocked(w)
+	return h != nil && h.UID == p.UID
+}
+
+// headLocked returns the member a complete gang without a reservation
+// plans through, choosing a new one when the last is gone or placed. Only
+// the head goes past PreEnqueue; the others stay gated until its plan is
+// committed, so a gang that cannot be placed costs the scheduling queue one
+// pod, not all of its pods, on every cluster event.
+func (s *State) headLocked(w *Workload) *PodRef {
+	if h := w.waitingHead; h != nil {
+		if p := s.pods[h.UID]; p != nil && p.Node == "" && p.Live() && w.current(p) {
+			return h
+		}
+	}
+	w.waitingHead = nil
+	var best *Pod
+	for _, p := range w.members {
+		if p.Node != "" || !p.Live() || !w.current(p) || !s.schedulers.Has(p.Scheduler) {
+			continue
+		}
+		if best == nil || p.Name < best.Name {
+			best = p
+		}
+	}
+	if best != nil {
+		ref := best.Ref()
+		w.waitingHead = &ref
+	}
+	return w.waitingHead
+}
+
+// headValidLocked reports whether the workload has a head that can still
+// plan, without choosing one (for readers holding only the read lock).
+func (s *State) headValidLocked(w *Workload) bool {
+	h := w.waitingHead
+	if h == nil {
+		return false
+	}
+	p := s.pods[h.UID]
+	return p != nil && p.Node == "" && p.Live() && w.current(p)
 }
 
 // presenceChanged reports whether an update changed what the gate counts.
@@ -207,6 +251,12 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 		}
 		if w := s.workloads[p.Member.Key]; w != nil {
 			s.refreshCompleteLocked(w)
+			if w.waitingHead != nil && w.waitingHead.UID == uid && w.complete && s.reservations[w.key] == nil {
+				// The head is gone: another member plans for the gang.
+				if h := s.headLocked(w); h != nil {
+					acts.Activate = append(acts.Activate, *h)
+				}
+			}
 			s.dropIfEmptyLocked(w)
 		}
 	}
@@ -345,19 +395,11 @@ func (s *State) pendingLocked(w *Workload) []PodRef {
 func (s *State) freedLocked() Actions {
 	var acts Actions
 	for _, w := range s.workloads {
-		if w.waitingHead == nil {
+		if w.waitingHead == nil || s.reservations[w.key] != nil {
 			continue
 		}
-		if p := s.pods[w.waitingHead.UID]; p == nil || p.Node != "" || !p.Live() {
-			// The head is gone: another pending member takes its place.
-			w.waitingHead = nil
-			if pending := s.pendingLocked(w); len(pending) > 0 {
-				slices.SortFunc(pending, func(a, b PodRef) int { return strings.Compare(a.Name, b.Name) })
-				w.waitingHead = &pending[0]
-			}
-		}
-		if w.waitingHead != nil {
-			acts.Activate = append(acts.Activate, *w.waitingHead)
+		if h := s.headLocked(w); h != nil {
+			acts.Activate = append(acts.Activate, *h)
 		}
 	}
 	return acts

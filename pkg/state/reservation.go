@@ -436,11 +436,9 @@ func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string
 		slices.Sort(acts.Reject)
 	}
 	if w := s.workloads[key]; w != nil && reason != ReleaseDeleted {
-		// The workload itself plans again, through one of its pods.
-		if pending := s.pendingLocked(w); len(pending) > 0 {
-			slices.SortFunc(pending, func(a, b PodRef) int { return strings.Compare(a.Name, b.Name) })
-			w.waitingHead = &pending[0]
-		}
+		// The workload itself plans again, through its head.
+		w.waitingHead = nil
+		s.headLocked(w)
 	}
 	acts.merge(s.freedLocked())
 	acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)

@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -67,10 +68,36 @@ func TestAdmit(t *testing.T) {
 			},
 			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for 1 of 4 pods",
 		},
-		"all 4 pods": {
+		"all 4 pods: the head plans for the gang": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
 				f.addPods(all...)
+				return all[0]
+			},
+			want: verdict{Gang: true},
+		},
+		"all 4 pods: another member waits for the head": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addJobSet(js)
+				f.addPods(all...)
+				return all[2]
+			},
+			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for a-slice-0-0-a0 to find room for JobSet ns/a",
+		},
+		"all 4 pods: another member waits for the head, whose plan failed": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addJobSet(js)
+				f.addPods(all...)
+				f.s.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+				return all[3]
+			},
+			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for a-slice-0-0-a0 to find room for JobSet ns/a: waiting for 1 more domains",
+		},
+		"all 4 pods and a reservation: every member of it": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addJobSet(js)
+				f.addPods(all...)
+				f.commit(jsKey("a"))
 				return all[2]
 			},
 			want: verdict{Gang: true},
@@ -95,10 +122,18 @@ func TestAdmit(t *testing.T) {
 		"staged: every leader present is enough": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
+				f.addPods(stagedLeader(js, 1), stagedLeader(js, 0))
+				return stagedLeader(js, 0)
+			},
+			want: verdict{Gang: true},
+		},
+		"staged: the other leader waits for the head": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addJobSet(js)
 				f.addPods(stagedLeader(js, 0), stagedLeader(js, 1))
 				return stagedLeader(js, 1)
 			},
-			want: verdict{Gang: true},
+			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for a-slice-0-0-a0 to find room for JobSet ns/a",
 		},
 		"staged: a leader missing": {
 			setup: func(f *fixture) *corev1.Pod {
@@ -225,8 +260,10 @@ func TestAdmit(t *testing.T) {
 	}
 }
 
-// The gate opens once: the pod completing the gang activates every pending
-// member exactly once; nothing else activates them again.
+// The gate opens once: the pod completing the gang activates its head (the
+// pending member with the smallest name) exactly once; nothing else
+// activates it again. The other members wait for the head's plan, and come
+// with its commit.
 func TestGateActivatesOnce(t *testing.T) {
 	js := unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj()
 	all := builders.Members(js)
@@ -243,7 +280,7 @@ func TestGateActivatesOnce(t *testing.T) {
 		{"second pod", func() state.Actions { return f.addPods(all[1]) }, nil},
 		{"third pod", func() state.Actions { return f.addPods(all[2]) }, nil},
 		{"fourth pod gated", func() state.Actions { return f.addPods(builders.Member(js, 1, 1).Gate("example.com/hold").Obj()) }, nil},
-		{"gate removed", func() state.Actions { return f.addPods(all[3]) }, podNames(all...)},
+		{"gate removed", func() state.Actions { return f.addPods(all[3]) }, podNames(all[0])},
 		{"status update of a member", func() state.Actions { return f.addPods(builders.InPhase(all[0], corev1.PodPending)) }, nil},
 		{"unrelated plain pod", func() state.Actions { return f.addPods(unit.Pod("plain").CPU("1").Obj()) }, nil},
 		{"pod of another JobSet", func() state.Actions {
@@ -262,17 +299,34 @@ func TestGateActivatesOnce(t *testing.T) {
 			t.Errorf("%s: rejected %v", st.name, acts.Reject)
 		}
 	}
+	if v := f.s.Admit(all[0]); v.Wait || v.Unresolvable {
+		t.Errorf("Admit(head %s) = %+v, want admitted", all[0].Name, v)
+	}
+	for _, p := range all[1:] {
+		if v := f.s.Admit(p); !v.Wait || v.Message != "waiting for a-slice-0-0-a0 to find room for JobSet ns/a" {
+			t.Errorf("Admit(%s) = %+v, want a wait for the head", p.Name, v)
+		}
+	}
+	// The head's plan is committed: every pending member comes, once.
+	_, _, acts := f.commit(jsKey("a"))
+	if diff := cmp.Diff(podNames(all...), names(acts.Activate)); diff != "" {
+		t.Errorf("commit: activated (-want +got):\n%s", diff)
+	}
 	for _, p := range all {
 		if v := f.s.Admit(p); v.Wait || v.Unresolvable {
-			t.Errorf("Admit(%s) = %+v, want admitted", p.Name, v)
+			t.Errorf("Admit(%s) after commit = %+v, want admitted", p.Name, v)
 		}
+	}
+	if acts := f.addPods(builders.InPhase(all[1], corev1.PodPending)); len(acts.Activate) != 0 {
+		t.Errorf("status update after commit activated %v", names(acts.Activate))
 	}
 }
 
 // cmpEmpty treats nil and empty slices alike.
 var cmpEmpty = cmp.Comparer(func(a, b []string) bool { return slices.Equal(a, b) })
 
-// Only leaders of a staged JobSet are required; the gate opens with them.
+// Only leaders of a staged JobSet are required; the gate opens with them,
+// through the first leader.
 func TestStagedGateActivatesLeaders(t *testing.T) {
 	js := unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj()
 	f := newFixture(t, builders.V5ePools(3)...)
@@ -282,8 +336,11 @@ func TestStagedGateActivatesLeaders(t *testing.T) {
 		t.Errorf("first leader activated %v", names(acts.Activate))
 	}
 	acts := f.addPods(l1)
-	if diff := cmp.Diff(podNames(l0, l1), names(acts.Activate)); diff != "" {
+	if diff := cmp.Diff(podNames(l0), names(acts.Activate)); diff != "" {
 		t.Errorf("second leader activated (-want +got):\n%s", diff)
+	}
+	if v := f.s.Admit(l1); !v.Wait || v.Message != "waiting for a-slice-0-0-a0 to find room for JobSet ns/a" {
+		t.Errorf("Admit(second leader) = %+v, want a wait for the first", v)
 	}
 	sn := f.snapshot(jsKey("a"))
 	if !sn.Self.Staged {
@@ -395,9 +452,15 @@ func TestStartupGroups(t *testing.T) {
 			if v := f.s.Admit(workers[0]); !v.Wait || !strings.Contains(v.Message, tc.wantWaiting) {
 				t.Errorf("Admit(worker) = %+v, want wait %q", v, tc.wantWaiting)
 			}
+			// The gang plans through its first worker.
 			acts = f.addPods(workers[3])
-			if diff := cmp.Diff(podNames(workers...), names(acts.Activate)); diff != "" {
+			if diff := cmp.Diff(podNames(workers[0]), names(acts.Activate)); diff != "" {
 				t.Errorf("last worker activated (-want +got):\n%s", diff)
+			}
+			for _, w := range workers[1:] {
+				if v := f.s.Admit(w); !v.Wait || !strings.Contains(v.Message, "waiting for "+workers[0].Name+" to find room") {
+					t.Errorf("Admit(%s) = %+v, want a wait for the head", w.Name, v)
+				}
 			}
 			if got := f.snapshot(key).Self.Active; !slices.Equal(got, tc.wantActive) {
 				t.Errorf("active slices = %v, want %v", got, tc.wantActive)

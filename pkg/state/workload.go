@@ -28,8 +28,9 @@ type Workload struct {
 	stagedLeaders int
 	// complete caches whether every member that can exist yet exists.
 	complete bool
-	// waitingHead is the pod whose plan failed; it alone is retried when
-	// something is freed, and activates the rest once a plan is made.
+	// waitingHead is the member a complete gang without a reservation
+	// plans through: it alone passes PreEnqueue and is retried when
+	// something is freed; the others are activated once its plan commits.
 	waitingHead *PodRef
 	failure     *planner.Failure
 	failGen     uint64
@@ -216,6 +217,10 @@ func (s *State) refreshCompleteLocked(w *Workload) bool {
 	if w.model != nil && w.err == nil && !w.model.Finished {
 		n, _ := w.missing()
 		w.complete = n == 0
+	}
+	if w.complete && !was {
+		w.waitingHead = nil
+		s.headLocked(w)
 	}
 	return w.complete && !was
 }

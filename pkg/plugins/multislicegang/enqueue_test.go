@@ -174,9 +174,31 @@ func TestPreEnqueue(t *testing.T) {
 			},
 			want: status{fwk.UnschedulableAndUnresolvable, `Pod ns/a-w-0-0-a0: metadata.labels[jobset.sigs.k8s.io/job-global-index]: "x" is not a non-negative integer`},
 		},
-		"complete gang": {
+		"complete gang: its head": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addGang(js)
+				return all[0]
+			},
+		},
+		"complete gang: another member waits for the head": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addGang(js)
+				return all[1]
+			},
+			want: status{fwk.UnschedulableAndUnresolvable, "waiting for a-w-0-0-a0 to find room for JobSet ns/a"},
+		},
+		"complete gang: another member waits for the head, whose plan failed": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addGang(js)
+				f.st.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+				return all[1]
+			},
+			want: status{fwk.UnschedulableAndUnresolvable, "waiting for a-w-0-0-a0 to find room for JobSet ns/a: waiting for 1 more domains"},
+		},
+		"complete gang: another member once the head's plan is committed": {
+			setup: func(f *fixture) *corev1.Pod {
+				f.addGang(js)
+				mustPreFilter(f, all[0])
 				return all[1]
 			},
 		},

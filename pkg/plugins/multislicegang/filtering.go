@@ -50,7 +50,7 @@ func readCycle(cs fwk.CycleState) *cycleState {
 // every slice of its gang at once when it holds none — and limits the pod to
 // the nodes planned for it.
 func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
-	v := pl.state.Admit(pod)
+	v := pl.state.Classify(pod)
 	cs.Write(cycleKey, &cycleState{gang: v.Gang})
 	if !v.Gang {
 		return nil, nil
