@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +22,8 @@ func headMessage(head string, key workload.Key) string {
 }
 
 // checkHead checks that key's gang plans through head: head is admitted,
-// and every pod of waiting is held back behind it.
+// and every pod of waiting is held back behind it (with the gang's last
+// plan failure, if any, after the message).
 func checkHead(t *testing.T, f *fixture, key workload.Key, head *corev1.Pod, waiting ...*corev1.Pod) {
 	t.Helper()
 	if !f.s.IsWaitingHead(head) {
@@ -34,7 +36,8 @@ func checkHead(t *testing.T, f *fixture, key workload.Key, head *corev1.Pod, wai
 		if f.s.IsWaitingHead(p) {
 			t.Errorf("%s is the head too", p.Name)
 		}
-		if v := f.s.Admit(p); !v.Wait || v.Unresolvable || v.Message != headMessage(head.Name, key) {
+		msg := headMessage(head.Name, key)
+		if v := f.s.Admit(p); !v.Wait || v.Unresolvable || (v.Message != msg && !strings.HasPrefix(v.Message, msg+": ")) {
 			t.Errorf("Admit(%s) = %+v, want a wait for %s", p.Name, v, head.Name)
 		}
 	}
@@ -122,6 +125,7 @@ func TestHeadIsReplaced(t *testing.T) {
 	pgA := unit.Pod("pg-a").InPodGroup("pg").CPU("1").Obj()
 	pgB := unit.Pod("pg-b").InPodGroup("pg").CPU("1").Obj()
 	pgC := unit.Pod("pg-c").InPodGroup("pg").CPU("1").Obj()
+	pgA2 := unit.Pod("pg-a").InPodGroup("pg").CPU("1").UID("pg-a-2").Obj()
 	busy := unit.Pod("busy").CPU("1").NodeName("pool-1-node-1").Obj()
 	cases := map[string]struct {
 		change func(t *testing.T, f *fixture) state.Actions
@@ -154,6 +158,18 @@ func TestHeadIsReplaced(t *testing.T) {
 		"another member is deleted": {
 			change: func(_ *testing.T, f *fixture) state.Actions { return f.deletePod(pgC) },
 			head:   pgA, waiting: []*corev1.Pod{pgB},
+		},
+		"the gang completes again after members were replaced": {
+			change: func(_ *testing.T, f *fixture) state.Actions {
+				// pg-c planned and failed: it is the head now.
+				f.s.PlanFailed(pgC, 0, &planner.Failure{Message: "waiting for room"})
+				acts := f.deletePod(pgB)
+				merge(&acts, f.deletePod(pgA))
+				merge(&acts, f.addPods(pgA2))
+				return acts
+			},
+			wantActivate: podNames(pgA2),
+			head:         pgA2, waiting: []*corev1.Pod{pgC},
 		},
 		"the head and then the next one are deleted": {
 			change: func(_ *testing.T, f *fixture) state.Actions {
@@ -258,6 +274,17 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 				return f.s.ExpireIfDue(jsKey("a"))
 			},
 			head: 0, waiting: []int{1, 2, 3}, wantReason: state.ReleaseTimeout,
+		},
+		"a head chosen while the reservation was held is not kept": {
+			release: func(f *fixture, all []*corev1.Pod, id uint64) state.Actions {
+				f.reserve(all[0])
+				// A member is replaced meanwhile: the gang is complete
+				// again, with the first member reserved.
+				f.deletePod(all[3])
+				f.addPods(builders.Member(unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj(), 1, 1).UID("recreated").Obj())
+				return f.unreserve(all[0], id)
+			},
+			head: 0, waiting: []int{1, 2}, wantReason: state.ReleaseMemberFail,
 		},
 		"a member failing before the gate": {
 			release: func(f *fixture, all []*corev1.Pod, id uint64) state.Actions {
@@ -432,27 +459,54 @@ func TestPlacedWholeGangAdmitsWithoutAHead(t *testing.T) {
 	js := unit.JobSet("a").ReplicatedJob("slice", 2, 2).Obj()
 	pgA := unit.Pod("pg-a").InPodGroup("pg").CPU("1").Obj()
 	pgB := unit.Pod("pg-b").InPodGroup("pg").CPU("1").Obj()
+	pgX := unit.Pod("pg-x").InPodGroup("pg").CPU("1").NodeName("pool-1-node-0").Obj()
+	pgY := unit.Pod("pg-y").InPodGroup("pg").CPU("1").NodeName("pool-1-node-1").Obj()
 	cases := map[string]struct {
-		// run feeds the gang, running whole, and returns the pods joining it.
-		run func(f *fixture) []*corev1.Pod
-		key workload.Key
+		// setup feeds the gang, running whole, and returns pods fed along
+		// that must be admitted.
+		setup func(f *fixture) []*corev1.Pod
+		// joining are fed after setup, and each is activated as it comes.
+		joining []*corev1.Pod
+		key     workload.Key
 	}{
 		"JobSet replacements": {
-			run: func(f *fixture) []*corev1.Pod {
+			setup: func(f *fixture) []*corev1.Pod {
 				f.addRunning(js, "pool-2-node-0", "pool-2-node-1", "pool-3-node-0", "pool-3-node-1")
-				return []*corev1.Pod{
-					builders.Member(js, 1, 1).UID("replacement-1").Obj(),
-					builders.Member(js, 0, 0).UID("replacement-0").Obj(),
-				}
+				return nil
+			},
+			joining: []*corev1.Pod{
+				builders.Member(js, 1, 1).UID("replacement-1").Obj(),
+				builders.Member(js, 0, 0).UID("replacement-0").Obj(),
 			},
 			key: jsKey("a"),
 		},
 		"PodGroup members beyond minMember": {
-			run: func(f *fixture) []*corev1.Pod {
+			setup: func(f *fixture) []*corev1.Pod {
 				f.addPodGroup(unit.PodGroup("pg", 2).Obj())
-				f.addPods(unit.Pod("pg-x").InPodGroup("pg").CPU("1").NodeName("pool-1-node-0").Obj(),
-					unit.Pod("pg-y").InPodGroup("pg").CPU("1").NodeName("pool-1-node-1").Obj())
-				return []*corev1.Pod{pgB, pgA}
+				f.addPods(pgX, pgY)
+				return nil
+			},
+			joining: []*corev1.Pod{pgB, pgA},
+			key:     pgKey("pg"),
+		},
+		"PodGroup whose running members are observed after its pending ones": {
+			// As after a restart of the scheduler, whose informer lists
+			// pods in any order: the pending pods made the gang complete
+			// and chose a head before the running ones were seen.
+			setup: func(f *fixture) []*corev1.Pod {
+				f.addPodGroup(unit.PodGroup("pg", 2).Obj())
+				f.addPods(pgB, pgA)
+				if !f.s.IsWaitingHead(pgA) {
+					f.t.Fatalf("pg-a is not the head of the complete gang")
+				}
+				f.addPods(pgX)
+				// The last running member makes the gang whole: the members
+				// held back behind the head are activated, not left waiting.
+				acts := f.addPods(pgY)
+				if diff := cmp.Diff([]string{"pg-a", "pg-b"}, names(acts.Activate)); diff != "" {
+					f.t.Errorf("gang became whole: activated (-want +got):\n%s", diff)
+				}
+				return []*corev1.Pod{pgA, pgB}
 			},
 			key: pgKey("pg"),
 		},
@@ -460,17 +514,17 @@ func TestPlacedWholeGangAdmitsWithoutAHead(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, builders.V5ePools(3)...)
-			joining := tc.run(f)
+			admitted := tc.setup(f)
 			if !f.s.PlacedWhole(tc.key) {
 				t.Fatalf("%s does not run whole", tc.key)
 			}
-			for _, p := range joining {
+			for _, p := range tc.joining {
 				acts := f.addPods(p)
 				if diff := cmp.Diff([]string{p.Name}, names(acts.Activate)); diff != "" {
 					t.Errorf("%s (%s) arrived: activated (-want +got):\n%s", p.Name, p.UID, diff)
 				}
 			}
-			for _, p := range joining {
+			for _, p := range append(admitted, tc.joining...) {
 				if v := f.s.Admit(p); !v.Gang || v.Wait || v.Unresolvable {
 					t.Errorf("Admit(%s (%s)) = %+v, want admitted", p.Name, p.UID, v)
 				}

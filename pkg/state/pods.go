@@ -158,6 +158,16 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 			if h := s.headLocked(w); h != nil {
 				acts.Activate = append(acts.Activate, *h)
 			}
+		} else if w != nil && w.complete && p.Node != "" && (old == nil || old.Node == "") && s.reservations[w.key] == nil {
+			// A member was placed outside a plan (a restarted scheduler
+			// listing running pods, or the head itself): members held back
+			// behind the head may now be admissible, or need a new head.
+			if w.model != nil && w.placedWhole() {
+				w.waitingHead = nil
+				acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
+			} else if h := s.headLocked(w); h != nil {
+				acts.Activate = append(acts.Activate, *h)
+			}
 		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.schedulers.Has(p.Scheduler) && s.admissibleLocked(w, p) {
 			// PreEnqueue may have seen this pod before we did; it is
 			// admissible now, so make sure it is tried.
@@ -250,8 +260,8 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 			s.unreservePodLocked(r, uid)
 		}
 		if w := s.workloads[p.Member.Key]; w != nil {
-			s.refreshCompleteLocked(w)
-			if w.waitingHead != nil && w.waitingHead.UID == uid && w.complete && s.reservations[w.key] == nil {
+			became := s.refreshCompleteLocked(w)
+			if (became || (w.waitingHead != nil && w.waitingHead.UID == uid)) && w.complete && s.reservations[w.key] == nil {
 				// The head is gone: another member plans for the gang.
 				if h := s.headLocked(w); h != nil {
 					acts.Activate = append(acts.Activate, *h)

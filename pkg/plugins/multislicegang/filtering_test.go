@@ -88,6 +88,8 @@ func TestPreFilter(t *testing.T) {
 		},
 		"a gang that fits gets its slice's pool": {
 			pools: 3,
+			// Not the gang's head, which PreEnqueue alone lets through:
+			// any member that reaches a cycle plans for its gang.
 			setup: func(f *fixture) *corev1.Pod {
 				f.addGang(js)
 				return all[2]
