@@ -48,7 +48,7 @@ func nodeChanged(a, b *corev1.Node) bool {
 
 func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Actions {
 	var acts Actions
-	if ch.Failed || len(ch.Domains) > 0 {
+	if ch.Failed {
 		// Reservations on the node are no longer what was planned.
 		touched := map[workload.Key]bool{}
 		if ref, ok := s.nodeReserved[name]; ok {
@@ -58,9 +58,7 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 			touched[k] = true
 		}
 		for _, k := range slices.SortedFunc(maps.Keys(touched), compareKeys) {
-			if ch.Failed {
-				acts.merge(s.releaseLocked(k, ReleaseNodeFailure, fmt.Sprintf("node %s of the reservation of %s failed", name, k)))
-			}
+			acts.merge(s.releaseLocked(k, ReleaseNodeFailure, fmt.Sprintf("node %s of the reservation of %s failed", name, k)))
 		}
 	}
 	// A changed domain may now take a workload that was rejected there.

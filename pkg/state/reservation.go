@@ -84,7 +84,7 @@ func (s *State) Commit(r *Reservation, permitTimeout time.Duration) (uint64, Act
 	if old := s.reservations[key]; old != nil {
 		return 0, Actions{}, fmt.Errorf("%s already holds a reservation", key)
 	}
-	for i, sr := range r.Slices {
+	for _, sr := range r.Slices {
 		if sr.Domain == "" {
 			continue
 		}
@@ -98,7 +98,6 @@ func (s *State) Commit(r *Reservation, permitTimeout time.Duration) (uint64, Act
 				}
 			}
 		}
-		_ = i
 	}
 	s.nextID++
 	r.ID = s.nextID
