@@ -1,0 +1,140 @@
+package quota
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Exclusions lists, per slice, flavors a decision must not use for it
+// (the placement found no room in their domains).
+type Exclusions map[int]map[string]bool
+
+// Exclude marks flavor f unusable for slice i.
+func (e Exclusions) Exclude(i int, f string) {
+	if e[i] == nil {
+		e[i] = map[string]bool{}
+	}
+	e[i][f] = true
+}
+
+// Assign picks a flavor for every resource group every slice needs, trying
+// each group's flavors in the ClusterQueue's order: the first flavor the
+// slice's pods are compatible with and whose quota still has room (counting
+// what earlier slices of the same workload took) wins. It returns the
+// charge, or the problem with the first slice that fits nowhere.
+//
+// The `pods` count that every pod requests is charged only when a group
+// covers it; any other requested resource no group covers makes the
+// workload inadmissible.
+func (v *View) Assign(cq *ClusterQueue, needs []Need, excluded Exclusions) (*Charge, *Problem) {
+	c := &Charge{ClusterQueue: cq.Name, Usage: Usage{}, Flavors: map[int]map[corev1.ResourceName]string{}}
+	for _, n := range needs {
+		groups, p := v.groupsOf(cq, n)
+		if p != nil {
+			return nil, p
+		}
+		chosen := map[corev1.ResourceName]string{}
+		for _, gi := range groups {
+			g := cq.Groups[gi]
+			f, p := v.pick(cq, g, n, c.Usage, excluded[n.Slice])
+			if p != nil {
+				return nil, p
+			}
+			for _, r := range g.Covered {
+				if t := n.total(r); t > 0 {
+					c.Usage[FlavorResource{Flavor: f, Resource: r}] += t
+					chosen[r] = f
+				}
+			}
+		}
+		c.Flavors[n.Slice] = chosen
+	}
+	return c, nil
+}
+
+// groupsOf lists the groups slice n draws from, in the queue's order.
+func (v *View) groupsOf(cq *ClusterQueue, n Need) ([]int, *Problem) {
+	seen := map[int]bool{}
+	for _, r := range slices.Sorted(maps.Keys(n.Request)) {
+		if n.Request[r] <= 0 {
+			continue
+		}
+		gi := cq.group(r)
+		if gi < 0 {
+			if r == corev1.ResourcePods {
+				continue
+			}
+			return nil, &Problem{Reason: ReasonResourceNotCovered, Config: true,
+				Message: fmt.Sprintf("ClusterQueue %s covers no %s, which slice %d requests", cq.Name, r, n.Slice)}
+		}
+		seen[gi] = true
+	}
+	return slices.Sorted(maps.Keys(seen)), nil
+}
+
+// pick chooses group g's flavor for slice n, given what the workload's
+// earlier slices already take (taken).
+func (v *View) pick(cq *ClusterQueue, g Group, n Need, taken Usage, excluded map[string]bool) (string, *Problem) {
+	var short []string
+	compatible, forever := 0, 0
+	for _, name := range g.Flavors {
+		f := v.b.flavors[name]
+		if f == nil || excluded[name] || (n.Compatible != nil && !n.Compatible(f)) {
+			continue
+		}
+		compatible++
+		ok, never := true, false
+		var why []string
+		for _, r := range g.Covered {
+			want := n.total(r)
+			if want <= 0 {
+				continue
+			}
+			fr := FlavorResource{Flavor: name, Resource: r}
+			if _, quota := cq.Quotas[fr]; !quota {
+				ok, never = false, true
+				why = append(why, fmt.Sprintf("no quota for %s", r))
+				continue
+			}
+			avail := v.Available(cq, fr) - taken[fr]
+			if want > avail {
+				ok = false
+				if want+taken[fr] > v.Ceiling(cq, fr) {
+					never = true
+				}
+				why = append(why, fmt.Sprintf("%s: %s requested, %s available (nominal %s, %s in use)", r,
+					FormatAmount(r, want), FormatAmount(r, max(0, avail)), FormatAmount(r, cq.Quotas[fr].Nominal), FormatAmount(r, v.usage[cq.Name][fr])))
+			}
+		}
+		if ok {
+			return name, nil
+		}
+		if never {
+			forever++
+		}
+		short = append(short, fmt.Sprintf("flavor %s (%s)", name, strings.Join(why, "; ")))
+	}
+	if compatible == 0 {
+		return "", &Problem{Reason: ReasonNoCompatibleFlavor, Config: true,
+			Message: fmt.Sprintf("no flavor of ClusterQueue %s covering %s matches the node selector of slice %d", cq.Name, strings.Join(resourceNames(g.Covered), ", "), n.Slice)}
+	}
+	p := &Problem{Reason: ReasonQuotaExceeded,
+		Message: fmt.Sprintf("insufficient quota in ClusterQueue %s for slice %d: %s", cq.Name, n.Slice, strings.Join(short, "; "))}
+	if forever == compatible {
+		p.Reason, p.Config = ReasonExceedsQuotaForever, true
+		p.Message = fmt.Sprintf("the workload asks for more than ClusterQueue %s can ever admit, its cohort's lendable quota included: %s", cq.Name, strings.Join(short, "; "))
+	}
+	return "", p
+}
+
+func resourceNames(rs []corev1.ResourceName) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = string(r)
+	}
+	return out
+}

@@ -1,0 +1,366 @@
+package quota
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Reasons a workload cannot be admitted. They end up in Workload
+// conditions and events, so users can act on them.
+const (
+	ReasonLocalQueueNotFound   = "LocalQueueNotFound"
+	ReasonClusterQueueNotFound = "ClusterQueueNotFound"
+	ReasonNamespaceNotSelected = "NamespaceNotSelected"
+	ReasonFlavorNotFound       = "FlavorNotFound"
+	ReasonResourceNotCovered   = "ResourceNotCovered"
+	ReasonNoCompatibleFlavor   = "NoCompatibleFlavor"
+	ReasonQuotaExceeded        = "QuotaExceeded"
+	ReasonExceedsQuotaForever  = "ExceedsMaximumQuota"
+	ReasonWaitingInQueue       = "WaitingInQueue"
+	ReasonYieldingToFairShare  = "YieldingToFairShare"
+)
+
+// Problem says why a workload cannot be admitted now.
+type Problem struct {
+	Reason  string
+	Message string
+	// Config is true when only a change to queue objects (or the
+	// workload) can help, not quota freed by other workloads.
+	Config bool
+}
+
+func (p *Problem) Error() string { return p.Message }
+
+// Charge is what an admitted workload is charged.
+type Charge struct {
+	ClusterQueue string
+	Usage        Usage
+	// Flavors maps, per slice, each charged resource to its flavor.
+	Flavors map[int]map[corev1.ResourceName]string
+}
+
+// Book is the registry of queue objects and the ledger of charges. It is
+// not safe for concurrent use: its owner (the scheduler's state) locks.
+type Book struct {
+	flavors    map[string]*Flavor
+	queues     map[string]*ClusterQueue
+	locals     map[string]*LocalQueue // by namespace/name
+	namespaces map[string]labels.Set
+	// usage is, per ClusterQueue name, the sum of its workloads' charges.
+	usage   map[string]Usage
+	charges map[workload.Key]*Charge
+}
+
+// NewBook returns an empty book.
+func NewBook() *Book {
+	return &Book{
+		flavors:    map[string]*Flavor{},
+		queues:     map[string]*ClusterQueue{},
+		locals:     map[string]*LocalQueue{},
+		namespaces: map[string]labels.Set{},
+		usage:      map[string]Usage{},
+		charges:    map[workload.Key]*Charge{},
+	}
+}
+
+// SetFlavor adds or replaces a flavor.
+func (b *Book) SetFlavor(f *Flavor) { b.flavors[f.Name] = f }
+
+// DeleteFlavor removes a flavor.
+func (b *Book) DeleteFlavor(name string) { delete(b.flavors, name) }
+
+// Flavor returns a flavor by name.
+func (b *Book) Flavor(name string) *Flavor { return b.flavors[name] }
+
+// SetClusterQueue adds or replaces a ClusterQueue. Charges of its
+// workloads are kept.
+func (b *Book) SetClusterQueue(cq *ClusterQueue) {
+	if cq.Strategy == "" {
+		cq.Strategy = BestEffortFIFO
+	}
+	if cq.FairWeight < 0 {
+		cq.FairWeight = 0
+	}
+	b.queues[cq.Name] = cq
+}
+
+// DeleteClusterQueue removes a ClusterQueue; workloads admitted through it
+// stay charged to its name until they end.
+func (b *Book) DeleteClusterQueue(name string) { delete(b.queues, name) }
+
+// ClusterQueue returns a ClusterQueue by name.
+func (b *Book) ClusterQueue(name string) *ClusterQueue { return b.queues[name] }
+
+// ClusterQueues lists the ClusterQueues' names, sorted.
+func (b *Book) ClusterQueues() []string { return slices.Sorted(maps.Keys(b.queues)) }
+
+// SetLocalQueue adds or replaces a LocalQueue.
+func (b *Book) SetLocalQueue(lq *LocalQueue) { b.locals[lq.Namespace+"/"+lq.Name] = lq }
+
+// DeleteLocalQueue removes a LocalQueue.
+func (b *Book) DeleteLocalQueue(namespace, name string) { delete(b.locals, namespace+"/"+name) }
+
+// SetNamespace records a namespace's labels, for namespace selectors.
+func (b *Book) SetNamespace(name string, l map[string]string) { b.namespaces[name] = labels.Set(l) }
+
+// DeleteNamespace forgets a namespace.
+func (b *Book) DeleteNamespace(name string) { delete(b.namespaces, name) }
+
+// Cohort lists the ClusterQueues of cq's cohort (only cq when it has
+// none), sorted by name.
+func (b *Book) Cohort(cq *ClusterQueue) []*ClusterQueue {
+	if cq.Cohort == "" {
+		return []*ClusterQueue{cq}
+	}
+	var out []*ClusterQueue
+	for _, name := range b.ClusterQueues() {
+		if q := b.queues[name]; q.Cohort == cq.Cohort {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// Resolve finds the ClusterQueue a workload of namespace ns naming
+// LocalQueue queue is admitted through.
+func (b *Book) Resolve(ns, queue string) (*ClusterQueue, *Problem) {
+	lq := b.locals[ns+"/"+queue]
+	if lq == nil {
+		return nil, &Problem{Reason: ReasonLocalQueueNotFound, Config: true,
+			Message: fmt.Sprintf("LocalQueue %s/%s does not exist", ns, queue)}
+	}
+	cq := b.queues[lq.ClusterQueue]
+	if cq == nil {
+		return nil, &Problem{Reason: ReasonClusterQueueNotFound, Config: true,
+			Message: fmt.Sprintf("ClusterQueue %s (of LocalQueue %s/%s) does not exist", lq.ClusterQueue, ns, queue)}
+	}
+	if cq.Namespaces != nil && !cq.Namespaces.Matches(b.namespaces[ns]) {
+		return nil, &Problem{Reason: ReasonNamespaceNotSelected, Config: true,
+			Message: fmt.Sprintf("ClusterQueue %s does not select namespace %s (namespaceSelector %s)", cq.Name, ns, cq.Namespaces)}
+	}
+	for _, g := range cq.Groups {
+		for _, f := range g.Flavors {
+			if b.flavors[f] == nil {
+				return nil, &Problem{Reason: ReasonFlavorNotFound, Config: true,
+					Message: fmt.Sprintf("ResourceFlavor %s (of ClusterQueue %s) does not exist", f, cq.Name)}
+			}
+		}
+	}
+	return cq, nil
+}
+
+// Charge records that a workload is admitted with charge c, replacing an
+// earlier charge of the same workload.
+func (b *Book) Charge(key workload.Key, c *Charge) {
+	b.Release(key)
+	b.charges[key] = c
+	u := b.usage[c.ClusterQueue]
+	if u == nil {
+		u = Usage{}
+		b.usage[c.ClusterQueue] = u
+	}
+	u.Add(c.Usage)
+}
+
+// Release drops a workload's charge and returns it (nil when none).
+func (b *Book) Release(key workload.Key) *Charge {
+	c := b.charges[key]
+	if c == nil {
+		return nil
+	}
+	delete(b.charges, key)
+	if u := b.usage[c.ClusterQueue]; u != nil {
+		u.Sub(c.Usage)
+		if len(u) == 0 {
+			delete(b.usage, c.ClusterQueue)
+		}
+	}
+	return c
+}
+
+// ChargeOf returns a workload's charge (nil when not admitted).
+func (b *Book) ChargeOf(key workload.Key) *Charge { return b.charges[key] }
+
+// Admitted counts, per ClusterQueue, the workloads charged to it.
+func (b *Book) Admitted() map[string]int {
+	out := map[string]int{}
+	for _, c := range b.charges {
+		out[c.ClusterQueue]++
+	}
+	return out
+}
+
+// View copies the usage, for one decision to read and simulate on.
+func (b *Book) View() *View {
+	usage := make(map[string]Usage, len(b.usage))
+	for cq, u := range b.usage {
+		usage[cq] = u.Clone()
+	}
+	return &View{b: b, usage: usage}
+}
+
+// View is the book's usage as one decision sees it.
+type View struct {
+	b     *Book
+	usage map[string]Usage
+}
+
+// Book returns the registry the view was taken from.
+func (v *View) Book() *Book { return v.b }
+
+// Usage returns cq's usage of fr.
+func (v *View) Usage(cq string, fr FlavorResource) int64 { return v.usage[cq][fr] }
+
+// Add charges c in the view.
+func (v *View) Add(c *Charge) {
+	u := v.usage[c.ClusterQueue]
+	if u == nil {
+		u = Usage{}
+		v.usage[c.ClusterQueue] = u
+	}
+	u.Add(c.Usage)
+}
+
+// Remove takes c out of the view (a simulated eviction).
+func (v *View) Remove(c *Charge) {
+	if u := v.usage[c.ClusterQueue]; u != nil {
+		u.Sub(c.Usage)
+	}
+}
+
+// Available is how much more of fr cq may use now: what is left of the part
+// of its nominal quota it never lends, plus what its cohort has unused,
+// capped by its borrowing limit.
+//
+// The cohort's pool is every member's lendable quota (nominal, or its
+// lending limit); a member draws from the pool whatever it uses beyond its
+// guaranteed part. Nominal quota lent out is not taken back here: that is
+// reclaim, which preemption decides.
+func (v *View) Available(cq *ClusterQueue, fr FlavorResource) int64 {
+	lim, ok := cq.Quotas[fr]
+	if !ok {
+		return 0
+	}
+	used := v.usage[cq.Name][fr]
+	if cq.Cohort == "" {
+		return max(0, lim.Nominal-used)
+	}
+	var pool, drawn int64
+	for _, m := range v.b.Cohort(cq) {
+		ml, ok := m.Quotas[fr]
+		if !ok {
+			drawn += v.usage[m.Name][fr]
+			continue
+		}
+		g := ml.guaranteed()
+		pool += ml.Nominal - g
+		drawn += max(0, v.usage[m.Name][fr]-g)
+	}
+	avail := max(0, lim.guaranteed()-used) + max(0, pool-drawn)
+	if lim.Borrowing != nil {
+		avail = min(avail, lim.Nominal+*lim.Borrowing-used)
+	}
+	return max(0, avail)
+}
+
+// Ceiling is the most of fr cq could ever use, with every other workload
+// of its cohort gone: a request above it can never be admitted.
+func (v *View) Ceiling(cq *ClusterQueue, fr FlavorResource) int64 {
+	lim, ok := cq.Quotas[fr]
+	if !ok {
+		return 0
+	}
+	if cq.Cohort == "" {
+		return lim.Nominal
+	}
+	total := lim.guaranteed()
+	for _, m := range v.b.Cohort(cq) {
+		if ml, ok := m.Quotas[fr]; ok {
+			total += ml.Nominal - ml.guaranteed()
+		}
+	}
+	if lim.Borrowing != nil {
+		total = min(total, lim.Nominal+*lim.Borrowing)
+	}
+	return total
+}
+
+// Borrowing reports whether charging extra to cq would take it above its
+// nominal quota of any resource.
+func (v *View) Borrowing(cq *ClusterQueue, extra Usage) bool {
+	for fr, x := range extra {
+		if v.usage[cq.Name][fr]+x > cq.Quotas[fr].Nominal {
+			return true
+		}
+	}
+	return false
+}
+
+// Borrowed is how much of each resource cq uses beyond its nominal quota.
+func (v *View) Borrowed(cq *ClusterQueue) Usage {
+	out := Usage{}
+	for fr, used := range v.usage[cq.Name] {
+		if b := used - cq.Quotas[fr].Nominal; b > 0 {
+			out[fr] = b
+		}
+	}
+	return out
+}
+
+// Share is cq's weighted dominant-resource share of its cohort, in
+// thousandths: over every resource, what it borrows as a fraction of what
+// the cohort can lend, divided by its weight. With extra it is the share
+// cq would have after also being charged extra. Queues that borrow nothing
+// have share 0; a queue of weight 0 borrowing anything yields to everyone.
+func (v *View) Share(cq *ClusterQueue, extra Usage) int64 {
+	if cq.Cohort == "" {
+		return 0
+	}
+	borrowed := map[corev1.ResourceName]int64{}
+	for fr, lim := range cq.Quotas {
+		if b := v.usage[cq.Name][fr] + extra[fr] - lim.Nominal; b > 0 {
+			borrowed[fr.Resource] += b
+		}
+	}
+	if len(borrowed) == 0 {
+		return 0
+	}
+	pool := map[corev1.ResourceName]int64{}
+	for _, m := range v.b.Cohort(cq) {
+		for fr, ml := range m.Quotas {
+			pool[fr.Resource] += ml.Nominal - ml.guaranteed()
+		}
+	}
+	var dominant int64
+	for r, b := range borrowed {
+		ratio := int64(1) << 40 // nothing to lend: as large as it gets
+		if p := pool[r]; p > 0 {
+			ratio = b * 1000 / p
+		}
+		dominant = max(dominant, ratio)
+	}
+	w := cq.FairWeight
+	if w == 0 {
+		return int64(1) << 50
+	}
+	return dominant * 1000 / w
+}
+
+// FormatAmount renders a milli-unit amount of r for users.
+func FormatAmount(r corev1.ResourceName, milli int64) string {
+	format := resource.DecimalSI
+	if r == corev1.ResourceMemory || r == corev1.ResourceEphemeralStorage {
+		format = resource.BinarySI
+	}
+	if milli%1000 == 0 {
+		return resource.NewQuantity(milli/1000, format).String()
+	}
+	return resource.NewMilliQuantity(milli, format).String()
+}
