@@ -37,7 +37,9 @@ type FlavorResource struct {
 	Resource corev1.ResourceName
 }
 
-func (fr FlavorResource) String() string { return fmt.Sprintf("%s on flavor %s", fr.Resource, fr.Flavor) }
+func (fr FlavorResource) String() string {
+	return fmt.Sprintf("%s on flavor %s", fr.Resource, fr.Flavor)
+}
 
 // Usage is an amount per flavor and resource.
 type Usage map[FlavorResource]int64
@@ -104,8 +106,8 @@ type Preemption struct {
 	ReclaimWithinCohort string
 	BorrowWithinCohort  string
 	// BorrowMaxPriority is the borrowWithinCohort priority threshold (nil: none).
-	BorrowMaxPriority *int32
-	ReclaimOutOfCohort  bool
+	BorrowMaxPriority  *int32
+	ReclaimOutOfCohort bool
 }
 
 // ClusterQueue is a cluster-wide queue with quota.
