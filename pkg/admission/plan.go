@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -29,12 +30,103 @@ func Plan(sn *state.Snapshot) (*state.Reservation, *planner.Failure) {
 	if self == nil || self.Model == nil {
 		return nil, &planner.Failure{Message: "the workload is not known yet"}
 	}
-	model := self.Model
 	p := &planning{sn: sn, self: self, quals: map[string]func(string) bool{}, planned: map[int]bool{}}
 	demands, ownDomains := p.demands()
 	for _, d := range demands {
 		p.planned[d.slice] = true
 	}
+	q := sn.Quota
+	if q == nil {
+		return p.place(demands, ownDomains)
+	}
+	if q.Problem != nil {
+		return nil, quotaFailure(q.Problem)
+	}
+	// Quota and domains are granted together: each slice is charged to a
+	// flavor (in the queue's order) and placed only on that flavor's
+	// nodes; when the domains of the chosen flavors cannot take the
+	// workload, the next flavors are tried.
+	excluded := quota.Exclusions{}
+	var last *planner.Failure
+	for {
+		charge, problem := q.View.Assign(q.ClusterQueue, q.Needs, excluded)
+		if problem != nil {
+			if last != nil {
+				return nil, last
+			}
+			return nil, quotaFailure(problem)
+		}
+		r, fail := p.place(p.onFlavors(demands, q.View.Book(), charge), ownDomains)
+		if fail == nil {
+			r.Charge = charge
+			return r, nil
+		}
+		last = fail
+		grew := false
+		for _, d := range demands {
+			for _, f := range charge.Flavors[d.slice] {
+				if !excluded[d.slice][f] {
+					excluded.Exclude(d.slice, f)
+					grew = true
+				}
+			}
+		}
+		if !grew {
+			return nil, fail
+		}
+	}
+}
+
+func quotaFailure(p *quota.Problem) *planner.Failure {
+	return &planner.Failure{Message: p.Message, Unresolvable: p.Config, Reason: p.Reason}
+}
+
+// onFlavors restricts each slice's pods to the nodes of the flavors it is
+// charged to.
+func (p *planning) onFlavors(demands []sliceDemand, book *quota.Book, c *quota.Charge) []sliceDemand {
+	out := make([]sliceDemand, len(demands))
+	for i, d := range demands {
+		out[i] = d
+		names := slices.Sorted(maps.Values(c.Flavors[d.slice]))
+		names = slices.Compact(names)
+		var flavors []*quota.Flavor
+		for _, name := range names {
+			if f := book.Flavor(name); f != nil && len(f.NodeLabels) > 0 {
+				flavors = append(flavors, f)
+			}
+		}
+		if len(flavors) == 0 {
+			continue
+		}
+		onNode := func(node string) bool {
+			n := p.sn.Nodes[node]
+			if n == nil {
+				return false
+			}
+			for _, f := range flavors {
+				if !f.Matches(n.Node.Labels()) {
+					return false
+				}
+			}
+			return true
+		}
+		shapes := make([]planner.Shape, len(d.demand.Shapes))
+		for j, sh := range d.demand.Shapes {
+			qualifies := sh.Qualifies
+			sh.Qualifies = func(node string) bool { return onNode(node) && qualifies(node) }
+			sh.Sig += "|flavors=" + strings.Join(names, ",")
+			shapes[j] = sh
+		}
+		out[i].demand.Shapes = shapes
+	}
+	return out
+}
+
+// place plans the demands: a free domain for every confined slice, room
+// on nodes for every pod.
+func (p *planning) place(demands []sliceDemand, ownDomains map[string]map[string]int) (*state.Reservation, *planner.Failure) {
+	sn, self := p.sn, p.self
+	model := self.Model
 	r := &state.Reservation{
 		Holder:  self.Holder,
 		Attempt: model.RestartAttempt,

@@ -110,6 +110,9 @@ type Failure struct {
 	// cluster has too few domains that could ever hold these slices.
 	Unresolvable bool
 	Message      string
+	// Reason classifies failures decided outside the planner (quota); ""
+	// for placement failures.
+	Reason string
 }
 
 func (f *Failure) Error() string { return f.Message }

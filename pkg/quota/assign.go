@@ -56,6 +56,37 @@ func (v *View) Assign(cq *ClusterQueue, needs []Need, excluded Exclusions) (*Cha
 	return c, nil
 }
 
+// Force is the charge of a workload found already running: each group's
+// first flavor its slices are compatible with (the flavor of their nodes),
+// whether or not the quota has room. Resources no group covers are left
+// uncharged.
+func (v *View) Force(cq *ClusterQueue, needs []Need) *Charge {
+	c := &Charge{ClusterQueue: cq.Name, Usage: Usage{}, Flavors: map[int]map[corev1.ResourceName]string{}}
+	for _, n := range needs {
+		chosen := map[corev1.ResourceName]string{}
+		for _, g := range cq.Groups {
+			f := ""
+			for _, name := range g.Flavors {
+				if fl := v.b.flavors[name]; fl != nil && (n.Compatible == nil || n.Compatible(fl)) {
+					f = name
+					break
+				}
+			}
+			if f == "" && len(g.Flavors) > 0 {
+				f = g.Flavors[0]
+			}
+			for _, r := range g.Covered {
+				if t := n.total(r); t > 0 && f != "" {
+					c.Usage[FlavorResource{Flavor: f, Resource: r}] += t
+					chosen[r] = f
+				}
+			}
+		}
+		c.Flavors[n.Slice] = chosen
+	}
+	return c
+}
+
 // groupsOf lists the groups slice n draws from, in the queue's order.
 func (v *View) groupsOf(cq *ClusterQueue, n Need) ([]int, *Problem) {
 	seen := map[int]bool{}

@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -22,6 +23,9 @@ type Verdict struct {
 	Message      string
 	// Ref names the workload object for events.
 	Ref corev1.ObjectReference
+	// QueueReason is set when the workload's queue keeps it waiting: a
+	// quota.Reason* constant.
+	QueueReason string
 }
 
 // podLocked returns the state's view of pod, deriving one (not indexed)
@@ -119,6 +123,18 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 			v.Message = fmt.Sprintf("waiting for %s to find room for %s", w.waitingHead.Name, w.key)
 			if w.failure != nil {
 				v.Message += ": " + w.failure.Message
+			}
+			return v
+		}
+		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() && s.awaitingAdmissionLocked(w) {
+			// The head goes only when its queue lets it: quota, queue
+			// order and fair sharing are decided here, so a workload that
+			// may not be admitted waits gated instead of planning.
+			if qv := s.queueVerdictLocked(w); !qv.Proceed {
+				v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason
+				if qv.Problem.Reason == quota.ReasonQuotaExceeded {
+					w.markWaitingForQuota(s.opts.Clock.Now())
+				}
 			}
 		}
 		return v

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -235,6 +236,9 @@ func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
 	}
 	ref := p.Ref()
 	w.waitingHead, w.failure, w.failGen = &ref, f, gen
+	if f.Reason == quota.ReasonQuotaExceeded {
+		w.markWaitingForQuota(s.opts.Clock.Now())
+	}
 	s.observeWaitingLocked()
 }
 

@@ -152,6 +152,14 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	}
 	if p.Gang && p.MemberErr == nil {
 		w := s.workloads[p.Member.Key]
+		if w != nil && p.Node != "" && !p.Assumed && p.Live() && w.current(p) {
+			// A running member of a workload admitted before this
+			// scheduler started: charge its queue.
+			s.rechargeLocked(w)
+		}
+		if w != nil && old != nil && old.Node != "" && (p.Node == "" || !p.Live()) {
+			acts.merge(s.settleQuotaLocked(w))
+		}
 		if w != nil && (old == nil || presenceChanged(old, p)) && s.refreshCompleteLocked(w) {
 			// The last member that can exist yet arrived: the gang plans
 			// through its head; the rest wait, gated, for its reservation.
@@ -267,6 +275,7 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 					acts.Activate = append(acts.Activate, *h)
 				}
 			}
+			acts.merge(s.settleQuotaLocked(w))
 			s.dropIfEmptyLocked(w)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -48,6 +49,9 @@ type Reservation struct {
 	FollowerTimeout time.Duration
 	// Reserved maps pods that passed Reserve to where they took room.
 	Reserved map[types.UID]ReservedPod
+	// Charge admits the workload through its queue along with the
+	// reservation (nil: not quota-managed, or admitted already).
+	Charge *quota.Charge
 }
 
 // SliceReservation is where one slice goes.
@@ -99,6 +103,15 @@ func (s *State) Commit(r *Reservation, permitTimeout time.Duration) (uint64, Act
 			}
 		}
 	}
+	w := s.workloads[key]
+	if r.Charge != nil {
+		if w == nil {
+			return 0, Actions{}, fmt.Errorf("%s is gone", key)
+		}
+		if err := s.chargeLocked(w, r.Charge); err != nil {
+			return 0, Actions{}, err
+		}
+	}
 	s.nextID++
 	r.ID = s.nextID
 	r.Deadline = s.opts.Clock.Now().Add(permitTimeout)
@@ -115,10 +128,14 @@ func (s *State) Commit(r *Reservation, permitTimeout time.Duration) (uint64, Act
 		}
 	}
 	var acts Actions
-	if w := s.workloads[key]; w != nil {
+	if w != nil {
 		w.waitingHead, w.failure = nil, nil
 		// Members rejected while the workload waited come back now.
 		acts.Activate = s.pendingLocked(w)
+		if r.Charge != nil {
+			// The next workload of the queue may go now.
+			acts.Activate = append(acts.Activate, s.wakeCohortLocked(r.Charge.ClusterQueue)...)
+		}
 	}
 	s.opts.Observer.ReservationsActive(len(s.reservations))
 	return r.ID, acts, nil
@@ -434,10 +451,13 @@ func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string
 		}
 		slices.Sort(acts.Reject)
 	}
-	if w := s.workloads[key]; w != nil && reason != ReleaseDeleted {
-		// The workload itself plans again, through its head.
-		w.waitingHead = nil
-		s.headLocked(w)
+	if w := s.workloads[key]; w != nil {
+		if reason != ReleaseDeleted {
+			// The workload itself plans again, through its head.
+			w.waitingHead = nil
+			s.headLocked(w)
+		}
+		acts.merge(s.settleQuotaLocked(w))
 	}
 	acts.merge(s.freedLocked())
 	acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)

@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -26,6 +27,9 @@ type Snapshot struct {
 	Workloads map[workload.Key]*WorkloadView
 	// Self is the workload being placed.
 	Self *WorkloadView
+	// Quota is set when Self waits to be admitted through a queue: the
+	// plan must charge it too.
+	Quota *QuotaDecision
 }
 
 // NodeView is one node in a snapshot.
@@ -65,6 +69,8 @@ type WorkloadView struct {
 	// Outstanding is, per node, the room its reservation still plans there
 	// (taken from the Free of other workloads' snapshots).
 	Outstanding map[string]workload.Resources
+	// Charge is what its admission charged its queue (nil: none).
+	Charge *quota.Charge
 }
 
 // PodView is a placed pod in a snapshot.
@@ -136,6 +142,7 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 		s.viewLocked(sn, k)
 	}
 	sn.Self = s.viewLocked(sn, key)
+	sn.Quota = s.quotaDecisionLocked(w)
 	return sn
 }
 
@@ -169,6 +176,7 @@ func (s *State) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
 		return v
 	}
 	v.Model = w.model
+	v.Charge = s.book.ChargeOf(key)
 	if w.model != nil {
 		v.Holder = workload.Holder{Key: key, UID: w.model.UID}
 		v.Active = w.active()
@@ -284,9 +292,16 @@ func (sn *Snapshot) RemoveWorkload(key workload.Key) (undo func()) {
 		}
 	}
 	delete(sn.Workloads, key)
+	uncharged := sn.Quota != nil && sn.Quota.View != nil && v.Charge != nil
+	if uncharged {
+		sn.Quota.View.Remove(v.Charge)
+	}
 	return func() {
 		for _, c := range changes {
 			c.node.Free, c.node.Holders, c.node.Reserved = c.free, c.holder, c.res
+		}
+		if uncharged {
+			sn.Quota.View.Add(v.Charge)
 		}
 		sn.Workloads[key] = v
 	}

@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/clock"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -37,6 +38,13 @@ type Options struct {
 	RejectionMemory time.Duration
 	// Observer receives measurements; nil discards them.
 	Observer Observer
+	// DefaultLocalQueue admits workloads that name no LocalQueue through
+	// the LocalQueue of this name in their namespace ("": such workloads
+	// are not quota-managed).
+	DefaultLocalQueue string
+	// QuotaStarvation is how long the head of a BestEffortFIFO queue may
+	// wait for quota before the workloads behind it wait for it.
+	QuotaStarvation time.Duration
 }
 
 // Observer is told what metrics measure. Implementations must be cheap and
@@ -68,6 +76,9 @@ const (
 	APIServed
 )
 
+// DefaultQuotaStarvation is the default of Options.QuotaStarvation.
+const DefaultQuotaStarvation = 10 * time.Minute
+
 // State is safe for concurrent use.
 type State struct {
 	opts Options
@@ -95,6 +106,8 @@ type State struct {
 	// workload in happens; a failed plan is not retried until it does.
 	generation uint64
 	nextID     uint64
+	// book holds the queue objects and what admitted workloads are charged.
+	book *quota.Book
 
 	// blocked holds plain pods a reservation kept off nodes, to activate
 	// when reservations end. It has its own lock: Filter records into it.
@@ -118,6 +131,9 @@ func New(opts Options) *State {
 	if opts.Observer == nil {
 		opts.Observer = nopObserver{}
 	}
+	if opts.QuotaStarvation <= 0 {
+		opts.QuotaStarvation = DefaultQuotaStarvation
+	}
 	return &State{
 		opts:         opts,
 		schedulers:   sets.New[string](),
@@ -131,6 +147,7 @@ func New(opts Options) *State {
 		nodeReserved: map[string]sliceRef{},
 		outstanding:  map[string]map[workload.Key]workload.Resources{},
 		blocked:      map[types.UID]PodRef{},
+		book:         quota.NewBook(),
 	}
 }
 

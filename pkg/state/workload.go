@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -37,6 +38,13 @@ type Workload struct {
 	// rejected domains: the workload's pods failed other filters there.
 	rejected     map[topology.DomainRef]rejection
 	firstPending time.Time
+	// priority is the highest priority among the current attempt's live
+	// pods seen (queue order reads it).
+	priority int32
+	// quotaSince is when the workload was first found waiting for quota
+	// (unix nanoseconds, 0 while it is not). Atomic: PreEnqueue records it
+	// under the read lock.
+	quotaSince atomic.Int64
 }
 
 type rejection struct {
@@ -109,6 +117,13 @@ func (w *Workload) count(p *Pod, delta int) {
 		return
 	}
 	c.present += delta
+	if delta > 0 {
+		if w.livePods() == 1 {
+			w.priority = p.Priority
+		} else {
+			w.priority = max(w.priority, p.Priority)
+		}
+	}
 	if p.Member.Leader {
 		c.leaders += delta
 	}
@@ -121,6 +136,15 @@ func (w *Workload) count(p *Pod, delta int) {
 			c.bound += delta
 		}
 	}
+}
+
+// livePods counts the current attempt's live pods.
+func (w *Workload) livePods() int {
+	n := 0
+	for _, c := range w.slices {
+		n += c.present
+	}
+	return n
 }
 
 // recount recomputes the counts from the members.
@@ -263,6 +287,10 @@ func (s *State) UpsertSource(key workload.Key, model *workload.Workload, err err
 	w.recount()
 	s.reholdLocked(w)
 	s.refreshCompleteLocked(w)
+	// A finished workload, or one restarting, gives its quota back; one
+	// found running (the scheduler restarted) is charged.
+	acts.merge(s.settleQuotaLocked(w))
+	s.rechargeLocked(w)
 	// Pods gated on this workload's shape re-run PreEnqueue.
 	acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
 	return acts
@@ -281,6 +309,7 @@ func (s *State) DeleteSource(key workload.Key) Actions {
 	// until they are gone. Pods wait until an object of the name returns.
 	w.observed = false
 	w.complete, w.waitingHead = false, nil
+	acts.merge(s.settleQuotaLocked(w))
 	s.dropIfEmptyLocked(w)
 	return acts
 }

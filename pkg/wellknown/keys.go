@@ -64,6 +64,22 @@ const (
 	PodGroupLabel = "scheduling.x-k8s.io/pod-group"
 )
 
+// Kueue keys users already put on their workloads.
+const (
+	// QueueNameLabel names the LocalQueue (in the workload's namespace) a
+	// workload is admitted through, as a label or an annotation.
+	QueueNameLabel = "kueue.x-k8s.io/queue-name"
+)
+
+// QueueName reads the LocalQueue name from an object's labels or
+// annotations (labels win).
+func QueueName(labels, annotations map[string]string) string {
+	if q := labels[QueueNameLabel]; q != "" {
+		return q
+	}
+	return annotations[QueueNameLabel]
+}
+
 // Keys of this project.
 const (
 	// PodGroupDomainKeyAnnotation on a scheduler-plugins PodGroup confines

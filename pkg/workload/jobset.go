@@ -41,6 +41,7 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 		Created:        js.CreationTimestamp.Time,
 		RestartAttempt: js.Status.Restarts,
 		Finished:       jobSetFinished(js),
+		QueueName:      wellknown.QueueName(js.Labels, js.Annotations),
 	}
 	jobSetKey := js.Annotations[wellknown.ExclusiveTopologyAnnotation]
 	if err := validDomainKey(obj, "metadata.annotations["+wellknown.ExclusiveTopologyAnnotation+"]", jobSetKey); err != nil {

@@ -35,12 +35,13 @@ func FromPodGroup(pg *schedv1alpha1.PodGroup, template *corev1.PodSpec, defaultD
 		s.Request = PodRequests(s.Template)
 	}
 	return &Workload{
-		Key:      Key{Source: SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name},
-		UID:      pg.UID,
-		Created:  pg.CreationTimestamp.Time,
-		Slices:   []Slice{s},
-		Groups:   1,
-		Finished: pg.DeletionTimestamp != nil || pg.Status.Phase == schedv1alpha1.PodGroupFinished || pg.Status.Phase == schedv1alpha1.PodGroupFailed,
+		Key:       Key{Source: SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name},
+		UID:       pg.UID,
+		Created:   pg.CreationTimestamp.Time,
+		Slices:    []Slice{s},
+		Groups:    1,
+		Finished:  pg.DeletionTimestamp != nil || pg.Status.Phase == schedv1alpha1.PodGroupFinished || pg.Status.Phase == schedv1alpha1.PodGroupFailed,
+		QueueName: wellknown.QueueName(pg.Labels, pg.Annotations),
 	}, nil
 }
 

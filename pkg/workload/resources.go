@@ -53,6 +53,13 @@ func (r Resources) Count(request Resources) int64 {
 	return n
 }
 
+// AddScaled adds n times o to r.
+func (r Resources) AddScaled(o Resources, n int64) {
+	for name, v := range o {
+		r[name] += v * n
+	}
+}
+
 // Sub returns r - o.
 func (r Resources) Sub(o Resources) Resources {
 	out := make(Resources, len(r))

@@ -73,6 +73,9 @@ type Workload struct {
 	SucceededJobs map[string]int32
 	// Finished workloads (completed, failed, suspended) hold nothing.
 	Finished bool
+	// QueueName is the LocalQueue the workload is admitted through ("":
+	// not quota-managed).
+	QueueName string
 }
 
 // TotalPods is the number of pods of all slices.

@@ -1,0 +1,389 @@
+package state
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Quota-managed workloads name a LocalQueue. Such a workload is admitted —
+// charged to its ClusterQueue — in the same decision that reserves its
+// domains, and stays charged while its reservation or any placed pod of
+// its current attempt lives. Until then its gang's head waits in
+// PreEnqueue whenever its queue says it may not go yet (no quota, behind
+// the queue's head, yielding to a fairer share), so waiting workloads do
+// not spin through scheduling cycles; whatever frees quota or changes a
+// queue object re-activates them.
+
+// SetFlavor records a ResourceFlavor.
+func (s *State) SetFlavor(f *quota.Flavor) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.book.SetFlavor(f)
+	return s.queuesChangedLocked()
+}
+
+// DeleteFlavor forgets a ResourceFlavor.
+func (s *State) DeleteFlavor(name string) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.book.DeleteFlavor(name)
+	return s.queuesChangedLocked()
+}
+
+// SetClusterQueue records a ClusterQueue.
+func (s *State) SetClusterQueue(cq *quota.ClusterQueue) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.book.SetClusterQueue(cq)
+	return s.queuesChangedLocked()
+}
+
+// DeleteClusterQueue forgets a ClusterQueue.
+func (s *State) DeleteClusterQueue(name string) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.book.DeleteClusterQueue(name)
+	return s.queuesChangedLocked()
+}
+
+// SetLocalQueue records a LocalQueue.
+func (s *State) SetLocalQueue(lq *quota.LocalQueue) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.book.SetLocalQueue(lq)
+	return s.queuesChangedLocked()
+}
+
+// DeleteLocalQueue forgets a LocalQueue.
+func (s *State) DeleteLocalQueue(namespace, name string) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.book.DeleteLocalQueue(namespace, name)
+	return s.queuesChangedLocked()
+}
+
+// SetNamespace records a namespace's labels for namespace selectors.
+func (s *State) SetNamespace(name string, labels map[string]string) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.book.SetNamespace(name, labels)
+	return s.queuesChangedLocked()
+}
+
+// DeleteNamespace forgets a namespace.
+func (s *State) DeleteNamespace(name string) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.book.DeleteNamespace(name)
+	return s.queuesChangedLocked()
+}
+
+// queuesChangedLocked: a queue object changed, which may admit waiting
+// workloads (or make a failed plan worth retrying).
+func (s *State) queuesChangedLocked() Actions {
+	s.bumpLocked()
+	return s.freedLocked()
+}
+
+// queueNameLocked returns the LocalQueue w is admitted through ("": w is
+// not quota-managed).
+func (s *State) queueNameLocked(w *Workload) string {
+	if w.model == nil {
+		return ""
+	}
+	if w.model.QueueName != "" {
+		return w.model.QueueName
+	}
+	return s.opts.DefaultLocalQueue
+}
+
+// awaitingAdmissionLocked reports whether w is quota-managed and not
+// admitted yet.
+func (s *State) awaitingAdmissionLocked(w *Workload) bool {
+	return s.queueNameLocked(w) != "" && s.book.ChargeOf(w.key) == nil && s.reservations[w.key] == nil
+}
+
+// needsLocked is what admitting w charges: every pod of every slice, each
+// sized from its own spec where it exists and from its slice's first pod
+// or template otherwise.
+func (s *State) needsLocked(w *Workload) []quota.Need {
+	model := w.model
+	type acc struct {
+		total workload.Resources
+		n     int
+		any   *Pod
+	}
+	per := make([]acc, len(model.Slices))
+	for _, p := range w.members {
+		if !p.Live() || !w.current(p) {
+			continue
+		}
+		a := &per[p.Member.Slice]
+		if a.n >= model.Slices[p.Member.Slice].Pods {
+			continue
+		}
+		if a.total == nil {
+			a.total = workload.Resources{}
+		}
+		a.total.AddScaled(p.Request, 1)
+		a.n++
+		if a.any == nil || p.Member.Leader {
+			a.any = p
+		}
+	}
+	out := make([]quota.Need, 0, len(model.Slices))
+	for i, sl := range model.Slices {
+		a := per[i]
+		total := a.total
+		if total == nil {
+			total = workload.Resources{}
+		}
+		rest := int64(sl.Pods - a.n)
+		spec := sl.Template
+		switch {
+		case rest <= 0:
+		case a.any != nil:
+			total.AddScaled(a.any.Request, rest)
+			spec = a.any.Spec
+		case sl.Request != nil:
+			total.AddScaled(sl.Request, rest)
+		}
+		out = append(out, quota.Need{Slice: i, Count: 1, Request: total, Compatible: compatibleWith(spec)})
+	}
+	return out
+}
+
+// compatibleWith says whether pods of spec could run on a flavor's nodes:
+// their node selector must not contradict the flavor's node labels.
+func compatibleWith(spec *corev1.PodSpec) func(*quota.Flavor) bool {
+	if spec == nil || len(spec.NodeSelector) == 0 {
+		return nil
+	}
+	sel := spec.NodeSelector
+	return func(f *quota.Flavor) bool {
+		for k, v := range f.NodeLabels {
+			if want, ok := sel[k]; ok && want != v {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// queueVerdictLocked says whether quota-managed w may try to be placed now.
+// It is decided among the pending workloads of w's cohort that matter to
+// w: the head of its own queue, heads that have starved in it, and the
+// heads of the cohort's other queues (for fair sharing).
+func (s *State) queueVerdictLocked(w *Workload) quota.Verdict {
+	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	if p != nil {
+		return quota.Verdict{Problem: p}
+	}
+	view := s.book.View()
+	self := s.candidateLocked(view, w, cq)
+	cands := []*quota.Candidate{self}
+	inCohort := map[string]*quota.ClusterQueue{}
+	for _, q := range s.book.Cohort(cq) {
+		inCohort[q.Name] = q
+	}
+	heads := map[string]*Workload{}
+	var starving []*Workload
+	now := s.opts.Clock.Now()
+	for _, o := range s.workloads {
+		if o == w || !o.complete || o.model == nil || o.model.Finished || !s.awaitingAdmissionLocked(o) {
+			continue
+		}
+		ocq, p := s.book.Resolve(o.key.Namespace, s.queueNameLocked(o))
+		if p != nil || inCohort[ocq.Name] == nil {
+			continue
+		}
+		if h := heads[ocq.Name]; h == nil || s.before(o, h) {
+			heads[ocq.Name] = o
+		}
+		if since := o.waitingForQuotaSince(); ocq.Name == cq.Name && !since.IsZero() && now.Sub(since) >= s.opts.QuotaStarvation && s.before(o, w) {
+			starving = append(starving, o)
+		}
+	}
+	seen := map[workload.Key]bool{w.key: true}
+	add := func(o *Workload, q *quota.ClusterQueue) {
+		if o == nil || seen[o.key] {
+			return
+		}
+		seen[o.key] = true
+		cands = append(cands, s.candidateLocked(view, o, q))
+	}
+	for name, h := range heads {
+		if name == cq.Name && !s.before(h, w) {
+			continue
+		}
+		if name != cq.Name && h.failure != nil {
+			// A head whose last plan failed is not yielded to: it may
+			// not be placeable at all.
+			continue
+		}
+		add(h, inCohort[name])
+	}
+	for _, o := range starving {
+		add(o, cq)
+	}
+	return quota.Decide(view, cands, now, s.opts.QuotaStarvation)[w.key]
+}
+
+func (s *State) candidateLocked(view *quota.View, w *Workload, cq *quota.ClusterQueue) *quota.Candidate {
+	c := &quota.Candidate{Key: w.key, ClusterQueue: cq.Name, Priority: w.priority, Created: w.model.Created, WaitingSince: w.waitingForQuotaSince()}
+	c.Charge, c.Problem = view.Assign(cq, s.needsLocked(w), nil)
+	return c
+}
+
+// before is the queue order between two pending workloads.
+func (s *State) before(a, b *Workload) bool {
+	return quota.Before(
+		&quota.Candidate{Key: a.key, Priority: a.priority, Created: a.model.Created},
+		&quota.Candidate{Key: b.key, Priority: b.priority, Created: b.model.Created})
+}
+
+// QuotaDecision is what a plan needs to charge a workload's quota.
+type QuotaDecision struct {
+	ClusterQueue *quota.ClusterQueue
+	View         *quota.View
+	Needs        []quota.Need
+	// Problem is set when the workload's queue cannot admit it at all.
+	Problem *quota.Problem
+}
+
+// quotaDecisionLocked prepares the quota part of w's plan (nil when w is
+// not quota-managed or already admitted).
+func (s *State) quotaDecisionLocked(w *Workload) *QuotaDecision {
+	if !s.awaitingAdmissionLocked(w) {
+		return nil
+	}
+	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	if p != nil {
+		return &QuotaDecision{Problem: p}
+	}
+	return &QuotaDecision{ClusterQueue: cq, View: s.book.View(), Needs: s.needsLocked(w)}
+}
+
+// chargeLocked admits w with c, if the quota it was decided on is still
+// there.
+func (s *State) chargeLocked(w *Workload, c *quota.Charge) error {
+	cq := s.book.ClusterQueue(c.ClusterQueue)
+	if cq == nil {
+		return fmt.Errorf("ClusterQueue %s was deleted meanwhile", c.ClusterQueue)
+	}
+	view := s.book.View()
+	for fr, v := range c.Usage {
+		if avail := view.Available(cq, fr); v > avail {
+			return fmt.Errorf("the quota of %s in ClusterQueue %s was taken meanwhile", fr, cq.Name)
+		}
+	}
+	s.book.Charge(w.key, c)
+	w.quotaSince.Store(0)
+	return nil
+}
+
+// waitingForQuotaSince is when w was first found waiting for quota (zero:
+// it is not).
+func (w *Workload) waitingForQuotaSince() time.Time {
+	if n := w.quotaSince.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
+}
+
+// markWaitingForQuota records that w waits for quota, from now unless it
+// already did.
+func (w *Workload) markWaitingForQuota(now time.Time) { w.quotaSince.CompareAndSwap(0, now.UnixNano()) }
+
+// settleQuotaLocked releases w's charge once nothing of its admission
+// lives: no reservation, and no placed live pod of its current attempt
+// (or the workload finished, restarted or is gone). Freed quota wakes the
+// workloads waiting for it.
+func (s *State) settleQuotaLocked(w *Workload) Actions {
+	if s.book.ChargeOf(w.key) == nil {
+		return Actions{}
+	}
+	if w.model != nil && w.observed && !w.model.Finished {
+		if s.reservations[w.key] != nil {
+			return Actions{}
+		}
+		for _, c := range w.slices {
+			if c.placed > 0 {
+				return Actions{}
+			}
+		}
+	}
+	c := s.book.Release(w.key)
+	s.bumpLocked()
+	return Actions{Activate: s.wakeCohortLocked(c.ClusterQueue)}
+}
+
+// wakeCohortLocked lists the heads of the workloads waiting to be admitted
+// through cq's cohort: quota there changed, or the queue's head moved on.
+func (s *State) wakeCohortLocked(cqName string) []PodRef {
+	members := map[string]bool{cqName: true}
+	if cq := s.book.ClusterQueue(cqName); cq != nil {
+		for _, q := range s.book.Cohort(cq) {
+			members[q.Name] = true
+		}
+	}
+	var out []PodRef
+	for _, w := range s.workloads {
+		if w.waitingHead == nil || !w.complete || !s.awaitingAdmissionLocked(w) {
+			continue
+		}
+		cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+		if p != nil || !members[cq.Name] {
+			continue
+		}
+		if h := s.headLocked(w); h != nil {
+			out = append(out, *h)
+		}
+	}
+	return out
+}
+
+// rechargeLocked charges a quota-managed workload found running without a
+// charge (the scheduler restarted): each slice to the flavor of the nodes
+// its pods run on, whether or not the quota has room.
+func (s *State) rechargeLocked(w *Workload) {
+	if w.model == nil || w.model.Finished || !w.observed || !s.awaitingAdmissionLocked(w) {
+		return
+	}
+	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	if p != nil {
+		return
+	}
+	running := false
+	for _, c := range w.slices {
+		running = running || c.placed > 0
+	}
+	if !running {
+		return
+	}
+	needs := s.needsLocked(w)
+	for _, m := range w.members {
+		if m.Node == "" || !m.Live() || !w.current(m) {
+			continue
+		}
+		n := s.nodes.Node(m.Node)
+		if n == nil {
+			continue
+		}
+		labels := n.Labels()
+		needs[m.Member.Slice].Compatible = func(f *quota.Flavor) bool { return f.Matches(labels) }
+	}
+	s.book.Charge(w.key, s.book.View().Force(cq, needs))
+}
+
+// ChargeOf returns a workload's charge (nil when it is not admitted).
+func (s *State) ChargeOf(key workload.Key) *quota.Charge {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.book.ChargeOf(key)
+}

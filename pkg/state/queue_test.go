@@ -1,0 +1,202 @@
+package state_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+)
+
+const v5eFlavor = "vlp-24"
+
+// withQueue is the fixture with seed 002's queues: flavor vlp-24 for the
+// v5e 2x4 nodes, ClusterQueue cluster-queue with nominalQuota chips of
+// google.com/tpu, LocalQueue multislice-queue in the tests' namespace.
+func withQueue(f *fixture, chips int64, strategy quota.Strategy) *fixture {
+	f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}})
+	f.s.SetClusterQueue(&quota.ClusterQueue{
+		Name: "cluster-queue", Strategy: strategy, FairWeight: 1000,
+		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
+		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}},
+	})
+	f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
+	return f
+}
+
+// queued is a JobSet of slices 2x4 slices in multislice-queue, created
+// minute m after the epoch.
+func queued(name string, slices int32, m int) *jobsetv1alpha2.JobSet {
+	return unit.JobSet(name).Created(builders.Epoch.Add(time.Duration(m)*time.Minute)).
+		Annotation(wellknown.QueueNameLabel, "multislice-queue").ReplicatedJob("slice", slices, 2).Obj()
+}
+
+func head(t *testing.T, f *fixture, pods []*corev1.Pod) *corev1.Pod {
+	t.Helper()
+	for _, p := range pods {
+		if f.s.IsWaitingHead(p) {
+			return p
+		}
+	}
+	t.Fatalf("no head among %v", podNames(pods...))
+	return nil
+}
+
+// admits checks whether the head of pods passes PreEnqueue, and with which
+// queue reason it waits otherwise.
+func admits(t *testing.T, f *fixture, pods []*corev1.Pod, want bool, reason string) {
+	t.Helper()
+	v := f.s.Admit(head(t, f, pods))
+	if v.Wait == want || (!want && v.QueueReason != reason) {
+		t.Fatalf("Admit(head of %s) = %+v, want admitted=%v (reason %q)", pods[0].Labels[wellknown.JobSetNameLabel], v, want, reason)
+	}
+}
+
+func tpuCharged(f *fixture, name string) int64 {
+	c := f.s.ChargeOf(jsKey(name))
+	if c == nil {
+		return 0
+	}
+	return c.Usage[quota.FlavorResource{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}] / 1000
+}
+
+// Seed 002 with quota as the binding constraint: six pools, 24 chips of
+// quota. The 3-slice JobSet takes it all; the 1- and 2-slice ones wait,
+// gated, and go together once it finishes.
+func TestQuotaAdmitsInTurn(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(6)...), 24, quota.BestEffortFIFO)
+	js3, js1, js2 := queued("js3", 3, 0), queued("js1", 1, 1), queued("js2", 2, 2)
+	p3 := f.addGang(js3)
+	admits(t, f, p3, true, "")
+	f.commit(jsKey("js3"))
+	if got := tpuCharged(f, "js3"); got != 24 {
+		t.Fatalf("js3 charged %d chips, want 24", got)
+	}
+	p1, p2 := f.addGang(js1), f.addGang(js2)
+	admits(t, f, p1, false, quota.ReasonQuotaExceeded)
+	admits(t, f, p2, false, quota.ReasonQuotaExceeded)
+	if v := f.s.Admit(head(t, f, p1)); !strings.Contains(v.Message, "8 requested, 0 available") {
+		t.Errorf("message %q does not say what is short", v.Message)
+	}
+	// Binding does not release the charge; finishing does.
+	for _, p := range p3 {
+		f.reserve(p)
+	}
+	for _, p := range p3 {
+		f.bind(p, f.placed[p.UID])
+	}
+	if got := tpuCharged(f, "js3"); got != 24 {
+		t.Fatalf("js3 charged %d chips once bound, want 24", got)
+	}
+	done := js3.DeepCopy()
+	done.Status.Conditions = []metav1.Condition{{Type: string(jobsetv1alpha2.JobSetCompleted), Status: metav1.ConditionTrue}}
+	acts := f.addJobSet(done)
+	if got := tpuCharged(f, "js3"); got != 0 {
+		t.Fatalf("finished js3 still charged %d chips", got)
+	}
+	woken := strings.Join(names(acts.Activate), ",")
+	for _, h := range []*corev1.Pod{head(t, f, p1), head(t, f, p2)} {
+		if !strings.Contains(woken, h.Name) {
+			t.Errorf("releasing quota did not activate %s (activated %s)", h.Name, woken)
+		}
+	}
+	admits(t, f, p1, true, "")
+	admits(t, f, p2, true, "")
+	f.commit(jsKey("js1"))
+	f.commit(jsKey("js2"))
+	if tpuCharged(f, "js1") != 8 || tpuCharged(f, "js2") != 16 {
+		t.Fatalf("charged js1 %d, js2 %d; want 8 and 16", tpuCharged(f, "js1"), tpuCharged(f, "js2"))
+	}
+}
+
+// A plan that raced with another admission fails to commit rather than
+// over-admit.
+func TestQuotaTakenMeanwhileFailsTheCommit(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(6)...), 16, quota.BestEffortFIFO)
+	f.addGang(queued("a", 2, 0))
+	f.addGang(queued("b", 2, 1))
+	ra := f.mustPlan(jsKey("a"))
+	rb := f.mustPlan(jsKey("b"))
+	if _, _, err := f.s.Commit(ra, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	// b's plan was made before a's commit; move it off a's pools so only
+	// the quota conflicts.
+	rb.Slices[0].Domain, rb.Slices[1].Domain = "pool-5", "pool-6"
+	if _, _, err := f.s.Commit(rb, time.Minute); err == nil || !strings.Contains(err.Error(), "quota") {
+		t.Fatalf("second commit: %v, want a quota error", err)
+	}
+}
+
+// StrictFIFO: a head that does not fit keeps smaller workloads behind it
+// waiting; BestEffortFIFO lets them by.
+func TestStrategies(t *testing.T) {
+	for _, tc := range []struct {
+		strategy quota.Strategy
+		small    bool
+	}{{quota.StrictFIFO, false}, {quota.BestEffortFIFO, true}} {
+		t.Run(string(tc.strategy), func(t *testing.T) {
+			f := withQueue(newFixture(t, builders.V5ePools(6)...), 24, tc.strategy)
+			f.addGang(queued("running", 2, 0))
+			f.commit(jsKey("running"))
+			big := f.addGang(queued("big", 2, 1))
+			small := f.addGang(queued("small", 1, 2))
+			admits(t, f, big, false, quota.ReasonQuotaExceeded)
+			reason := ""
+			if !tc.small {
+				reason = quota.ReasonWaitingInQueue
+			}
+			admits(t, f, small, tc.small, reason)
+		})
+	}
+}
+
+// The quota check of the plan: a workload asking for more than the queue
+// can ever admit fails without waiting for domains.
+func TestPlanChargesTheQueue(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(6)...), 16, quota.BestEffortFIFO)
+	f.addGang(queued("huge", 3, 0))
+	_, fail := f.plan(jsKey("huge"))
+	if fail == nil || fail.Reason != quota.ReasonExceedsQuotaForever || !fail.Unresolvable {
+		t.Fatalf("plan = %+v, want an unresolvable quota failure", fail)
+	}
+	f.addGang(queued("fits", 2, 1))
+	r := f.mustPlan(jsKey("fits"))
+	if r.Charge == nil || r.Charge.ClusterQueue != "cluster-queue" {
+		t.Fatalf("reservation charge %+v", r.Charge)
+	}
+}
+
+// A workload whose queue objects are missing waits with a reason, and is
+// woken when they appear.
+func TestMissingQueueObjects(t *testing.T) {
+	f := newFixture(t, builders.V5ePools(2)...)
+	pods := f.addGang(queued("a", 1, 0))
+	admits(t, f, pods, false, quota.ReasonLocalQueueNotFound)
+	f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
+	admits(t, f, pods, false, quota.ReasonClusterQueueNotFound)
+	acts := withQueue(f, 8, quota.BestEffortFIFO).s.SetNamespace(unit.Namespace, nil)
+	if !strings.Contains(strings.Join(names(acts.Activate), ","), head(t, f, pods).Name) {
+		t.Errorf("a queue change did not activate the waiting head")
+	}
+	admits(t, f, pods, true, "")
+}
+
+// A workload found running (the scheduler restarted) is charged to the
+// flavor of its nodes, so the quota it uses is not admitted twice.
+func TestRunningWorkloadIsCharged(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(6)...), 16, quota.BestEffortFIFO)
+	js := queued("running", 2, 0)
+	f.addRunning(js, "pool-1-node-0", "pool-1-node-1", "pool-2-node-0", "pool-2-node-1")
+	if got := tpuCharged(f, "running"); got != 16 {
+		t.Fatalf("running workload charged %d, want 16", got)
+	}
+	admits(t, f, f.addGang(queued("next", 1, 1)), false, quota.ReasonQuotaExceeded)
+}
