@@ -17,4 +17,12 @@ type MultisliceGangArgs struct {
 	// DefaultDomainKey is the node label that confines gangs naming no
 	// exclusive topology themselves ("" leaves them unconfined).
 	DefaultDomainKey string
+	// DefaultLocalQueue admits workloads that name no LocalQueue through
+	// the LocalQueue of this name in their namespace ("": they are not
+	// quota-managed).
+	DefaultLocalQueue string
+	// QuotaStarvationTimeout is how long the head of a BestEffortFIFO
+	// ClusterQueue may wait for quota before the workloads behind it wait
+	// for it too.
+	QuotaStarvationTimeout time.Duration
 }

@@ -18,8 +18,12 @@ func (pl *Plugin) PreEnqueue(_ context.Context, pod *corev1.Pod) *fwk.Status {
 	if !v.Gang || (!v.Wait && !v.Unresolvable) {
 		return nil
 	}
-	if v.Unresolvable {
+	switch {
+	case v.Unresolvable:
 		pl.rt.Events().WarnPod(pod, &v.Ref, "GangBlocked", v.Message)
+	case v.QueueReason != "":
+		// Once per workload and message: why its queue keeps it waiting.
+		pl.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)
 	}
 	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
 }

@@ -80,9 +80,14 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	metrics.PlanningDuration.Observe(time.Since(start).Seconds())
 	if fail != nil {
 		pl.state.PlanFailed(pod, sn.Generation, fail)
-		if fail.Unresolvable {
+		switch {
+		case fail.Reason != "" && fail.Unresolvable:
+			pl.rt.Events().Warn(&v.Ref, fail.Reason, fail.Message)
+		case fail.Reason != "":
+			pl.rt.Events().Normal(&v.Ref, fail.Reason, fail.Message)
+		case fail.Unresolvable:
 			pl.rt.Events().Warn(&v.Ref, "Unplaceable", fail.Message)
-		} else {
+		default:
 			pl.rt.Events().Normal(&v.Ref, "WaitingForDomains", fail.Message)
 		}
 		return nil, failureStatus(fail)

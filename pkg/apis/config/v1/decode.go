@@ -57,8 +57,10 @@ func DecodeArgs(obj runtime.Object) (*config.MultisliceGangArgs, error) {
 // Convert maps defaulted versioned args to internal args.
 func Convert(v *MultisliceGangArgs) *config.MultisliceGangArgs {
 	return &config.MultisliceGangArgs{
-		PermitTimeout:    time.Duration(*v.PermitTimeoutSeconds) * time.Second,
-		FollowerTimeout:  time.Duration(*v.FollowerTimeoutSeconds) * time.Second,
-		DefaultDomainKey: *v.DefaultDomainKey,
+		PermitTimeout:          time.Duration(*v.PermitTimeoutSeconds) * time.Second,
+		FollowerTimeout:        time.Duration(*v.FollowerTimeoutSeconds) * time.Second,
+		DefaultDomainKey:       *v.DefaultDomainKey,
+		DefaultLocalQueue:      *v.DefaultLocalQueue,
+		QuotaStarvationTimeout: time.Duration(*v.QuotaStarvationTimeoutSeconds) * time.Second,
 	}
 }

@@ -20,15 +20,16 @@ func TestDecodeArgs(t *testing.T) {
 	}{
 		"no args: defaults": {
 			nilArgs: true,
-			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second},
+			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second},
 		},
 		"empty object: defaults": {
 			raw:  `{}`,
-			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second},
+			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second},
 		},
 		"all fields": {
-			raw:  `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool"}`,
-			want: &config.MultisliceGangArgs{PermitTimeout: 30 * time.Second, FollowerTimeout: 60 * time.Second, DefaultDomainKey: "cloud.google.com/gke-nodepool"},
+			raw:  `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120}`,
+			want: &config.MultisliceGangArgs{PermitTimeout: 30 * time.Second, FollowerTimeout: 60 * time.Second, DefaultDomainKey: "cloud.google.com/gke-nodepool",
+				DefaultLocalQueue: "default-queue", QuotaStarvationTimeout: 120 * time.Second},
 		},
 		"unknown field": {
 			raw:     `{"permitTimeoutSecond":30}`,
@@ -53,6 +54,14 @@ func TestDecodeArgs(t *testing.T) {
 		"bad domain key": {
 			raw:     `{"defaultDomainKey":"not a label/"}`,
 			wantErr: "MultisliceGangArgs.defaultDomainKey",
+		},
+		"zero starvation timeout": {
+			raw:     `{"quotaStarvationTimeoutSeconds":0}`,
+			wantErr: "MultisliceGangArgs.quotaStarvationTimeoutSeconds",
+		},
+		"bad default queue": {
+			raw:     `{"defaultLocalQueue":"Not_A_Name"}`,
+			wantErr: "MultisliceGangArgs.defaultLocalQueue",
 		},
 		"wrong kind": {
 			raw:     `{"kind":"CoschedulingArgs"}`,

@@ -34,6 +34,15 @@ type MultisliceGangArgs struct {
 	// DefaultDomainKey is the node label that confines gangs naming no
 	// exclusive topology themselves. Default "" (unconfined).
 	DefaultDomainKey *string `json:"defaultDomainKey,omitempty"`
+	// DefaultLocalQueue admits workloads that name no LocalQueue
+	// (kueue.x-k8s.io/queue-name) through the LocalQueue of this name in
+	// their namespace. Default "": such workloads are not quota-managed.
+	DefaultLocalQueue *string `json:"defaultLocalQueue,omitempty"`
+	// QuotaStarvationTimeoutSeconds is how long the head of a
+	// BestEffortFIFO ClusterQueue may wait for quota while smaller
+	// workloads behind it are admitted; after that they wait for it.
+	// Default 600.
+	QuotaStarvationTimeoutSeconds *int64 `json:"quotaStarvationTimeoutSeconds,omitempty"`
 }
 
 // DeepCopyObject implements runtime.Object.
@@ -54,6 +63,14 @@ func (in *MultisliceGangArgs) DeepCopyObject() runtime.Object {
 		v := *in.DefaultDomainKey
 		out.DefaultDomainKey = &v
 	}
+	if in.DefaultLocalQueue != nil {
+		v := *in.DefaultLocalQueue
+		out.DefaultLocalQueue = &v
+	}
+	if in.QuotaStarvationTimeoutSeconds != nil {
+		v := *in.QuotaStarvationTimeoutSeconds
+		out.QuotaStarvationTimeoutSeconds = &v
+	}
 	return &out
 }
 
@@ -61,6 +78,7 @@ func (in *MultisliceGangArgs) DeepCopyObject() runtime.Object {
 const (
 	DefaultPermitTimeoutSeconds   int64 = 300
 	DefaultFollowerTimeoutSeconds int64 = 300
+	DefaultQuotaStarvationSeconds int64 = 600
 )
 
 // SetDefaults fills unset fields.
@@ -76,5 +94,13 @@ func SetDefaults(args *MultisliceGangArgs) {
 	if args.DefaultDomainKey == nil {
 		v := ""
 		args.DefaultDomainKey = &v
+	}
+	if args.DefaultLocalQueue == nil {
+		v := ""
+		args.DefaultLocalQueue = &v
+	}
+	if args.QuotaStarvationTimeoutSeconds == nil {
+		v := DefaultQuotaStarvationSeconds
+		args.QuotaStarvationTimeoutSeconds = &v
 	}
 }

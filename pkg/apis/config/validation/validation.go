@@ -20,6 +20,12 @@ func ValidateMultisliceGangArgs(path *field.Path, args *config.MultisliceGangArg
 	var errs field.ErrorList
 	errs = append(errs, timeout(path.Child("permitTimeoutSeconds"), args.PermitTimeout)...)
 	errs = append(errs, timeout(path.Child("followerTimeoutSeconds"), args.FollowerTimeout)...)
+	errs = append(errs, timeout(path.Child("quotaStarvationTimeoutSeconds"), args.QuotaStarvationTimeout)...)
+	if q := args.DefaultLocalQueue; q != "" {
+		for _, msg := range metavalidation.IsDNS1123Subdomain(q) {
+			errs = append(errs, field.Invalid(path.Child("defaultLocalQueue"), q, msg))
+		}
+	}
 	if k := args.DefaultDomainKey; k != "" {
 		for _, msg := range metavalidation.IsQualifiedName(k) {
 			errs = append(errs, field.Invalid(path.Child("defaultDomainKey"), k, msg))
