@@ -28,10 +28,19 @@ type Runtime struct {
 	state   *state.State
 	handles []fwk.Handle
 	events  *EventSink
-	// defaultDomainKey is fixed by the first profile: the workload model
-	// depends on it, and there is one model.
+	// settings are fixed by the first profile: the workload model and the
+	// queues depend on them, and there is one of each.
+	settings Settings
+	// defaultDomainKey is settings.DefaultDomainKey.
 	defaultDomainKey string
 	onDelete         []func(*corev1.Pod)
+}
+
+// Settings are the plugin arguments every profile shares.
+type Settings struct {
+	DefaultDomainKey  string
+	DefaultLocalQueue string
+	QuotaStarvation   time.Duration
 }
 
 // OnPodDeleted registers a function called for every deleted pod, after
@@ -46,21 +55,25 @@ func (rt *Runtime) OnPodDeleted(f func(*corev1.Pod)) {
 func NewRuntime() *Runtime { return &Runtime{} }
 
 // Attach registers a profile's handle and returns the shared state, built
-// and fed on the first call. Every profile must agree on defaultDomainKey.
-func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, defaultDomainKey string) (*state.State, error) {
+// and fed on the first call. Every profile must agree on the settings.
+func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*state.State, error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.state != nil {
-		if defaultDomainKey != rt.defaultDomainKey {
-			return nil, fmt.Errorf("MultisliceGangArgs.defaultDomainKey: profile %q sets %q, but another profile sets %q; every profile shares one workload model and must set the same value",
-				h.ProfileName(), defaultDomainKey, rt.defaultDomainKey)
+		if err := rt.agree(h.ProfileName(), set); err != nil {
+			return nil, err
 		}
 		rt.handles = append(rt.handles, h)
 		rt.state.AddScheduler(h.ProfileName())
 		return rt.state, nil
 	}
-	rt.defaultDomainKey = defaultDomainKey
-	rt.state = state.New(state.Options{DefaultDomainKey: defaultDomainKey, Observer: metrics.Observer()})
+	rt.settings, rt.defaultDomainKey = set, set.DefaultDomainKey
+	rt.state = state.New(state.Options{
+		DefaultDomainKey:  set.DefaultDomainKey,
+		DefaultLocalQueue: set.DefaultLocalQueue,
+		QuotaStarvation:   set.QuotaStarvation,
+		Observer:          metrics.Observer(),
+	})
 	rt.state.AddScheduler(h.ProfileName())
 	rt.handles = append(rt.handles, h)
 	rt.events = NewEventSink(h.EventRecorder())
@@ -73,6 +86,24 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, defaultDomainKey st
 	rt.watchSources(ctx, h)
 	go rt.expireLoop(ctx)
 	return rt.state, nil
+}
+
+// agree checks a later profile's settings against the first's.
+func (rt *Runtime) agree(profile string, set Settings) error {
+	for _, f := range []struct {
+		field     string
+		got, want any
+	}{
+		{"defaultDomainKey", set.DefaultDomainKey, rt.settings.DefaultDomainKey},
+		{"defaultLocalQueue", set.DefaultLocalQueue, rt.settings.DefaultLocalQueue},
+		{"quotaStarvationTimeoutSeconds", int64(set.QuotaStarvation / time.Second), int64(rt.settings.QuotaStarvation / time.Second)},
+	} {
+		if f.got != f.want {
+			return fmt.Errorf("MultisliceGangArgs.%s: profile %q sets %v, but another profile sets %v; every profile shares one state and must set the same value",
+				f.field, profile, f.got, f.want)
+		}
+	}
+	return nil
 }
 
 // State returns the shared state, nil until a MultisliceGang plugin

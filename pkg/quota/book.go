@@ -25,6 +25,7 @@ const (
 	ReasonExceedsQuotaForever  = "ExceedsMaximumQuota"
 	ReasonWaitingInQueue       = "WaitingInQueue"
 	ReasonYieldingToFairShare  = "YieldingToFairShare"
+	ReasonQueueAPIUnknown      = "QueueAPIUnknown"
 )
 
 // Problem says why a workload cannot be admitted now.

@@ -67,6 +67,7 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 	f.s.AddScheduler(unit.Scheduler)
 	f.s.SetAPI(workload.SourceJobSet, state.APIServed)
 	f.s.SetAPI(workload.SourcePodGroup, state.APIServed)
+	f.s.SetAPI(state.QueueAPI, state.APIServed)
 	f.addNodes(nodes...)
 	return f
 }

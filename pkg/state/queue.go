@@ -93,7 +93,7 @@ func (s *State) queuesChangedLocked() Actions {
 // queueNameLocked returns the LocalQueue w is admitted through ("": w is
 // not quota-managed).
 func (s *State) queueNameLocked(w *Workload) string {
-	if w.model == nil {
+	if w.model == nil || s.apis[QueueAPI] == APINotServed {
 		return ""
 	}
 	if w.model.QueueName != "" {
@@ -180,6 +180,9 @@ func compatibleWith(spec *corev1.PodSpec) func(*quota.Flavor) bool {
 // w: the head of its own queue, heads that have starved in it, and the
 // heads of the cohort's other queues (for fair sharing).
 func (s *State) queueVerdictLocked(w *Workload) quota.Verdict {
+	if p := s.queueAPIProblemLocked(); p != nil {
+		return quota.Verdict{Problem: p}
+	}
 	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
 	if p != nil {
 		return quota.Verdict{Problem: p}
@@ -261,6 +264,9 @@ type QuotaDecision struct {
 func (s *State) quotaDecisionLocked(w *Workload) *QuotaDecision {
 	if !s.awaitingAdmissionLocked(w) {
 		return nil
+	}
+	if p := s.queueAPIProblemLocked(); p != nil {
+		return &QuotaDecision{Problem: p}
 	}
 	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
 	if p != nil {
@@ -386,4 +392,14 @@ func (s *State) ChargeOf(key workload.Key) *quota.Charge {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.book.ChargeOf(key)
+}
+
+// queueAPIProblemLocked: until discovery answers whether the queue API is
+// served, quota-managed workloads wait.
+func (s *State) queueAPIProblemLocked() *quota.Problem {
+	if s.apis[QueueAPI] == APIUnknown {
+		return &quota.Problem{Reason: quota.ReasonQueueAPIUnknown, Config: true,
+			Message: "waiting to learn whether the multislice.dev queue API is served"}
+	}
+	return nil
 }

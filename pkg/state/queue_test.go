@@ -10,6 +10,7 @@ import (
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
@@ -199,4 +200,22 @@ func TestRunningWorkloadIsCharged(t *testing.T) {
 		t.Fatalf("running workload charged %d, want 16", got)
 	}
 	admits(t, f, f.addGang(queued("next", 1, 1)), false, quota.ReasonQuotaExceeded)
+}
+
+// Queue names are ignored while the queue API is not served (a cluster
+// without our CRDs, perhaps running Kueue); while it is unknown, queued
+// workloads wait.
+func TestQueueAPIServedOrNot(t *testing.T) {
+	f := newFixture(t, builders.V5ePools(2)...)
+	f.s.SetAPI(state.QueueAPI, state.APIUnknown)
+	pods := f.addGang(queued("a", 1, 0))
+	admits(t, f, pods, false, quota.ReasonQueueAPIUnknown)
+	acts := f.s.SetAPI(state.QueueAPI, state.APINotServed)
+	if !strings.Contains(strings.Join(names(acts.Activate), ","), head(t, f, pods).Name) {
+		t.Errorf("learning the API is not served did not activate the waiting head")
+	}
+	admits(t, f, pods, true, "")
+	if r := f.mustPlan(jsKey("a")); r.Charge != nil {
+		t.Errorf("charged %+v without a queue API", r.Charge)
+	}
 }

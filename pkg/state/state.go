@@ -164,6 +164,11 @@ func (s *State) AddScheduler(name string) {
 	s.schedulers.Insert(name)
 }
 
+// QueueAPI is the source SetAPI records the multislice.dev queue API under.
+// While it is not served, queue names on workloads are ignored (nothing is
+// quota-managed); while unknown, quota-managed workloads wait.
+const QueueAPI workload.Source = "multislice.dev queues"
+
 // SetAPI records what discovery said about a workload API. Pods of a source
 // whose status changes re-run PreEnqueue.
 func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
@@ -178,6 +183,9 @@ func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
 		if key.Source == src {
 			acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
 		}
+	}
+	if src == QueueAPI {
+		acts.merge(s.freedLocked())
 	}
 	return acts
 }

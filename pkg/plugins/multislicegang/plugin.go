@@ -53,7 +53,11 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 		if err != nil {
 			return nil, err
 		}
-		st, err := rt.Attach(ctx, h, args.DefaultDomainKey)
+		st, err := rt.Attach(ctx, h, feed.Settings{
+			DefaultDomainKey:  args.DefaultDomainKey,
+			DefaultLocalQueue: args.DefaultLocalQueue,
+			QuotaStarvation:   args.QuotaStarvationTimeout,
+		})
 		if err != nil {
 			return nil, err
 		}
