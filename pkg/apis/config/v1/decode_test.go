@@ -27,7 +27,7 @@ func TestDecodeArgs(t *testing.T) {
 			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second},
 		},
 		"all fields": {
-			raw:  `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120}`,
+			raw: `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120}`,
 			want: &config.MultisliceGangArgs{PermitTimeout: 30 * time.Second, FollowerTimeout: 60 * time.Second, DefaultDomainKey: "cloud.google.com/gke-nodepool",
 				DefaultLocalQueue: "default-queue", QuotaStarvationTimeout: 120 * time.Second},
 		},
