@@ -108,6 +108,15 @@ func (b *Book) SetLocalQueue(lq *LocalQueue) { b.locals[lq.Namespace+"/"+lq.Name
 // DeleteLocalQueue removes a LocalQueue.
 func (b *Book) DeleteLocalQueue(namespace, name string) { delete(b.locals, namespace+"/"+name) }
 
+// LocalQueues lists the LocalQueues, sorted by namespace and name.
+func (b *Book) LocalQueues() []*LocalQueue {
+	out := make([]*LocalQueue, 0, len(b.locals))
+	for _, k := range slices.Sorted(maps.Keys(b.locals)) {
+		out = append(out, b.locals[k])
+	}
+	return out
+}
+
 // SetNamespace records a namespace's labels, for namespace selectors.
 func (b *Book) SetNamespace(name string, l map[string]string) { b.namespaces[name] = labels.Set(l) }
 

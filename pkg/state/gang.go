@@ -132,6 +132,7 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 			// may not be admitted waits gated instead of planning.
 			if qv := s.queueVerdictLocked(w); !qv.Proceed {
 				v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason
+				w.queueProblem.Store(qv.Problem)
 				if qv.Problem.Reason == quota.ReasonQuotaExceeded {
 					w.markWaitingForQuota(s.opts.Clock.Now())
 				}

@@ -239,6 +239,12 @@ func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
 	if f.Reason == quota.ReasonQuotaExceeded {
 		w.markWaitingForQuota(s.opts.Clock.Now())
 	}
+	if f.Reason != "" {
+		w.queueProblem.Store(&quota.Problem{Reason: f.Reason, Message: f.Message, Config: f.Unresolvable})
+	} else if s.awaitingAdmissionLocked(w) {
+		// Quota would fit; the domains do not.
+		w.queueProblem.Store(&quota.Problem{Reason: "WaitingForDomains", Message: f.Message})
+	}
 	s.observeWaitingLocked()
 }
 

@@ -290,6 +290,7 @@ func (s *State) chargeLocked(w *Workload, c *quota.Charge) error {
 	}
 	s.book.Charge(w.key, c)
 	w.quotaSince.Store(0)
+	w.queueProblem.Store(nil)
 	return nil
 }
 

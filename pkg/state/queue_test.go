@@ -219,3 +219,39 @@ func TestQueueAPIServedOrNot(t *testing.T) {
 		t.Errorf("charged %+v without a queue API", r.Charge)
 	}
 }
+
+// The report behind queue and Workload statuses and the queue metrics.
+func TestQueueReport(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(6)...), 24, quota.BestEffortFIFO)
+	f.addGang(queued("js3", 3, 0))
+	f.commit(jsKey("js3"))
+	p1 := f.addGang(queued("js1", 1, 1))
+	admits(t, f, p1, false, quota.ReasonQuotaExceeded)
+	f.addGang(unit.JobSet("unqueued").ReplicatedJob("slice", 1, 2).Obj())
+
+	rep := f.s.QueueReport()
+	cq := rep.ClusterQueues["cluster-queue"]
+	fr := quota.FlavorResource{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}
+	if cq == nil || !cq.Known || cq.Pending != 1 || cq.Admitted != 1 || cq.Usage[fr] != 24000 || len(cq.Borrowed) != 0 {
+		t.Fatalf("ClusterQueue report %+v", cq)
+	}
+	lq := rep.LocalQueues[unit.Namespace+"/multislice-queue"]
+	if lq == nil || lq.Pending != 1 || lq.Admitted != 1 || lq.Usage[fr] != 24000 || lq.ClusterQueue != "cluster-queue" {
+		t.Fatalf("LocalQueue report %+v", lq)
+	}
+	if len(rep.Workloads) != 2 {
+		t.Fatalf("reported %d workloads, want the 2 queued ones", len(rep.Workloads))
+	}
+	for _, w := range rep.Workloads {
+		switch w.Key.Name {
+		case "js3":
+			if w.Charge == nil || len(w.Domains) != 3 || w.Problem != nil || w.ClusterQueue != "cluster-queue" {
+				t.Errorf("js3: %+v", w)
+			}
+		case "js1":
+			if w.Charge != nil || w.Problem == nil || w.Problem.Reason != quota.ReasonQuotaExceeded {
+				t.Errorf("js1: %+v", w)
+			}
+		}
+	}
+}

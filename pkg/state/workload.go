@@ -45,6 +45,8 @@ type Workload struct {
 	// (unix nanoseconds, 0 while it is not). Atomic: PreEnqueue records it
 	// under the read lock.
 	quotaSince atomic.Int64
+	// queueProblem is why its queue last kept it waiting.
+	queueProblem problemBox
 }
 
 type rejection struct {

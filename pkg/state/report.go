@@ -1,0 +1,146 @@
+package state
+
+import (
+	"maps"
+	"slices"
+	"sync/atomic"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// QueueReport summarises the queues and their workloads, for the status of
+// queue objects, Workload objects and metrics.
+type QueueReport struct {
+	ClusterQueues map[string]*ClusterQueueReport
+	// LocalQueues by namespace/name.
+	LocalQueues map[string]*LocalQueueReport
+	// Workloads are the quota-managed workloads, sorted by key.
+	Workloads []WorkloadReport
+}
+
+// ClusterQueueReport is one ClusterQueue's state.
+type ClusterQueueReport struct {
+	Pending, Admitted int
+	Usage, Borrowed   quota.Usage
+	// Known is false for a queue that is gone but still charged.
+	Known bool
+}
+
+// LocalQueueReport is one LocalQueue's state.
+type LocalQueueReport struct {
+	Namespace, Name, ClusterQueue string
+	Pending, Admitted             int
+	Usage                         quota.Usage
+}
+
+// WorkloadReport is one quota-managed workload's state.
+type WorkloadReport struct {
+	Key   workload.Key
+	Ref   corev1.ObjectReference
+	Model *workload.Workload
+	// Queue is the LocalQueue it names; ClusterQueue the one it resolves
+	// to ("" when it does not).
+	Queue, ClusterQueue string
+	Priority            int32
+	// Charge is set once admitted; Domains maps its slices to the domains
+	// they were given ("" for unconfined slices or unknown).
+	Charge  *quota.Charge
+	Domains map[int]string
+	// Placed is true when every pod of its current gang is placed.
+	Placed bool
+	// Problem is why it last waited (nil when admitted or not known).
+	Problem *quota.Problem
+}
+
+// problemBox holds the last reason a workload waited for its queue;
+// PreEnqueue writes it under the read lock.
+type problemBox = atomic.Pointer[quota.Problem]
+
+// QueueReport returns the current report.
+func (s *State) QueueReport() QueueReport {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rep := QueueReport{ClusterQueues: map[string]*ClusterQueueReport{}, LocalQueues: map[string]*LocalQueueReport{}}
+	view := s.book.View()
+	cqOf := func(name string) *ClusterQueueReport {
+		r := rep.ClusterQueues[name]
+		if r == nil {
+			r = &ClusterQueueReport{Usage: quota.Usage{}, Borrowed: quota.Usage{}}
+			rep.ClusterQueues[name] = r
+		}
+		return r
+	}
+	for _, name := range s.book.ClusterQueues() {
+		r := cqOf(name)
+		r.Known = true
+		cq := s.book.ClusterQueue(name)
+		for fr := range cq.Quotas {
+			r.Usage[fr] = view.Usage(name, fr)
+		}
+		maps.Copy(r.Borrowed, view.Borrowed(cq))
+	}
+	for _, lq := range s.book.LocalQueues() {
+		rep.LocalQueues[lq.Namespace+"/"+lq.Name] = &LocalQueueReport{Namespace: lq.Namespace, Name: lq.Name, ClusterQueue: lq.ClusterQueue, Usage: quota.Usage{}}
+	}
+	for _, key := range slices.SortedFunc(maps.Keys(s.workloads), compareKeys) {
+		w := s.workloads[key]
+		queue := s.queueNameLocked(w)
+		if queue == "" || !w.observed || w.model == nil {
+			continue
+		}
+		wr := WorkloadReport{Key: key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(key)}
+		if cq, p := s.book.Resolve(key.Namespace, queue); p == nil {
+			wr.ClusterQueue = cq.Name
+		}
+		lq := rep.LocalQueues[key.Namespace+"/"+queue]
+		switch {
+		case wr.Charge != nil:
+			wr.ClusterQueue = wr.Charge.ClusterQueue
+			wr.Domains = s.domainsLocked(w)
+			wr.Placed = w.placedWhole()
+			cqOf(wr.ClusterQueue).Admitted++
+			if lq != nil {
+				lq.Admitted++
+				lq.Usage.Add(wr.Charge.Usage)
+			}
+		case !w.model.Finished:
+			wr.Problem = w.queueProblem.Load()
+			if wr.ClusterQueue != "" {
+				cqOf(wr.ClusterQueue).Pending++
+			}
+			if lq != nil {
+				lq.Pending++
+			}
+		}
+		rep.Workloads = append(rep.Workloads, wr)
+	}
+	return rep
+}
+
+// domainsLocked maps w's confined slices to their domains: the reserved
+// one, or the one its placed pods are in.
+func (s *State) domainsLocked(w *Workload) map[int]string {
+	out := map[int]string{}
+	if r := s.reservations[w.key]; r != nil {
+		for i, sr := range r.Slices {
+			if sr.Domain != "" {
+				out[i] = sr.Domain
+			}
+		}
+	}
+	for _, p := range w.members {
+		i := p.Member.Slice
+		if p.Node == "" || !p.Live() || !w.current(p) || out[i] != "" {
+			continue
+		}
+		if key := w.model.Slices[i].DomainKey; key != "" {
+			if v, ok := s.nodes.DomainOf(p.Node, key); ok {
+				out[i] = v
+			}
+		}
+	}
+	return out
+}
