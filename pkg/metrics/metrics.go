@@ -58,12 +58,68 @@ var (
 	}, []string{"state"})
 )
 
+// Queue metrics.
+var (
+	// PendingWorkloads counts, per ClusterQueue, the quota-managed workloads
+	// not admitted yet.
+	PendingWorkloads = metrics.NewGaugeVec(&metrics.GaugeOpts{
+		Subsystem:      subsystem,
+		Name:           "pending_workloads",
+		Help:           "Quota-managed workloads waiting to be admitted, per ClusterQueue.",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"cluster_queue"})
+	// AdmittedWorkloads counts, per ClusterQueue, the workloads charged to it.
+	AdmittedWorkloads = metrics.NewGaugeVec(&metrics.GaugeOpts{
+		Subsystem:      subsystem,
+		Name:           "admitted_workloads",
+		Help:           "Workloads admitted (charged) per ClusterQueue.",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"cluster_queue"})
+	// QuotaUsage is what admitted workloads use of each quota.
+	QuotaUsage = metrics.NewGaugeVec(&metrics.GaugeOpts{
+		Subsystem:      subsystem,
+		Name:           "quota_usage",
+		Help:           "Quota in use per ClusterQueue, flavor and resource (resource units: chips, cores, bytes).",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"cluster_queue", "flavor", "resource"})
+	// QuotaBorrowed is what a ClusterQueue uses beyond its nominal quota.
+	QuotaBorrowed = metrics.NewGaugeVec(&metrics.GaugeOpts{
+		Subsystem:      subsystem,
+		Name:           "quota_borrowed",
+		Help:           "Quota a ClusterQueue borrows from its cohort beyond its nominal quota, per flavor and resource.",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"cluster_queue", "flavor", "resource"})
+	// AdmissionWait measures from a workload's creation to its admission.
+	AdmissionWait = metrics.NewHistogramVec(&metrics.HistogramOpts{
+		Subsystem:      subsystem,
+		Name:           "admission_wait_seconds",
+		Help:           "Time from a quota-managed workload's creation to its admission, per ClusterQueue.",
+		Buckets:        metrics.ExponentialBuckets(0.1, 2, 16),
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"cluster_queue"})
+	// Admissions counts admitted workloads per ClusterQueue.
+	Admissions = metrics.NewCounterVec(&metrics.CounterOpts{
+		Subsystem:      subsystem,
+		Name:           "admissions_total",
+		Help:           "Workloads admitted, per ClusterQueue.",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"cluster_queue"})
+	// QueueRejections counts the times a workload's queue kept it waiting.
+	QueueRejections = metrics.NewCounterVec(&metrics.CounterOpts{
+		Subsystem:      subsystem,
+		Name:           "queue_rejections_total",
+		Help:           "Times a quota-managed workload was kept waiting by its queue, by reason (QuotaExceeded, WaitingInQueue, YieldingToFairShare, LocalQueueNotFound, ...).",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"reason"})
+)
+
 var registerOnce sync.Once
 
 // Register registers the metrics once per process.
 func Register() {
 	registerOnce.Do(func() {
-		legacyregistry.MustRegister(GangWait, ActiveReservations, ReservationReleases, PlanningDuration, GangsWaiting)
+		legacyregistry.MustRegister(GangWait, ActiveReservations, ReservationReleases, PlanningDuration, GangsWaiting,
+			PendingWorkloads, AdmittedWorkloads, QuotaUsage, QuotaBorrowed, AdmissionWait, Admissions, QueueRejections)
 	})
 }
 
@@ -83,4 +139,28 @@ func (observer) GangPlaced(wait time.Duration) { GangWait.Observe(wait.Seconds()
 func (observer) GangsWaiting(unplaceable, waiting int) {
 	GangsWaiting.WithLabelValues("unplaceable").Set(float64(unplaceable))
 	GangsWaiting.WithLabelValues("waiting_for_domains").Set(float64(waiting))
+}
+
+func (observer) WorkloadAdmitted(clusterQueue string, wait time.Duration) {
+	Admissions.WithLabelValues(clusterQueue).Inc()
+	AdmissionWait.WithLabelValues(clusterQueue).Observe(wait.Seconds())
+}
+
+// RecordQueues sets the queue gauges from a report. Series of queues gone
+// from the report are dropped.
+func RecordQueues(rep state.QueueReport) {
+	PendingWorkloads.Reset()
+	AdmittedWorkloads.Reset()
+	QuotaUsage.Reset()
+	QuotaBorrowed.Reset()
+	for name, cq := range rep.ClusterQueues {
+		PendingWorkloads.WithLabelValues(name).Set(float64(cq.Pending))
+		AdmittedWorkloads.WithLabelValues(name).Set(float64(cq.Admitted))
+		for fr, v := range cq.Usage {
+			QuotaUsage.WithLabelValues(name, fr.Flavor, string(fr.Resource)).Set(float64(v) / 1000)
+		}
+		for fr, v := range cq.Borrowed {
+			QuotaBorrowed.WithLabelValues(name, fr.Flavor, string(fr.Resource)).Set(float64(v) / 1000)
+		}
+	}
 }

@@ -307,7 +307,8 @@ func (o *observer) GangPlaced(d time.Duration) {
 	defer o.mu.Unlock()
 	o.placed = append(o.placed, d)
 }
-func (o *observer) GangsWaiting(int, int) {}
+func (o *observer) GangsWaiting(int, int)                  {}
+func (o *observer) WorkloadAdmitted(string, time.Duration) {}
 
 func (o *observer) releases() []state.ReleaseReason {
 	o.mu.Lock()

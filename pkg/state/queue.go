@@ -289,6 +289,7 @@ func (s *State) chargeLocked(w *Workload, c *quota.Charge) error {
 		}
 	}
 	s.book.Charge(w.key, c)
+	s.opts.Observer.WorkloadAdmitted(c.ClusterQueue, s.opts.Clock.Now().Sub(w.model.Created))
 	w.quotaSince.Store(0)
 	w.queueProblem.Store(nil)
 	return nil

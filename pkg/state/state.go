@@ -54,14 +54,18 @@ type Observer interface {
 	ReservationReleased(reason ReleaseReason)
 	GangPlaced(wait time.Duration)
 	GangsWaiting(unplaceable, waiting int)
+	// WorkloadAdmitted: a quota-managed workload was admitted, wait after
+	// its creation.
+	WorkloadAdmitted(clusterQueue string, wait time.Duration)
 }
 
 type nopObserver struct{}
 
-func (nopObserver) ReservationsActive(int)            {}
-func (nopObserver) ReservationReleased(ReleaseReason) {}
-func (nopObserver) GangPlaced(time.Duration)          {}
-func (nopObserver) GangsWaiting(int, int)             {}
+func (nopObserver) ReservationsActive(int)                 {}
+func (nopObserver) ReservationReleased(ReleaseReason)      {}
+func (nopObserver) GangPlaced(time.Duration)               {}
+func (nopObserver) GangsWaiting(int, int)                  {}
+func (nopObserver) WorkloadAdmitted(string, time.Duration) {}
 
 // APIStatus is what discovery said about a workload API.
 type APIStatus int

@@ -7,6 +7,7 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -24,6 +25,7 @@ func (pl *Plugin) PreEnqueue(_ context.Context, pod *corev1.Pod) *fwk.Status {
 	case v.QueueReason != "":
 		// Once per workload and message: why its queue keeps it waiting.
 		pl.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)
+		metrics.QueueRejections.WithLabelValues(v.QueueReason).Inc()
 	}
 	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
 }
