@@ -95,8 +95,8 @@ func TestConfinedPodGroupKeepsItsPoolOnceBound(t *testing.T) {
 			// A second pool lets the JobSet in, on that pool alone.
 			cp.CreateNodePool(t, builders.NodePool("v6e-2").Nodes(4).TPU("tpu-v6e-slice", "4x4", 4).Zone("us-east5-b"))
 			p := waitWhollyPlaced(t, cp, ns, "train", 2)
-			if !p.poolsBySlice["0"]["v6e-2"] {
-				t.Errorf("JobSet placed on %v, want v6e-2", p.poolsBySlice["0"])
+			if !p.PoolsBySlice["0"]["v6e-2"] {
+				t.Errorf("JobSet placed on %v, want v6e-2", p.PoolsBySlice["0"])
 			}
 		})
 	}

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
@@ -38,113 +36,28 @@ func multislice(ns, name string, slices int32) *jobsetv1alpha2.JobSet {
 }
 
 // placement is where a JobSet's pods are.
-type placement struct {
-	total, bound int
-	// poolsBySlice maps Job global index to the pools its bound pods use.
-	poolsBySlice map[string]map[string]bool
-}
+type placement = harness.Placement
 
 func placementOf(ctx context.Context, cp *harness.ControlPlane, ns, name string) (placement, error) {
-	pods, err := cp.Client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: wellknown.JobSetNameLabel + "=" + name})
-	if err != nil {
-		return placement{}, err
-	}
-	nodes, err := cp.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return placement{}, err
-	}
-	poolOf := map[string]string{}
-	for _, n := range nodes.Items {
-		poolOf[n.Name] = n.Labels[wellknown.NodePoolLabel]
-	}
-	p := placement{poolsBySlice: map[string]map[string]bool{}}
-	for _, pod := range pods.Items {
-		p.total++
-		if pod.Spec.NodeName == "" {
-			continue
-		}
-		p.bound++
-		s := pod.Labels[wellknown.JobGlobalIndexLabel]
-		if p.poolsBySlice[s] == nil {
-			p.poolsBySlice[s] = map[string]bool{}
-		}
-		p.poolsBySlice[s][poolOf[pod.Spec.NodeName]] = true
-	}
-	return p, nil
+	return cp.PlacementOf(ctx, ns, name)
 }
 
-// waitWhollyPlaced waits until all want pods of the JobSet are bound, and
-// checks each slice sits in one pool and no two slices share a pool.
 func waitWhollyPlaced(t *testing.T, cp *harness.ControlPlane, ns, name string, want int) placement {
 	t.Helper()
-	var p placement
-	err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		var err error
-		p, err = placementOf(ctx, cp, ns, name)
-		return err == nil && p.bound == want, nil
-	})
-	if err != nil {
-		t.Fatalf("JobSet %s/%s: %d of %d pods bound (%d exist): %v", ns, name, p.bound, want, p.total, err)
-	}
-	checkExclusive(t, p)
-	return p
+	return cp.WaitWhollyPlaced(t, ns, name, want)
 }
 
 func checkExclusive(t *testing.T, ps ...placement) {
 	t.Helper()
-	owner := map[string]string{}
-	for i, p := range ps {
-		for slice, pools := range p.poolsBySlice {
-			if len(pools) != 1 {
-				t.Errorf("slice %s spans pools %v", slice, pools)
-			}
-			for pool := range pools {
-				id := fmt.Sprintf("workload %d slice %s", i, slice)
-				if o, taken := owner[pool]; taken {
-					t.Errorf("pool %s shared by %s and %s", pool, o, id)
-				}
-				owner[pool] = id
-			}
-		}
-	}
+	harness.CheckExclusive(t, ps...)
 }
 
-// expectNoneBound fails if any pod of the JobSet gets bound within d.
 func expectNoneBound(t *testing.T, cp *harness.ControlPlane, ns, name string, d time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		p, err := placementOf(t.Context(), cp, ns, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.bound > 0 {
-			t.Fatalf("JobSet %s/%s has %d of %d pods bound, want none", ns, name, p.bound, p.total)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	cp.ExpectNoneBound(t, ns, name, d)
 }
 
-// waitForWorkloadEvent waits for an event about the named JobSet whose
-// reason matches and returns its note.
 func waitForWorkloadEvent(t *testing.T, cp *harness.ControlPlane, ns, name, reason string) string {
 	t.Helper()
-	var note string
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		events, err := cp.Client.EventsV1().Events(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, nil
-		}
-		for _, e := range events.Items {
-			if e.Regarding.Name == name && e.Regarding.Kind != "Pod" && e.Reason == reason {
-				note = e.Note
-				return true, nil
-			}
-		}
-		return false, nil
-	})
-	if err != nil {
-		t.Fatalf("no %s event on %s/%s: %v", reason, ns, name, err)
-	}
-	return note
+	return cp.WaitForWorkloadEvent(t, ns, name, reason)
 }

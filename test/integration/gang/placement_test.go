@@ -31,8 +31,8 @@ func TestThreeSliceJobSetRunsAloneThenOneAndTwoRunTogether(t *testing.T) {
 
 			jobsets.Create(t, multislice(ns, "three", 3))
 			three := waitWhollyPlaced(t, cp, ns, "three", 6)
-			if len(three.poolsBySlice) != 3 {
-				t.Fatalf("3-slice JobSet uses %d slices' worth of pools: %v", len(three.poolsBySlice), three.poolsBySlice)
+			if len(three.PoolsBySlice) != 3 {
+				t.Fatalf("3-slice JobSet uses %d slices' worth of pools: %v", len(three.PoolsBySlice), three.PoolsBySlice)
 			}
 			if note := waitForWorkloadEvent(t, cp, ns, "three", "Placed"); !strings.Contains(note, "slice 0 (three-slice-0) on gke-nodepool=pool-") {
 				t.Errorf("Placed event %q does not say where slice 0 went", note)
@@ -87,13 +87,13 @@ func TestCompetingGangsNeverDeadlockOrSplit(t *testing.T) {
 				var err1, err2 error
 				pa, err1 = placementOf(ctx, cp, ns, "a")
 				pb, err2 = placementOf(ctx, cp, ns, "b")
-				return err1 == nil && err2 == nil && (pa.bound == 4 || pb.bound == 4), nil
+				return err1 == nil && err2 == nil && (pa.Bound == 4 || pb.Bound == 4), nil
 			})
 			if err != nil {
-				t.Fatalf("neither gang placed: a %d/4, b %d/4 bound", pa.bound, pb.bound)
+				t.Fatalf("neither gang placed: a %d/4, b %d/4 bound", pa.Bound, pb.Bound)
 			}
 			winner, loser := "a", "b"
-			if pb.bound == 4 {
+			if pb.Bound == 4 {
 				winner, loser = "b", "a"
 			}
 			expectNoneBound(t, cp, ns, loser, 2*time.Second)
@@ -126,8 +126,8 @@ func TestSliceIsNeverSplitAndPlainPodsFillTheGaps(t *testing.T) {
 
 	jobsets.Create(t, multislice(ns, "first", 1))
 	first := waitWhollyPlaced(t, cp, ns, "first", 2)
-	if !first.poolsBySlice["0"]["pool-3"] {
-		t.Errorf("the only whole free pool is pool-3; slice went to %v", first.poolsBySlice["0"])
+	if !first.PoolsBySlice["0"]["pool-3"] {
+		t.Errorf("the only whole free pool is pool-3; slice went to %v", first.PoolsBySlice["0"])
 	}
 
 	// Two free hosts remain, in different pools: no slice of 2 fits.

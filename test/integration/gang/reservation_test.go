@@ -136,8 +136,8 @@ func TestDomainRejectedByOtherFiltersIsAvoided(t *testing.T) {
 
 	jobsets.Create(t, multislice(ns, "gang", 1))
 	p := waitWhollyPlaced(t, cp, ns, "gang", 2)
-	if !p.poolsBySlice["0"]["pool-2"] {
-		t.Errorf("gang placed on %v, want pool-2", p.poolsBySlice["0"])
+	if !p.PoolsBySlice["0"]["pool-2"] {
+		t.Errorf("gang placed on %v, want pool-2", p.PoolsBySlice["0"])
 	}
 	note := waitForWorkloadEvent(t, cp, ns, "gang", "DomainRejected")
 	if !strings.Contains(note, "gke-nodepool=pool-1") {
@@ -161,7 +161,7 @@ func TestRecreatedJobSetIsAnotherWorkload(t *testing.T) {
 
 	old := jobsets.Create(t, multislice(ns, "same", 1))
 	first := waitWhollyPlaced(t, cp, ns, "same", 2)
-	oldPool := keys(first.poolsBySlice["0"])[0]
+	oldPool := keys(first.PoolsBySlice["0"])[0]
 	// The JobSet object goes; its pods linger (garbage collection is slow).
 	if err := jobsetClient(cp).JobsetV1alpha2().JobSets(ns).Delete(t.Context(), "same", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)

@@ -138,7 +138,7 @@ func TestRestartAfterPartialBindingCompletesTheGang(t *testing.T) {
 
 	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
 	p := waitWhollyPlaced(t, cp, ns, "gang", 4)
-	if !p.poolsBySlice["0"]["pool-2"] {
-		t.Errorf("slice 0 moved from pool-2 to %v", p.poolsBySlice["0"])
+	if !p.PoolsBySlice["0"]["pool-2"] {
+		t.Errorf("slice 0 moved from pool-2 to %v", p.PoolsBySlice["0"])
 	}
 }

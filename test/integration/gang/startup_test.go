@@ -75,11 +75,11 @@ func TestStartupOrderedJobSetIsAdmittedInStages(t *testing.T) {
 				// The initializer's pod is counted too: bound, running or done.
 				placed := waitBound(t, cp, ns, "trainer", 5)
 				for _, slice := range []string{"1", "2"} {
-					if len(placed.poolsBySlice[slice]) != 1 {
-						t.Errorf("worker Job %s spans pools %v", slice, placed.poolsBySlice[slice])
+					if len(placed.PoolsBySlice[slice]) != 1 {
+						t.Errorf("worker Job %s spans pools %v", slice, placed.PoolsBySlice[slice])
 					}
 				}
-				if a, b := placed.poolsBySlice["1"], placed.poolsBySlice["2"]; len(a) == 1 && len(b) == 1 && keys(a)[0] == keys(b)[0] {
+				if a, b := placed.PoolsBySlice["1"], placed.PoolsBySlice["2"]; len(a) == 1 && len(b) == 1 && keys(a)[0] == keys(b)[0] {
 					t.Errorf("both worker Jobs share pool %v", a)
 				}
 			})
@@ -93,11 +93,11 @@ func waitBound(t *testing.T, cp *harness.ControlPlane, ns, name string, want int
 	deadline := time.Now().Add(harness.WaitTimeout)
 	for {
 		p, err := placementOf(t.Context(), cp, ns, name)
-		if err == nil && p.bound >= want {
+		if err == nil && p.Bound >= want {
 			return p
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("JobSet %s/%s: %d of %d pods bound (%d exist)", ns, name, p.bound, want, p.total)
+			t.Fatalf("JobSet %s/%s: %d of %d pods bound (%d exist)", ns, name, p.Bound, want, p.Total)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
