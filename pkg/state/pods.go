@@ -136,6 +136,9 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	}
 	s.pods[p.UID] = p
 	s.indexLocked(p)
+	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
+		acts.merge(s.observePodWorkloadLocked(pod, old, p))
+	}
 	if held != nil && !holdsAgain(old, p, held) {
 		// A domain may no longer be held.
 		s.bumpLocked()
@@ -284,10 +287,28 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 		s.clearRejectedLocked(p.Node)
 		acts.merge(s.freedLocked())
 	}
+	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
+		// A queued plain pod is its own workload's object.
+		acts.merge(s.deleteSourceLocked(p.Member.Key))
+	}
 	s.blockedMu.Lock()
 	delete(s.blocked, uid)
 	s.blockedMu.Unlock()
 	return acts
+}
+
+// observePodWorkloadLocked keeps the workload of a queued plain pod: the
+// pod is its own workload object.
+func (s *State) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
+	w := s.workloads[p.Member.Key]
+	finished := p.Terminal
+	if w != nil && w.observed && w.model != nil && w.model.UID == pod.UID && old != nil && w.model.Finished == finished {
+		return Actions{}
+	}
+	model := workload.FromPod(pod)
+	model.Finished = finished
+	ref := corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}
+	return s.upsertSourceLocked(p.Member.Key, model, nil, ref)
 }
 
 // Pod returns what the state knows of a pod.

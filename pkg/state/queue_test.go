@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
@@ -253,5 +255,42 @@ func TestQueueReport(t *testing.T) {
 				t.Errorf("js1: %+v", w)
 			}
 		}
+	}
+}
+
+// A plain pod naming a LocalQueue is a workload of its own: admitted
+// through its queue, charged for its requests, released when it ends.
+func TestQueuedPlainPodIsAWorkload(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(2)...), 8, quota.BestEffortFIFO)
+	pod := func(name string) *corev1.Pod {
+		return unit.Pod(name).TPU("4").Label(wellknown.QueueNameLabel, "multislice-queue").
+			NodeSelector(wellknown.TPUAcceleratorLabel, builders.V5e).Obj()
+	}
+	a, b, c := pod("a"), pod("b"), pod("c")
+	f.addPods(a, b)
+	key := func(p *corev1.Pod) workload.Key {
+		return workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: p.Name}
+	}
+	for _, p := range []*corev1.Pod{a, b} {
+		if v := f.s.Admit(p); !v.Gang || v.Wait {
+			t.Fatalf("Admit(%s) = %+v, want an admissible workload", p.Name, v)
+		}
+		f.commit(key(p))
+	}
+	f.addPods(c)
+	if v := f.s.Admit(c); !v.Wait || v.QueueReason != quota.ReasonQuotaExceeded {
+		t.Fatalf("Admit(c) = %+v, want a wait for quota", v)
+	}
+	f.reserve(a)
+	f.bind(a, f.placed[a.UID])
+	acts := f.deletePod(a)
+	if f.s.ChargeOf(key(a)) != nil {
+		t.Fatalf("a deleted pod is still charged")
+	}
+	if !slices.Contains(names(acts.Activate), "c") {
+		t.Errorf("freeing a's quota did not activate c (activated %v)", names(acts.Activate))
+	}
+	if v := f.s.Admit(c); v.Wait {
+		t.Fatalf("Admit(c) = %+v after a ended", v)
 	}
 }

@@ -189,6 +189,8 @@ func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
 		}
 	}
 	if src == QueueAPI {
+		// Queued plain pods are workloads only where queues are.
+		s.apis[workload.SourcePod] = status
 		acts.merge(s.freedLocked())
 	}
 	return acts

@@ -270,6 +270,10 @@ func (w *Workload) placedWhole() bool {
 func (s *State) UpsertSource(key workload.Key, model *workload.Workload, err error, ref corev1.ObjectReference) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.upsertSourceLocked(key, model, err, ref)
+}
+
+func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, err error, ref corev1.ObjectReference) Actions {
 	w := s.workloadLocked(key)
 	old := w.model
 	w.model, w.err, w.ref, w.observed = model, err, ref, true
@@ -302,6 +306,10 @@ func (s *State) UpsertSource(key workload.Key, model *workload.Workload, err err
 func (s *State) DeleteSource(key workload.Key) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.deleteSourceLocked(key)
+}
+
+func (s *State) deleteSourceLocked(key workload.Key) Actions {
 	w := s.workloads[key]
 	if w == nil {
 		return Actions{}

@@ -58,10 +58,15 @@ func PodGroupMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 }
 
 // MemberOf reads a pod's workload membership from any source. A pod that
-// names both a JobSet and a PodGroup belongs to the JobSet.
+// names both a JobSet and a PodGroup belongs to the JobSet; a pod of
+// neither that names a LocalQueue is a workload of its own.
 func MemberOf(pod *corev1.Pod) (Member, bool, error) {
 	if m, ok, err := JobSetMember(pod); ok {
 		return m, ok, err
 	}
-	return PodGroupMember(pod)
+	if m, ok, err := PodGroupMember(pod); ok {
+		return m, ok, err
+	}
+	m, ok := PodMember(pod)
+	return m, ok, nil
 }
