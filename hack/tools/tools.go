@@ -4,7 +4,11 @@
 // their own, so their dependencies never enter the scheduler's module graph
 // or vendor/. The imports keep the API packages whose CRDs `make crds`
 // generates (JobSet, and scheduler-plugins' PodGroup) at the versions the
-// scheduler's go.mod pins; `make verify-crds` checks they agree.
+// scheduler's go.mod pins; `make verify-crds` checks they agree. The
+// generators themselves are the module's tool directives: controller-gen,
+// and code-generator's deepcopy-gen, applyconfiguration-gen, client-gen,
+// lister-gen and informer-gen, which `make generate` runs on the
+// multislice.dev API (hack/update-codegen.sh).
 package tools
 
 import (

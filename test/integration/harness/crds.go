@@ -2,6 +2,9 @@ package harness
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -9,6 +12,7 @@ import (
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"sigs.k8s.io/yaml"
 
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
@@ -32,6 +36,53 @@ func (cp *ControlPlane) InstallWorkloadCRDs(t testing.TB) {
 		})
 		if err != nil {
 			t.Fatalf("CRD %s not served: %v", crd.Name, err)
+		}
+	}
+}
+
+// InstallQueueCRDs installs the multislice.dev queueing API from the CRDs
+// `make generate` writes (manifests/crds/multislice.dev_*.yaml), with their
+// full schemas and validation rules, and waits until every resource is
+// served.
+func (cp *ControlPlane) InstallQueueCRDs(t testing.TB) {
+	t.Helper()
+	files, err := filepath.Glob(RepoPath(t, "manifests/crds/multislice.dev_*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no manifests/crds/multislice.dev_*.yaml: run 'make generate'")
+	}
+	client := apiextensionsclient.NewForConfigOrDie(cp.Config)
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if err := yaml.UnmarshalStrict(data, crd); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if _, err := client.ApiextensionsV1().CustomResourceDefinitions().Create(t.Context(), crd, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("create CRD %s: %v", crd.Name, err)
+		}
+		for _, version := range crd.Spec.Versions {
+			if !version.Served {
+				continue
+			}
+			gv := crd.Spec.Group + "/" + version.Name
+			err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, WaitTimeout, true, func(ctx context.Context) (bool, error) {
+				resources, err := cp.Client.Discovery().ServerResourcesForGroupVersion(gv)
+				if err != nil {
+					return false, nil
+				}
+				return slices.ContainsFunc(resources.APIResources, func(r metav1.APIResource) bool {
+					return r.Name == crd.Spec.Names.Plural
+				}), nil
+			})
+			if err != nil {
+				t.Fatalf("CRD %s not served as %s: %v", crd.Name, gv, err)
+			}
 		}
 	}
 }

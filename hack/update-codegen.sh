@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Generates everything derived from the multislice.dev API types in
+# pkg/apis/multislice/v1alpha1:
+#   - their deepcopy functions (zz_generated.deepcopy.go, next to them),
+#   - apply configurations, clientset, listers and informers (pkg/generated),
+#   - their CRDs (manifests/crds/multislice.dev_<plural>.yaml).
+#
+#   hack/update-codegen.sh [ROOT]
+#
+# ROOT, the repository by default, is the tree to generate into: it must
+# hold the module's go.mod, go.sum, vendor/ and pkg/apis/multislice, and
+# `make verify-generated` passes a temporary copy. The generators are the
+# versions hack/tools/go.mod pins, built (and cached) by `go tool`; nothing
+# needs to be installed besides Go.
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "${1:-$REPO}" && pwd)"
+GO="${GO:-go}"
+
+MODULE=github.com/multislice-scheduler/multislice-scheduler
+APIS=pkg/apis/multislice/v1alpha1
+GENERATED=pkg/generated
+
+# Types of other APIs our types embed, whose apply configurations client-go
+# already has (meta/v1's are known to applyconfiguration-gen).
+EXTERNAL_APPLYCONFIGS=k8s.io/api/core/v1.Taint:k8s.io/client-go/applyconfigurations/core/v1
+EXTERNAL_APPLYCONFIGS+=,k8s.io/api/core/v1.Toleration:k8s.io/client-go/applyconfigurations/core/v1
+
+# tool NAME: the path of the generator NAME, built from hack/tools' module.
+tool() {
+	(cd "$REPO/hack/tools" && GOFLAGS=-mod=mod "$GO" tool -n "$1")
+}
+
+# The generators load the API package from ROOT's module, through vendor/.
+cd "$ROOT"
+header=/dev/null
+
+rm -rf "$GENERATED" manifests/crds/multislice.dev_*.yaml
+
+"$(tool deepcopy-gen)" --go-header-file "$header" \
+	--output-file zz_generated.deepcopy.go \
+	"$MODULE/$APIS"
+
+"$(tool applyconfiguration-gen)" --go-header-file "$header" \
+	--external-applyconfigurations "$EXTERNAL_APPLYCONFIGS" \
+	--output-dir "$GENERATED/applyconfiguration" \
+	--output-pkg "$MODULE/$GENERATED/applyconfiguration" \
+	"$MODULE/$APIS"
+
+"$(tool client-gen)" --go-header-file "$header" \
+	--clientset-name versioned \
+	--input-base "" \
+	--input "$MODULE/$APIS" \
+	--apply-configuration-package "$MODULE/$GENERATED/applyconfiguration" \
+	--output-dir "$GENERATED/clientset" \
+	--output-pkg "$MODULE/$GENERATED/clientset"
+
+"$(tool lister-gen)" --go-header-file "$header" \
+	--output-dir "$GENERATED/listers" \
+	--output-pkg "$MODULE/$GENERATED/listers" \
+	"$MODULE/$APIS"
+
+"$(tool informer-gen)" --go-header-file "$header" \
+	--versioned-clientset-package "$MODULE/$GENERATED/clientset/versioned" \
+	--listers-package "$MODULE/$GENERATED/listers" \
+	--output-dir "$GENERATED/informers" \
+	--output-pkg "$MODULE/$GENERATED/informers" \
+	"$MODULE/$APIS"
+
+mkdir -p manifests/crds
+"$(tool controller-gen)" crd paths="./$APIS" output:crd:dir=manifests/crds
