@@ -84,6 +84,7 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 		return nil, err
 	}
 	rt.watchSources(ctx, h)
+	rt.watchQueues(ctx, h)
 	go rt.expireLoop(ctx)
 	return rt.state, nil
 }

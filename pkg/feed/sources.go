@@ -30,12 +30,13 @@ const (
 	apiPollMax     = 30 * time.Second
 )
 
-// workloadAPI is one source of workloads whose CRD may or may not be served.
+// workloadAPI is one API (workloads, queues) whose CRD may or may not be
+// served. start starts its informers and returns when they have synced.
 type workloadAPI struct {
 	source       workload.Source
 	groupVersion string
 	resource     string
-	start        func(ctx context.Context) (toolscache.SharedIndexInformer, error)
+	start        func(ctx context.Context) (synced toolscache.InformerSynced, err error)
 }
 
 // watchSources starts the JobSet and PodGroup informers whose APIs are
@@ -46,16 +47,23 @@ func (rt *Runtime) watchSources(ctx context.Context, h fwk.Handle) {
 	cfg := h.KubeConfig()
 	disc := h.ClientSet().Discovery()
 	apis := []workloadAPI{
-		{source: workload.SourceJobSet, groupVersion: jobsetv1alpha2.GroupVersion.String(), resource: "jobsets", start: func(ctx context.Context) (toolscache.SharedIndexInformer, error) {
-			return rt.startJobSetInformer(ctx, cfg)
+		{source: workload.SourceJobSet, groupVersion: jobsetv1alpha2.GroupVersion.String(), resource: "jobsets", start: func(ctx context.Context) (toolscache.InformerSynced, error) {
+			return synced(rt.startJobSetInformer(ctx, cfg))
 		}},
-		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: func(ctx context.Context) (toolscache.SharedIndexInformer, error) {
-			return rt.startPodGroupInformer(ctx, cfg)
+		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: func(ctx context.Context) (toolscache.InformerSynced, error) {
+			return synced(rt.startPodGroupInformer(ctx, cfg))
 		}},
 	}
 	for _, api := range apis {
 		go rt.discover(ctx, disc, api)
 	}
+}
+
+func synced(informer toolscache.SharedIndexInformer, err error) (toolscache.InformerSynced, error) {
+	if err != nil {
+		return nil, err
+	}
+	return informer.HasSynced, nil
 }
 
 func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterface, api workloadAPI) {
@@ -68,12 +76,12 @@ func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterfa
 		case err != nil:
 			logger.Error(err, "Looking up a workload API; its pods wait until it answers", "api", api.groupVersion)
 		case status == state.APIServed:
-			informer, err := api.start(ctx)
+			hasSynced, err := api.start(ctx)
 			if err != nil {
-				logger.Error(err, "Starting a workload informer", "api", api.groupVersion)
+				logger.Error(err, "Starting informers", "api", api.groupVersion)
 				break
 			}
-			if !toolscache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+			if !toolscache.WaitForCacheSync(ctx.Done(), hasSynced) {
 				return
 			}
 			rt.Act(ctx, rt.state.SetAPI(api.source, state.APIServed))

@@ -32,6 +32,12 @@ func (e Exclusions) Exclude(i int, f string) {
 // workload inadmissible.
 func (v *View) Assign(cq *ClusterQueue, needs []Need, excluded Exclusions) (*Charge, *Problem) {
 	c := &Charge{ClusterQueue: cq.Name, Usage: Usage{}, Flavors: map[int]map[corev1.ResourceName]string{}}
+	whole := map[corev1.ResourceName]int64{}
+	for _, n := range needs {
+		for r := range n.Request {
+			whole[r] += n.total(r)
+		}
+	}
 	for _, n := range needs {
 		groups, p := v.groupsOf(cq, n)
 		if p != nil {
@@ -40,7 +46,7 @@ func (v *View) Assign(cq *ClusterQueue, needs []Need, excluded Exclusions) (*Cha
 		chosen := map[corev1.ResourceName]string{}
 		for _, gi := range groups {
 			g := cq.Groups[gi]
-			f, p := v.pick(cq, g, n, c.Usage, excluded[n.Slice])
+			f, p := v.pick(cq, g, n, whole, c.Usage, excluded[n.Slice])
 			if p != nil {
 				return nil, p
 			}
@@ -108,8 +114,8 @@ func (v *View) groupsOf(cq *ClusterQueue, n Need) ([]int, *Problem) {
 }
 
 // pick chooses group g's flavor for slice n, given what the workload's
-// earlier slices already take (taken).
-func (v *View) pick(cq *ClusterQueue, g Group, n Need, taken Usage, excluded map[string]bool) (string, *Problem) {
+// earlier slices already take (taken) and what it needs in all (whole).
+func (v *View) pick(cq *ClusterQueue, g Group, n Need, whole map[corev1.ResourceName]int64, taken Usage, excluded map[string]bool) (string, *Problem) {
 	var short []string
 	compatible, forever := 0, 0
 	for _, name := range g.Flavors {
@@ -137,8 +143,12 @@ func (v *View) pick(cq *ClusterQueue, g Group, n Need, taken Usage, excluded map
 				if want+taken[fr] > v.Ceiling(cq, fr) {
 					never = true
 				}
-				why = append(why, fmt.Sprintf("%s: %s requested, %s available (nominal %s, %s in use)", r,
-					FormatAmount(r, want), FormatAmount(r, max(0, avail)), FormatAmount(r, cq.Quotas[fr].Nominal), FormatAmount(r, v.usage[cq.Name][fr])))
+				asked := FormatAmount(r, want) + " requested"
+				if whole[r] != want {
+					asked = fmt.Sprintf("%s for slice %d (%s for the workload)", FormatAmount(r, want), n.Slice, FormatAmount(r, whole[r]))
+				}
+				why = append(why, fmt.Sprintf("%s: %s, %s available (nominal %s, %s in use)", r,
+					asked, FormatAmount(r, max(0, avail)), FormatAmount(r, cq.Quotas[fr].Nominal), FormatAmount(r, v.usage[cq.Name][fr])))
 			}
 		}
 		if ok {
@@ -154,7 +164,7 @@ func (v *View) pick(cq *ClusterQueue, g Group, n Need, taken Usage, excluded map
 			Message: fmt.Sprintf("no flavor of ClusterQueue %s covering %s matches the node selector of slice %d", cq.Name, strings.Join(resourceNames(g.Covered), ", "), n.Slice)}
 	}
 	p := &Problem{Reason: ReasonQuotaExceeded,
-		Message: fmt.Sprintf("insufficient quota in ClusterQueue %s for slice %d: %s", cq.Name, n.Slice, strings.Join(short, "; "))}
+		Message: fmt.Sprintf("insufficient quota in ClusterQueue %s: %s", cq.Name, strings.Join(short, "; "))}
 	if forever == compatible {
 		p.Reason, p.Config = ReasonExceedsQuotaForever, true
 		p.Message = fmt.Sprintf("the workload asks for more than ClusterQueue %s can ever admit, its cohort's lendable quota included: %s", cq.Name, strings.Join(short, "; "))

@@ -1,0 +1,124 @@
+package feed
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+)
+
+// Status writes are rate-limited on a client of their own, so that a
+// burst of Workload objects never delays the scheduler's bindings.
+const (
+	statusQPS      = 20
+	statusBurst    = 50
+	statusInterval = time.Second
+)
+
+// watchQueues feeds the queue objects (ResourceFlavor, ClusterQueue,
+// LocalQueue) and namespaces into the state once the queue API is served,
+// and keeps their status, and the Workload objects, current.
+func (rt *Runtime) watchQueues(ctx context.Context, h fwk.Handle) {
+	// Custom resources speak JSON only; the scheduler's own config asks for
+	// protobuf.
+	cfg := rest.CopyConfig(h.KubeConfig())
+	cfg.ContentType = runtime.ContentTypeJSON
+	cfg.AcceptContentTypes = runtime.ContentTypeJSON
+	api := workloadAPI{
+		source:       state.QueueAPI,
+		groupVersion: multislicev1alpha1.SchemeGroupVersion.String(),
+		resource:     "clusterqueues",
+		start: func(ctx context.Context) (toolscache.InformerSynced, error) {
+			return rt.startQueueInformers(ctx, h, cfg)
+		},
+	}
+	go rt.discover(ctx, h.ClientSet().Discovery(), api)
+}
+
+// startQueueInformers starts every queue informer, and the status writer
+// once they have synced.
+func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *rest.Config) (toolscache.InformerSynced, error) {
+	client, err := multisliceclient.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	factory := multisliceinformers.NewSharedInformerFactory(client, 0)
+	v1 := factory.Multislice().V1alpha1()
+	st := rt.state
+	logger := klog.FromContext(ctx)
+	if err := feedInformer(ctx, rt, v1.ResourceFlavors().Informer(),
+		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.SetFlavor(flavorModel(rf)) },
+		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.DeleteFlavor(rf.Name) }); err != nil {
+		return nil, err
+	}
+	if err := feedInformer(ctx, rt, v1.ClusterQueues().Informer(),
+		func(cq *multislicev1alpha1.ClusterQueue) state.Actions {
+			m, err := clusterQueueModel(cq)
+			if err != nil {
+				logger.Error(err, "Ignoring an invalid ClusterQueue", "clusterQueue", cq.Name)
+				rt.events.Warn(&corev1.ObjectReference{Kind: "ClusterQueue", APIVersion: multislicev1alpha1.SchemeGroupVersion.String(), Name: cq.Name, UID: cq.UID}, "InvalidClusterQueue", err.Error())
+				return st.DeleteClusterQueue(cq.Name)
+			}
+			return st.SetClusterQueue(m)
+		},
+		func(cq *multislicev1alpha1.ClusterQueue) state.Actions { return st.DeleteClusterQueue(cq.Name) }); err != nil {
+		return nil, err
+	}
+	if err := feedInformer(ctx, rt, v1.LocalQueues().Informer(),
+		func(lq *multislicev1alpha1.LocalQueue) state.Actions { return st.SetLocalQueue(localQueueModel(lq)) },
+		func(lq *multislicev1alpha1.LocalQueue) state.Actions {
+			return st.DeleteLocalQueue(lq.Namespace, lq.Name)
+		}); err != nil {
+		return nil, err
+	}
+	nsInformer := h.SharedInformerFactory().Core().V1().Namespaces().Informer()
+	if err := feedInformer(ctx, rt, nsInformer,
+		func(ns *corev1.Namespace) state.Actions { return st.SetNamespace(ns.Name, ns.Labels) },
+		func(ns *corev1.Namespace) state.Actions { return st.DeleteNamespace(ns.Name) }); err != nil {
+		return nil, err
+	}
+	workloads := v1.Workloads()
+	_ = workloads.Informer() // registered before Start, for the writer's lister
+	factory.Start(ctx.Done())
+	h.SharedInformerFactory().Start(ctx.Done())
+
+	statusCfg := rest.CopyConfig(cfg)
+	statusCfg.QPS, statusCfg.Burst = statusQPS, statusBurst
+	statusClient, err := multisliceclient.NewForConfig(statusCfg)
+	if err != nil {
+		return nil, err
+	}
+	informers := []toolscache.InformerSynced{nsInformer.HasSynced, v1.ResourceFlavors().Informer().HasSynced,
+		v1.ClusterQueues().Informer().HasSynced, v1.LocalQueues().Informer().HasSynced, workloads.Informer().HasSynced}
+	synced := func() bool {
+		for _, s := range informers {
+			if !s() {
+				return false
+			}
+		}
+		return true
+	}
+	w := &statusWriter{
+		client:    statusClient,
+		state:     st,
+		cqs:       v1.ClusterQueues().Lister(),
+		lqs:       v1.LocalQueues().Lister(),
+		workloads: workloads.Lister(),
+	}
+	go func() {
+		if toolscache.WaitForCacheSync(ctx.Done(), synced) {
+			w.run(ctx, statusInterval)
+		}
+	}()
+	return synced, nil
+}

@@ -1,0 +1,282 @@
+package feed
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
+
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// statusWriter keeps what users read current: ClusterQueue and LocalQueue
+// status, and a Workload object per quota-managed workload. It writes only
+// what changed since the apiserver's copy (read from informers), so a
+// quiet cluster costs no writes.
+type statusWriter struct {
+	client    multisliceclient.Interface
+	state     *state.State
+	cqs       listers.ClusterQueueLister
+	lqs       listers.LocalQueueLister
+	workloads listers.WorkloadLister
+	// failing remembers the last error per object, so that a persistent
+	// one is logged once, not every second.
+	failing map[string]string
+}
+
+// report logs a failed write once per object and error; nil clears it.
+func (w *statusWriter) report(logger klog.Logger, what string, err error) {
+	if w.failing == nil {
+		w.failing = map[string]string{}
+	}
+	if err == nil {
+		delete(w.failing, what)
+		return
+	}
+	if w.failing[what] == err.Error() {
+		return
+	}
+	w.failing[what] = err.Error()
+	logger.Error(err, "Writing status", "object", what)
+}
+
+func (w *statusWriter) run(ctx context.Context, every time.Duration) {
+	ticker := time.NewTicker(every)
+	defer ticker.Stop()
+	for {
+		w.sync(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+func (w *statusWriter) sync(ctx context.Context) {
+	logger := klog.FromContext(ctx)
+	rep := w.state.QueueReport()
+	metrics.RecordQueues(rep)
+	for _, name := range slices.Sorted(maps.Keys(rep.ClusterQueues)) {
+		w.report(logger, "ClusterQueue "+name, w.syncClusterQueue(ctx, name, rep.ClusterQueues[name]))
+	}
+	for _, key := range slices.Sorted(maps.Keys(rep.LocalQueues)) {
+		r := rep.LocalQueues[key]
+		_, known := rep.ClusterQueues[r.ClusterQueue]
+		w.report(logger, "LocalQueue "+key, w.syncLocalQueue(ctx, r, known && rep.ClusterQueues[r.ClusterQueue].Known))
+	}
+	for i := range rep.Workloads {
+		wr := &rep.Workloads[i]
+		w.report(logger, "Workload of "+wr.Key.String(), w.syncWorkload(ctx, wr))
+	}
+}
+
+func (w *statusWriter) syncClusterQueue(ctx context.Context, name string, r *state.ClusterQueueReport) error {
+	if !r.Known {
+		return nil
+	}
+	cq, err := w.cqs.Get(name)
+	if err != nil {
+		return err
+	}
+	st := *cq.Status.DeepCopy()
+	st.PendingWorkloads, st.AdmittedWorkloads = int32(r.Pending), int32(r.Admitted)
+	st.FlavorsUsage = usageList(r.Usage, r.Borrowed)
+	apimeta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: multislicev1alpha1.ClusterQueueActive,
+		Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonReady, Message: "Can admit new workloads"})
+	if equality.Semantic.DeepEqual(st, cq.Status) {
+		return nil
+	}
+	out := cq.DeepCopy()
+	out.Status = st
+	_, err = w.client.MultisliceV1alpha1().ClusterQueues().UpdateStatus(ctx, out, metav1.UpdateOptions{})
+	return err
+}
+
+func (w *statusWriter) syncLocalQueue(ctx context.Context, r *state.LocalQueueReport, cqExists bool) error {
+	lq, err := w.lqs.LocalQueues(r.Namespace).Get(r.Name)
+	if err != nil {
+		return err
+	}
+	st := *lq.Status.DeepCopy()
+	st.PendingWorkloads, st.AdmittedWorkloads = int32(r.Pending), int32(r.Admitted)
+	st.FlavorUsage = usageList(r.Usage, nil)
+	cond := metav1.Condition{Type: multislicev1alpha1.LocalQueueActive, Status: metav1.ConditionTrue,
+		Reason: multislicev1alpha1.ReasonReady, Message: "Can submit new workloads to its ClusterQueue"}
+	if !cqExists {
+		cond.Status, cond.Reason = metav1.ConditionFalse, multislicev1alpha1.ReasonClusterQueueNotFound
+		cond.Message = fmt.Sprintf("ClusterQueue %s does not exist", r.ClusterQueue)
+	}
+	apimeta.SetStatusCondition(&st.Conditions, cond)
+	if equality.Semantic.DeepEqual(st, lq.Status) {
+		return nil
+	}
+	out := lq.DeepCopy()
+	out.Status = st
+	_, err = w.client.MultisliceV1alpha1().LocalQueues(r.Namespace).UpdateStatus(ctx, out, metav1.UpdateOptions{})
+	return err
+}
+
+// WorkloadName is the name of the Workload object of a workload: its kind
+// and name, shortened with a hash when too long for an object name.
+func WorkloadName(key workload.Key) string {
+	name := strings.ToLower(string(key.Source)) + "-" + key.Name
+	if len(name) <= 253 {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	return name[:240] + "-" + hex.EncodeToString(sum[:])[:12]
+}
+
+func (w *statusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport) error {
+	name := WorkloadName(r.Key)
+	want := desiredWorkload(r, name)
+	api := w.client.MultisliceV1alpha1().Workloads(r.Key.Namespace)
+	cur, err := w.workloads.Workloads(r.Key.Namespace).Get(name)
+	switch {
+	case apierrors.IsNotFound(err):
+		created, err := api.Create(ctx, want, metav1.CreateOptions{})
+		if err != nil {
+			return err
+		}
+		cur = created
+	case err != nil:
+		return err
+	case !ownedBy(cur, r.Ref.UID):
+		// Left by a deleted object of the same name: start afresh.
+		if err := api.Delete(ctx, name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &cur.UID}}); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+		return nil
+	case !equality.Semantic.DeepEqual(cur.Spec, want.Spec):
+		up := cur.DeepCopy()
+		up.Spec = want.Spec
+		if cur, err = api.Update(ctx, up, metav1.UpdateOptions{}); err != nil {
+			return err
+		}
+	}
+	st := *cur.Status.DeepCopy()
+	st.Admission = want.Status.Admission
+	for _, c := range want.Status.Conditions {
+		apimeta.SetStatusCondition(&st.Conditions, c)
+	}
+	if equality.Semantic.DeepEqual(st, cur.Status) {
+		return nil
+	}
+	up := cur.DeepCopy()
+	up.Status = st
+	_, err = api.UpdateStatus(ctx, up, metav1.UpdateOptions{})
+	return err
+}
+
+func ownedBy(wl *multislicev1alpha1.Workload, uid types.UID) bool {
+	for _, o := range wl.OwnerReferences {
+		if o.UID == uid {
+			return true
+		}
+	}
+	return false
+}
+
+// desiredWorkload is the Workload object a report describes.
+func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.Workload {
+	wl := &multislicev1alpha1.Workload{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: r.Key.Namespace, Name: name,
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: r.Ref.APIVersion, Kind: r.Ref.Kind, Name: r.Ref.Name, UID: r.Ref.UID, Controller: ptr.To(true),
+			}},
+		},
+		Spec: multislicev1alpha1.WorkloadSpec{QueueName: r.Queue, Priority: ptr.To(r.Priority)},
+	}
+	for _, sl := range r.Model.Slices {
+		wl.Spec.PodSets = append(wl.Spec.PodSets, multislicev1alpha1.PodSet{
+			Name: sl.Name, Count: int32(sl.Pods), Requests: resourceList(sl.Request), TopologyKey: sl.DomainKey,
+		})
+	}
+	var conds []metav1.Condition
+	switch {
+	case r.Charge != nil:
+		adm := &multislicev1alpha1.Admission{ClusterQueue: r.Charge.ClusterQueue}
+		for i, sl := range r.Model.Slices {
+			a := multislicev1alpha1.PodSetAssignment{Name: sl.Name, Count: int32(sl.Pods), Domain: r.Domains[i], Flavors: r.Charge.Flavors[i]}
+			usage := workload.Resources{}
+			for res := range r.Charge.Flavors[i] {
+				usage[res] = sl.Request[res] * int64(sl.Pods)
+			}
+			a.ResourceUsage = resourceList(usage)
+			adm.PodSetAssignments = append(adm.PodSetAssignments, a)
+		}
+		wl.Status.Admission = adm
+		msg := fmt.Sprintf("Quota reserved in ClusterQueue %s", r.Charge.ClusterQueue)
+		conds = append(conds,
+			metav1.Condition{Type: multislicev1alpha1.WorkloadQuotaReserved, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonQuotaReserved, Message: msg},
+			metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonAdmitted, Message: "The workload is admitted; its slices are placed " + describeDomains(r)})
+	case r.Model.Finished:
+		conds = append(conds, metav1.Condition{Type: multislicev1alpha1.WorkloadFinished, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonSucceeded, Message: "The workload is finished"})
+	default:
+		reason, msg := multislicev1alpha1.ReasonPending, "waiting to be admitted"
+		if p := r.Problem; p != nil {
+			reason, msg = p.Reason, p.Message
+		}
+		conds = append(conds,
+			metav1.Condition{Type: multislicev1alpha1.WorkloadQuotaReserved, Status: metav1.ConditionFalse, Reason: reason, Message: msg},
+			metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionFalse, Reason: multislicev1alpha1.ReasonPending, Message: "waiting for quota and domains"})
+	}
+	wl.Status.Conditions = conds
+	return wl
+}
+
+func describeDomains(r *state.WorkloadReport) string {
+	if len(r.Domains) == 0 {
+		return "on nodes chosen for each pod"
+	}
+	var parts []string
+	for _, i := range slices.Sorted(maps.Keys(r.Domains)) {
+		parts = append(parts, fmt.Sprintf("%s on %s", r.Model.Slices[i].Name, r.Domains[i]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// resourceList renders milli-unit requests, without the pod count.
+func resourceList(r workload.Resources) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for name, v := range r {
+		if name == corev1.ResourcePods || v == 0 {
+			continue
+		}
+		out[name] = quantity(name, v)
+	}
+	return out
+}
+
+// quantity renders a milli-unit amount of r.
+func quantity(r corev1.ResourceName, milli int64) resource.Quantity {
+	format := resource.DecimalSI
+	if r == corev1.ResourceMemory || r == corev1.ResourceEphemeralStorage {
+		format = resource.BinarySI
+	}
+	if milli%1000 == 0 {
+		return *resource.NewQuantity(milli/1000, format)
+	}
+	return *resource.NewMilliQuantity(milli, format)
+}

@@ -1,0 +1,118 @@
+package quota_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
+	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
+)
+
+// env is a control plane with the workload and queue APIs, v5e 2x4 pools
+// and the scheduler running.
+type env struct {
+	cp      *harness.ControlPlane
+	queues  multisliceclient.Interface
+	jobsets *harness.JobSets
+}
+
+func start(t *testing.T, pools int, manifests ...string) *env {
+	t.Helper()
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	cp.InstallQueueCRDs(t)
+	for i := 1; i <= pools; i++ {
+		cp.CreateNodePool(t, builders.NodePool(fmt.Sprintf("pool-%d", i)).Nodes(2).
+			TPU(builders.V5e, "2x4", 4).Zone("us-west4-a"))
+	}
+	for _, m := range manifests {
+		cp.CreateFromFile(t, m)
+	}
+	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+	return &env{cp: cp, queues: multisliceclient.NewForConfigOrDie(cp.Config), jobsets: cp.NewJobSets(t, harness.AllAtOnce)}
+}
+
+// queued is a JobSet of slices × (2 pods × 4 chips) on v5e 2x4 pools in
+// LocalQueue queue. Its pods ask for TPU chips only, like the seed's: the
+// seed's ClusterQueue covers no other resource.
+func queued(ns, name, queue string, slices int32) *jobsetv1alpha2.JobSet {
+	return builders.JobSet(ns, name).Exclusive(wellknown.NodePoolLabel).
+		Annotation(wellknown.QueueNameLabel, queue).
+		Pod(func(p *builders.PodBuilder) {
+			p.Scheduler(app.Name).NoRequests().TPU("4").
+				NodeSelector(wellknown.TPUAcceleratorLabel, builders.V5e).
+				NodeSelector(wellknown.TPUTopologyLabel, "2x4")
+		}).
+		ReplicatedJob("slice", slices, 2).Obj()
+}
+
+// waitWorkload waits until the JobSet's Workload object satisfies ok, and
+// returns it.
+func (e *env) waitWorkload(t *testing.T, ns, jobset, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
+	t.Helper()
+	var wl *multislicev1alpha1.Workload
+	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		got, err := e.queues.MultisliceV1alpha1().Workloads(ns).Get(ctx, "jobset-"+jobset, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		wl = got
+		return ok(got), nil
+	})
+	if err != nil {
+		t.Fatalf("Workload jobset-%s never %s; last: %+v", jobset, what, wl)
+	}
+	return wl
+}
+
+// condition reports whether the Workload has condition typ with status and
+// (when not empty) reason.
+func condition(typ string, status metav1.ConditionStatus, reason string) func(*multislicev1alpha1.Workload) bool {
+	return func(wl *multislicev1alpha1.Workload) bool {
+		c := apimeta.FindStatusCondition(wl.Status.Conditions, typ)
+		return c != nil && c.Status == status && (reason == "" || c.Reason == reason)
+	}
+}
+
+// waitClusterQueue waits until the ClusterQueue's status has pending and
+// admitted workloads and uses chips of google.com/tpu.
+func (e *env) waitClusterQueue(t *testing.T, name string, pending, admitted int32, chips int64) *multislicev1alpha1.ClusterQueue {
+	t.Helper()
+	var cq *multislicev1alpha1.ClusterQueue
+	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		got, err := e.queues.MultisliceV1alpha1().ClusterQueues().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		cq = got
+		st := got.Status
+		return st.PendingWorkloads == pending && st.AdmittedWorkloads == admitted && tpuTotal(st.FlavorsUsage) == chips, nil
+	})
+	if err != nil {
+		t.Fatalf("ClusterQueue %s status never had %d pending, %d admitted, %d chips in use; last: %+v", name, pending, admitted, chips, cq.Status)
+	}
+	return cq
+}
+
+func tpuTotal(usage []multislicev1alpha1.FlavorUsage) int64 {
+	var n int64
+	for _, f := range usage {
+		for _, r := range f.Resources {
+			if r.Name == wellknown.ResourceTPU {
+				n += r.Total.Value()
+			}
+		}
+	}
+	return n
+}

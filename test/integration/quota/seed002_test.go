@@ -1,0 +1,55 @@
+package quota_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
+)
+
+// Seed 002 with quota as the binding constraint: six 2x4 pools but 24 chips
+// of quota (the seed's queue manifests, as written). The 3-slice JobSet runs
+// alone; the 1- and 2-slice ones wait, gated, with a reason on their
+// Workload objects, and run together once it is gone.
+func TestSeed002QuotaAdmitsThreeSlicesThenOneAndTwo(t *testing.T) {
+	e := start(t, 6, "manifests/examples/queues/seed-002-multislice-v5e.yaml")
+	ns := "default"
+	e.jobsets.Create(t, queued(ns, "three", "multislice-queue", 3))
+	e.cp.WaitWhollyPlaced(t, ns, "three", 6)
+	e.waitWorkload(t, ns, "three", "admitted", condition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+
+	e.jobsets.Create(t, queued(ns, "one", "multislice-queue", 1))
+	e.jobsets.Create(t, queued(ns, "two", "multislice-queue", 2))
+	e.cp.ExpectNoneBound(t, ns, "one", 3*time.Second)
+	e.cp.ExpectNoneBound(t, ns, "two", 0)
+	wl := e.waitWorkload(t, ns, "two", "waiting for quota", condition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
+	if msg := apimeta.FindStatusCondition(wl.Status.Conditions, multislicev1alpha1.WorkloadQuotaReserved).Message; !strings.Contains(msg, "google.com/tpu: 8 for slice 0 (16 for the workload), 0 available (nominal 24, 24 in use)") {
+		t.Errorf("QuotaReserved message %q does not say what is short", msg)
+	}
+	if note := e.cp.WaitForWorkloadEvent(t, ns, "one", quota.ReasonQuotaExceeded); !strings.Contains(note, "ClusterQueue cluster-queue") {
+		t.Errorf("QuotaExceeded event %q does not name the queue", note)
+	}
+	e.waitClusterQueue(t, "cluster-queue", 2, 1, 24)
+
+	e.jobsets.Delete(t, ns, "three")
+	one := e.cp.WaitWhollyPlaced(t, ns, "one", 2)
+	two := e.cp.WaitWhollyPlaced(t, ns, "two", 4)
+	harness.CheckExclusive(t, one, two)
+	wl = e.waitWorkload(t, ns, "two", "admitted", condition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+	adm := wl.Status.Admission
+	if adm == nil || adm.ClusterQueue != "cluster-queue" || len(adm.PodSetAssignments) != 2 {
+		t.Fatalf("admission %+v", adm)
+	}
+	for _, a := range adm.PodSetAssignments {
+		if a.Flavors["google.com/tpu"] != "vlp-24" || !strings.HasPrefix(a.Domain, "pool-") || a.Count != 2 {
+			t.Errorf("assignment %+v, want 2 pods on flavor vlp-24 in a pool", a)
+		}
+	}
+	e.waitClusterQueue(t, "cluster-queue", 0, 2, 24)
+}
