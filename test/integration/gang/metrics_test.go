@@ -5,51 +5,14 @@ import (
 	"testing"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/component-base/metrics/legacyregistry"
 
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
 )
 
-// metricValue sums a metric family's samples whose labels include want:
-// the sample count for histograms, the value otherwise.
 func metricValue(t *testing.T, name string, want map[string]string) float64 {
 	t.Helper()
-	families, err := legacyregistry.DefaultGatherer.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := 0.0
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			if !hasLabels(m, want) {
-				continue
-			}
-			switch {
-			case m.GetHistogram() != nil:
-				total += float64(m.GetHistogram().GetSampleCount())
-			case m.GetCounter() != nil:
-				total += m.GetCounter().GetValue()
-			case m.GetGauge() != nil:
-				total += m.GetGauge().GetValue()
-			}
-		}
-	}
-	return total
-}
-
-func hasLabels(m *dto.Metric, want map[string]string) bool {
-	found := 0
-	for _, l := range m.GetLabel() {
-		if v, ok := want[l.GetName()]; ok && v == l.GetValue() {
-			found++
-		}
-	}
-	return found == len(want)
+	return harness.MetricValue(t, name, want)
 }
 
 // The scheduler's own metrics measure what operators ask about: how long

@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
@@ -116,3 +118,57 @@ func tpuTotal(usage []multislicev1alpha1.FlavorUsage) int64 {
 	}
 	return n
 }
+
+// v5eFlavor creates the flavor of the v5e 2x4 pools.
+func (e *env) v5eFlavor(t *testing.T, name string) {
+	t.Helper()
+	rf := &multislicev1alpha1.ResourceFlavor{ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: multislicev1alpha1.ResourceFlavorSpec{NodeLabels: map[string]string{
+			wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}}}
+	if _, err := e.queues.MultisliceV1alpha1().ResourceFlavors().Create(t.Context(), rf, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tpuQuota is a google.com/tpu quota of a flavor; borrowing and lending
+// limits below 0 are unset.
+type tpuQuota struct {
+	flavor                      string
+	nominal, borrowing, lending int64
+}
+
+// clusterQueue creates a ClusterQueue over the given TPU quotas.
+func (e *env) clusterQueue(t *testing.T, name, cohort string, strategy multislicev1alpha1.QueueingStrategy, quotas ...tpuQuota) {
+	t.Helper()
+	group := multislicev1alpha1.ResourceGroup{CoveredResources: []corev1.ResourceName{wellknown.ResourceTPU}}
+	for _, q := range quotas {
+		rq := multislicev1alpha1.ResourceQuota{Name: wellknown.ResourceTPU, NominalQuota: *resource.NewQuantity(q.nominal, resource.DecimalSI)}
+		if q.borrowing >= 0 {
+			rq.BorrowingLimit = resource.NewQuantity(q.borrowing, resource.DecimalSI)
+		}
+		if q.lending >= 0 {
+			rq.LendingLimit = resource.NewQuantity(q.lending, resource.DecimalSI)
+		}
+		group.Flavors = append(group.Flavors, multislicev1alpha1.FlavorQuotas{Name: q.flavor, Resources: []multislicev1alpha1.ResourceQuota{rq}})
+	}
+	cq := &multislicev1alpha1.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: multislicev1alpha1.ClusterQueueSpec{
+		Cohort: cohort, QueueingStrategy: strategy, ResourceGroups: []multislicev1alpha1.ResourceGroup{group}}}
+	if _, err := e.queues.MultisliceV1alpha1().ClusterQueues().Create(t.Context(), cq, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// localQueue creates LocalQueue ns/name pointing at cq.
+func (e *env) localQueue(t *testing.T, ns, name, cq string) {
+	t.Helper()
+	lq := &multislicev1alpha1.LocalQueue{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: multislicev1alpha1.LocalQueueSpec{ClusterQueue: cq}}
+	if _, err := e.queues.MultisliceV1alpha1().LocalQueues(ns).Create(t.Context(), lq, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func findCondition(wl *multislicev1alpha1.Workload, typ string) *metav1.Condition {
+	return apimeta.FindStatusCondition(wl.Status.Conditions, typ)
+}
+
+func resourceChips(n int64) resource.Quantity { return *resource.NewQuantity(n, resource.DecimalSI) }

@@ -36,6 +36,17 @@ func TestSeed002QuotaAdmitsThreeSlicesThenOneAndTwo(t *testing.T) {
 		t.Errorf("QuotaExceeded event %q does not name the queue", note)
 	}
 	e.waitClusterQueue(t, "cluster-queue", 2, 1, 24)
+	cq := map[string]string{"cluster_queue": "cluster-queue"}
+	usage := map[string]string{"cluster_queue": "cluster-queue", "flavor": "vlp-24", "resource": "google.com/tpu"}
+	if v := harness.MetricValue(t, "multislice_pending_workloads", cq); v != 2 {
+		t.Errorf("multislice_pending_workloads = %v, want 2", v)
+	}
+	if v := harness.MetricValue(t, "multislice_quota_usage", usage); v != 24 {
+		t.Errorf("multislice_quota_usage = %v, want 24", v)
+	}
+	if v := harness.MetricValue(t, "multislice_queue_rejections_total", map[string]string{"reason": quota.ReasonQuotaExceeded}); v < 2 {
+		t.Errorf("multislice_queue_rejections_total{reason=QuotaExceeded} = %v, want at least 2", v)
+	}
 
 	e.jobsets.Delete(t, ns, "three")
 	one := e.cp.WaitWhollyPlaced(t, ns, "one", 2)
@@ -52,4 +63,10 @@ func TestSeed002QuotaAdmitsThreeSlicesThenOneAndTwo(t *testing.T) {
 		}
 	}
 	e.waitClusterQueue(t, "cluster-queue", 0, 2, 24)
+	if v := harness.MetricValue(t, "multislice_admissions_total", cq); v < 3 {
+		t.Errorf("multislice_admissions_total = %v, want at least 3", v)
+	}
+	if v := harness.MetricValue(t, "multislice_admission_wait_seconds", cq); v < 3 {
+		t.Errorf("multislice_admission_wait_seconds has %v samples, want at least 3", v)
+	}
 }
