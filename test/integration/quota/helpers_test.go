@@ -63,9 +63,21 @@ func queued(ns, name, queue string, slices int32) *jobsetv1alpha2.JobSet {
 // returns it.
 func (e *env) waitWorkload(t *testing.T, ns, jobset, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
 	t.Helper()
+	return e.waitWorkloadNamed(t, ns, "jobset-"+jobset, what, ok)
+}
+
+// waitPodWorkload waits until a queued plain pod's Workload object waits
+// for reason.
+func (e *env) waitPodWorkload(t *testing.T, ns, pod, reason string) {
+	t.Helper()
+	e.waitWorkloadNamed(t, ns, "pod-"+pod, "waiting with "+reason, condition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, reason))
+}
+
+func (e *env) waitWorkloadNamed(t *testing.T, ns, name, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
+	t.Helper()
 	var wl *multislicev1alpha1.Workload
 	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		got, err := e.queues.MultisliceV1alpha1().Workloads(ns).Get(ctx, "jobset-"+jobset, metav1.GetOptions{})
+		got, err := e.queues.MultisliceV1alpha1().Workloads(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, nil
 		}
@@ -73,7 +85,7 @@ func (e *env) waitWorkload(t *testing.T, ns, jobset, what string, ok func(*multi
 		return ok(got), nil
 	})
 	if err != nil {
-		t.Fatalf("Workload jobset-%s never %s; last: %+v", jobset, what, wl)
+		t.Fatalf("Workload %s never %s; last: %+v", name, what, wl)
 	}
 	return wl
 }

@@ -18,7 +18,14 @@ import (
 // alone; the 1- and 2-slice ones wait, gated, with a reason on their
 // Workload objects, and run together once it is gone.
 func TestSeed002QuotaAdmitsThreeSlicesThenOneAndTwo(t *testing.T) {
+	for _, mode := range []harness.PodCreation{harness.AllAtOnce, harness.Staged} {
+		t.Run(mode.String(), func(t *testing.T) { seed002(t, mode) })
+	}
+}
+
+func seed002(t *testing.T, mode harness.PodCreation) {
 	e := start(t, 6, "manifests/examples/queues/seed-002-multislice-v5e.yaml")
+	e.jobsets = e.cp.NewJobSets(t, mode)
 	ns := "default"
 	e.jobsets.Create(t, queued(ns, "three", "multislice-queue", 3))
 	e.cp.WaitWhollyPlaced(t, ns, "three", 6)
