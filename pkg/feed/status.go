@@ -101,6 +101,7 @@ func (w *statusWriter) syncClusterQueue(ctx context.Context, name string, r *sta
 	st := *cq.Status.DeepCopy()
 	st.PendingWorkloads, st.AdmittedWorkloads = int32(r.Pending), int32(r.Admitted)
 	st.FlavorsUsage = usageList(r.Usage, r.Borrowed)
+	st.FairSharing = &multislicev1alpha1.FairSharingStatus{WeightedShare: r.WeightedShare}
 	apimeta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: multislicev1alpha1.ClusterQueueActive,
 		Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonReady, Message: "Can admit new workloads"})
 	if equality.Semantic.DeepEqual(st, cq.Status) {

@@ -25,6 +25,9 @@ type QueueReport struct {
 type ClusterQueueReport struct {
 	Pending, Admitted int
 	Usage, Borrowed   quota.Usage
+	// WeightedShare is the queue's weighted share of what its cohort lends
+	// (thousandths; 0 when it borrows nothing).
+	WeightedShare int64
 	// Known is false for a queue that is gone but still charged.
 	Known bool
 }
@@ -81,6 +84,7 @@ func (s *State) QueueReport() QueueReport {
 			r.Usage[fr] = view.Usage(name, fr)
 		}
 		maps.Copy(r.Borrowed, view.Borrowed(cq))
+		r.WeightedShare = view.Share(cq, nil)
 	}
 	for _, lq := range s.book.LocalQueues() {
 		rep.LocalQueues[lq.Namespace+"/"+lq.Name] = &LocalQueueReport{Namespace: lq.Namespace, Name: lq.Name, ClusterQueue: lq.ClusterQueue, Usage: quota.Usage{}}

@@ -30,6 +30,10 @@ func TestCohortBorrowingWithinLimits(t *testing.T) {
 	if b := borrowed(cq); b != 8 {
 		t.Errorf("team-a borrows %d chips, want 8", b)
 	}
+	// 8 borrowed of the 16 the cohort lends (team-a's 8, team-b's 8).
+	if fs := cq.Status.FairSharing; fs == nil || fs.WeightedShare != 500 {
+		t.Errorf("team-a fairSharing status %+v, want weightedShare 500", fs)
+	}
 
 	// team-b keeps the 8 chips it never lends: 8 fit, 16 do not.
 	e.jobsets.Create(t, queued(ns, "b-two", "b", 2))
