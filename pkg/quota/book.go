@@ -108,6 +108,12 @@ func (b *Book) SetLocalQueue(lq *LocalQueue) { b.locals[lq.Namespace+"/"+lq.Name
 // DeleteLocalQueue removes a LocalQueue.
 func (b *Book) DeleteLocalQueue(namespace, name string) { delete(b.locals, namespace+"/"+name) }
 
+// HasLocalQueue reports whether LocalQueue namespace/name exists.
+func (b *Book) HasLocalQueue(namespace, name string) bool {
+	_, ok := b.locals[namespace+"/"+name]
+	return ok
+}
+
 // LocalQueues lists the LocalQueues, sorted by namespace and name.
 func (b *Book) LocalQueues() []*LocalQueue {
 	out := make([]*LocalQueue, 0, len(b.locals))

@@ -99,7 +99,12 @@ func (s *State) queueNameLocked(w *Workload) string {
 	if w.model.QueueName != "" {
 		return w.model.QueueName
 	}
-	return s.opts.DefaultLocalQueue
+	// The default applies only in namespaces that have such a LocalQueue,
+	// so that turning it on does not stop every other namespace.
+	if d := s.opts.DefaultLocalQueue; d != "" && s.book.HasLocalQueue(w.key.Namespace, d) {
+		return d
+	}
+	return ""
 }
 
 // awaitingAdmissionLocked reports whether w is quota-managed and not

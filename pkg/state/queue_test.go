@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	testingclock "k8s.io/utils/clock/testing"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -230,6 +231,8 @@ func TestQueueReport(t *testing.T) {
 	p1 := f.addGang(queued("js1", 1, 1))
 	admits(t, f, p1, false, quota.ReasonQuotaExceeded)
 	f.addGang(unit.JobSet("unqueued").ReplicatedJob("slice", 1, 2).Obj())
+	f.addGang(unit.JobSet("others").Annotation(wellknown.QueueNameLabel, "multislice-queue").
+		Pod(func(p *builders.PodBuilder) { p.Scheduler("default-scheduler") }).ReplicatedJob("slice", 1, 2).Obj())
 
 	rep := f.s.QueueReport()
 	cq := rep.ClusterQueues["cluster-queue"]
@@ -242,7 +245,7 @@ func TestQueueReport(t *testing.T) {
 		t.Fatalf("LocalQueue report %+v", lq)
 	}
 	if len(rep.Workloads) != 2 {
-		t.Fatalf("reported %d workloads, want the 2 queued ones", len(rep.Workloads))
+		t.Fatalf("reported %d workloads, want the 2 queued ones of this scheduler", len(rep.Workloads))
 	}
 	for _, w := range rep.Workloads {
 		switch w.Key.Name {
@@ -293,4 +296,23 @@ func TestQueuedPlainPodIsAWorkload(t *testing.T) {
 	if v := f.s.Admit(c); v.Wait {
 		t.Fatalf("Admit(c) = %+v after a ended", v)
 	}
+}
+
+// The default LocalQueue manages workloads naming none, in the namespaces
+// that have it; elsewhere they are not quota-managed.
+func TestDefaultLocalQueue(t *testing.T) {
+	clk := testingclock.NewFakeClock(builders.Epoch)
+	f := newFixture(t, builders.V5ePools(2)...)
+	f.s = state.New(state.Options{Clock: clk, DefaultLocalQueue: "multislice-queue"})
+	f.s.AddScheduler(unit.Scheduler)
+	for _, src := range []workload.Source{workload.SourceJobSet, workload.SourcePodGroup, state.QueueAPI} {
+		f.s.SetAPI(src, state.APIServed)
+	}
+	f.addNodes(builders.V5ePools(2)...)
+	pods := f.addGang(unit.JobSet("unnamed").ReplicatedJob("slice", 1, 2).Obj())
+	if r := f.mustPlan(jsKey("unnamed")); r.Charge != nil {
+		t.Fatalf("charged %+v in a namespace without the default LocalQueue", r.Charge)
+	}
+	withQueue(f, 0, quota.BestEffortFIFO)
+	admits(t, f, pods, false, quota.ReasonExceedsQuotaForever)
 }

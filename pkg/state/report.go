@@ -96,6 +96,11 @@ func (s *State) QueueReport() QueueReport {
 			continue
 		}
 		wr := WorkloadReport{Key: key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(key)}
+		if wr.Charge == nil && !s.oursLocked(w) {
+			// Its pods are another scheduler's (or do not exist yet):
+			// not this scheduler's to admit or report.
+			continue
+		}
 		if cq, p := s.book.Resolve(key.Namespace, queue); p == nil {
 			wr.ClusterQueue = cq.Name
 		}
@@ -122,6 +127,16 @@ func (s *State) QueueReport() QueueReport {
 		rep.Workloads = append(rep.Workloads, wr)
 	}
 	return rep
+}
+
+// oursLocked reports whether any member of w is a pod of this scheduler.
+func (s *State) oursLocked(w *Workload) bool {
+	for _, p := range w.members {
+		if s.schedulers.Has(p.Scheduler) {
+			return true
+		}
+	}
+	return false
 }
 
 // domainsLocked maps w's confined slices to their domains: the reserved
