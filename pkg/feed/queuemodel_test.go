@@ -113,6 +113,22 @@ func TestDesiredWorkload(t *testing.T) {
 			t.Errorf("admitted condition %+v", c)
 		}
 	}
+
+	for _, failed := range []bool{false, true} {
+		done := *pending
+		done.Problem = nil
+		m := *model
+		m.Finished, m.Failed = true, failed
+		done.Model = &m
+		wl = desiredWorkload(&done, "jobset-train")
+		want := multislicev1alpha1.ReasonSucceeded
+		if failed {
+			want = multislicev1alpha1.ReasonFailed
+		}
+		if wl.Status.Admission != nil || wl.Status.Conditions[0].Type != multislicev1alpha1.WorkloadFinished || wl.Status.Conditions[0].Reason != want {
+			t.Errorf("finished (failed %v): %+v", failed, wl.Status)
+		}
+	}
 }
 
 func TestWorkloadName(t *testing.T) {

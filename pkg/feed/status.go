@@ -149,6 +149,10 @@ func WorkloadName(key workload.Key) string {
 }
 
 func (w *statusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport) error {
+	if r.Ended {
+		// Left as admitted until its owner says it finished.
+		return nil
+	}
 	name := WorkloadName(r.Key)
 	want := desiredWorkload(r, name)
 	api := w.client.MultisliceV1alpha1().Workloads(r.Key.Namespace)
@@ -232,8 +236,18 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 		conds = append(conds,
 			metav1.Condition{Type: multislicev1alpha1.WorkloadQuotaReserved, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonQuotaReserved, Message: msg},
 			metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonAdmitted, Message: "The workload is admitted; its slices are placed " + describeDomains(r)})
+	case r.Model.Suspended:
+		conds = append(conds,
+			metav1.Condition{Type: multislicev1alpha1.WorkloadQuotaReserved, Status: metav1.ConditionFalse, Reason: "Suspended", Message: "Its owner is suspended"},
+			metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionFalse, Reason: "Suspended", Message: "Its owner is suspended"})
 	case r.Model.Finished:
-		conds = append(conds, metav1.Condition{Type: multislicev1alpha1.WorkloadFinished, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonSucceeded, Message: "The workload is finished"})
+		reason, msg := multislicev1alpha1.ReasonSucceeded, "The workload finished"
+		if r.Model.Failed {
+			reason, msg = multislicev1alpha1.ReasonFailed, "The workload failed"
+		}
+		conds = append(conds,
+			metav1.Condition{Type: multislicev1alpha1.WorkloadFinished, Status: metav1.ConditionTrue, Reason: reason, Message: msg},
+			metav1.Condition{Type: multislicev1alpha1.WorkloadQuotaReserved, Status: metav1.ConditionFalse, Reason: reason, Message: "Its quota was released when it finished"})
 	default:
 		reason, msg := multislicev1alpha1.ReasonPending, "waiting to be admitted"
 		if p := r.Problem; p != nil {

@@ -333,6 +333,9 @@ func (s *State) indexLocked(p *Pod) {
 	}
 	w := s.workloadLocked(p.Member.Key)
 	w.members[p.UID] = p
+	if s.schedulers.Has(p.Scheduler) {
+		w.ours = true
+	}
 	w.count(p, +1)
 	if p.Node == "" && !p.Terminal && w.firstPending.IsZero() {
 		w.firstPending = s.opts.Clock.Now()

@@ -392,6 +392,7 @@ func (s *State) rechargeLocked(w *Workload) {
 		needs[m.Member.Slice].Compatible = func(f *quota.Flavor) bool { return f.Matches(labels) }
 	}
 	s.book.Charge(w.key, s.book.View().Force(cq, needs))
+	w.ranAttempt = w.model.RestartAttempt + 1
 }
 
 // ChargeOf returns a workload's charge (nil when it is not admitted).

@@ -316,3 +316,42 @@ func TestDefaultLocalQueue(t *testing.T) {
 	withQueue(f, 0, quota.BestEffortFIFO)
 	admits(t, f, pods, false, quota.ReasonExceedsQuotaForever)
 }
+
+// A workload whose pods ended gives its quota back at once, is not taken
+// for a pending one while its owner has yet to report it finished, and is
+// reported finished (though none of its pods remain) once it is.
+func TestEndedWorkloadIsNeverPendingAgain(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(2)...), 8, quota.BestEffortFIFO)
+	js := queued("done", 1, 0)
+	pods := f.addGang(js)
+	f.commit(jsKey("done"))
+	for _, p := range pods {
+		f.reserve(p)
+	}
+	if res := f.s.Permit(pods[len(pods)-1]); !res.Allow {
+		t.Fatalf("Permit = %+v", res)
+	}
+	for _, p := range pods {
+		f.bind(p, f.placed[p.UID])
+	}
+	for _, p := range pods {
+		f.deletePod(p) // succeeded pods arrive as deletions
+	}
+	if tpuCharged(f, "done") != 0 {
+		t.Fatalf("quota kept after the pods ended")
+	}
+	rep := f.s.QueueReport()
+	if cq := rep.ClusterQueues["cluster-queue"]; cq.Pending != 0 || cq.Admitted != 0 {
+		t.Errorf("ClusterQueue report %+v, want neither pending nor admitted", cq)
+	}
+	if len(rep.Workloads) != 1 || !rep.Workloads[0].Ended || rep.Workloads[0].Problem != nil {
+		t.Fatalf("workloads %+v, want done, ended", rep.Workloads)
+	}
+	completed := js.DeepCopy()
+	completed.Status.Conditions = []metav1.Condition{{Type: string(jobsetv1alpha2.JobSetCompleted), Status: metav1.ConditionTrue}}
+	f.addJobSet(completed)
+	rep = f.s.QueueReport()
+	if len(rep.Workloads) != 1 || !rep.Workloads[0].Model.Finished || rep.Workloads[0].Ended {
+		t.Fatalf("workloads %+v, want done, finished", rep.Workloads)
+	}
+}

@@ -56,6 +56,9 @@ type WorkloadReport struct {
 	Placed bool
 	// Problem is why it last waited (nil when admitted or not known).
 	Problem *quota.Problem
+	// Ended is set when the current attempt ran and its pods are gone,
+	// before its owner reports it finished.
+	Ended bool
 }
 
 // problemBox holds the last reason a workload waited for its queue;
@@ -96,7 +99,7 @@ func (s *State) QueueReport() QueueReport {
 			continue
 		}
 		wr := WorkloadReport{Key: key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(key)}
-		if wr.Charge == nil && !s.oursLocked(w) {
+		if wr.Charge == nil && !w.ours {
 			// Its pods are another scheduler's (or do not exist yet):
 			// not this scheduler's to admit or report.
 			continue
@@ -115,7 +118,12 @@ func (s *State) QueueReport() QueueReport {
 				lq.Admitted++
 				lq.Usage.Add(wr.Charge.Usage)
 			}
-		case !w.model.Finished:
+		case w.model.Finished:
+		case w.ran():
+			// Its pods ended and its quota is back; its owner has not
+			// reported it finished yet. Neither pending nor admitted.
+			wr.Ended = true
+		default:
 			wr.Problem = w.queueProblem.Load()
 			if wr.ClusterQueue != "" {
 				cqOf(wr.ClusterQueue).Pending++
@@ -127,16 +135,6 @@ func (s *State) QueueReport() QueueReport {
 		rep.Workloads = append(rep.Workloads, wr)
 	}
 	return rep
-}
-
-// oursLocked reports whether any member of w is a pod of this scheduler.
-func (s *State) oursLocked(w *Workload) bool {
-	for _, p := range w.members {
-		if s.schedulers.Has(p.Scheduler) {
-			return true
-		}
-	}
-	return false
 }
 
 // domainsLocked maps w's confined slices to their domains: the reserved

@@ -409,6 +409,7 @@ func (s *State) settleLocked(key workload.Key) Actions {
 		}
 	}
 	s.dropReservationLocked(key, r)
+	w.ranAttempt = r.Attempt + 1
 	if !w.firstPending.IsZero() {
 		s.opts.Observer.GangPlaced(s.opts.Clock.Now().Sub(w.firstPending))
 		w.firstPending = time.Time{}

@@ -47,7 +47,17 @@ type Workload struct {
 	quotaSince atomic.Int64
 	// queueProblem is why its queue last kept it waiting.
 	queueProblem problemBox
+	// ours is set once a member of this scheduler was seen: the workload
+	// stays reported after its pods are gone.
+	ours bool
+	// ranAttempt is 1 + the attempt that was last placed whole (0: none),
+	// so that a workload whose pods ended is not taken for a pending one
+	// before its owner reports it finished.
+	ranAttempt int32
 }
+
+// ran reports whether the current attempt was placed whole.
+func (w *Workload) ran() bool { return w.model != nil && w.ranAttempt == w.model.RestartAttempt+1 }
 
 type rejection struct {
 	reason string

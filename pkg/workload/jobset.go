@@ -41,6 +41,8 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 		Created:        js.CreationTimestamp.Time,
 		RestartAttempt: js.Status.Restarts,
 		Finished:       jobSetFinished(js),
+		Failed:         apimeta.IsStatusConditionTrue(js.Status.Conditions, string(jobsetv1alpha2.JobSetFailed)),
+		Suspended:      js.Spec.Suspend != nil && *js.Spec.Suspend,
 		QueueName:      wellknown.QueueName(js.Labels, js.Annotations),
 	}
 	jobSetKey := js.Annotations[wellknown.ExclusiveTopologyAnnotation]

@@ -31,5 +31,6 @@ func FromPod(pod *corev1.Pod) *Workload {
 		Groups:    1,
 		QueueName: wellknown.QueueName(pod.Labels, pod.Annotations),
 		Finished:  pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed,
+		Failed:    pod.Status.Phase == corev1.PodFailed,
 	}
 }

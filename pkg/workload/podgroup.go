@@ -42,6 +42,7 @@ func FromPodGroup(pg *schedv1alpha1.PodGroup, template *corev1.PodSpec, defaultD
 		Groups:    1,
 		Finished:  pg.DeletionTimestamp != nil || pg.Status.Phase == schedv1alpha1.PodGroupFinished || pg.Status.Phase == schedv1alpha1.PodGroupFailed,
 		QueueName: wellknown.QueueName(pg.Labels, pg.Annotations),
+		Failed:    pg.Status.Phase == schedv1alpha1.PodGroupFailed,
 	}, nil
 }
 

@@ -14,13 +14,49 @@ import (
 type Resources map[corev1.ResourceName]int64
 
 // PodRequests is what one pod of spec asks for, as the scheduler counts it
-// (init containers, sidecars and overhead included), plus one pod slot.
+// (init containers, sidecars and overhead included), plus one pod slot. A
+// resource a container only limits counts its limit as its request, as the
+// apiserver defaults it on the pod: templates (a JobSet's, the seeds' TPU
+// pods that set only `limits: google.com/tpu`) are not defaulted.
 func PodRequests(spec *corev1.PodSpec) Resources {
-	list := resourcehelper.PodRequests(&corev1.Pod{Spec: *spec}, resourcehelper.PodResourcesOptions{})
+	list := resourcehelper.PodRequests(&corev1.Pod{Spec: *withDefaultRequests(spec)}, resourcehelper.PodResourcesOptions{})
 	out := Resources{corev1.ResourcePods: 1000}
 	for name, q := range list {
 		if v := q.MilliValue(); v > 0 {
 			out[name] = v
+		}
+	}
+	return out
+}
+
+// withDefaultRequests returns spec, or a copy whose containers request what
+// they only limit.
+func withDefaultRequests(spec *corev1.PodSpec) *corev1.PodSpec {
+	needs := func(cs []corev1.Container) bool {
+		for _, c := range cs {
+			for name := range c.Resources.Limits {
+				if _, ok := c.Resources.Requests[name]; !ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !needs(spec.Containers) && !needs(spec.InitContainers) {
+		return spec
+	}
+	out := spec.DeepCopy()
+	for _, cs := range [][]corev1.Container{out.Containers, out.InitContainers} {
+		for i := range cs {
+			r := &cs[i].Resources
+			for name, q := range r.Limits {
+				if _, ok := r.Requests[name]; !ok {
+					if r.Requests == nil {
+						r.Requests = corev1.ResourceList{}
+					}
+					r.Requests[name] = q
+				}
+			}
 		}
 	}
 	return out

@@ -73,6 +73,9 @@ type Workload struct {
 	SucceededJobs map[string]int32
 	// Finished workloads (completed, failed, suspended) hold nothing.
 	Finished bool
+	// Failed is set for finished workloads that failed; Suspended for
+	// those their owner suspended (they may resume).
+	Failed, Suspended bool
 	// QueueName is the LocalQueue the workload is admitted through ("":
 	// not quota-managed).
 	QueueName string

@@ -1,0 +1,43 @@
+package workload
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+func TestPodRequests(t *testing.T) {
+	q := resource.MustParse
+	cases := []struct {
+		name string
+		spec corev1.PodSpec
+		want Resources
+	}{
+		{name: "limits only count as requests, as the apiserver defaults them",
+			spec: corev1.PodSpec{Containers: []corev1.Container{{Resources: corev1.ResourceRequirements{
+				Limits: corev1.ResourceList{"google.com/tpu": q("4"), corev1.ResourceMemory: q("1Gi")}}}}},
+			want: Resources{corev1.ResourcePods: 1000, "google.com/tpu": 4000, corev1.ResourceMemory: 1024 * 1024 * 1024 * 1000}},
+		{name: "a request below its limit is the request",
+			spec: corev1.PodSpec{Containers: []corev1.Container{{Resources: corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceCPU: q("500m")}, Limits: corev1.ResourceList{corev1.ResourceCPU: q("2")}}}}},
+			want: Resources{corev1.ResourcePods: 1000, corev1.ResourceCPU: 500}},
+		{name: "init containers and sidecars as the scheduler counts them",
+			spec: corev1.PodSpec{
+				InitContainers: []corev1.Container{{Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: q("3")}}}},
+				Containers:     []corev1.Container{{Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: q("1")}}}}},
+			want: Resources{corev1.ResourcePods: 1000, corev1.ResourceCPU: 3000}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := tc.spec.DeepCopy()
+			if diff := cmp.Diff(tc.want, PodRequests(&tc.spec)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(before, &tc.spec); diff != "" {
+				t.Errorf("the spec was modified:\n%s", diff)
+			}
+		})
+	}
+}
