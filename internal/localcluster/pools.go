@@ -59,6 +59,21 @@ func (c *Cluster) ApplyNodePools(ctx context.Context, pools []nodepools.Expanded
 	return plan, nil
 }
 
+// SetNodePools makes the cluster's simulated nodes those of a node pool
+// file's content, as an edit of the file a cluster watches does, and waits
+// up to timeout until every node of its pools is Ready.
+func (c *Cluster) SetNodePools(ctx context.Context, data []byte, timeout time.Duration) (nodepools.Plan, error) {
+	pools, err := nodepools.Parse(data)
+	if err != nil {
+		return nodepools.Plan{}, err
+	}
+	plan, err := c.ApplyNodePools(ctx, pools)
+	if err != nil {
+		return plan, err
+	}
+	return plan, c.waitForNodesReady(ctx, pools, timeout)
+}
+
 // waitForNodesReady waits until every node of pools is Ready and schedulable.
 func (c *Cluster) waitForNodesReady(ctx context.Context, pools []nodepools.ExpandedPool, timeout time.Duration) error {
 	want := map[string]bool{}

@@ -79,6 +79,18 @@ func (r *runner) step(ctx context.Context, st Step) error {
 		}
 	case st.WaitFor != nil:
 		return r.waitFor(ctx, *st.WaitFor)
+	case st.NodePools != "":
+		data, err := os.ReadFile(r.s.Path(st.NodePools))
+		if err != nil {
+			return err
+		}
+		plan, err := r.cluster.SetNodePools(ctx, data, 90*time.Second)
+		if err != nil {
+			return fmt.Errorf("%s: %w", st.NodePools, err)
+		}
+		r.tl.Note("--", "node pools of %s: %d nodes added, %d changed, %d removed, all Ready",
+			st.NodePools, len(plan.Create), len(plan.Update)+len(plan.UpdateStatus), len(plan.Delete))
+		return nil
 	case st.FailPool != nil:
 		pool, err := r.resolvePool(ctx, *st.FailPool)
 		if err != nil {

@@ -1,5 +1,5 @@
 // Package demo runs a scenario script against a local cluster: apply
-// manifests, wait for JobSets, fail and recover node pools.
+// manifests, wait for JobSets, change, fail and recover node pools.
 package demo
 
 import (
@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/nodepools"
 )
 
 // Scenario is a demo.yaml file.
@@ -23,7 +25,8 @@ type Scenario struct {
 	Timeout     *metav1.Duration `json:"timeout,omitempty"`
 	Steps       []Step           `json:"steps"`
 
-	// dir is where the scenario file is; apply paths are relative to it.
+	// dir is where the scenario file is; apply and nodePools paths are
+	// relative to it.
 	dir string
 }
 
@@ -35,6 +38,11 @@ type Step struct {
 	Sleep *metav1.Duration `json:"sleep,omitempty"`
 	// WaitFor waits for JobSets to reach a state.
 	WaitFor *WaitFor `json:"waitFor,omitempty"`
+	// NodePools makes the cluster's nodes those of a node pool file
+	// (relative to the scenario), in place of the ones it was started
+	// with, and waits until they are all Ready: a scenario that needs
+	// other pools than the default ones starts with it.
+	NodePools string `json:"nodePools,omitempty"`
 	// FailPool fails a node pool; RecoverPool brings one back.
 	FailPool    *PoolRef `json:"failPool,omitempty"`
 	RecoverPool *PoolRef `json:"recoverPool,omitempty"`
@@ -83,6 +91,15 @@ func Load(path string) (*Scenario, error) {
 				return nil, fmt.Errorf("%s: steps[%d].apply: %w", path, i, err)
 			}
 		}
+		if st.NodePools != "" {
+			data, err := os.ReadFile(s.Path(st.NodePools))
+			if err == nil {
+				_, err = nodepools.Parse(data)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: steps[%d].nodePools: %w", path, i, err)
+			}
+		}
 	}
 	return s, nil
 }
@@ -129,13 +146,13 @@ func (s *Scenario) validate() error {
 	for i, st := range s.Steps {
 		field := fmt.Sprintf("steps[%d]", i)
 		n := 0
-		for _, set := range []bool{st.Apply != "", st.Sleep != nil, st.WaitFor != nil, st.FailPool != nil, st.RecoverPool != nil} {
+		for _, set := range []bool{st.Apply != "", st.Sleep != nil, st.WaitFor != nil, st.NodePools != "", st.FailPool != nil, st.RecoverPool != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			errs = append(errs, fmt.Errorf("%s: must have exactly one of apply, sleep, waitFor, failPool, recoverPool (has %d)", field, n))
+			errs = append(errs, fmt.Errorf("%s: must have exactly one of apply, sleep, waitFor, nodePools, failPool, recoverPool (has %d)", field, n))
 			continue
 		}
 		switch {

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -25,6 +26,7 @@ func TestParseErrors(t *testing.T) {
 		{"fail both", head + "steps: [{failPool: {pool: a, ofJobSet: b}}]\n", "steps[0].failPool: set pool or ofJobSet, not both"},
 		{"negative slice", head + "steps: [{failPool: {ofJobSet: b, slice: -1}}]\n", "steps[0].failPool.slice: must not be negative"},
 		{"zero sleep", head + "steps: [{apply: a.yaml}, {sleep: 0s}]\n", "steps[1].sleep: must be positive"},
+		{"node pools and apply", head + "steps: [{nodePools: p.yaml, apply: a.yaml}]\n", "steps[0]: must have exactly one of apply, sleep, waitFor, nodePools"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,5 +62,44 @@ func TestShippedScenarios(t *testing.T) {
 		if _, err := Load(m); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// A nodePools step's file must exist and be a valid node pool file.
+func TestLoadNodePools(t *testing.T) {
+	dir := t.TempDir()
+	scenario := filepath.Join(dir, "demo.yaml")
+	if err := os.WriteFile(scenario, []byte(head+"steps:\n- nodePools: pools.yaml\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pools := filepath.Join(dir, "pools.yaml")
+	for _, tc := range []struct {
+		name, content, wantErr string
+	}{
+		{name: "missing", wantErr: "steps[0].nodePools"},
+		{name: "invalid", content: "apiVersion: localcluster.multislice-scheduler.io/v1alpha1\nkind: NodePools\npools: [{name: a}]\n", wantErr: "steps[0].nodePools"},
+		{name: "valid", content: "apiVersion: localcluster.multislice-scheduler.io/v1alpha1\nkind: NodePools\npools: [{name: a, nodes: 1, cpu: '8', memory: 32Gi}]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_ = os.Remove(pools)
+			if tc.content != "" {
+				if err := os.WriteFile(pools, []byte(tc.content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := Load(scenario)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Load = %v", err)
+				}
+				if got := s.Path(s.Steps[0].NodePools); got != pools {
+					t.Errorf("nodePools resolves to %s, want %s", got, pools)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("Load = %v, want an error containing %q", err, tc.wantErr)
+			}
+		})
 	}
 }

@@ -1,6 +1,6 @@
-// Package timeline turns what happens to JobSets, their pods and the node
-// pools into a readable, timestamped story: which workload was placed
-// where, when, and why the others wait.
+// Package timeline turns what happens to JobSets, their pods, their queues
+// and the node pools into a readable, timestamped story: which workload was
+// admitted and placed where, when, and why the others wait.
 //
 // Timeline itself only interprets objects handed to it, so it is tested
 // without a cluster; Watch feeds it from informers.
@@ -32,11 +32,16 @@ type Timeline struct {
 	start time.Time
 	now   func() time.Time
 
-	nodes   map[string]*corev1.Node // by name
-	pools   map[string]faults.Health
-	jobsets map[string]*jobsetState // by namespace/name
-	pods    map[string]*podState    // by namespace/name
-	held    map[string]bool         // Job names whose followers the webhook held back
+	nodes map[string]*corev1.Node // by name
+	pools map[string]faults.Health
+	// adding holds the pools that appeared while not Healthy: their first
+	// Healthy is reported as the pool's addition, not as a recovery.
+	adding    map[string]bool
+	jobsets   map[string]*jobsetState   // by namespace/name
+	pods      map[string]*podState      // by namespace/name
+	held      map[string]bool           // Job names whose followers the webhook held back
+	workloads map[string]*workloadState // Workload objects by namespace/name
+	queues    map[string]string         // ClusterQueue name → its last reported line
 }
 
 type jobsetState struct {
@@ -66,8 +71,9 @@ func New(out io.Writer) *Timeline {
 func newWithClock(out io.Writer, now func() time.Time) *Timeline {
 	return &Timeline{
 		out: out, start: now(), now: now,
-		nodes: map[string]*corev1.Node{}, pools: map[string]faults.Health{},
+		nodes: map[string]*corev1.Node{}, pools: map[string]faults.Health{}, adding: map[string]bool{},
 		jobsets: map[string]*jobsetState{}, pods: map[string]*podState{}, held: map[string]bool{},
+		workloads: map[string]*workloadState{}, queues: map[string]string{},
 	}
 }
 
@@ -112,6 +118,7 @@ func (t *Timeline) updatePool(pool string) {
 	if len(nodes) == 0 {
 		if _, known := t.pools[pool]; known {
 			delete(t.pools, pool)
+			delete(t.adding, pool)
 			t.emit("pool "+pool, "removed")
 		}
 		return
@@ -119,7 +126,19 @@ func (t *Timeline) updatePool(pool string) {
 	h, _ := faults.PoolHealth(nodes)
 	old, known := t.pools[pool]
 	t.pools[pool] = h
-	if known && old != h {
+	switch {
+	case !known:
+		// Pools already there when the timeline starts are Healthy; new
+		// ones start NotReady.
+		if h != faults.Healthy {
+			t.adding[pool] = true
+		}
+	case t.adding[pool]:
+		if h == faults.Healthy {
+			delete(t.adding, pool)
+			t.emit("pool "+pool, "added: %s, Ready", plural(len(nodes), "node"))
+		}
+	case old != h:
 		t.emit("pool "+pool, "%s → %s", old, h)
 	}
 }
@@ -317,6 +336,14 @@ func (s *jobsetState) expectedPods() int32 {
 		n += per * s.replicas[rj]
 	}
 	return n
+}
+
+// plural: "1 node", "2 nodes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func appendUnique(s []string, v string) []string {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -14,11 +16,16 @@ import (
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 	jobsetinformers "sigs.k8s.io/jobset/client-go/informers/externalversions"
+
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
 )
 
 // Watch feeds a new timeline from informers on nodes and on the JobSets,
-// pods and events of namespace, until ctx ends. Events that happened before
-// the call are not reported.
+// pods and events of namespace, until ctx ends; where the multislice.dev
+// queue API is served, also on ClusterQueues and the namespace's Workload
+// objects. Events that happened before the call are not reported.
 func Watch(ctx context.Context, cfg *rest.Config, namespace string, out io.Writer) (*Timeline, error) {
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
@@ -35,10 +42,7 @@ func Watch(ctx context.Context, cfg *rest.Config, namespace string, out io.Write
 	nsFactory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
 	jsFactory := jobsetinformers.NewSharedInformerFactoryWithOptions(jsClient, 0, jobsetinformers.WithNamespace(namespace))
 
-	handlers := []struct {
-		informer cache.SharedIndexInformer
-		handler  cache.ResourceEventHandlerFuncs
-	}{
+	handlers := []watched{
 		{nodeFactory.Core().V1().Nodes().Informer(), cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(obj any) { t.Node(obj.(*corev1.Node)) },
 			UpdateFunc: func(_, obj any) { t.Node(obj.(*corev1.Node)) },
@@ -76,6 +80,42 @@ func Watch(ctx context.Context, cfg *rest.Config, namespace string, out io.Write
 			},
 		}},
 	}
+	served, err := queueAPIServed(client)
+	if err != nil {
+		return nil, err
+	}
+	if served {
+		// Custom resources speak JSON only.
+		qcfg := rest.CopyConfig(cfg)
+		qcfg.ContentType = runtime.ContentTypeJSON
+		qcfg.AcceptContentTypes = runtime.ContentTypeJSON
+		qClient, err := multisliceclient.NewForConfig(qcfg)
+		if err != nil {
+			return nil, err
+		}
+		queueFactory := multisliceinformers.NewSharedInformerFactory(qClient, 0)
+		wlFactory := multisliceinformers.NewSharedInformerFactoryWithOptions(qClient, 0, multisliceinformers.WithNamespace(namespace))
+		handlers = append(handlers,
+			watched{queueFactory.Multislice().V1alpha1().ClusterQueues().Informer(), cache.ResourceEventHandlerFuncs{
+				AddFunc:    func(obj any) { t.ClusterQueue(obj.(*multislicev1alpha1.ClusterQueue)) },
+				UpdateFunc: func(_, obj any) { t.ClusterQueue(obj.(*multislicev1alpha1.ClusterQueue)) },
+				DeleteFunc: func(obj any) {
+					if cq, ok := unwrap(obj).(*multislicev1alpha1.ClusterQueue); ok {
+						t.ClusterQueueDeleted(cq)
+					}
+				},
+			}},
+			watched{wlFactory.Multislice().V1alpha1().Workloads().Informer(), cache.ResourceEventHandlerFuncs{
+				AddFunc:    func(obj any) { t.Workload(obj.(*multislicev1alpha1.Workload)) },
+				UpdateFunc: func(_, obj any) { t.Workload(obj.(*multislicev1alpha1.Workload)) },
+				DeleteFunc: func(obj any) {
+					if wl, ok := unwrap(obj).(*multislicev1alpha1.Workload); ok {
+						t.WorkloadDeleted(wl)
+					}
+				},
+			}},
+		)
+	}
 	// Nodes first, so pool names are known when pods are reported.
 	for i, h := range handlers {
 		if _, err := h.informer.AddEventHandler(h.handler); err != nil {
@@ -92,6 +132,30 @@ func Watch(ctx context.Context, cfg *rest.Config, namespace string, out io.Write
 		}
 	}
 	return t, nil
+}
+
+// watched is an informer and what the timeline does with its objects.
+type watched struct {
+	informer cache.SharedIndexInformer
+	handler  cache.ResourceEventHandlerFuncs
+}
+
+// queueAPIServed reports whether the apiserver serves the multislice.dev
+// queue API (ClusterQueues and Workloads).
+func queueAPIServed(client kubernetes.Interface) (bool, error) {
+	list, err := client.Discovery().ServerResourcesForGroupVersion(multislicev1alpha1.SchemeGroupVersion.String())
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("discovering %s: %w", multislicev1alpha1.SchemeGroupVersion, err)
+	}
+	var cqs, wls bool
+	for _, r := range list.APIResources {
+		cqs = cqs || r.Name == "clusterqueues"
+		wls = wls || r.Name == "workloads"
+	}
+	return cqs && wls, nil
 }
 
 func unwrap(obj any) any {
