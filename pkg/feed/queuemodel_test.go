@@ -131,6 +131,21 @@ func TestDesiredWorkload(t *testing.T) {
 	}
 }
 
+// A PodGroup's slice has no template: its pod set is sized from a member.
+func TestDesiredWorkloadOfAPodGroup(t *testing.T) {
+	model := &workload.Workload{Key: workload.Key{Source: workload.SourcePodGroup, Namespace: "ns", Name: "serving"},
+		Slices: []workload.Slice{{Name: "serving", Pods: 2}}}
+	r := &state.WorkloadReport{Key: model.Key, Model: model, Queue: "lq", Requests: []workload.Resources{{tpu: 4000, corev1.ResourcePods: 1000}},
+		Charge: &quota.Charge{ClusterQueue: "cq", Flavors: map[int]map[corev1.ResourceName]string{0: {tpu: "v5e"}}}}
+	wl := desiredWorkload(r, "podgroup-serving")
+	if got := wl.Spec.PodSets[0].Requests.Name(tpu, resource.DecimalSI).Value(); got != 4 {
+		t.Errorf("pod set requests %v", wl.Spec.PodSets[0].Requests)
+	}
+	if got := wl.Status.Admission.PodSetAssignments[0].ResourceUsage.Name(tpu, resource.DecimalSI).Value(); got != 8 {
+		t.Errorf("usage %v", wl.Status.Admission.PodSetAssignments[0].ResourceUsage)
+	}
+}
+
 func TestWorkloadName(t *testing.T) {
 	long := workload.Key{Source: workload.SourceJobSet, Name: string(make([]byte, 260))}
 	if n := WorkloadName(long); len(n) > 253 {

@@ -213,9 +213,9 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 		},
 		Spec: multislicev1alpha1.WorkloadSpec{QueueName: r.Queue, Priority: ptr.To(r.Priority)},
 	}
-	for _, sl := range r.Model.Slices {
+	for i, sl := range r.Model.Slices {
 		wl.Spec.PodSets = append(wl.Spec.PodSets, multislicev1alpha1.PodSet{
-			Name: sl.Name, Count: int32(sl.Pods), Requests: resourceList(sl.Request), TopologyKey: sl.DomainKey,
+			Name: sl.Name, Count: int32(sl.Pods), Requests: resourceList(requestOf(r, i)), TopologyKey: sl.DomainKey,
 		})
 	}
 	var conds []metav1.Condition
@@ -226,7 +226,7 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 			a := multislicev1alpha1.PodSetAssignment{Name: sl.Name, Count: int32(sl.Pods), Domain: r.Domains[i], Flavors: r.Charge.Flavors[i]}
 			usage := workload.Resources{}
 			for res := range r.Charge.Flavors[i] {
-				usage[res] = sl.Request[res] * int64(sl.Pods)
+				usage[res] = requestOf(r, i)[res] * int64(sl.Pods)
 			}
 			a.ResourceUsage = resourceList(usage)
 			adm.PodSetAssignments = append(adm.PodSetAssignments, a)
@@ -259,6 +259,14 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 	}
 	wl.Status.Conditions = conds
 	return wl
+}
+
+// requestOf is slice i's per-pod request.
+func requestOf(r *state.WorkloadReport, i int) workload.Resources {
+	if i < len(r.Requests) && r.Requests[i] != nil {
+		return r.Requests[i]
+	}
+	return r.Model.Slices[i].Request
 }
 
 func describeDomains(r *state.WorkloadReport) string {

@@ -59,6 +59,9 @@ type WorkloadReport struct {
 	// Ended is set when the current attempt ran and its pods are gone,
 	// before its owner reports it finished.
 	Ended bool
+	// Requests is each slice's per-pod request: its template's, or for
+	// slices without one (PodGroups) a member's.
+	Requests []workload.Resources
 }
 
 // problemBox holds the last reason a workload waited for its queue;
@@ -104,6 +107,7 @@ func (s *State) QueueReport() QueueReport {
 			// not this scheduler's to admit or report.
 			continue
 		}
+		wr.Requests = sliceRequests(w)
 		if cq, p := s.book.Resolve(key.Namespace, queue); p == nil {
 			wr.ClusterQueue = cq.Name
 		}
@@ -135,6 +139,21 @@ func (s *State) QueueReport() QueueReport {
 		rep.Workloads = append(rep.Workloads, wr)
 	}
 	return rep
+}
+
+// sliceRequests is each slice's per-pod request, from its template or
+// else from one of its members.
+func sliceRequests(w *Workload) []workload.Resources {
+	out := make([]workload.Resources, len(w.model.Slices))
+	for i, sl := range w.model.Slices {
+		out[i] = sl.Request
+	}
+	for _, p := range w.members {
+		if i := p.Member.Slice; i < len(out) && out[i] == nil && w.current(p) {
+			out[i] = p.Request
+		}
+	}
+	return out
 }
 
 // domainsLocked maps w's confined slices to their domains: the reserved
