@@ -130,7 +130,10 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 			// The head goes only when its queue lets it: quota, queue
 			// order and fair sharing are decided here, so a workload that
 			// may not be admitted waits gated instead of planning.
-			if qv := s.queueVerdictLocked(w); !qv.Proceed {
+			qv := s.queueVerdictLocked(w)
+			if qv.Proceed {
+				w.queueProblem.Store(nil)
+			} else {
 				v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason
 				w.queueProblem.Store(qv.Problem)
 				if qv.Problem.Reason == quota.ReasonQuotaExceeded {

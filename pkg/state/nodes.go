@@ -243,7 +243,7 @@ func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
 		w.queueProblem.Store(&quota.Problem{Reason: f.Reason, Message: f.Message, Config: f.Unresolvable})
 	} else if s.awaitingAdmissionLocked(w) {
 		// Quota would fit; the domains do not.
-		w.queueProblem.Store(&quota.Problem{Reason: "WaitingForDomains", Message: f.Message})
+		w.queueProblem.Store(&quota.Problem{Reason: reasonWaitingForDomains, Message: f.Message})
 	}
 	s.observeWaitingLocked()
 }
@@ -281,6 +281,20 @@ func (s *State) IsWaitingHead(pod *corev1.Pod) bool {
 	}
 	w := s.workloads[p.Member.Key]
 	return w != nil && w.waitingHead != nil && w.waitingHead.UID == pod.UID
+}
+
+// WaitsForCapacity reports whether the pod is its waiting workload's head
+// and the workload waits for room, not for its queue: capacity freed is
+// worth retrying it for; quota released wakes the others itself.
+func (s *State) WaitsForCapacity(pod *corev1.Pod) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.pods[pod.UID]
+	if p == nil || !p.Gang {
+		return false
+	}
+	w := s.workloads[p.Member.Key]
+	return w != nil && w.waitingHead != nil && w.waitingHead.UID == pod.UID && !s.quotaGatedLocked(w)
 }
 
 func (s *State) observeWaitingLocked() {

@@ -434,11 +434,12 @@ func (s *State) pendingLocked(w *Workload) []PodRef {
 }
 
 // freedLocked is called when capacity or a domain may have been freed:
-// workloads that failed to plan try again, each through one pod.
+// workloads that failed to plan try again, each through one pod. Those
+// their queue keeps waiting are left to quota releases to wake.
 func (s *State) freedLocked() Actions {
 	var acts Actions
 	for _, w := range s.workloads {
-		if w.waitingHead == nil || s.reservations[w.key] != nil {
+		if w.waitingHead == nil || s.reservations[w.key] != nil || s.quotaGatedLocked(w) {
 			continue
 		}
 		if h := s.headLocked(w); h != nil {
@@ -446,6 +447,21 @@ func (s *State) freedLocked() Actions {
 		}
 	}
 	return acts
+}
+
+// wakeAllLocked lists the head of every waiting workload, those gated by
+// their queue included (queue objects changed).
+func (s *State) wakeAllLocked() []PodRef {
+	var out []PodRef
+	for _, w := range s.workloads {
+		if w.waitingHead == nil || s.reservations[w.key] != nil {
+			continue
+		}
+		if h := s.headLocked(w); h != nil {
+			out = append(out, *h)
+		}
+	}
+	return out
 }
 
 // clearRejectedLocked forgets rejections of the domains a node is in: what

@@ -87,7 +87,8 @@ func (s *State) DeleteNamespace(name string) Actions {
 // workloads (or make a failed plan worth retrying).
 func (s *State) queuesChangedLocked() Actions {
 	s.bumpLocked()
-	return s.freedLocked()
+	s.reindexQueuedLocked()
+	return Actions{Activate: s.wakeAllLocked()}
 }
 
 // queueNameLocked returns the LocalQueue w is admitted through ("": w is
@@ -202,19 +203,17 @@ func (s *State) queueVerdictLocked(w *Workload) quota.Verdict {
 	heads := map[string]*Workload{}
 	var starving []*Workload
 	now := s.opts.Clock.Now()
-	for _, o := range s.workloads {
-		if o == w || !o.complete || o.model == nil || o.model.Finished || !s.awaitingAdmissionLocked(o) {
-			continue
-		}
-		ocq, p := s.book.Resolve(o.key.Namespace, s.queueNameLocked(o))
-		if p != nil || inCohort[ocq.Name] == nil {
-			continue
-		}
-		if h := heads[ocq.Name]; h == nil || s.before(o, h) {
-			heads[ocq.Name] = o
-		}
-		if since := o.waitingForQuotaSince(); ocq.Name == cq.Name && !since.IsZero() && now.Sub(since) >= s.opts.QuotaStarvation && s.before(o, w) {
-			starving = append(starving, o)
+	for name := range inCohort {
+		for _, o := range s.pendingByCQ[name] {
+			if o == w {
+				continue
+			}
+			if h := heads[name]; h == nil || s.before(o, h) {
+				heads[name] = o
+			}
+			if since := o.waitingForQuotaSince(); name == cq.Name && !since.IsZero() && now.Sub(since) >= s.opts.QuotaStarvation && s.before(o, w) {
+				starving = append(starving, o)
+			}
 		}
 	}
 	seen := map[workload.Key]bool{w.key: true}
@@ -294,6 +293,7 @@ func (s *State) chargeLocked(w *Workload, c *quota.Charge) error {
 		}
 	}
 	s.book.Charge(w.key, c)
+	s.trackQueuedLocked(w)
 	s.opts.Observer.WorkloadAdmitted(c.ClusterQueue, s.opts.Clock.Now().Sub(w.model.Created))
 	w.quotaSince.Store(0)
 	w.queueProblem.Store(nil)
@@ -332,33 +332,9 @@ func (s *State) settleQuotaLocked(w *Workload) Actions {
 		}
 	}
 	c := s.book.Release(w.key)
+	s.trackQueuedLocked(w)
 	s.bumpLocked()
 	return Actions{Activate: s.wakeCohortLocked(c.ClusterQueue)}
-}
-
-// wakeCohortLocked lists the heads of the workloads waiting to be admitted
-// through cq's cohort: quota there changed, or the queue's head moved on.
-func (s *State) wakeCohortLocked(cqName string) []PodRef {
-	members := map[string]bool{cqName: true}
-	if cq := s.book.ClusterQueue(cqName); cq != nil {
-		for _, q := range s.book.Cohort(cq) {
-			members[q.Name] = true
-		}
-	}
-	var out []PodRef
-	for _, w := range s.workloads {
-		if w.waitingHead == nil || !w.complete || !s.awaitingAdmissionLocked(w) {
-			continue
-		}
-		cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
-		if p != nil || !members[cq.Name] {
-			continue
-		}
-		if h := s.headLocked(w); h != nil {
-			out = append(out, *h)
-		}
-	}
-	return out
 }
 
 // rechargeLocked charges a quota-managed workload found running without a
@@ -393,6 +369,7 @@ func (s *State) rechargeLocked(w *Workload) {
 	}
 	s.book.Charge(w.key, s.book.View().Force(cq, needs))
 	w.ranAttempt = w.model.RestartAttempt + 1
+	s.trackQueuedLocked(w)
 }
 
 // ChargeOf returns a workload's charge (nil when it is not admitted).

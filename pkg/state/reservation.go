@@ -117,6 +117,9 @@ func (s *State) Commit(r *Reservation, permitTimeout time.Duration) (uint64, Act
 	r.Deadline = s.opts.Clock.Now().Add(permitTimeout)
 	r.Reserved = map[types.UID]ReservedPod{}
 	s.reservations[key] = r
+	if w != nil {
+		s.trackQueuedLocked(w)
+	}
 	for i, sr := range r.Slices {
 		if sr.Domain != "" {
 			for _, n := range s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}) {
@@ -459,6 +462,7 @@ func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string
 			s.headLocked(w)
 		}
 		acts.merge(s.settleQuotaLocked(w))
+		s.trackQueuedLocked(w)
 	}
 	acts.merge(s.freedLocked())
 	acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)

@@ -112,6 +112,9 @@ type State struct {
 	nextID     uint64
 	// book holds the queue objects and what admitted workloads are charged.
 	book *quota.Book
+	// pendingByCQ indexes the workloads waiting to be admitted by
+	// ClusterQueue (see trackQueuedLocked).
+	pendingByCQ map[string]map[workload.Key]*Workload
 
 	// blocked holds plain pods a reservation kept off nodes, to activate
 	// when reservations end. It has its own lock: Filter records into it.
@@ -152,6 +155,7 @@ func New(opts Options) *State {
 		outstanding:  map[string]map[workload.Key]workload.Resources{},
 		blocked:      map[types.UID]PodRef{},
 		book:         quota.NewBook(),
+		pendingByCQ:  map[string]map[workload.Key]*Workload{},
 	}
 }
 
@@ -191,7 +195,8 @@ func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
 	if src == QueueAPI {
 		// Queued plain pods are workloads only where queues are.
 		s.apis[workload.SourcePod] = status
-		acts.merge(s.freedLocked())
+		s.reindexQueuedLocked()
+		acts.Activate = append(acts.Activate, s.wakeAllLocked()...)
 	}
 	return acts
 }

@@ -47,6 +47,9 @@ type Workload struct {
 	quotaSince atomic.Int64
 	// queueProblem is why its queue last kept it waiting.
 	queueProblem problemBox
+	// queuedIn is the ClusterQueue it is filed under while it waits to be
+	// admitted ("": not filed).
+	queuedIn string
 	// ours is set once a member of this scheduler was seen: the workload
 	// stays reported after its pods are gone.
 	ours bool
@@ -89,6 +92,7 @@ func (s *State) workloadLocked(key workload.Key) *Workload {
 func (s *State) dropIfEmptyLocked(w *Workload) {
 	if !w.observed && len(w.members) == 0 && s.reservations[w.key] == nil {
 		delete(s.workloads, w.key)
+		s.trackQueuedLocked(w)
 	}
 }
 
@@ -258,6 +262,9 @@ func (s *State) refreshCompleteLocked(w *Workload) bool {
 		w.waitingHead = nil
 		s.headLocked(w)
 	}
+	if w.complete != was {
+		s.trackQueuedLocked(w)
+	}
 	return w.complete && !was
 }
 
@@ -307,6 +314,7 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 	// found running (the scheduler restarted) is charged.
 	acts.merge(s.settleQuotaLocked(w))
 	s.rechargeLocked(w)
+	s.trackQueuedLocked(w)
 	// Pods gated on this workload's shape re-run PreEnqueue.
 	acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
 	return acts
@@ -330,6 +338,7 @@ func (s *State) deleteSourceLocked(key workload.Key) Actions {
 	w.observed = false
 	w.complete, w.waitingHead = false, nil
 	acts.merge(s.settleQuotaLocked(w))
+	s.trackQueuedLocked(w)
 	s.dropIfEmptyLocked(w)
 	return acts
 }

@@ -47,7 +47,8 @@ func (pl *Plugin) EventsToRegister(_ context.Context) ([]fwk.ClusterEventWithHin
 }
 
 // hintPodDeleted: a waiting gang retries through its one head pod; its
-// other members come back when the head gets a reservation. Plain pods are
+// other members come back when the head gets a reservation. A gang its
+// queue keeps waiting is not retried for capacity: quota released wakes it. Plain pods are
 // only ever rejected here for reservations, which a deleted pod does not end.
 func (pl *Plugin) hintPodDeleted(logger klog.Logger, pod *corev1.Pod, oldObj, _ any) (fwk.QueueingHint, error) {
 	deleted, ok := oldObj.(*corev1.Pod)
@@ -57,7 +58,7 @@ func (pl *Plugin) hintPodDeleted(logger klog.Logger, pod *corev1.Pod, oldObj, _ 
 	if deleted.Spec.NodeName == "" {
 		return fwk.QueueSkip, nil
 	}
-	if pl.state.IsWaitingHead(pod) {
+	if pl.state.WaitsForCapacity(pod) {
 		logger.V(5).Info("Room freed for a waiting gang", "pod", klog.KObj(pod), "deleted", klog.KObj(deleted))
 		return fwk.Queue, nil
 	}
@@ -65,7 +66,7 @@ func (pl *Plugin) hintPodDeleted(logger klog.Logger, pod *corev1.Pod, oldObj, _ 
 }
 
 func (pl *Plugin) hintNodeChanged(_ klog.Logger, pod *corev1.Pod, _, _ any) (fwk.QueueingHint, error) {
-	if pl.state.IsWaitingHead(pod) {
+	if pl.state.WaitsForCapacity(pod) {
 		return fwk.Queue, nil
 	}
 	return fwk.QueueSkip, nil

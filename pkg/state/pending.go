@@ -1,0 +1,103 @@
+package state
+
+import (
+	"sort"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// The workloads waiting to be admitted are indexed by the ClusterQueue they
+// resolve to, so that deciding a queue's order, and waking what freed quota
+// can admit, costs the queues of one cohort, not every workload.
+
+// trackQueuedLocked files w under its ClusterQueue while it waits to be
+// admitted (complete, quota-managed, not charged, no reservation), and
+// takes it out otherwise. Callers call it wherever one of those changes.
+func (s *State) trackQueuedLocked(w *Workload) {
+	if w.queuedIn != "" {
+		if m := s.pendingByCQ[w.queuedIn]; m != nil {
+			delete(m, w.key)
+			if len(m) == 0 {
+				delete(s.pendingByCQ, w.queuedIn)
+			}
+		}
+		w.queuedIn = ""
+	}
+	if s.workloads[w.key] != w || !w.observed || w.model == nil || w.model.Finished || !w.complete ||
+		s.queueAPIProblemLocked() != nil || !s.awaitingAdmissionLocked(w) {
+		return
+	}
+	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	if p != nil {
+		// Waits for queue objects to change, which re-files everything.
+		return
+	}
+	m := s.pendingByCQ[cq.Name]
+	if m == nil {
+		m = map[workload.Key]*Workload{}
+		s.pendingByCQ[cq.Name] = m
+	}
+	m[w.key] = w
+	w.queuedIn = cq.Name
+}
+
+// reindexQueuedLocked files every workload again (queue objects changed).
+func (s *State) reindexQueuedLocked() {
+	clear(s.pendingByCQ)
+	for _, w := range s.workloads {
+		w.queuedIn = ""
+		s.trackQueuedLocked(w)
+	}
+}
+
+// pendingInOrderLocked lists cq's waiting workloads in queue order.
+func (s *State) pendingInOrderLocked(cq string) []*Workload {
+	m := s.pendingByCQ[cq]
+	out := make([]*Workload, 0, len(m))
+	for _, w := range m {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool { return s.before(out[i], out[j]) })
+	return out
+}
+
+// wakeCohortLocked lists the heads of the waiting workloads of cq's cohort
+// that the quota now free could admit, in queue order: under StrictFIFO
+// only a queue's head, under BestEffortFIFO every one that fits, each
+// counted against the quota before the next. Waking only those keeps a
+// release from sending thousands of gated pods through PreEnqueue.
+func (s *State) wakeCohortLocked(cqName string) []PodRef {
+	cq := s.book.ClusterQueue(cqName)
+	if cq == nil {
+		return nil
+	}
+	view := s.book.View()
+	var out []PodRef
+	for _, q := range s.book.Cohort(cq) {
+		for _, w := range s.pendingInOrderLocked(q.Name) {
+			c, p := view.Assign(q, s.needsLocked(w), nil)
+			if p == nil {
+				view.Add(c)
+				if h := s.headLocked(w); h != nil {
+					out = append(out, *h)
+				}
+			}
+			if q.Strategy == quota.StrictFIFO {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// quotaGatedLocked reports whether w waits for its queue (quota, order,
+// fair share, queue objects) rather than for domains: such a workload is
+// woken by quota released or queue objects changed, not by capacity freed.
+func (s *State) quotaGatedLocked(w *Workload) bool {
+	p := w.queueProblem.Load()
+	return p != nil && p.Reason != reasonWaitingForDomains && s.awaitingAdmissionLocked(w)
+}
+
+// reasonWaitingForDomains: quota would fit, the domains do not.
+const reasonWaitingForDomains = "WaitingForDomains"
