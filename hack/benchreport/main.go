@@ -1,5 +1,7 @@
 // Command benchreport prints a markdown table of the scheduler_perf results
-// in a -data-items-dir: benchreport _output/bench
+// in a -data-items-dir: benchreport _output/bench. Where the quota scenarios
+// ran, a second table compares their variants: admission throughput,
+// scheduling attempts per admitted workload and peak memory.
 package main
 
 import (
@@ -17,6 +19,12 @@ func main() {
 	rows, err := benchreport.Load(os.Args[1])
 	if err == nil {
 		err = benchreport.Markdown(os.Stdout, rows)
+	}
+	if err == nil {
+		var quota []quotaRow
+		if quota, err = loadQuota(os.Args[1]); err == nil && len(quota) > 0 {
+			err = writeQuota(os.Stdout, quota)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -57,6 +57,9 @@ type Book struct {
 	// usage is, per ClusterQueue name, the sum of its workloads' charges.
 	usage   map[string]Usage
 	charges map[workload.Key]*Charge
+	// cohorts lists each cohort's members, sorted by name, rebuilt when a
+	// ClusterQueue changes (readers share the book under a read lock).
+	cohorts map[string][]*ClusterQueue
 }
 
 // NewBook returns an empty book.
@@ -90,11 +93,24 @@ func (b *Book) SetClusterQueue(cq *ClusterQueue) {
 		cq.FairWeight = 0
 	}
 	b.queues[cq.Name] = cq
+	b.indexCohorts()
+}
+
+func (b *Book) indexCohorts() {
+	b.cohorts = map[string][]*ClusterQueue{}
+	for _, name := range b.ClusterQueues() {
+		if q := b.queues[name]; q.Cohort != "" {
+			b.cohorts[q.Cohort] = append(b.cohorts[q.Cohort], q)
+		}
+	}
 }
 
 // DeleteClusterQueue removes a ClusterQueue; workloads admitted through it
 // stay charged to its name until they end.
-func (b *Book) DeleteClusterQueue(name string) { delete(b.queues, name) }
+func (b *Book) DeleteClusterQueue(name string) {
+	delete(b.queues, name)
+	b.indexCohorts()
+}
 
 // ClusterQueue returns a ClusterQueue by name.
 func (b *Book) ClusterQueue(name string) *ClusterQueue { return b.queues[name] }
@@ -135,13 +151,7 @@ func (b *Book) Cohort(cq *ClusterQueue) []*ClusterQueue {
 	if cq.Cohort == "" {
 		return []*ClusterQueue{cq}
 	}
-	var out []*ClusterQueue
-	for _, name := range b.ClusterQueues() {
-		if q := b.queues[name]; q.Cohort == cq.Cohort {
-			out = append(out, q)
-		}
-	}
-	return out
+	return b.cohorts[cq.Cohort]
 }
 
 // Resolve finds the ClusterQueue a workload of namespace ns naming
@@ -284,6 +294,16 @@ func (v *View) Available(cq *ClusterQueue, fr FlavorResource) int64 {
 		avail = min(avail, lim.Nominal+*lim.Borrowing-used)
 	}
 	return max(0, avail)
+}
+
+// AnyAvailable reports whether cq may use more of any of its quotas.
+func (v *View) AnyAvailable(cq *ClusterQueue) bool {
+	for fr := range cq.Quotas {
+		if v.Available(cq, fr) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Ceiling is the most of fr cq could ever use, with every other workload

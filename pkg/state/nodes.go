@@ -123,6 +123,13 @@ func (s *State) Check(pod *corev1.Pod, node string, free func() workload.Resourc
 		}
 	}
 	if gang {
+		if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
+			if sr := r.Slices[p.Member.Slice]; sr != nil && len(sr.NodeLabels) > 0 {
+				if n := s.nodes.Node(node); n == nil || !labelsMatch(n.Labels(), sr.NodeLabels) {
+					return false, "node is not of a flavor the pod's quota was charged to"
+				}
+			}
+		}
 		if w := s.workloads[self]; w != nil && w.confines(p.Member.Slice) {
 			// Pods of a deleted object of the same name are another holder.
 			own := workload.Holder{Key: self, UID: p.Member.OwnerUID}
@@ -323,4 +330,14 @@ func (s *State) ReservedForOther(pod *corev1.Pod, node string) bool {
 	}
 	p := s.pods[pod.UID]
 	return p == nil || !p.Gang || p.Member.Key != ref.key || p.Member.Slice != ref.slice
+}
+
+// labelsMatch reports whether have carries every label of want.
+func labelsMatch(have, want map[string]string) bool {
+	for k, v := range want {
+		if have[k] != v {
+			return false
+		}
+	}
+	return true
 }

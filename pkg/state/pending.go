@@ -75,7 +75,14 @@ func (s *State) wakeCohortLocked(cqName string) []PodRef {
 	view := s.book.View()
 	var out []PodRef
 	for _, q := range s.book.Cohort(cq) {
-		for _, w := range s.pendingInOrderLocked(q.Name) {
+		if len(s.pendingByCQ[q.Name]) == 0 || !view.AnyAvailable(q) {
+			continue
+		}
+		for i, w := range s.pendingInOrderLocked(q.Name) {
+			if i == maxWakeScan || !view.AnyAvailable(q) {
+				// Bounded: deeper workloads are reached by later wakes.
+				break
+			}
 			c, p := view.Assign(q, s.needsLocked(w), nil)
 			if p == nil {
 				view.Add(c)
@@ -90,6 +97,10 @@ func (s *State) wakeCohortLocked(cqName string) []PodRef {
 	}
 	return out
 }
+
+// maxWakeScan bounds how deep into a queue one wake looks for workloads
+// that fit: a queue of thousands is not sorted and sized on every release.
+const maxWakeScan = 64
 
 // quotaGatedLocked reports whether w waits for its queue (quota, order,
 // fair share, queue objects) rather than for domains: such a workload is

@@ -2,9 +2,12 @@ package state
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -387,4 +390,60 @@ func (s *State) queueAPIProblemLocked() *quota.Problem {
 			Message: "waiting to learn whether the multislice.dev queue API is served"}
 	}
 	return nil
+}
+
+// AdmitAlone admits a queued plain pod's workload on quota alone: no plan,
+// the scheduler's own filters choose the node, among those of the flavors
+// it is charged to (Check keeps it there). A plan would copy every node
+// into a snapshot for one pod. It returns nil when the workload holds a
+// reservation (or needs none) and the failure otherwise.
+func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) (*planner.Failure, Actions) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.podLocked(pod)
+	w := s.workloads[p.Member.Key]
+	if w == nil || w.model == nil || s.reservations[w.key] != nil || !s.awaitingAdmissionLocked(w) {
+		return nil, Actions{}
+	}
+	qd := s.quotaDecisionLocked(w)
+	if qd.Problem != nil {
+		return &planner.Failure{Message: qd.Problem.Message, Unresolvable: qd.Problem.Config, Reason: qd.Problem.Reason}, Actions{}
+	}
+	c, prob := qd.View.Assign(qd.ClusterQueue, qd.Needs, nil)
+	if prob != nil {
+		return &planner.Failure{Message: prob.Message, Unresolvable: prob.Config, Reason: prob.Reason}, Actions{}
+	}
+	labels := map[string]string{}
+	for _, name := range c.Flavors[0] {
+		if f := s.book.Flavor(name); f != nil {
+			maps.Copy(labels, f.NodeLabels)
+		}
+	}
+	r := &Reservation{
+		Holder:  workload.Holder{Key: w.key, UID: w.model.UID},
+		Attempt: w.model.RestartAttempt,
+		Slices:  map[int]*SliceReservation{0: {NodeLabels: labels}},
+		Charge:  c,
+	}
+	_, acts, err := s.commitLocked(r, permitTimeout)
+	if err != nil {
+		return &planner.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, acts
+	}
+	return nil, acts
+}
+
+// ReleaseAlone gives back what AdmitAlone took when the scheduler's
+// filters found no node for the pod: its quota must not wait for the
+// permit timeout.
+func (s *State) ReleaseAlone(pod *corev1.Pod, why string) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.podLocked(pod)
+	if !p.Gang || p.MemberErr != nil || p.Member.Key.Source != workload.SourcePod {
+		return Actions{}
+	}
+	if r := s.reservations[p.Member.Key]; r == nil || len(r.Reserved) > 0 {
+		return Actions{}
+	}
+	return s.releaseLocked(p.Member.Key, ReleaseMemberFail, why)
 }

@@ -355,3 +355,34 @@ func TestEndedWorkloadIsNeverPendingAgain(t *testing.T) {
 		t.Fatalf("workloads %+v, want done, finished", rep.Workloads)
 	}
 }
+
+// A queued plain pod is admitted on quota alone, kept by Check on the
+// nodes of the flavor it is charged to, and gives its quota back at once
+// when no node fits it.
+func TestPlainPodAdmittedAlone(t *testing.T) {
+	gpu := builders.NodePool("gpu").Nodes(1).GPU("nvidia-h100-80gb", 8).Build()
+	f := withQueue(newFixture(t, append(builders.V5ePools(1), gpu...)...), 8, quota.BestEffortFIFO)
+	pod := unit.Pod("p").TPU("4").Label(wellknown.QueueNameLabel, "multislice-queue").Obj()
+	f.addPods(pod)
+	key := workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: "p"}
+	if fail, _ := f.s.AdmitAlone(pod, time.Minute); fail != nil {
+		t.Fatalf("AdmitAlone: %v", fail)
+	}
+	if c := f.s.ChargeOf(key); c == nil {
+		t.Fatalf("not charged")
+	}
+	if ok, _ := f.s.Check(pod, "pool-1-node-0", f.free("pool-1-node-0")); !ok {
+		t.Errorf("Check refused a node of the pod's flavor")
+	}
+	if ok, why := f.s.Check(pod, gpu[0].Name, f.free(gpu[0].Name)); ok || !strings.Contains(why, "flavor") {
+		t.Errorf("Check on a node of no charged flavor = %v, %q", ok, why)
+	}
+	// Again: idempotent while the reservation lives.
+	if fail, _ := f.s.AdmitAlone(pod, time.Minute); fail != nil {
+		t.Fatalf("second AdmitAlone: %v", fail)
+	}
+	f.s.ReleaseAlone(pod, "no node fits the pod")
+	if f.s.ChargeOf(key) != nil {
+		t.Errorf("quota kept after no node fitted")
+	}
+}

@@ -62,6 +62,10 @@ type SliceReservation struct {
 	// shape; Shapes lists each shape's request.
 	Slots  []planner.Slot
 	Shapes []ShapeRequest
+	// NodeLabels, when set, are labels every node of the slice's pods must
+	// carry: those of the flavors it is charged to, for slices the
+	// scheduler's own filters place (a queued plain pod).
+	NodeLabels map[string]string
 }
 
 // ShapeRequest is the request of one shape of a slice's pods.
@@ -84,6 +88,10 @@ type ReservedPod struct {
 func (s *State) Commit(r *Reservation, permitTimeout time.Duration) (uint64, Actions, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.commitLocked(r, permitTimeout)
+}
+
+func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint64, Actions, error) {
 	key := r.Holder.Key
 	if old := s.reservations[key]; old != nil {
 		return 0, Actions{}, fmt.Errorf("%s already holds a reservation", key)
@@ -135,9 +143,10 @@ func (s *State) Commit(r *Reservation, permitTimeout time.Duration) (uint64, Act
 		w.waitingHead, w.failure = nil, nil
 		// Members rejected while the workload waited come back now.
 		acts.Activate = s.pendingLocked(w)
-		if r.Charge != nil {
-			// The next workload of the queue may go now.
-			acts.Activate = append(acts.Activate, s.wakeCohortLocked(r.Charge.ClusterQueue)...)
+		if cq := s.book.ClusterQueue(chargedTo(r)); cq != nil && cq.Strategy == quota.StrictFIFO {
+			// The next workload of a strict queue may go now; under
+			// BestEffortFIFO what fits was woken when quota was released.
+			acts.Activate = append(acts.Activate, s.wakeCohortLocked(cq.Name)...)
 		}
 	}
 	s.opts.Observer.ReservationsActive(len(s.reservations))
@@ -550,4 +559,12 @@ func DescribePlacement(w *workload.Workload, r *Reservation) string {
 		parts = append(parts, fmt.Sprintf("%d pods of %d unconfined slices", pods, unconfined))
 	}
 	return "reserved " + strings.Join(parts, ", ")
+}
+
+// chargedTo names the ClusterQueue a reservation charges ("" for none).
+func chargedTo(r *Reservation) string {
+	if r.Charge == nil {
+		return ""
+	}
+	return r.Charge.ClusterQueue
 }

@@ -1,25 +1,34 @@
 // Package perf benchmarks multislice-scheduler with the upstream
 // scheduler_perf harness: each scenario runs the same workload through the
-// default kube-scheduler profile and through ours, in one run, against a
-// real apiserver and etcd. `make bench` runs it and tabulates the results.
+// default kube-scheduler profile and through ours (or, for quota, through
+// ours with and without queues), in one run, against a real apiserver and
+// etcd. `make bench` runs it and tabulates the results. The quota scenarios
+// drain queues of workloads, which the harness cannot do alone: see
+// drain_test.go.
 package perf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	_ "k8s.io/component-base/logs/json/register"
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
+	"sigs.k8s.io/yaml"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -38,8 +47,16 @@ func BenchmarkPerfScheduling(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	perf.RunBenchmarkPerfScheduling(b, "performance-config.yaml", "multislice", registry, perf.WithPrepareFn(installWorkloadCRDs))
+	drains := newDrains()
+	perf.RunBenchmarkPerfScheduling(b, "performance-config.yaml", topic, registry,
+		perf.WithPrepareFn(installCRDs), perf.WithNodeUpdateFn(drains.nodesCreated))
+	if err := drains.write(topic); err != nil {
+		b.Fatal(err)
+	}
 }
+
+// topic names the results' files.
+const topic = "multislice"
 
 // perSchedulerRegistry returns our plugins as one registry for the whole
 // run, the form the harness takes, while every workload's scheduler still
@@ -90,16 +107,54 @@ func perSchedulerRegistry() (frameworkruntime.Registry, error) {
 	return out, nil
 }
 
-// installWorkloadCRDs serves the JobSet and PodGroup APIs in every
-// workload's fresh apiserver, as a cluster with JobSet installed has them.
-func installWorkloadCRDs(tCtx ktesting.TContext) error {
+// installCRDs serves the JobSet and PodGroup APIs, as a cluster with JobSet
+// installed has them, and the multislice.dev queue API from the CRDs `make
+// generate` writes (manifests/crds/multislice.dev_*.yaml), in every
+// workload's fresh apiserver, and waits until they are served.
+func installCRDs(tCtx ktesting.TContext) error {
 	client, err := apiextensionsclient.NewForConfig(tCtx.RESTConfig())
 	if err != nil {
 		return err
 	}
-	for _, crd := range builders.WorkloadCRDs() {
+	crds := builders.WorkloadCRDs()
+	files, err := filepath.Glob("../../manifests/crds/multislice.dev_*.yaml")
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return errors.New("no manifests/crds/multislice.dev_*.yaml: run 'make generate'")
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if err := yaml.UnmarshalStrict(data, crd); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		crds = append(crds, crd)
+	}
+	for _, crd := range crds {
 		if _, err := client.ApiextensionsV1().CustomResourceDefinitions().Create(tCtx, crd, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("create CRD %s: %w", crd.Name, err)
+		}
+	}
+	for _, crd := range crds {
+		err := wait.PollUntilContextTimeout(tCtx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+			got, err := client.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, crd.Name, metav1.GetOptions{})
+			if err != nil {
+				return false, nil
+			}
+			for _, c := range got.Status.Conditions {
+				if c.Type == apiextensionsv1.Established && c.Status == apiextensionsv1.ConditionTrue {
+					return true, nil
+				}
+			}
+			return false, nil
+		})
+		if err != nil {
+			return fmt.Errorf("CRD %s not established: %w", crd.Name, err)
 		}
 	}
 	return nil

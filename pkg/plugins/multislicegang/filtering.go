@@ -60,6 +60,18 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	}
 	key := v.Member.Key
 	pl.act(ctx, pl.state.ExpireIfDue(key))
+	if key.Source == workload.SourcePod {
+		// A queued plain pod: admitted on quota alone; the default filters
+		// and scores place it, on its flavors' nodes (Filter).
+		fail, acts := pl.state.AdmitAlone(pod, pl.permitTimeout())
+		pl.act(ctx, acts)
+		if fail != nil {
+			pl.state.PlanFailed(pod, 0, fail)
+			pl.rt.Events().Normal(&v.Ref, fail.Reason, fail.Message)
+			return nil, failureStatus(fail)
+		}
+		return nil, nil
+	}
 	if nodes, ok := pl.state.MemberNodes(pod); ok {
 		return pl.restrict(cs, v.Gang, nodes, "the reserved room for the pod's slice is used up")
 	}
@@ -154,6 +166,10 @@ func (pl *Plugin) Filter(_ context.Context, cs fwk.CycleState, pod *corev1.Pod, 
 // plan goes elsewhere instead of timing out into the same domain again.
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, statuses fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	c := readCycle(cs)
+	if c != nil && c.gang && c.candidates == nil {
+		// A queued plain pod no node fits: its quota goes back at once.
+		pl.act(ctx, pl.state.ReleaseAlone(pod, "no node fits the pod"))
+	}
 	if c == nil || !c.gang || c.candidates.Len() == 0 {
 		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
