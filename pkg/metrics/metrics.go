@@ -93,7 +93,7 @@ var (
 	AdmissionWait = metrics.NewHistogramVec(&metrics.HistogramOpts{
 		Subsystem:      subsystem,
 		Name:           "admission_wait_seconds",
-		Help:           "Time from a quota-managed workload's creation to its admission, per ClusterQueue.",
+		Help:           "Time from a quota-managed workload's creation to its admission (quota charged and every pod given a node), per ClusterQueue.",
 		Buckets:        metrics.ExponentialBuckets(0.1, 2, 16),
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"cluster_queue"})
@@ -101,7 +101,7 @@ var (
 	Admissions = metrics.NewCounterVec(&metrics.CounterOpts{
 		Subsystem:      subsystem,
 		Name:           "admissions_total",
-		Help:           "Workloads admitted, per ClusterQueue.",
+		Help:           "Workloads admitted (quota charged and every pod given a node), per ClusterQueue.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"cluster_queue"})
 	// QueueRejections counts the times a workload's queue kept it waiting.

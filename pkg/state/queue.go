@@ -297,7 +297,6 @@ func (s *State) chargeLocked(w *Workload, c *quota.Charge) error {
 	}
 	s.book.Charge(w.key, c)
 	s.trackQueuedLocked(w)
-	s.opts.Observer.WorkloadAdmitted(c.ClusterQueue, s.opts.Clock.Now().Sub(w.model.Created))
 	w.quotaSince.Store(0)
 	w.queueProblem.Store(nil)
 	return nil

@@ -397,6 +397,11 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 	}
 	r.Committed = true
 	r.Deadline = s.opts.Clock.Now().Add(r.FollowerTimeout)
+	if r.Charge != nil {
+		// Counted once every pod has a node: a charge given back because
+		// no node fit (and taken again later) is not another admission.
+		s.opts.Observer.WorkloadAdmitted(r.Charge.ClusterQueue, s.opts.Clock.Now().Sub(w.model.Created))
+	}
 	res := PermitResult{Allow: true, Committed: DescribePlacement(w.model, r), Ref: v.Ref}
 	for uid := range r.Reserved {
 		if uid != pod.UID {

@@ -54,8 +54,8 @@ type Observer interface {
 	ReservationReleased(reason ReleaseReason)
 	GangPlaced(wait time.Duration)
 	GangsWaiting(unplaceable, waiting int)
-	// WorkloadAdmitted: a quota-managed workload was admitted, wait after
-	// its creation.
+	// WorkloadAdmitted: a quota-managed workload was admitted and placed
+	// whole, wait after its creation.
 	WorkloadAdmitted(clusterQueue string, wait time.Duration)
 }
 
