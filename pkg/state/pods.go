@@ -442,6 +442,11 @@ func (s *State) freedLocked() Actions {
 		if w.waitingHead == nil || s.reservations[w.key] != nil || s.quotaGatedLocked(w) {
 			continue
 		}
+		if w.key.Source == workload.SourcePod {
+			// A queued plain pod is placed by the default filters, whose
+			// own queueing hints retry it when room frees up.
+			continue
+		}
 		if h := s.headLocked(w); h != nil {
 			acts.Activate = append(acts.Activate, *h)
 		}
