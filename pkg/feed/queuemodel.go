@@ -111,7 +111,7 @@ func usageList(u, borrowed quota.Usage) []multislicev1alpha1.FlavorUsage {
 		for _, r := range rs {
 			fr := quota.FlavorResource{Flavor: f, Resource: r}
 			fu.Resources = append(fu.Resources, multislicev1alpha1.ResourceUsage{
-				Name: r, Total: quantity(r, u[fr]), Borrowed: quantity(r, borrowed[fr]),
+				Name: r, Total: quota.Quantity(r, u[fr]), Borrowed: quota.Quantity(r, borrowed[fr]),
 			})
 		}
 		out = append(out, fu)

@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
@@ -24,6 +23,7 @@ import (
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -287,19 +287,7 @@ func resourceList(r workload.Resources) corev1.ResourceList {
 		if name == corev1.ResourcePods || v == 0 {
 			continue
 		}
-		out[name] = quantity(name, v)
+		out[name] = quota.Quantity(name, v)
 	}
 	return out
-}
-
-// quantity renders a milli-unit amount of r.
-func quantity(r corev1.ResourceName, milli int64) resource.Quantity {
-	format := resource.DecimalSI
-	if r == corev1.ResourceMemory || r == corev1.ResourceEphemeralStorage {
-		format = resource.BinarySI
-	}
-	if milli%1000 == 0 {
-		return *resource.NewQuantity(milli/1000, format)
-	}
-	return *resource.NewMilliQuantity(milli, format)
 }

@@ -391,12 +391,19 @@ func (v *View) Share(cq *ClusterQueue, extra Usage) int64 {
 
 // FormatAmount renders a milli-unit amount of r for users.
 func FormatAmount(r corev1.ResourceName, milli int64) string {
+	q := Quantity(r, milli)
+	return q.String()
+}
+
+// Quantity renders a milli-unit amount of r as a Quantity in whole units
+// where it has no fraction (binary for memory and storage).
+func Quantity(r corev1.ResourceName, milli int64) resource.Quantity {
 	format := resource.DecimalSI
 	if r == corev1.ResourceMemory || r == corev1.ResourceEphemeralStorage {
 		format = resource.BinarySI
 	}
 	if milli%1000 == 0 {
-		return resource.NewQuantity(milli/1000, format).String()
+		return *resource.NewQuantity(milli/1000, format)
 	}
-	return resource.NewMilliQuantity(milli, format).String()
+	return *resource.NewMilliQuantity(milli, format)
 }

@@ -282,12 +282,20 @@ func (s *State) CachedFailure(pod *corev1.Pod) *planner.Failure {
 func (s *State) IsWaitingHead(pod *corev1.Pod) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.headOfLocked(pod) != nil
+}
+
+// headOfLocked returns the workload whose waiting head pod is (nil: none).
+func (s *State) headOfLocked(pod *corev1.Pod) *Workload {
 	p := s.pods[pod.UID]
 	if p == nil || !p.Gang {
-		return false
+		return nil
 	}
 	w := s.workloads[p.Member.Key]
-	return w != nil && w.waitingHead != nil && w.waitingHead.UID == pod.UID
+	if w == nil || w.waitingHead == nil || w.waitingHead.UID != pod.UID {
+		return nil
+	}
+	return w
 }
 
 // WaitsForCapacity reports whether the pod is its waiting workload's head
@@ -296,12 +304,8 @@ func (s *State) IsWaitingHead(pod *corev1.Pod) bool {
 func (s *State) WaitsForCapacity(pod *corev1.Pod) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	p := s.pods[pod.UID]
-	if p == nil || !p.Gang {
-		return false
-	}
-	w := s.workloads[p.Member.Key]
-	return w != nil && w.waitingHead != nil && w.waitingHead.UID == pod.UID && !s.quotaGatedLocked(w)
+	w := s.headOfLocked(pod)
+	return w != nil && !s.quotaGatedLocked(w)
 }
 
 func (s *State) observeWaitingLocked() {
