@@ -107,3 +107,17 @@ func TestAssignChargesCPUToItsOwnGroup(t *testing.T) {
 		t.Fatalf("flavors %v", c.Flavors[0])
 	}
 }
+
+func TestShape(t *testing.T) {
+	tpu := func(chips int64, sel string) []Need {
+		return []Need{{Slice: 0, Count: 1, Request: workload.Resources{"google.com/tpu": chips * 1000, "cpu": 500}, CompatibleKey: sel}}
+	}
+	if Shape(tpu(8, "a=b,")) != Shape(tpu(8, "a=b,")) {
+		t.Error("equal needs have different shapes")
+	}
+	for _, other := range [][]Need{tpu(4, "a=b,"), tpu(8, "a=c,"), append(tpu(8, "a=b,"), tpu(8, "a=b,")...)} {
+		if Shape(tpu(8, "a=b,")) == Shape(other) {
+			t.Errorf("needs %v and %v share a shape", tpu(8, "a=b,"), other)
+		}
+	}
+}

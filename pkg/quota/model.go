@@ -12,7 +12,9 @@ package quota
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -167,12 +169,30 @@ type LocalQueue struct {
 // Need is what one slice of a workload asks for: Count pods of Request.
 // Compatible says whether the slice's pods could run on a flavor's nodes
 // at all (their node selectors and affinity against its node labels); nil
-// accepts every flavor.
+// accepts every flavor. CompatibleKey identifies Compatible: two needs
+// with equal Slice, Count, Request and CompatibleKey are assigned alike
+// (see Shape).
 type Need struct {
-	Slice      int
-	Count      int64
-	Request    workload.Resources
-	Compatible func(f *Flavor) bool
+	Slice         int
+	Count         int64
+	Request       workload.Resources
+	Compatible    func(f *Flavor) bool
+	CompatibleKey string
+}
+
+// Shape is a key equal for needs that Assign treats alike: Assign depends
+// only on the view and on what Shape covers, so a shape that did not fit
+// a queue does not fit it after more is charged either.
+func Shape(needs []Need) string {
+	var b strings.Builder
+	for _, n := range needs {
+		fmt.Fprintf(&b, "%d*%d[%s]", n.Slice, n.Count, n.CompatibleKey)
+		for _, r := range slices.Sorted(maps.Keys(n.Request)) {
+			fmt.Fprintf(&b, "%s=%d,", r, n.Request[r])
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
 }
 
 // total is the slice's request for resource r, all pods together.

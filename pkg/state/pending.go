@@ -78,12 +78,26 @@ func (s *State) wakeCohortLocked(cqName string) []PodRef {
 		if len(s.pendingByCQ[q.Name]) == 0 || !view.AnyAvailable(q) {
 			continue
 		}
+		// Shapes that did not fit: the view only shrinks during a wake,
+		// so they are not tried again (most queues hold few shapes).
+		misfits := map[string]bool{}
 		for i, w := range s.pendingInOrderLocked(q.Name) {
 			if i == maxWakeScan || !view.AnyAvailable(q) {
 				// Bounded: deeper workloads are reached by later wakes.
 				break
 			}
-			c, p := view.Assign(q, s.needsLocked(w), nil)
+			needs := s.needsLocked(w)
+			shape := quota.Shape(needs)
+			if misfits[shape] {
+				if q.Strategy == quota.StrictFIFO {
+					break
+				}
+				continue
+			}
+			c, p := view.Assign(q, needs, nil)
+			if p != nil {
+				misfits[shape] = true
+			}
 			if p == nil {
 				view.Add(c)
 				if h := s.headLocked(w); h != nil {

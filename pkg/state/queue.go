@@ -3,12 +3,13 @@ package state
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
-
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -162,7 +163,7 @@ func (s *State) needsLocked(w *Workload) []quota.Need {
 		case sl.Request != nil:
 			total.AddScaled(sl.Request, rest)
 		}
-		out = append(out, quota.Need{Slice: i, Count: 1, Request: total, Compatible: compatibleWith(spec)})
+		out = append(out, quota.Need{Slice: i, Count: 1, Request: total, Compatible: compatibleWith(spec), CompatibleKey: selectorKey(spec)})
 	}
 	return out
 }
@@ -182,6 +183,21 @@ func compatibleWith(spec *corev1.PodSpec) func(*quota.Flavor) bool {
 		}
 		return true
 	}
+}
+
+// selectorKey identifies what compatibleWith(spec) decides by.
+func selectorKey(spec *corev1.PodSpec) string {
+	if spec == nil || len(spec.NodeSelector) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(spec.NodeSelector)) {
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(spec.NodeSelector[k])
+		b.WriteByte(',')
+	}
+	return b.String()
 }
 
 // queueVerdictLocked says whether quota-managed w may try to be placed now.

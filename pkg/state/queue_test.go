@@ -120,6 +120,30 @@ func TestQuotaAdmitsInTurn(t *testing.T) {
 	}
 }
 
+// Released quota wakes, in queue order, every waiting workload it can
+// admit and none it cannot: a shape that did not fit is not tried again in
+// the same wake, yet a smaller shape behind it still is.
+func TestReleaseWakesWhatFits(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(6)...), 24, quota.BestEffortFIFO)
+	running := queued("running", 3, 0)
+	f.addGang(running)
+	f.commit(jsKey("running"))
+	pods := map[string][]*corev1.Pod{}
+	for _, js := range []*jobsetv1alpha2.JobSet{queued("big1", 2, 1), queued("big2", 2, 2), queued("big3", 2, 3), queued("small", 1, 4)} {
+		pods[js.Name] = f.addGang(js)
+		admits(t, f, pods[js.Name], false, quota.ReasonQuotaExceeded)
+	}
+	done := running.DeepCopy()
+	done.Status.Conditions = []metav1.Condition{{Type: string(jobsetv1alpha2.JobSetCompleted), Status: metav1.ConditionTrue}}
+	woken := strings.Join(names(f.addJobSet(done).Activate), ",")
+	for name, want := range map[string]bool{"big1": true, "big2": false, "big3": false, "small": true} {
+		h := head(t, f, pods[name])
+		if got := strings.Contains(woken, h.Name); got != want {
+			t.Errorf("%s woken = %v, want %v (woken: %s)", name, got, want, woken)
+		}
+	}
+}
+
 // A plan that raced with another admission fails to commit rather than
 // over-admit.
 func TestQuotaTakenMeanwhileFailsTheCommit(t *testing.T) {
