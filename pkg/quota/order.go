@@ -33,13 +33,25 @@ type Verdict struct {
 // Before orders pending workloads: higher priority first, then older, then
 // by key, so every reader agrees on the order.
 func Before(a, b *Candidate) bool {
-	if a.Priority != b.Priority {
-		return a.Priority > b.Priority
+	return Precedes(a.Priority, b.Priority, a.Created, b.Created, a.Key, b.Key)
+}
+
+// Precedes is Before on the ordering fields alone, for callers that keep
+// them elsewhere: higher priority first, then older, then by key.
+func Precedes(ap, bp int32, ac, bc time.Time, ak, bk workload.Key) bool {
+	if ap != bp {
+		return ap > bp
 	}
-	if !a.Created.Equal(b.Created) {
-		return a.Created.Before(b.Created)
+	if !ac.Equal(bc) {
+		return ac.Before(bc)
 	}
-	return a.Key.String() < b.Key.String()
+	if ak.Source != bk.Source {
+		return ak.Source < bk.Source
+	}
+	if ak.Namespace != bk.Namespace {
+		return ak.Namespace < bk.Namespace
+	}
+	return ak.Name < bk.Name
 }
 
 // Decide says which pending workloads of one cohort (or one queue without a

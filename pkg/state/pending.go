@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -51,14 +52,21 @@ func (s *State) reindexQueuedLocked() {
 	}
 }
 
-// pendingInOrderLocked lists cq's waiting workloads in queue order.
-func (s *State) pendingInOrderLocked(cq string) []*Workload {
+// firstPendingLocked lists the first n of cq's waiting workloads in queue
+// order, without sorting the whole queue.
+func (s *State) firstPendingLocked(cq string, n int) []*Workload {
 	m := s.pendingByCQ[cq]
-	out := make([]*Workload, 0, len(m))
+	out := make([]*Workload, 0, min(len(m), n)+1)
 	for _, w := range m {
-		out = append(out, w)
+		if len(out) == n && !s.before(w, out[n-1]) {
+			continue
+		}
+		i := sort.Search(len(out), func(i int) bool { return s.before(w, out[i]) })
+		out = slices.Insert(out, i, w)
+		if len(out) > n {
+			out = out[:n]
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return s.before(out[i], out[j]) })
 	return out
 }
 
@@ -81,13 +89,12 @@ func (s *State) wakeCohortLocked(cqName string) []PodRef {
 		// Shapes that did not fit: the view only shrinks during a wake,
 		// so they are not tried again (most queues hold few shapes).
 		misfits := map[string]bool{}
-		for i, w := range s.pendingInOrderLocked(q.Name) {
-			if i == maxWakeScan || !view.AnyAvailable(q) {
+		for _, w := range s.firstPendingLocked(q.Name, maxWakeScan) {
+			if !view.AnyAvailable(q) {
 				// Bounded: deeper workloads are reached by later wakes.
 				break
 			}
-			needs := s.needsLocked(w)
-			shape := quota.Shape(needs)
+			needs, shape := s.needsLocked(w), s.shapeLocked(w)
 			if misfits[shape] {
 				if q.Strategy == quota.StrictFIFO {
 					break
