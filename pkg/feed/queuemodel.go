@@ -86,6 +86,7 @@ func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue
 		}
 		if r := p.ReclaimOutOfCohort; r != nil {
 			out.Preemption.ReclaimOutOfCohort = r.Enable
+			out.Preemption.ReclaimMoreThanNominal = r.Enable && r.ReclaimMoreThanNominalQuota
 		}
 	}
 	return out, nil

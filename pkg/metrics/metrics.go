@@ -111,6 +111,28 @@ var (
 		Help:           "Times a quota-managed workload was kept waiting by its queue, by reason (QuotaExceeded, WaitingInQueue, YieldingToFairShare, LocalQueueNotFound, ...).",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"reason"})
+	// Preemptions counts whole-workload preemption decisions by result.
+	Preemptions = metrics.NewCounterVec(&metrics.CounterOpts{
+		Subsystem:      subsystem,
+		Name:           "workload_preemptions_total",
+		Help:           "Whole-workload preemption attempts of gang workloads, by result: preempted, no_victims, waiting (victims of an earlier preemption still terminating).",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"result"})
+	// PreemptionVictims counts the workloads evicted whole.
+	PreemptionVictims = metrics.NewCounter(&metrics.CounterOpts{
+		Subsystem:      subsystem,
+		Name:           "preemption_victims_total",
+		Help:           "Workloads evicted whole to place a higher-priority workload.",
+		StabilityLevel: metrics.ALPHA,
+	})
+	// PreemptionDuration is how long choosing victims took.
+	PreemptionDuration = metrics.NewHistogram(&metrics.HistogramOpts{
+		Subsystem:      subsystem,
+		Name:           "preemption_decision_seconds",
+		Help:           "Time to choose the victims of one whole-workload preemption, simulations included.",
+		Buckets:        metrics.ExponentialBuckets(0.0005, 2, 14),
+		StabilityLevel: metrics.ALPHA,
+	})
 )
 
 var registerOnce sync.Once
@@ -119,7 +141,8 @@ var registerOnce sync.Once
 func Register() {
 	registerOnce.Do(func() {
 		legacyregistry.MustRegister(GangWait, ActiveReservations, ReservationReleases, PlanningDuration, GangsWaiting,
-			PendingWorkloads, AdmittedWorkloads, QuotaUsage, QuotaBorrowed, AdmissionWait, Admissions, QueueRejections)
+			PendingWorkloads, AdmittedWorkloads, QuotaUsage, QuotaBorrowed, AdmissionWait, Admissions, QueueRejections,
+			Preemptions, PreemptionVictims, PreemptionDuration)
 	})
 }
 

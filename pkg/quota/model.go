@@ -110,6 +110,9 @@ type Preemption struct {
 	// BorrowMaxPriority is the borrowWithinCohort priority threshold (nil: none).
 	BorrowMaxPriority  *int32
 	ReclaimOutOfCohort bool
+	// ReclaimMoreThanNominal lets out-of-cohort reclaim go beyond the
+	// queue's nominal quota.
+	ReclaimMoreThanNominal bool
 }
 
 // ClusterQueue is a cluster-wide queue with quota.

@@ -131,7 +131,7 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 			// order and fair sharing are decided here, so a workload that
 			// may not be admitted waits gated instead of planning.
 			qv := s.queueVerdictLocked(w)
-			if qv.Proceed {
+			if qv.Proceed || (qv.Problem.Reason == quota.ReasonQuotaExceeded && s.mayPreemptForQuotaLocked(w)) {
 				w.queueProblem.Store(nil)
 			} else {
 				v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason

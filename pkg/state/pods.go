@@ -31,6 +31,8 @@ type Pod struct {
 	// Terminal pods (succeeded, failed, being deleted) hold nothing.
 	Terminal  bool
 	Succeeded bool
+	// Deleting pods (terminal) still occupy their node until they are gone.
+	Deleting bool
 	// Gated pods have scheduling gates: they do not count as present.
 	Gated bool
 	// StagedLeader is a Job leader that JobSet's webhook gave a required
@@ -61,6 +63,7 @@ func (s *State) derivePod(pod *corev1.Pod, old *Pod) *Pod {
 		Node:      pod.Spec.NodeName,
 		Succeeded: pod.Status.Phase == corev1.PodSucceeded,
 		Terminal:  pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed || pod.DeletionTimestamp != nil,
+		Deleting:  pod.DeletionTimestamp != nil,
 		Gated:     len(pod.Spec.SchedulingGates) > 0,
 		Priority:  corev1helpers.PodPriority(pod),
 		Spec:      &pod.Spec,

@@ -120,8 +120,23 @@ func (s *State) awaitingAdmissionLocked(w *Workload) bool {
 
 // needsLocked is what admitting w charges: every pod of every slice, each
 // sized from its own spec where it exists and from its slice's first pod
-// or template otherwise.
+// or template otherwise. The result is cached until the model or the
+// members change: callers must not modify it.
 func (s *State) needsLocked(w *Workload) []quota.Need {
+	if c := &w.needs; c.model != w.model || c.gen != w.membersGen || c.needs == nil {
+		*c = needsCache{model: w.model, gen: w.membersGen, needs: s.computeNeedsLocked(w)}
+		c.shape = quota.Shape(c.needs)
+	}
+	return w.needs.needs
+}
+
+// shapeLocked is quota.Shape of w's needs.
+func (s *State) shapeLocked(w *Workload) string {
+	s.needsLocked(w)
+	return w.needs.shape
+}
+
+func (s *State) computeNeedsLocked(w *Workload) []quota.Need {
 	model := w.model
 	type acc struct {
 		total workload.Resources
@@ -268,9 +283,7 @@ func (s *State) candidateLocked(view *quota.View, w *Workload, cq *quota.Cluster
 
 // before is the queue order between two pending workloads.
 func (s *State) before(a, b *Workload) bool {
-	return quota.Before(
-		&quota.Candidate{Key: a.key, Priority: a.priority, Created: a.model.Created},
-		&quota.Candidate{Key: b.key, Priority: b.priority, Created: b.model.Created})
+	return quota.Precedes(a.priority, b.priority, a.model.Created, b.model.Created, a.key, b.key)
 }
 
 // QuotaDecision is what a plan needs to charge a workload's quota.
@@ -373,7 +386,7 @@ func (s *State) rechargeLocked(w *Workload) {
 	if !running {
 		return
 	}
-	needs := s.needsLocked(w)
+	needs := slices.Clone(s.needsLocked(w))
 	for _, m := range w.members {
 		if m.Node == "" || !m.Live() || !w.current(m) {
 			continue
@@ -387,6 +400,14 @@ func (s *State) rechargeLocked(w *Workload) {
 	}
 	s.book.Charge(w.key, s.book.View().Force(cq, needs))
 	w.ranAttempt = w.model.RestartAttempt + 1
+	if w.placedAt.IsZero() {
+		// Found running after a restart: its pods' age stands in.
+		for _, m := range w.members {
+			if m.Live() && m.Created.After(w.placedAt) {
+				w.placedAt = m.Created
+			}
+		}
+	}
 	s.trackQueuedLocked(w)
 }
 

@@ -120,6 +120,7 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 			return 0, Actions{}, err
 		}
 	}
+	s.dropClaimLocked(key)
 	s.nextID++
 	r.ID = s.nextID
 	r.Deadline = s.opts.Clock.Now().Add(permitTimeout)
@@ -427,6 +428,7 @@ func (s *State) settleLocked(key workload.Key) Actions {
 	}
 	s.dropReservationLocked(key, r)
 	w.ranAttempt = r.Attempt + 1
+	w.placedAt = s.opts.Clock.Now()
 	if !w.firstPending.IsZero() {
 		s.opts.Observer.GangPlaced(s.opts.Clock.Now().Sub(w.firstPending))
 		w.firstPending = time.Time{}
@@ -490,6 +492,9 @@ func (s *State) Expire() Actions {
 	defer s.mu.Unlock()
 	now := s.opts.Clock.Now()
 	var acts Actions
+	if s.expireClaimsLocked(now) {
+		acts.merge(s.freedLocked())
+	}
 	for _, key := range slices.SortedFunc(maps.Keys(s.reservations), compareKeys) {
 		if r := s.reservations[key]; now.After(r.Deadline) {
 			why := "its pods were not all reserved in time"

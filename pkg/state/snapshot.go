@@ -3,6 +3,7 @@ package state
 import (
 	"maps"
 	"sort"
+	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -71,6 +72,9 @@ type WorkloadView struct {
 	Outstanding map[string]workload.Resources
 	// Charge is what its admission charged its queue (nil: none).
 	Charge *quota.Charge
+	// Created is when its object was created; Started when its current
+	// or last attempt was placed whole (zero: never).
+	Created, Started time.Time
 }
 
 // PodView is a placed pod in a snapshot.
@@ -161,6 +165,8 @@ func (s *State) nodeViewLocked(name string, self workload.Key, requested Request
 	v.Free = free
 	if ref, ok := s.nodeReserved[name]; ok && ref.key != self {
 		v.Reserved, v.ReservedBy, v.ReservedFor = true, ref.key, ref.slice
+	} else if k, ok := s.claimedForOther(name, self, true); ok {
+		v.Reserved, v.ReservedBy, v.ReservedFor = true, k, -1
 	}
 	return v
 }
@@ -177,7 +183,9 @@ func (s *State) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
 	}
 	v.Model = w.model
 	v.Charge = s.book.ChargeOf(key)
+	v.Started = w.placedAt
 	if w.model != nil {
+		v.Created = w.model.Created
 		v.Holder = workload.Holder{Key: key, UID: w.model.UID}
 		v.Active = w.active()
 		v.Staged = w.staged()

@@ -42,6 +42,9 @@ type Options struct {
 	// the LocalQueue of this name in their namespace ("": such workloads
 	// are not quota-managed).
 	DefaultLocalQueue string
+	// ClaimTimeout is how long the domains a preemption freed stay kept
+	// for the preemptor while it is not placed.
+	ClaimTimeout time.Duration
 	// QuotaStarvation is how long the head of a BestEffortFIFO queue may
 	// wait for quota before the workloads behind it wait for it.
 	QuotaStarvation time.Duration
@@ -115,6 +118,10 @@ type State struct {
 	// pendingByCQ indexes the workloads waiting to be admitted by
 	// ClusterQueue (see trackQueuedLocked).
 	pendingByCQ map[string]map[workload.Key]*Workload
+	// claims are the preemptions under way, by preemptor; claimedNodes
+	// maps each node they keep to its preemptor (see claims.go).
+	claims       map[workload.Key]*claim
+	claimedNodes map[string]workload.Key
 
 	// blocked holds plain pods a reservation kept off nodes, to activate
 	// when reservations end. It has its own lock: Filter records into it.
@@ -138,6 +145,9 @@ func New(opts Options) *State {
 	if opts.Observer == nil {
 		opts.Observer = nopObserver{}
 	}
+	if opts.ClaimTimeout <= 0 {
+		opts.ClaimTimeout = DefaultClaimTimeout
+	}
 	if opts.QuotaStarvation <= 0 {
 		opts.QuotaStarvation = DefaultQuotaStarvation
 	}
@@ -156,6 +166,8 @@ func New(opts Options) *State {
 		blocked:      map[types.UID]PodRef{},
 		book:         quota.NewBook(),
 		pendingByCQ:  map[string]map[workload.Key]*Workload{},
+		claims:       map[workload.Key]*claim{},
+		claimedNodes: map[string]workload.Key{},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -57,6 +58,23 @@ type Workload struct {
 	// so that a workload whose pods ended is not taken for a pending one
 	// before its owner reports it finished.
 	ranAttempt int32
+	// placedAt is when the workload was last placed whole.
+	placedAt time.Time
+	// membersGen changes whenever a member is added or removed (a changed
+	// pod is removed and added again); needs caches what admission would
+	// charge for the model and members it was computed from.
+	membersGen uint64
+	needs      needsCache
+	// noVictimsGen is 1 + the generation at which a preemption for w found
+	// no victims (0: none).
+	noVictimsGen uint64
+}
+
+type needsCache struct {
+	model *workload.Workload
+	gen   uint64
+	needs []quota.Need
+	shape string
 }
 
 // ran reports whether the current attempt was placed whole.
@@ -121,6 +139,7 @@ func (w *Workload) confines(i int) bool {
 }
 
 func (w *Workload) count(p *Pod, delta int) {
+	w.membersGen++
 	if !w.current(p) {
 		return
 	}
@@ -333,6 +352,9 @@ func (s *State) deleteSourceLocked(key workload.Key) Actions {
 		return Actions{}
 	}
 	acts := s.releaseLocked(key, ReleaseDeleted, fmt.Sprintf("%s was deleted", key))
+	if s.dropClaimLocked(key) {
+		acts.merge(s.freedLocked())
+	}
 	// The model stays: pods still running keep holding their domains
 	// until they are gone. Pods wait until an object of the name returns.
 	w.observed = false

@@ -11,6 +11,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -472,8 +473,8 @@ func TestRequestedOf(t *testing.T) {
 		corev1.ResourcePods:             2000,
 		wellknown.ResourceTPU:           4000,
 	}
-	if diff := cmp.Diff(want, requestedOf(ni)); diff != "" {
-		t.Errorf("requestedOf (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, feed.RequestedOf(ni)); diff != "" {
+		t.Errorf("RequestedOf (-want +got):\n%s", diff)
 	}
 	wantFree := workload.Resources{
 		corev1.ResourceCPU:    8000,

@@ -8,7 +8,6 @@ import (
 	"context"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
@@ -62,7 +61,7 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 			return nil, err
 		}
 		pl := &Plugin{handle: h, args: args, rt: rt, state: st, sort: newSortKeys(st)}
-		pl.requested = pl.snapshotRequested
+		pl.requested = feed.SnapshotRequested(h)
 		rt.OnPodDeleted(pl.sort.forget)
 		return pl, nil
 	}
@@ -73,33 +72,9 @@ func (pl *Plugin) Name() string { return Name }
 
 func (pl *Plugin) act(ctx context.Context, acts state.Actions) { pl.rt.Act(ctx, acts) }
 
-// snapshotRequested reads what the cycle's snapshot says pods on a node request.
-func (pl *Plugin) snapshotRequested(node string) (workload.Resources, bool) {
-	ni, err := pl.handle.SnapshotSharedLister().NodeInfos().Get(node)
-	if err != nil || ni.Node() == nil {
-		return nil, false
-	}
-	return requestedOf(ni), true
-}
-
-// requestedOf converts a NodeInfo's requests into the model's units.
-func requestedOf(ni fwk.NodeInfo) workload.Resources {
-	req := ni.GetRequested()
-	r := workload.Resources{
-		corev1.ResourceCPU:              req.GetMilliCPU(),
-		corev1.ResourceMemory:           req.GetMemory() * 1000,
-		corev1.ResourceEphemeralStorage: req.GetEphemeralStorage() * 1000,
-		corev1.ResourcePods:             int64(len(ni.GetPods())) * 1000,
-	}
-	for name, v := range req.GetScalarResources() {
-		r[name] = v * 1000
-	}
-	return r
-}
-
 // freeOf is what a node has left, in the model's units.
 func freeOf(ni fwk.NodeInfo) workload.Resources {
-	return workload.FromList(ni.Node().Status.Allocatable).Sub(requestedOf(ni))
+	return workload.FromList(ni.Node().Status.Allocatable).Sub(feed.RequestedOf(ni))
 }
 
 func (pl *Plugin) permitTimeout() time.Duration   { return pl.args.PermitTimeout }

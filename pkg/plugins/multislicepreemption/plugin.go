@@ -1,10 +1,15 @@
 // Package multislicepreemption is the PostFilter of this scheduler's
-// profile, in place of kube-scheduler's DefaultPreemption. For plain pods it
-// is DefaultPreemption — pod-by-pod, lower priority first — except that a
-// pod of a gang workload is never a victim (losing one pod restarts a whole
-// JobSet) and nothing is evicted from a domain another workload has
-// reserved (the preemptor could not go there anyway). Gang members never
-// preempt pod by pod.
+// profile, in place of kube-scheduler's DefaultPreemption.
+//
+// A gang workload that cannot be placed preempts whole workloads
+// (workload.go): the victims are chosen by package admission on a snapshot
+// and evicted whole, and the domains they free are kept for the preemptor
+// while they terminate.
+//
+// For plain pods it is DefaultPreemption — pod-by-pod, lower priority first
+// — except that a pod of a gang workload is never a victim (losing one pod
+// restarts a whole JobSet) and nothing is evicted from a domain another
+// workload has reserved (the preemptor could not go there anyway).
 package multislicepreemption
 
 import (
@@ -31,8 +36,10 @@ const Name = "MultislicePreemption"
 
 // Plugin wraps DefaultPreemption.
 type Plugin struct {
-	dp *defaultpreemption.DefaultPreemption
-	rt *feed.Runtime
+	dp     *defaultpreemption.DefaultPreemption
+	rt     *feed.Runtime
+	handle fwk.Handle
+	evict  evictor
 }
 
 var (
@@ -52,7 +59,8 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 		if err != nil {
 			return nil, err
 		}
-		pl := &Plugin{dp: dp, rt: rt}
+		pl := &Plugin{dp: dp, rt: rt, handle: h}
+		pl.evict = pl.evictPods
 		dp.IsEligiblePod = pl.eligible
 		return pl, nil
 	}
@@ -79,11 +87,12 @@ func (pl *Plugin) eligible(nodeInfo fwk.NodeInfo, victim preemption.Victim, pree
 	return true
 }
 
-// PostFilter preempts for plain pods only.
+// PostFilter preempts whole workloads for a gang, pod by pod for a plain
+// pod.
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	if st := pl.rt.State(); st != nil {
-		if v := st.Admit(pod); v.Gang {
-			return nil, fwk.NewStatus(fwk.Unschedulable, "gang members do not preempt pod by pod")
+		if v := st.Classify(pod); v.Gang {
+			return nil, pl.preemptForWorkload(ctx, st, pod, v)
 		}
 	}
 	return pl.dp.PostFilter(ctx, cs, pod, m)

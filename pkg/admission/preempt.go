@@ -1,0 +1,172 @@
+package admission
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/preemption"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Preemption is a decision to evict whole workloads for the snapshot's
+// workload: the victims, and where it goes once they are gone.
+type Preemption struct {
+	Victims []workload.Key
+	// Plan is the preemptor's plan with the victims gone; its domains are
+	// kept for it while they terminate.
+	Plan *state.Reservation
+	// Simulations counts the plans tried.
+	Simulations int
+}
+
+// QueueOf returns the ClusterQueue a view is charged to or waits in.
+type QueueOf func(v *state.WorkloadView) *quota.ClusterQueue
+
+// Preempt decides which workloads to evict, whole, so that sn.Self can be
+// placed — by one comparator chain (package preemption): fewest victims,
+// lowest priority, most recently started, key — among the workloads the
+// ClusterQueue policies and priorities allow. Every candidate set is
+// simulated on the snapshot with the same Plan that admits workloads, so a
+// preemption never frees room the preemptor then cannot use. The snapshot
+// is left as it was. The failure says why no set helps.
+func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure) {
+	self := sn.Self
+	if self == nil || self.Model == nil {
+		return nil, &planner.Failure{Message: "the workload is not known yet", Unresolvable: true}
+	}
+	me := party(self, queueOf(self))
+	sit := preemption.Situation{}
+	if q := sn.Quota; q != nil && q.View != nil {
+		sit.Borrowing = func(cq *quota.ClusterQueue) bool { return len(q.View.Borrowed(cq)) > 0 }
+		if q.ClusterQueue != nil {
+			sit.PreemptorBorrows = q.View.Borrowing(q.ClusterQueue, q.View.Force(q.ClusterQueue, q.Needs).Usage)
+		}
+	}
+	need, frees := shortfall(sn)
+	var cands []preemption.Candidate
+	refused := map[string]int{}
+	for _, k := range slices.SortedFunc(maps.Keys(sn.Workloads), func(a, b workload.Key) int { return strings.Compare(a.String(), b.String()) }) {
+		v := sn.Workloads[k]
+		if v == self || v.Key == self.Key || len(v.Pods) == 0 || v.Reserved {
+			// Only placed workloads are evicted: one being placed is let
+			// finish (and may be a victim then).
+			continue
+		}
+		ok, why := preemption.Allowed(me, party(v, queueOf(v)), sit)
+		if !ok {
+			refused[why]++
+			continue
+		}
+		cands = append(cands, preemption.Candidate{Key: k, Priority: v.Priority, Started: v.Started, Frees: frees[k]})
+	}
+	if len(cands) == 0 {
+		return nil, &planner.Failure{Message: "no workload may be preempted for it" + describeRefusals(refused)}
+	}
+	out := &Preemption{}
+	fits := func(removed []workload.Key) bool {
+		out.Simulations++
+		undo := make([]func(), 0, len(removed))
+		for _, k := range removed {
+			undo = append(undo, sn.RemoveWorkload(k))
+		}
+		defer func() {
+			for i := len(undo) - 1; i >= 0; i-- {
+				undo[i]()
+			}
+		}()
+		_, fail := Plan(sn)
+		return fail == nil
+	}
+	victims, ok := preemption.Choose(cands, need, fits)
+	if !ok {
+		return nil, &planner.Failure{Message: fmt.Sprintf("evicting all %d workload(s) that may be preempted would not make room", len(cands))}
+	}
+	undo := make([]func(), 0, len(victims))
+	for _, k := range victims {
+		undo = append(undo, sn.RemoveWorkload(k))
+	}
+	r, fail := Plan(sn)
+	for i := len(undo) - 1; i >= 0; i-- {
+		undo[i]()
+	}
+	if fail != nil {
+		return nil, fail
+	}
+	out.Victims, out.Plan = victims, r
+	return out, nil
+}
+
+func party(v *state.WorkloadView, cq *quota.ClusterQueue) preemption.Party {
+	return preemption.Party{Key: v.Key, Priority: v.Priority, Created: v.Created, Started: v.Started, Queue: cq}
+}
+
+// shortfall bounds the search: need is at most how many more domains the
+// preemptor's confined slices need than are free now (so a set freeing
+// fewer cannot be enough), and frees[k] at least how many of those domains
+// evicting k could free (the domains its pods hold).
+func shortfall(sn *state.Snapshot) (need int, frees map[workload.Key]int) {
+	self := sn.Self
+	frees = map[workload.Key]int{}
+	confined := map[string]int{}
+	for _, i := range self.Active {
+		if k := self.Model.Slices[i].DomainKey; k != "" {
+			confined[k]++
+		}
+	}
+	for key, n := range confined {
+		free := 0
+		holders := map[workload.Key]map[string]bool{}
+		for value, nodes := range sn.Domains[key] {
+			busy := false
+			for _, name := range nodes {
+				nv := sn.Nodes[name]
+				if nv == nil {
+					continue
+				}
+				if nv.Reserved {
+					busy = true
+				}
+				for h := range nv.Holders {
+					if h.Key != self.Key {
+						busy = true
+						if holders[h.Key] == nil {
+							holders[h.Key] = map[string]bool{}
+						}
+						holders[h.Key][value] = true
+					}
+				}
+			}
+			if !busy {
+				free++
+			}
+		}
+		need += max(0, n-free)
+		for k, values := range holders {
+			frees[k] += len(values)
+		}
+	}
+	return need, frees
+}
+
+func describeRefusals(refused map[string]int) string {
+	if len(refused) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(refused))
+	for _, why := range slices.Sorted(maps.Keys(refused)) {
+		if n := refused[why]; n > 1 {
+			parts = append(parts, fmt.Sprintf("%s (and %d more)", why, n-1))
+		} else {
+			parts = append(parts, why)
+		}
+	}
+	if len(parts) > 3 {
+		parts = append(parts[:3], fmt.Sprintf("%d other reasons", len(parts)-3))
+	}
+	return ": " + strings.Join(parts, "; ")
+}

@@ -1,0 +1,202 @@
+package admission_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// running places workload name, of priority prio and started minute m, on
+// every node of the given pools: one 4-chip pod per node.
+func (s *snap) running(name string, prio int32, m int, pools ...string) *snap {
+	h := other(name)
+	v := &state.WorkloadView{Key: h.Key, Holder: h, Priority: prio, Started: time.Unix(0, 0).Add(time.Duration(m) * time.Minute)}
+	for _, p := range pools {
+		s.heldBy(p, h)
+		for _, n := range s.nodesOf(p) {
+			s.use(n.Node.Name, 4)
+			v.Pods = append(v.Pods, state.PodView{UID: types.UID("pod-" + n.Node.Name), Node: n.Node.Name, Holds: true,
+				Request: workload.Resources{wellknown.ResourceTPU: 4000}})
+		}
+	}
+	s.sn.Workloads[h.Key] = v
+	return s
+}
+
+// failed marks every node of pool p unusable (NotReady).
+func (s *snap) failed(p string) *snap {
+	for _, n := range s.nodesOf(p) {
+		n.Node = &topology.Node{Name: n.Node.Name, Obj: n.Node.Obj, Allocatable: n.Node.Allocatable, Usable: false}
+	}
+	return s
+}
+
+func (s *snap) priority(p int32) *snap {
+	s.sn.Self.Priority = p
+	return s
+}
+
+func noQueue(*state.WorkloadView) *quota.ClusterQueue { return nil }
+
+func keyNames(keys []workload.Key) string {
+	var out []string
+	for _, k := range keys {
+		out = append(out, k.Name)
+	}
+	return strings.Join(out, ",")
+}
+
+func TestPreempt(t *testing.T) {
+	// The preemptor: 2 slices of 2 pods on distinct pools, priority 100.
+	js := jobSetModel("high").slices(2, 2, pool, 0, tpuSpec()).obj()
+	pools := func(n int) *snap {
+		s := snapshot()
+		for i := 1; i <= n; i++ {
+			s.pool("pool-"+string(rune('0'+i)), 2)
+		}
+		return s.self(js, all(js, tpuSpec())...).priority(100)
+	}
+	for _, tc := range []struct {
+		name        string
+		sn          *snap
+		wantVictims string
+		wantDomains []string
+		wantFail    string
+	}{{
+		// Seed 000: one pool of the preemptor failed, one is free, a
+		// lower-priority workload holds the other two: it goes, whole.
+		name:        "hotswap",
+		sn:          pools(4).failed("pool-1").running("low", 10, 0, "pool-3", "pool-4"),
+		wantVictims: "low",
+		wantDomains: []string{"pool-2", "pool-3"},
+	}, {
+		name:     "equal priority is never a victim",
+		sn:       pools(4).failed("pool-1").running("peer", 100, 0, "pool-3", "pool-4"),
+		wantFail: "no workload may be preempted",
+	}, {
+		name:     "higher priority is never a victim",
+		sn:       pools(3).running("boss", 200, 0, "pool-1", "pool-2", "pool-3"),
+		wantFail: "not lower",
+	}, {
+		name:        "lowest priority first",
+		sn:          pools(3).running("mid", 50, 0, "pool-1").running("low", 10, 0, "pool-2").running("lower", 5, 0, "pool-3"),
+		wantVictims: "lower,low",
+	}, {
+		name:        "fewest victims before lowest priority",
+		sn:          pools(3).running("big", 50, 0, "pool-1", "pool-2").running("tiny", 1, 0, "pool-3"),
+		wantVictims: "big",
+	}, {
+		name:        "most recently started among equals",
+		sn:          pools(4).running("old", 10, 0, "pool-2").running("new", 10, 5, "pool-3").running("keep", 200, 0, "pool-4"),
+		wantVictims: "new",
+		wantDomains: []string{"pool-1", "pool-3"},
+	}, {
+		name:     "a workload being placed is not a victim",
+		sn:       pools(2).running("low", 10, 0, "pool-1", "pool-2").do(func(s *snap) { s.sn.Workloads[other("low").Key].Reserved = true }),
+		wantFail: "no workload may be preempted",
+	}, {
+		name:     "evicting everything would not help",
+		sn:       pools(2).failed("pool-1").running("low", 10, 0, "pool-2"),
+		wantFail: "would not make room",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, fail := admission.Preempt(tc.sn.sn, noQueue)
+			if tc.wantFail != "" {
+				if fail == nil || !strings.Contains(fail.Message, tc.wantFail) {
+					t.Fatalf("Preempt = %+v, %v; want a failure mentioning %q", d, fail, tc.wantFail)
+				}
+				return
+			}
+			if fail != nil {
+				t.Fatalf("Preempt failed: %v", fail)
+			}
+			if got := keyNames(d.Victims); got != tc.wantVictims {
+				t.Errorf("victims %s, want %s", got, tc.wantVictims)
+			}
+			if tc.wantDomains != nil {
+				var got []string
+				for _, sr := range d.Plan.Slices {
+					got = append(got, sr.Domain)
+				}
+				slices.Sort(got)
+				if !slices.Equal(got, tc.wantDomains) {
+					t.Errorf("plan domains %v, want %v", got, tc.wantDomains)
+				}
+			}
+		})
+	}
+}
+
+// Simulating removals leaves the snapshot as it was.
+func TestPreemptLeavesTheSnapshotAlone(t *testing.T) {
+	js := jobSetModel("high").slices(2, 2, pool, 0, tpuSpec()).obj()
+	build := func() *state.Snapshot {
+		return snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).
+			self(js, all(js, tpuSpec())...).priority(100).
+			running("a", 1, 0, "pool-1").running("b", 2, 0, "pool-2").running("c", 3, 0, "pool-3").sn
+	}
+	sn := build()
+	if _, fail := admission.Preempt(sn, noQueue); fail != nil {
+		t.Fatalf("preempt: %v", fail)
+	}
+	opts := cmp.Options{
+		cmp.Comparer(func(a, b *topology.Node) bool { return a.Name == b.Name && a.Usable == b.Usable }),
+		cmpopts.IgnoreUnexported(state.Pod{}),
+	}
+	if diff := cmp.Diff(build(), sn, opts); diff != "" {
+		t.Errorf("Preempt changed the snapshot (-before +after):\n%s", diff)
+	}
+}
+
+// With 1 000 candidate workloads on 1 000 pools and a preemptor missing one
+// domain, the search stays a handful of simulations.
+func TestPreemptManyCandidates(t *testing.T) {
+	js := jobSetModel("high").slices(2, 2, pool, 0, tpuSpec()).obj()
+	s := snapshot()
+	for i := range 1000 {
+		name := "p" + strings.Repeat("0", 4-len(itoa(i))) + itoa(i)
+		s.pool(name, 2)
+	}
+	s.self(js, all(js, tpuSpec())...).priority(100)
+	for i := range 1000 {
+		name := "p" + strings.Repeat("0", 4-len(itoa(i))) + itoa(i)
+		if i == 0 {
+			continue // one free pool: one more is missing
+		}
+		s.running("w"+name, int32(i%50), i, name)
+	}
+	d, fail := admission.Preempt(s.sn, noQueue)
+	if fail != nil {
+		t.Fatal(fail)
+	}
+	if len(d.Victims) != 1 || d.Simulations > 30 {
+		t.Errorf("victims %v after %d simulations; want one victim in at most 30", d.Victims, d.Simulations)
+	}
+	if v := s.sn.Workloads[d.Victims[0]]; v.Priority != 0 {
+		t.Errorf("victim %s has priority %d, want the lowest (0)", v.Key.Name, v.Priority)
+	}
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{digits[i%10]}, b...)
+	}
+	return string(b)
+}

@@ -1,0 +1,130 @@
+package multislicepreemption
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	schedutil "k8s.io/kubernetes/pkg/scheduler/util"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// evictor removes a victim's pods; the default marks each pod
+// DisruptionTarget and deletes it, as kube-scheduler's preemption does.
+type evictor func(ctx context.Context, preemptor workload.Key, pods []state.PodRef)
+
+// preemptForWorkload runs when a gang member's cycle failed. Only the
+// workload's waiting head, whose plan failed for want of domains or quota,
+// preempts: members of a workload already placed or reserved fail for
+// other reasons, which evicting workloads would not mend.
+func (pl *Plugin) preemptForWorkload(ctx context.Context, st *state.State, pod *corev1.Pod, v state.Verdict) *fwk.Status {
+	key := v.Member.Key
+	if v.Wait || v.Unresolvable || key.Source == workload.SourcePod || !st.IsWaitingHead(pod) || st.PlacedWhole(key) {
+		return fwk.NewStatus(fwk.Unschedulable)
+	}
+	if _, reserved := st.ReservationOf(key); reserved {
+		return fwk.NewStatus(fwk.Unschedulable)
+	}
+	f := st.CachedFailure(pod)
+	if f == nil || f.Unresolvable || (f.Reason != "" && f.Reason != quota.ReasonQuotaExceeded) {
+		return fwk.NewStatus(fwk.Unschedulable)
+	}
+	if left := st.PreemptionUnderway(key); len(left) > 0 {
+		metrics.Preemptions.WithLabelValues("waiting").Inc()
+		return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("waiting for preempted %s to terminate", joinKeys(left)))
+	}
+	start := time.Now()
+	sn := st.PreemptionSnapshot(key, feed.SnapshotRequested(pl.handle))
+	decision, fail := admission.Preempt(sn, func(v *state.WorkloadView) *quota.ClusterQueue { return st.ClusterQueueOf(sn, v) })
+	metrics.PreemptionDuration.Observe(time.Since(start).Seconds())
+	logger := klog.FromContext(ctx)
+	if fail != nil {
+		st.PreemptionFailed(key)
+		metrics.Preemptions.WithLabelValues("no_victims").Inc()
+		pl.rt.Events().Normal(&v.Ref, "NoPreemptionVictims", "cannot preempt: "+fail.Message)
+		return fwk.NewStatus(fwk.Unschedulable, "whole-workload preemption: "+fail.Message)
+	}
+	metrics.Preemptions.WithLabelValues("preempted").Inc()
+	metrics.PreemptionVictims.Add(float64(len(decision.Victims)))
+	st.Claim(key, decision.Victims, decision.Plan)
+	where := state.DescribePlacement(sn.Self.Model, decision.Plan)
+	logger.V(2).Info("Preempting whole workloads", "preemptor", key, "victims", decision.Victims, "simulations", decision.Simulations, "placement", where)
+	pl.rt.Events().Normal(&v.Ref, "Preempting", fmt.Sprintf("evicting %s (priority %s) to take %s", joinKeys(decision.Victims), priorities(sn, decision.Victims), where))
+	for _, victim := range decision.Victims {
+		ref := st.Ref(victim)
+		pl.rt.Events().Warn(&ref, "Preempted", fmt.Sprintf("evicted whole by %s (priority %d), which takes %s", key, sn.Self.Priority, where))
+		pods := st.VictimPods(victim)
+		go pl.evict(context.WithoutCancel(ctx), key, pods)
+	}
+	return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("preempting %s; the workload is placed once they are gone", joinKeys(decision.Victims)))
+}
+
+// evictPods marks each pod DisruptionTarget, naming the preemptor, and
+// deletes it. Pods already gone are skipped; errors are logged, and the
+// claim's timeout bounds what a failed eviction costs the preemptor.
+func (pl *Plugin) evictPods(ctx context.Context, preemptor workload.Key, pods []state.PodRef) {
+	logger := klog.FromContext(ctx)
+	lister := pl.handle.SharedInformerFactory().Core().V1().Pods().Lister()
+	cs := pl.handle.ClientSet()
+	for _, ref := range pods {
+		pod, err := lister.Pods(ref.Namespace).Get(ref.Name)
+		if err != nil || pod.UID != ref.UID || pod.DeletionTimestamp != nil {
+			continue
+		}
+		cond := &corev1.PodCondition{
+			Type:               corev1.DisruptionTarget,
+			Status:             corev1.ConditionTrue,
+			Reason:             corev1.PodReasonPreemptionByScheduler,
+			Message:            fmt.Sprintf("%s: preempting the whole workload to accommodate higher priority workload %s", pod.Spec.SchedulerName, preemptor),
+			LastTransitionTime: metav1.Now(),
+		}
+		status := pod.Status.DeepCopy()
+		replaceCondition(status, cond)
+		if err := schedutil.PatchPodStatus(ctx, cs, pod.Name, pod.Namespace, &pod.Status, status); err != nil && !apierrors.IsNotFound(err) {
+			logger.Error(err, "Could not mark a preempted pod DisruptionTarget", "pod", klog.KObj(pod), "preemptor", preemptor)
+		}
+		if err := schedutil.DeletePod(ctx, cs, pod); err != nil && !apierrors.IsNotFound(err) {
+			logger.Error(err, "Could not delete a preempted pod", "pod", klog.KObj(pod), "preemptor", preemptor)
+		}
+	}
+}
+
+func replaceCondition(status *corev1.PodStatus, cond *corev1.PodCondition) {
+	for i := range status.Conditions {
+		if status.Conditions[i].Type == cond.Type {
+			status.Conditions[i] = *cond
+			return
+		}
+	}
+	status.Conditions = append(status.Conditions, *cond)
+}
+
+func joinKeys(keys []workload.Key) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func priorities(sn *state.Snapshot, keys []workload.Key) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		if v := sn.Workloads[k]; v != nil {
+			parts[i] = fmt.Sprint(v.Priority)
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,73 @@
+package preemption
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+func TestAllowed(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	queue := func(name, cohort string, pol quota.Preemption) *quota.ClusterQueue {
+		return &quota.ClusterQueue{Name: name, Cohort: cohort, Preemption: pol}
+	}
+	party := func(name string, prio int32, q *quota.ClusterQueue) Party {
+		return Party{Key: workload.Key{Namespace: "ns", Name: name}, Priority: prio, Created: t0, Started: t0, Queue: q}
+	}
+	newer := func(p Party) Party { p.Started = t0.Add(time.Minute); return p }
+	threshold := int32(50)
+	within := func(policy string) *quota.ClusterQueue {
+		return queue("cq", "", quota.Preemption{WithinClusterQueue: policy})
+	}
+	cohortA := func(pol quota.Preemption) *quota.ClusterQueue { return queue("a", "co", pol) }
+	cohortB := queue("b", "co", quota.Preemption{})
+	outside := queue("x", "other", quota.Preemption{})
+	borrowing := func(cq *quota.ClusterQueue) bool { return cq.Name == "b" }
+	notBorrowing := func(*quota.ClusterQueue) bool { return false }
+
+	for _, tc := range []struct {
+		name      string
+		p, v      Party
+		sit       Situation
+		want      bool
+		reasonHas string
+	}{
+		{name: "unqueued lower priority", p: party("p", 10, nil), v: party("v", 5, nil), want: true},
+		{name: "unqueued equal priority", p: party("p", 10, nil), v: party("v", 10, nil), reasonHas: "not lower"},
+		{name: "unqueued higher priority", p: party("p", 10, nil), v: party("v", 11, nil), reasonHas: "not lower"},
+		{name: "queued preemptor, unqueued victim: priority", p: party("p", 10, within(Never)), v: party("v", 5, nil), want: true},
+		{name: "unqueued preemptor, queued victim: priority", p: party("p", 10, nil), v: party("v", 5, within(Never)), want: true},
+		{name: "within: Never", p: party("p", 10, within(Never)), v: party("v", 5, within(Never)), reasonHas: "withinClusterQueue: Never"},
+		{name: "within: default is Never", p: party("p", 10, within("")), v: party("v", 5, within("")), reasonHas: "Never"},
+		{name: "within: LowerPriority, lower", p: party("p", 10, within(LowerPriority)), v: party("v", 5, within(LowerPriority)), want: true},
+		{name: "within: LowerPriority, equal", p: party("p", 10, within(LowerPriority)), v: newer(party("v", 10, within(LowerPriority))), reasonHas: "not of lower"},
+		{name: "within: LowerOrNewerEqual, newer equal", p: party("p", 10, within(LowerOrNewerEqualPriority)), v: newer(party("v", 10, within(LowerOrNewerEqualPriority))), want: true},
+		{name: "within: LowerOrNewerEqual, older equal", p: party("p", 10, within(LowerOrNewerEqualPriority)), v: party("v", 10, within(LowerOrNewerEqualPriority)), reasonHas: "not of lower"},
+		{name: "cohort: victim queue not borrowing", p: party("p", 10, cohortA(quota.Preemption{ReclaimWithinCohort: Any})), v: party("v", 5, cohortB), sit: Situation{Borrowing: notBorrowing}, reasonHas: "does not borrow"},
+		{name: "cohort: reclaim Any, higher priority victim", p: party("p", 10, cohortA(quota.Preemption{ReclaimWithinCohort: Any})), v: party("v", 50, cohortB), sit: Situation{Borrowing: borrowing}, want: true},
+		{name: "cohort: reclaim LowerPriority, higher victim", p: party("p", 10, cohortA(quota.Preemption{ReclaimWithinCohort: LowerPriority})), v: party("v", 50, cohortB), sit: Situation{Borrowing: borrowing}, reasonHas: "reclaimWithinCohort"},
+		{name: "cohort: reclaim LowerPriority, lower victim", p: party("p", 10, cohortA(quota.Preemption{ReclaimWithinCohort: LowerPriority})), v: party("v", 5, cohortB), sit: Situation{Borrowing: borrowing}, want: true},
+		{name: "cohort: reclaim Never", p: party("p", 10, cohortA(quota.Preemption{ReclaimWithinCohort: Never})), v: party("v", 5, cohortB), sit: Situation{Borrowing: borrowing}, reasonHas: "reclaimWithinCohort"},
+		{name: "cohort: preemptor borrows, borrow policy Never", p: party("p", 10, cohortA(quota.Preemption{ReclaimWithinCohort: Any})), v: party("v", 5, cohortB), sit: Situation{Borrowing: borrowing, PreemptorBorrows: true}, reasonHas: "borrowWithinCohort"},
+		{name: "cohort: preemptor borrows, LowerPriority", p: party("p", 100, cohortA(quota.Preemption{BorrowWithinCohort: LowerPriority})), v: party("v", 5, cohortB), sit: Situation{Borrowing: borrowing, PreemptorBorrows: true}, want: true},
+		{name: "cohort: preemptor borrows, above threshold", p: party("p", 100, cohortA(quota.Preemption{BorrowWithinCohort: LowerPriority, BorrowMaxPriority: &threshold})), v: party("v", 60, cohortB), sit: Situation{Borrowing: borrowing, PreemptorBorrows: true}, reasonHas: "borrowWithinCohort"},
+		{name: "outside cohort: not enabled", p: party("p", 10, cohortA(quota.Preemption{})), v: party("v", 5, outside), reasonHas: "reclaimOutOfCohort"},
+		{name: "outside cohort: enabled, lower", p: party("p", 10, cohortA(quota.Preemption{ReclaimOutOfCohort: true})), v: party("v", 5, outside), want: true},
+		{name: "outside cohort: enabled, equal", p: party("p", 10, cohortA(quota.Preemption{ReclaimOutOfCohort: true})), v: party("v", 10, outside), reasonHas: "not lower"},
+		{name: "outside cohort: beyond nominal", p: party("p", 10, cohortA(quota.Preemption{ReclaimOutOfCohort: true})), v: party("v", 5, outside), sit: Situation{PreemptorBorrows: true}, reasonHas: "nominal"},
+		{name: "outside cohort: beyond nominal allowed", p: party("p", 10, cohortA(quota.Preemption{ReclaimOutOfCohort: true, ReclaimMoreThanNominal: true})), v: party("v", 5, outside), sit: Situation{PreemptorBorrows: true}, want: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, why := Allowed(tc.p, tc.v, tc.sit)
+			if got != tc.want {
+				t.Fatalf("Allowed = %v (%s), want %v", got, why, tc.want)
+			}
+			if !got && !strings.Contains(why, tc.reasonHas) {
+				t.Errorf("reason %q does not mention %q", why, tc.reasonHas)
+			}
+		})
+	}
+}

@@ -1,0 +1,211 @@
+package state
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// A claim is what a preemption leaves behind while its victims terminate:
+// the nodes the preemptor's plan chose are kept for it — no other workload
+// or pod may take them — and it does not preempt again until its victims
+// are gone. It ends when the preemptor commits a reservation, is deleted,
+// or after ClaimTimeout.
+type claim struct {
+	victims []workload.Key
+	nodes   sets.Set[string]
+	at      time.Time
+}
+
+// DefaultClaimTimeout is the default of Options.ClaimTimeout.
+const DefaultClaimTimeout = 5 * time.Minute
+
+// PreemptionSnapshot is Snapshot plus, for a workload waiting for quota,
+// every workload admitted in its ClusterQueue's cohort (possible victims
+// that hold no node the workload could use), each with the ClusterQueue it
+// is charged to.
+func (s *State) PreemptionSnapshot(key workload.Key, requested Requested) *Snapshot {
+	sn := s.Snapshot(key, requested)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if q := sn.Quota; q != nil && q.ClusterQueue != nil {
+		inCohort := map[string]bool{}
+		for _, cq := range s.book.Cohort(q.ClusterQueue) {
+			inCohort[cq.Name] = true
+		}
+		for k, w := range s.workloads {
+			if c := s.book.ChargeOf(k); c != nil && inCohort[c.ClusterQueue] && w.livePods() > 0 {
+				s.viewLocked(sn, k)
+			}
+		}
+	}
+	return sn
+}
+
+// ClusterQueueOf returns the ClusterQueue a workload view is charged to,
+// or for the snapshot's own workload the one it waits in (nil: none).
+func (s *State) ClusterQueueOf(sn *Snapshot, v *WorkloadView) *quota.ClusterQueue {
+	if v == sn.Self && sn.Quota != nil {
+		return sn.Quota.ClusterQueue
+	}
+	if v.Charge == nil {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.book.ClusterQueue(v.Charge.ClusterQueue)
+}
+
+// Claim records that preemptor evicts victims to take the domains its
+// plan r chose.
+func (s *State) Claim(preemptor workload.Key, victims []workload.Key, r *Reservation) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropClaimLocked(preemptor)
+	c := &claim{victims: slices.Clone(victims), nodes: sets.New[string](), at: s.opts.Clock.Now()}
+	for _, sr := range r.Slices {
+		if sr.Domain != "" {
+			c.nodes.Insert(s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})...)
+		}
+		for _, slot := range sr.Slots {
+			c.nodes.Insert(slot.Node)
+		}
+	}
+	for n := range c.nodes {
+		s.claimedNodes[n] = preemptor
+	}
+	s.claims[preemptor] = c
+	s.bumpLocked()
+}
+
+// PreemptionUnderway reports the victims of key's last preemption that
+// still have live pods; while there are any the workload must not preempt
+// again (it waits for them rather than evict more).
+func (s *State) PreemptionUnderway(key workload.Key) []workload.Key {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c := s.claims[key]
+	if c == nil {
+		return nil
+	}
+	var left []workload.Key
+	for _, v := range c.victims {
+		if w := s.workloads[v]; w != nil && w.onNodes() > 0 {
+			left = append(left, v)
+		}
+	}
+	return left
+}
+
+// PreemptionFailed records that key found no victims: a workload waiting
+// for quota is not let through to preempt again until something changes.
+func (s *State) PreemptionFailed(key workload.Key) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.workloads[key]; w != nil {
+		w.noVictimsGen = s.generation + 1
+	}
+}
+
+// mayPreemptForQuotaLocked says whether w, which its quota keeps waiting,
+// should still go to a scheduling cycle, where it may reclaim quota by
+// preemption: its ClusterQueue's policies allow some preemption, it has
+// not found no victims since the state last changed, and no preemption of
+// its own is under way (its victims' quota wakes it when they are gone).
+func (s *State) mayPreemptForQuotaLocked(w *Workload) bool {
+	if w.noVictimsGen == s.generation+1 || s.claims[w.key] != nil {
+		return false
+	}
+	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	if p != nil {
+		return false
+	}
+	pol := cq.Preemption
+	return pol.WithinClusterQueue == "LowerPriority" || pol.WithinClusterQueue == "LowerOrNewerEqualPriority" ||
+		(cq.Cohort != "" && (pol.ReclaimWithinCohort == "Any" || pol.ReclaimWithinCohort == "LowerPriority" || pol.BorrowWithinCohort == "LowerPriority")) ||
+		pol.ReclaimOutOfCohort
+}
+
+// VictimPods lists every live pod of a workload, of any attempt: evicting
+// a workload removes all of it.
+func (s *State) VictimPods(key workload.Key) []PodRef {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	w := s.workloads[key]
+	if w == nil {
+		return nil
+	}
+	var out []PodRef
+	for _, p := range w.members {
+		if !p.Terminal {
+			out = append(out, p.Ref())
+		}
+	}
+	slices.SortFunc(out, func(a, b PodRef) int {
+		if a.Name < b.Name {
+			return -1
+		}
+		if a.Name > b.Name {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// claimedForOther says which other workload node is kept for, if any.
+func (s *State) claimedForOther(node string, self workload.Key, gang bool) (workload.Key, bool) {
+	k, ok := s.claimedNodes[node]
+	if !ok || (gang && k == self) {
+		return workload.Key{}, false
+	}
+	return k, true
+}
+
+func describeClaim(k workload.Key) string {
+	return fmt.Sprintf("node is kept for %s, which preempted the workload that ran here", k)
+}
+
+func (s *State) dropClaimLocked(key workload.Key) bool {
+	c := s.claims[key]
+	if c == nil {
+		return false
+	}
+	for n := range c.nodes {
+		if s.claimedNodes[n] == key {
+			delete(s.claimedNodes, n)
+		}
+	}
+	delete(s.claims, key)
+	return true
+}
+
+// expireClaimsLocked ends claims older than the claim timeout.
+func (s *State) expireClaimsLocked(now time.Time) bool {
+	ended := false
+	for _, key := range slices.SortedFunc(maps.Keys(s.claims), compareKeys) {
+		if now.Sub(s.claims[key].at) >= s.opts.ClaimTimeout {
+			ended = s.dropClaimLocked(key) || ended
+		}
+	}
+	return ended
+}
+
+// onNodes counts the workload's pods still on a node, any attempt: live
+// ones and those being deleted.
+func (w *Workload) onNodes() int {
+	n := 0
+	for _, p := range w.members {
+		if p.Node != "" && (p.Live() || p.Deleting) {
+			n++
+		}
+	}
+	return n
+}
