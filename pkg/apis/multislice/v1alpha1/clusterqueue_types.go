@@ -209,7 +209,7 @@ type ClusterQueuePreemption struct {
 	// reclaimOutOfCohort says whether a pending workload may preempt
 	// workloads of ClusterQueues outside its cohort (or of any other
 	// ClusterQueue, without a cohort) that hold the nodes its quota is
-	// meant for. Left out, it may not. Stored, not enforced yet.
+	// meant for. Left out, it may not.
 	// +optional
 	ReclaimOutOfCohort *ReclaimOutOfCohort `json:"reclaimOutOfCohort,omitempty"`
 }

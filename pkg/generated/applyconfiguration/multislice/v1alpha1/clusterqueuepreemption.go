@@ -33,7 +33,7 @@ type ClusterQueuePreemptionApplyConfiguration struct {
 	// reclaimOutOfCohort says whether a pending workload may preempt
 	// workloads of ClusterQueues outside its cohort (or of any other
 	// ClusterQueue, without a cohort) that hold the nodes its quota is
-	// meant for. Left out, it may not. Stored, not enforced yet.
+	// meant for. Left out, it may not.
 	ReclaimOutOfCohort *ReclaimOutOfCohortApplyConfiguration `json:"reclaimOutOfCohort,omitempty"`
 }
 
