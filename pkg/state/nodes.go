@@ -280,6 +280,19 @@ func (s *State) CachedFailure(pod *corev1.Pod) *planner.Failure {
 	return w.failure
 }
 
+// HeadFailure returns why the last plan of pod's workload failed when pod
+// is the head it planned through (nil otherwise): the head's PostFilter
+// reads it to decide whether preemption could help.
+func (s *State) HeadFailure(pod *corev1.Pod) *planner.Failure {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	w := s.headOfLocked(pod)
+	if w == nil || s.reservations[w.key] != nil {
+		return nil
+	}
+	return w.failure
+}
+
 // IsWaitingHead reports whether the pod is the one its waiting workload
 // retries through.
 func (s *State) IsWaitingHead(pod *corev1.Pod) bool {

@@ -381,6 +381,10 @@ func (t *Timeline) Event(e *corev1.Event) {
 		t.emit(podSubject(obj.Name), "preempted: %s", e.Message)
 	case obj.Kind == "Pod" && e.Reason == "TaintManagerEviction":
 		t.emit(podSubject(obj.Name), "evicted by the taint eviction controller (its node pool failed)")
+	case (obj.Kind == "JobSet" || obj.Kind == "PodGroup") && e.Reason == "Preempting":
+		t.emit(obj.Name, "preempts: %s", e.Message)
+	case (obj.Kind == "JobSet" || obj.Kind == "PodGroup") && e.Reason == "Preempted":
+		t.emit(obj.Name, "preempted: %s", e.Message)
 	}
 }
 

@@ -166,6 +166,21 @@ func TestPoolFailureAndRestart(t *testing.T) {
 	}
 }
 
+// The scheduler's whole-workload preemption is told on both workloads.
+func TestWorkloadPreemption(t *testing.T) {
+	tl, out, _ := newTest()
+	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "JobSet", Namespace: "default", Name: "high"},
+		Reason: "Preempting", Message: "evicting JobSet default/low (priority 1000000) to take slice 0 → pool-b, slice 1 → pool-c"})
+	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "JobSet", Namespace: "default", Name: "low"},
+		Reason: "Preempted", Message: "evicted whole by JobSet default/high (priority 2000000)"})
+	got := strings.Join(lines(out), "\n")
+	for _, w := range []string{"high", "preempts: evicting JobSet default/low", "low", "preempted: evicted whole by JobSet default/high"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("timeline lacks %q:\n%s", w, got)
+		}
+	}
+}
+
 func TestWaitReasons(t *testing.T) {
 	a := "0/25 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 15 node(s) had untolerated taint(s). preemption: 0/25 nodes are available: 22 Preemption is not helpful for scheduling."
 	b := "0/25 nodes are available: 12 node(s) had untolerated taint(s), 2 node(s) didn't match pod anti-affinity rules. preemption: 0/25 nodes are available: 20 Preemption is not helpful for scheduling."

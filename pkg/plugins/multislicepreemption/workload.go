@@ -31,13 +31,10 @@ type evictor func(ctx context.Context, preemptor workload.Key, pods []state.PodR
 // other reasons, which evicting workloads would not mend.
 func (pl *Plugin) preemptForWorkload(ctx context.Context, st *state.State, pod *corev1.Pod, v state.Verdict) *fwk.Status {
 	key := v.Member.Key
-	if v.Wait || v.Unresolvable || key.Source == workload.SourcePod || !st.IsWaitingHead(pod) || st.PlacedWhole(key) {
+	if v.Wait || v.Unresolvable || key.Source == workload.SourcePod || st.PlacedWhole(key) {
 		return fwk.NewStatus(fwk.Unschedulable)
 	}
-	if _, reserved := st.ReservationOf(key); reserved {
-		return fwk.NewStatus(fwk.Unschedulable)
-	}
-	f := st.CachedFailure(pod)
+	f := st.HeadFailure(pod)
 	if f == nil || f.Unresolvable || (f.Reason != "" && f.Reason != quota.ReasonQuotaExceeded) {
 		return fwk.NewStatus(fwk.Unschedulable)
 	}

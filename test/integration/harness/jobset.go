@@ -202,8 +202,14 @@ func (j *JobSets) releaseFollowers(ctx context.Context) {
 				f.Spec.NodeSelector[topologyKey] = node.Labels[topologyKey]
 				_, _ = j.cp.Client.CoreV1().Pods(ns).Create(ctx, f, metav1.CreateOptions{})
 			}
+			// Followers queued while these were created are released on
+			// the next round, not forgotten.
 			j.mu.Lock()
-			delete(j.pending, k)
+			if cur := j.pending[k]; len(cur) > len(followers) {
+				j.pending[k] = cur[len(followers):]
+			} else {
+				delete(j.pending, k)
+			}
 			j.mu.Unlock()
 		}
 		return false, nil

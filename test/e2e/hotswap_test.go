@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/demo"
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/timeline"
+)
+
+// syncBuffer is a bytes.Buffer the timeline's informers may write to while
+// the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// `make demo SCENARIO=hotswap-v6e`, through the real JobSet controller
+// (BlockingRecreate restarts) and node lifecycle: the scenario's own steps
+// wait for the high-priority JobSet to run again while its pool is down and
+// for the low-priority one to be back after recovery; the timeline must
+// tell the eviction, in that order.
+func TestHotswapDemo(t *testing.T) {
+	ns := namespace(t)
+	s, err := demo.Load(filepath.Join(repoRoot, "manifests", "examples", "hotswap-v6e", "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Namespace = ns
+	out := &syncBuffer{}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	tl, err := timeline.Watch(ctx, cluster.AdminConfig, ns, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	injector := &faults.Injector{Client: client}
+	t.Cleanup(func() {
+		// The scenario recovers the pool itself; a failed run must not
+		// leave it down for the tests after this one.
+		for _, pool := range []string{"tpu-v6e-4x4-0", "tpu-v6e-4x4-1", "tpu-v6e-4x4-2", "tpu-v6e-4x4-3"} {
+			_ = injector.RecoverPool(context.Background(), pool)
+		}
+	})
+	runErr := demo.Run(ctx, cluster, s, tl)
+	story := out.String()
+	t.Logf("timeline:\n%s", story)
+	if runErr != nil {
+		t.Fatalf("scenario: %v", runErr)
+	}
+	order := []string{
+		"fault injected: the whole node pool fails",
+		"preempts: evicting JobSet " + ns + "/low-jax-trillium",
+		"preempted: evicted whole by JobSet " + ns + "/high-jax-trillium",
+		"repaired",
+	}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(story[at:], want)
+		if i < 0 {
+			t.Fatalf("the timeline lacks %q after position %d", want, at)
+		}
+		at += i
+	}
+}

@@ -1,0 +1,153 @@
+package preemption_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
+	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
+)
+
+// Seed 002's queue objects put their LocalQueue in namespace default.
+const (
+	queueNamespace = "default"
+	localQueue     = "multislice-queue"
+)
+
+// queuedV5e is a JobSet of slices × (2 pods × 4 chips) on v5e 2x4 pools in
+// seed 002's LocalQueue. Its pods ask for TPU chips only: the seed's
+// ClusterQueue covers no other resource.
+func queuedV5e(name, priorityClass string, slices int32) *jobsetv1alpha2.JobSet {
+	js := builders.JobSet(queueNamespace, name).Exclusive(wellknown.NodePoolLabel).
+		Annotation(wellknown.QueueNameLabel, localQueue).
+		Pod(func(p *builders.PodBuilder) {
+			p.Scheduler(app.Name).NoRequests().TPU("4").PriorityClass(priorityClass).
+				NodeSelector(wellknown.TPUAcceleratorLabel, builders.V5e).
+				NodeSelector(wellknown.TPUTopologyLabel, "2x4")
+		}).
+		ReplicatedJob("slice", slices, 2).Obj()
+	return harness.BlockingRecreate(js, 10)
+}
+
+// Seed 002's ClusterQueue (24 chips, six 2x4 pools) with and without its
+// preemption policy: a low-priority 3-slice JobSet uses all the quota, a
+// high-priority 1-slice JobSet arrives in the same queue. There is room in
+// the pools for both; only the quota is short.
+//   - withinClusterQueue: LowerPriority (seed-002-preemption.yaml): the
+//     low-priority JobSet is evicted whole and the high-priority one
+//     admitted; restarted, the low-priority one waits for quota until the
+//     high-priority one is gone.
+//   - the default, Never (seed-002-multislice-v5e.yaml): nothing is
+//     evicted; the high-priority JobSet waits for quota.
+func TestWithinClusterQueuePreemption(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		manifest string
+		preempts bool
+	}{
+		{"LowerPriority", "manifests/examples/queues/seed-002-preemption.yaml", true},
+		{"Never", "manifests/examples/queues/seed-002-multislice-v5e.yaml", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cp := harness.StartControlPlane(t)
+			cp.InstallWorkloadCRDs(t)
+			cp.InstallQueueCRDs(t)
+			for i := 1; i <= 6; i++ {
+				cp.CreateNodePool(t, builders.NodePool(fmt.Sprintf("pool-%d", i)).Nodes(2).
+					TPU(builders.V5e, "2x4", 4).Zone("us-west4-a"))
+			}
+			cp.CreateFromFile(t, priorityClasses)
+			cp.CreateFromFile(t, tc.manifest)
+			harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+			kubelet := cp.StartKubelet(t, terminationDelay)
+			jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+			queues := multisliceclient.NewForConfigOrDie(cp.Config)
+			ns := queueNamespace
+			explain := func(ctx context.Context) string {
+				return cp.DescribeJobSet(ctx, ns, "high") + "\n" + cp.DescribeJobSet(ctx, ns, "low")
+			}
+
+			jobsets.CreateAll(t, queuedV5e("low", lowPriority, 3))
+			cp.WaitWhollyPlaced(t, ns, "low", 6)
+			waitWorkload(t, queues, ns, "low", "admitted", workloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+
+			jobsets.CreateAll(t, queuedV5e("high", highPriority, 1))
+			if !tc.preempts {
+				waitWorkload(t, queues, ns, "high", "waiting for quota",
+					workloadCondition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
+				cp.ExpectNoneBound(t, ns, "high", 5*time.Second)
+				kubelet.ExpectNoDisruption(t, "withinClusterQueue: Never, yet a pod was preempted", harness.AnyPod, 0)
+				if p, err := cp.PlacementOf(t.Context(), ns, "low"); err != nil || p.Bound != 6 {
+					t.Fatalf("low has %d of 6 pods bound (%v), want all still running", p.Bound, err)
+				}
+				// Once the quota is released, the high-priority JobSet runs.
+				jobsets.Delete(t, ns, "low")
+				cp.WaitWhollyPlaced(t, ns, "high", 2)
+				return
+			}
+
+			victims := kubelet.WaitTerminated(t,
+				"no preemption: high (priority 2000000) needs 8 chips of ClusterQueue cluster-queue, whose 24 low (priority 1000000) uses, and withinClusterQueue is LowerPriority; the scheduler should evict all 6 pods of low",
+				harness.OfJobSet(ns, "low", 0), 6, explain)
+			checkVictims(t, victims, ns+"/high")
+			cp.WaitWhollyPlaced(t, ns, "high", 2)
+			waitWorkload(t, queues, ns, "high", "admitted", workloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+			checkPreemptionEvents(t, cp, ns, "low", "high")
+
+			// Restarted, low needs 24 chips and 16 are left: it waits, whole,
+			// for quota (the pools have room for it).
+			jobsets.Restart(t, ns, "low")
+			cp.ExpectNoneBound(t, ns, "low", 3*time.Second)
+			waitWorkload(t, queues, ns, "low", "waiting for quota",
+				workloadCondition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
+
+			jobsets.Delete(t, ns, "high")
+			cp.WaitWhollyPlaced(t, ns, "low", 6)
+			waitWorkload(t, queues, ns, "low", "admitted", workloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+			kubelet.ExpectNoDisruption(t, "high was never a victim", harness.OfJobSet(ns, "high", -1), 0)
+		})
+	}
+}
+
+// waitWorkload waits until the Workload object of JobSet ns/jobset
+// satisfies ok.
+func waitWorkload(t *testing.T, queues multisliceclient.Interface, ns, jobset, what string, ok func(*multislicev1alpha1.Workload) bool) {
+	t.Helper()
+	var wl *multislicev1alpha1.Workload
+	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		got, err := queues.MultisliceV1alpha1().Workloads(ns).Get(ctx, "jobset-"+jobset, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		wl = got
+		return ok(got), nil
+	})
+	if err != nil {
+		var conds []metav1.Condition
+		if wl != nil {
+			conds = wl.Status.Conditions
+		}
+		t.Fatalf("Workload of JobSet %s/%s never %s; last conditions: %+v", ns, jobset, what, conds)
+	}
+}
+
+// workloadCondition reports whether the Workload has condition typ with
+// status and (when not empty) reason.
+func workloadCondition(typ string, status metav1.ConditionStatus, reason string) func(*multislicev1alpha1.Workload) bool {
+	return func(wl *multislicev1alpha1.Workload) bool {
+		c := apimeta.FindStatusCondition(wl.Status.Conditions, typ)
+		return c != nil && c.Status == status && (reason == "" || c.Reason == reason)
+	}
+}
