@@ -12,8 +12,8 @@ import (
 type Party struct {
 	Key      workload.Key
 	Priority int32
-	// Created is when the workload was created (the preemptor's counts
-	// for LowerOrNewerEqualPriority); Started is when it was placed.
+	// Created is when the workload was created (LowerOrNewerEqualPriority
+	// compares it); Started is when it was placed.
 	Created, Started time.Time
 	// Queue is its ClusterQueue (nil: not quota-managed).
 	Queue *quota.ClusterQueue
@@ -66,7 +66,10 @@ func Allowed(p, v Party, s Situation) (bool, string) {
 				return true, ""
 			}
 		case LowerOrNewerEqualPriority:
-			if lower || (v.Priority == p.Priority && v.Started.After(p.Created)) {
+			// Newer by creation, not by start: the relation is
+			// antisymmetric, so two workloads cannot evict each other
+			// in turn.
+			if lower || (v.Priority == p.Priority && v.Created.After(p.Created)) {
 				return true, ""
 			}
 		default:

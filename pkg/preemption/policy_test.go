@@ -1,6 +1,7 @@
 package preemption
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ func TestAllowed(t *testing.T) {
 	party := func(name string, prio int32, q *quota.ClusterQueue) Party {
 		return Party{Key: workload.Key{Namespace: "ns", Name: name}, Priority: prio, Created: t0, Started: t0, Queue: q}
 	}
-	newer := func(p Party) Party { p.Started = t0.Add(time.Minute); return p }
+	newer := func(p Party) Party { p.Created = t0.Add(time.Minute); return p }
 	threshold := int32(50)
 	within := func(policy string) *quota.ClusterQueue {
 		return queue("cq", "", quota.Preemption{WithinClusterQueue: policy})
@@ -69,5 +70,43 @@ func TestAllowed(t *testing.T) {
 				t.Errorf("reason %q does not mention %q", why, tc.reasonHas)
 			}
 		})
+	}
+}
+
+// No policy lets two workloads evict each other in turn: Allowed(a, b) and
+// Allowed(b, a) never both hold, whatever their priorities and ages,
+// unqueued or in the same queue or in queues of different cohorts. (Two
+// queues of one cohort reclaim only from a queue that borrows, which the
+// evicted side no longer does afterwards; that is the ledger's to show.)
+func TestAllowedIsNeverMutual(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	queues := []*quota.ClusterQueue{nil}
+	for _, within := range []string{Never, LowerPriority, LowerOrNewerEqualPriority} {
+		for i, cohort := range []string{"a", "b"} {
+			pol := quota.Preemption{WithinClusterQueue: within, ReclaimWithinCohort: Any, ReclaimOutOfCohort: true, ReclaimMoreThanNominal: true}
+			queues = append(queues, &quota.ClusterQueue{Name: fmt.Sprintf("cq-%s-%d", within, i), Cohort: cohort, Preemption: pol})
+		}
+	}
+	var parties []Party
+	for _, q := range queues {
+		for _, prio := range []int32{1, 2} {
+			for _, age := range []time.Duration{0, time.Minute} {
+				parties = append(parties, Party{Key: workload.Key{Namespace: "ns", Name: "w"}, Priority: prio,
+					Created: t0.Add(age), Started: t0.Add(time.Hour - age), Queue: q})
+			}
+		}
+	}
+	sit := Situation{Borrowing: func(*quota.ClusterQueue) bool { return true }}
+	for _, a := range parties {
+		for _, b := range parties {
+			if a.Queue != nil && b.Queue != nil && a.Queue != b.Queue && a.Queue.Cohort == b.Queue.Cohort {
+				continue
+			}
+			ab, _ := Allowed(a, b, sit)
+			ba, _ := Allowed(b, a, sit)
+			if ab && ba {
+				t.Errorf("%+v and %+v may evict each other", a, b)
+			}
+		}
 	}
 }

@@ -65,18 +65,19 @@ func TestHotswapDemo(t *testing.T) {
 	if runErr != nil {
 		t.Fatalf("scenario: %v", runErr)
 	}
-	order := []string{
-		"fault injected: the whole node pool fails",
-		"preempts: evicting JobSet " + ns + "/low-jax-trillium",
-		"preempted: evicted whole by JobSet " + ns + "/high-jax-trillium",
-		"repaired",
+	fault := strings.Index(story, "fault injected: the whole node pool fails")
+	repaired := strings.Index(story, "repaired")
+	preempts := strings.Index(story, "preempts: evicting JobSet "+ns+"/low-jax-trillium")
+	preempted := strings.Index(story, "preempted: evicted whole by JobSet "+ns+"/high-jax-trillium")
+	if fault < 0 || repaired < fault || preempts < fault || preempted < fault || preempts > repaired || preempted > repaired {
+		t.Fatalf("the timeline does not tell, in order, the fault, the eviction on both JobSets, then the repair (positions %d, %d, %d, %d)",
+			fault, preempts, preempted, repaired)
 	}
-	at := 0
-	for _, want := range order {
-		i := strings.Index(story[at:], want)
-		if i < 0 {
-			t.Fatalf("the timeline lacks %q after position %d", want, at)
+	// While the pool is down, the evicted JobSet waits: none of its pods is
+	// bound between its eviction and the repair.
+	for _, line := range strings.Split(story[preempted:repaired], "\n") {
+		if strings.Contains(line, "low-jax-trillium slice") && strings.Contains(line, "bound to") {
+			t.Errorf("low-jax-trillium was placed while the pool was down: %s", line)
 		}
-		at += i
 	}
 }

@@ -200,7 +200,8 @@ type ClusterQueuePreemption struct {
 	//   - Never: none.
 	//   - LowerPriority: those of lower priority.
 	//   - LowerOrNewerEqualPriority: those of lower priority, and those of
-	//     equal priority admitted after the pending workload was created.
+	//     equal priority created after the pending workload (so two
+	//     workloads never preempt each other in turn).
 	// +optional
 	// +kubebuilder:default=Never
 	// +kubebuilder:validation:Enum=Never;LowerPriority;LowerOrNewerEqualPriority

@@ -28,7 +28,8 @@ type ClusterQueuePreemptionApplyConfiguration struct {
 	// - Never: none.
 	// - LowerPriority: those of lower priority.
 	// - LowerOrNewerEqualPriority: those of lower priority, and those of
-	// equal priority admitted after the pending workload was created.
+	// equal priority created after the pending workload (so two
+	// workloads never preempt each other in turn).
 	WithinClusterQueue *multislicev1alpha1.PreemptionPolicy `json:"withinClusterQueue,omitempty"`
 	// reclaimOutOfCohort says whether a pending workload may preempt
 	// workloads of ClusterQueues outside its cohort (or of any other
