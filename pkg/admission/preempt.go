@@ -47,6 +47,14 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 			sit.PreemptorBorrows = q.View.Borrowing(q.ClusterQueue, q.View.Force(q.ClusterQueue, q.Needs).Usage)
 		}
 	}
+	// Room that pods being deleted will leave counts as free: a preemption
+	// never evicts for what frees itself.
+	if restore := countLeavingAsFree(sn); restore != nil {
+		defer restore()
+		if _, fail := Plan(sn); fail == nil {
+			return nil, &planner.Failure{Message: "pods being deleted will leave room for it: nothing is preempted"}
+		}
+	}
 	need, frees := shortfall(sn)
 	var cands []preemption.Candidate
 	refused := map[string]int{}
@@ -99,6 +107,33 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 	}
 	out.Victims, out.Plan = victims, r
 	return out, nil
+}
+
+// countLeavingAsFree adds to every node's free room what its pods being
+// deleted request, and returns how to undo it (nil: nothing is leaving).
+func countLeavingAsFree(sn *state.Snapshot) (restore func()) {
+	saved := map[string]workload.Resources{}
+	for name, n := range sn.Nodes {
+		if len(n.Leaving) == 0 {
+			continue
+		}
+		saved[name] = n.Free
+		free := maps.Clone(n.Free)
+		for r, q := range n.Leaving {
+			if _, ok := free[r]; ok {
+				free[r] += q
+			}
+		}
+		n.Free = free
+	}
+	if len(saved) == 0 {
+		return nil
+	}
+	return func() {
+		for name, free := range saved {
+			sn.Nodes[name].Free = free
+		}
+	}
 }
 
 func party(v *state.WorkloadView, cq *quota.ClusterQueue) preemption.Party {

@@ -43,6 +43,15 @@ func (s *snap) failed(p string) *snap {
 	return s
 }
 
+// leaving fills every node of pool p with a 4-chip pod being deleted.
+func (s *snap) leaving(p string) *snap {
+	for _, n := range s.nodesOf(p) {
+		s.use(n.Node.Name, 4)
+		n.Leaving = workload.Resources{wellknown.ResourceTPU: 4000}
+	}
+	return s
+}
+
 func (s *snap) priority(p int32) *snap {
 	s.sn.Self.Priority = p
 	return s
@@ -106,6 +115,14 @@ func TestPreempt(t *testing.T) {
 		name:     "a workload being placed is not a victim",
 		sn:       pools(2).running("low", 10, 0, "pool-1", "pool-2").do(func(s *snap) { s.sn.Workloads[other("low").Key].Reserved = true }),
 		wantFail: "no workload may be preempted",
+	}, {
+		name:     "waiting for pods already leaving beats evicting",
+		sn:       pools(3).leaving("pool-2").running("low", 10, 0, "pool-3"),
+		wantFail: "pods being deleted will leave room",
+	}, {
+		name:        "pods leaving that are not enough do not stop it",
+		sn:          pools(3).failed("pool-1").leaving("pool-2").running("low", 10, 0, "pool-3"),
+		wantVictims: "low",
 	}, {
 		name:     "evicting everything would not help",
 		sn:       pools(2).failed("pool-1").running("low", 10, 0, "pool-2"),

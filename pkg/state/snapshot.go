@@ -41,6 +41,9 @@ type NodeView struct {
 	Free workload.Resources
 	// Holders counts the pods holding the node's domains, by holder.
 	Holders map[workload.Holder]int
+	// Leaving is what pods being deleted still request on the node: room
+	// that frees itself without anyone being evicted.
+	Leaving workload.Resources
 	// Reserved is set when the node lies in a confined domain reserved
 	// for a slice of another workload.
 	Reserved    bool
@@ -163,6 +166,14 @@ func (s *State) nodeViewLocked(name string, self workload.Key, requested Request
 		}
 	}
 	v.Free = free
+	for _, p := range s.podsOnNode[name] {
+		if p.Deleting {
+			if v.Leaving == nil {
+				v.Leaving = workload.Resources{}
+			}
+			v.Leaving.AddScaled(p.Request, 1)
+		}
+	}
 	if ref, ok := s.nodeReserved[name]; ok && ref.key != self {
 		v.Reserved, v.ReservedBy, v.ReservedFor = true, ref.key, ref.slice
 	} else if k, ok := s.claimedForOther(name, self, true); ok {
