@@ -78,29 +78,19 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 	out := &Preemption{}
 	fits := func(removed []workload.Key) bool {
 		out.Simulations++
-		undo := make([]func(), 0, len(removed))
-		for _, k := range removed {
-			undo = append(undo, sn.RemoveWorkload(k))
-		}
-		defer func() {
-			for i := len(undo) - 1; i >= 0; i-- {
-				undo[i]()
-			}
-		}()
-		_, fail := Plan(sn)
+		_, fail := planWithout(sn, removed, sn.RemoveWorkload)
 		return fail == nil
 	}
 	victims, ok := preemption.Choose(cands, need, fits)
 	if !ok {
 		return nil, &planner.Failure{Message: fmt.Sprintf("evicting all %d workload(s) that may be preempted would not make room", len(cands))}
 	}
-	undo := make([]func(), 0, len(victims))
-	for _, k := range victims {
-		undo = append(undo, sn.RemoveWorkload(k))
-	}
-	r, fail := Plan(sn)
-	for i := len(undo) - 1; i >= 0; i-- {
-		undo[i]()
+	// Where it goes: on domains that are free already when the victims'
+	// quota is all it needs (nothing waits for their pods to leave, and
+	// their domains stay for others), else on what their removal frees.
+	r, fail := planWithout(sn, victims, sn.Uncharge)
+	if fail != nil {
+		r, fail = planWithout(sn, victims, sn.RemoveWorkload)
 	}
 	if fail != nil {
 		return nil, fail
@@ -134,6 +124,21 @@ func countLeavingAsFree(sn *state.Snapshot) (restore func()) {
 			sn.Nodes[name].Free = free
 		}
 	}
+}
+
+// planWithout plans sn.Self with remove applied to each of keys, and undoes
+// it.
+func planWithout(sn *state.Snapshot, keys []workload.Key, remove func(workload.Key) func()) (*state.Reservation, *planner.Failure) {
+	undo := make([]func(), 0, len(keys))
+	for _, k := range keys {
+		undo = append(undo, remove(k))
+	}
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}()
+	return Plan(sn)
 }
 
 func party(v *state.WorkloadView, cq *quota.ClusterQueue) preemption.Party {

@@ -257,6 +257,16 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 			metav1.Condition{Type: multislicev1alpha1.WorkloadQuotaReserved, Status: metav1.ConditionFalse, Reason: reason, Message: msg},
 			metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionFalse, Reason: multislicev1alpha1.ReasonPending, Message: "waiting for quota and domains"})
 	}
+	if e := r.Eviction; e != nil && !r.Model.Finished {
+		by := fmt.Sprintf("Preempted by %s (priority %d) at %s", e.By, e.Priority, e.At.UTC().Format(time.RFC3339))
+		if r.Charge != nil {
+			conds = append(conds, metav1.Condition{Type: multislicev1alpha1.WorkloadEvicted, Status: metav1.ConditionFalse,
+				Reason: multislicev1alpha1.ReasonAdmitted, Message: by + "; admitted again since"})
+		} else {
+			conds = append(conds, metav1.Condition{Type: multislicev1alpha1.WorkloadEvicted, Status: metav1.ConditionTrue,
+				Reason: multislicev1alpha1.ReasonPreempted, Message: by + "; it waits to be admitted again"})
+		}
+	}
 	wl.Status.Conditions = conds
 	return wl
 }

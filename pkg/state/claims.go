@@ -63,11 +63,17 @@ func (s *State) ClusterQueueOf(sn *Snapshot, v *WorkloadView) *quota.ClusterQueu
 	return s.book.ClusterQueue(v.Charge.ClusterQueue)
 }
 
-// Claim records that preemptor evicts victims to take the domains its
-// plan r chose.
-func (s *State) Claim(preemptor workload.Key, victims []workload.Key, r *Reservation) {
+// Claim records that preemptor, of priority priority, evicts victims to
+// take the domains its plan r chose.
+func (s *State) Claim(preemptor workload.Key, priority int32, victims []workload.Key, r *Reservation) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	now := s.opts.Clock.Now()
+	for _, v := range victims {
+		if w := s.workloads[v]; w != nil {
+			w.eviction = &Eviction{By: preemptor, Priority: priority, At: now}
+		}
+	}
 	s.dropClaimLocked(preemptor)
 	c := &claim{victims: slices.Clone(victims), nodes: sets.New[string](), at: s.opts.Clock.Now()}
 	for _, sr := range r.Slices {

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -62,6 +63,15 @@ type WorkloadReport struct {
 	// Requests is each slice's per-pod request: its template's, or for
 	// slices without one (PodGroups) a member's.
 	Requests []workload.Resources
+	// Eviction is its last eviction by preemption (nil: none).
+	Eviction *Eviction
+}
+
+// Eviction records that a workload was preempted.
+type Eviction struct {
+	By       workload.Key
+	Priority int32
+	At       time.Time
 }
 
 // problemBox holds the last reason a workload waited for its queue;
@@ -101,7 +111,7 @@ func (s *State) QueueReport() QueueReport {
 		if queue == "" || !w.observed || w.model == nil {
 			continue
 		}
-		wr := WorkloadReport{Key: key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(key)}
+		wr := WorkloadReport{Key: key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(key), Eviction: w.eviction}
 		if wr.Charge == nil && !w.ours {
 			// Its pods are another scheduler's (or do not exist yet):
 			// not this scheduler's to admit or report.

@@ -248,6 +248,17 @@ func (s *State) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
 	return v
 }
 
+// Uncharge simulates the workload's quota charge being released while its
+// pods stay where they are. The returned function restores the snapshot.
+func (sn *Snapshot) Uncharge(key workload.Key) (undo func()) {
+	v := sn.Workloads[key]
+	if v == nil || v.Charge == nil || sn.Quota == nil || sn.Quota.View == nil {
+		return func() {}
+	}
+	sn.Quota.View.Remove(v.Charge)
+	return func() { sn.Quota.View.Add(v.Charge) }
+}
+
 // RemoveWorkload simulates the workload being gone from the snapshot: its
 // pods' requests and the room its reservation planned are freed, and its
 // holds and reserved domains dropped. The returned function restores the

@@ -65,6 +65,8 @@ type Workload struct {
 	// charge for the model and members it was computed from.
 	membersGen uint64
 	needs      needsCache
+	// eviction is the workload's last eviction by preemption.
+	eviction *Eviction
 	// noVictimsGen is 1 + the generation at which a preemption for w found
 	// no victims (0: none).
 	noVictimsGen uint64

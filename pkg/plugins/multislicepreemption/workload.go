@@ -55,7 +55,7 @@ func (pl *Plugin) preemptForWorkload(ctx context.Context, st *state.State, pod *
 	}
 	metrics.Preemptions.WithLabelValues("preempted").Inc()
 	metrics.PreemptionVictims.Add(float64(len(decision.Victims)))
-	st.Claim(key, decision.Victims, decision.Plan)
+	st.Claim(key, sn.Self.Priority, decision.Victims, decision.Plan)
 	where := state.DescribePlacement(sn.Self.Model, decision.Plan)
 	logger.V(2).Info("Preempting whole workloads", "preemptor", key, "victims", decision.Victims, "simulations", decision.Simulations, "placement", where)
 	pl.rt.Events().Normal(&v.Ref, "Preempting", fmt.Sprintf("evicting %s (priority %s) to take %s", joinKeys(decision.Victims), priorities(sn, decision.Victims), where))

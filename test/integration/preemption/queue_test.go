@@ -112,10 +112,15 @@ func TestWithinClusterQueuePreemption(t *testing.T) {
 			cp.ExpectNoneBound(t, ns, "low", 3*time.Second)
 			waitWorkload(t, queues, ns, "low", "waiting for quota",
 				workloadCondition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
+			// Its Workload records the eviction while it waits.
+			waitWorkload(t, queues, ns, "low", "evicted by high",
+				workloadCondition(multislicev1alpha1.WorkloadEvicted, metav1.ConditionTrue, multislicev1alpha1.ReasonPreempted))
 
 			jobsets.Delete(t, ns, "high")
 			cp.WaitWhollyPlaced(t, ns, "low", 6)
 			waitWorkload(t, queues, ns, "low", "admitted", workloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+			waitWorkload(t, queues, ns, "low", "no longer evicted",
+				workloadCondition(multislicev1alpha1.WorkloadEvicted, metav1.ConditionFalse, multislicev1alpha1.ReasonAdmitted))
 			kubelet.ExpectNoDisruption(t, "high was never a victim", harness.OfJobSet(ns, "high", -1), 0)
 		})
 	}

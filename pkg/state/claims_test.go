@@ -1,0 +1,189 @@
+package state_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+)
+
+// prioritized is a JobSet of slices 2-host slices whose pods have priority p.
+func prioritized(name string, slices int32, p int32) *jobsetv1alpha2.JobSet {
+	return unit.JobSet(name).Pod(func(b *builders.PodBuilder) { b.Priority(p) }).ReplicatedJob("slice", slices, 2).Obj()
+}
+
+// hotswapFixture: pool-1 failed (cordoned); low (priority 1) runs on
+// pool-2 and pool-3; high (priority 100, 2 slices) waits. Preempting
+// evicts low and claims two pools for high.
+func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemption) {
+	t.Helper()
+	nodes := builders.V5ePools(3)
+	f := newFixture(t, nodes...)
+	for _, n := range nodes {
+		if strings.HasPrefix(n.Name, "pool-1-") {
+			n = n.DeepCopy()
+			n.Spec.Unschedulable = true
+			f.addNodes(n)
+		}
+	}
+	low := f.addRunning(prioritized("low", 2, 1), "pool-2-node-0", "pool-2-node-1", "pool-3-node-0", "pool-3-node-1")
+	f.addGang(prioritized("high", 2, 100))
+	if _, fail := f.plan(jsKey("high")); fail == nil {
+		t.Fatal("high was placed without preemption")
+	}
+	sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
+	d, fail := admission.Preempt(sn, func(v *state.WorkloadView) *quota.ClusterQueue { return f.s.ClusterQueueOf(sn, v) })
+	if fail != nil {
+		t.Fatalf("preempt: %v", fail)
+	}
+	if len(d.Victims) != 1 || d.Victims[0] != jsKey("low") {
+		t.Fatalf("victims %v, want low", d.Victims)
+	}
+	f.s.Claim(jsKey("high"), 100, d.Victims, d.Plan)
+	return f, low, d
+}
+
+// While the victims terminate, the domains chosen for the preemptor are
+// kept for it: no other workload plans into them and no pod passes Check
+// there; the preemptor itself waits for its victims instead of preempting
+// again; its commit ends the claim.
+func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
+	f, low, d := hotswapFixture(t)
+	if left := f.s.PreemptionUnderway(jsKey("high")); len(left) != 1 || left[0] != jsKey("low") {
+		t.Fatalf("PreemptionUnderway = %v, want low", left)
+	}
+	victimPods := f.s.VictimPods(jsKey("low"))
+	if len(victimPods) != len(low) {
+		t.Fatalf("VictimPods lists %d pods, want %d", len(victimPods), len(low))
+	}
+
+	// The victims are deleted: being deleted they still hold their nodes,
+	// so the preemption is still under way.
+	for _, p := range low {
+		deleting := p.DeepCopy()
+		deleting.DeletionTimestamp = deleting.CreationTimestamp.DeepCopy()
+		f.addPods(deleting)
+	}
+	if left := f.s.PreemptionUnderway(jsKey("high")); len(left) != 1 {
+		t.Fatalf("PreemptionUnderway = %v while low's pods are being deleted, want low", left)
+	}
+	for _, p := range low {
+		f.deletePod(p)
+	}
+	if left := f.s.PreemptionUnderway(jsKey("high")); len(left) != 0 {
+		t.Fatalf("PreemptionUnderway = %v once low is gone, want none", left)
+	}
+
+	claimed := ""
+	for _, sr := range d.Plan.Slices {
+		claimed = sr.Domain
+	}
+	node := claimed + "-node-0"
+	plain := unit.Pod("plain").TPU("4").Priority(1000).Obj()
+	if ok, why := f.s.Check(plain, node, f.free(node)); ok || !strings.Contains(why, "kept for") {
+		t.Errorf("Check(plain pod, %s) = %v, %q; want it kept for high", node, ok, why)
+	}
+	// Another waiting workload, even of higher priority, does not plan
+	// into the claimed domains.
+	f.addGang(prioritized("other", 1, 1000))
+	if r, fail := f.plan(jsKey("other")); fail == nil {
+		t.Errorf("other was planned into %v, kept for high (pool-1 is cordoned)", domains(r))
+	}
+
+	f.commit(jsKey("high"))
+	if ok, why := f.s.Check(plain, node, f.free(node)); ok || strings.Contains(why, "kept for") {
+		t.Errorf("after high's commit Check(plain pod, %s) = %v, %q; want its reservation, not the claim", node, ok, why)
+	}
+}
+
+// A claim whose preemptor is not placed in time lapses, and the domains
+// are free for others again.
+func TestClaimLapses(t *testing.T) {
+	f, low, d := hotswapFixture(t)
+	for _, p := range low {
+		f.deletePod(p)
+	}
+	var node string
+	for _, sr := range d.Plan.Slices {
+		node = sr.Domain + "-node-0"
+	}
+	plain := unit.Pod("plain").TPU("4").Obj()
+	if ok, _ := f.s.Check(plain, node, f.free(node)); ok {
+		t.Fatalf("%s is not kept for high", node)
+	}
+	f.clock.Step(state.DefaultClaimTimeout + time.Second)
+	f.s.Expire()
+	if ok, why := f.s.Check(plain, node, f.free(node)); !ok {
+		t.Errorf("after the claim lapsed Check(plain pod, %s) = false, %q", node, why)
+	}
+}
+
+// Deleting the preemptor ends its claim.
+func TestClaimEndsWithThePreemptor(t *testing.T) {
+	f, low, d := hotswapFixture(t)
+	for _, p := range low {
+		f.deletePod(p)
+	}
+	var node string
+	for _, sr := range d.Plan.Slices {
+		node = sr.Domain + "-node-0"
+	}
+	f.s.DeleteSource(jsKey("high"))
+	plain := unit.Pod("plain").TPU("4").Obj()
+	if ok, why := f.s.Check(plain, node, f.free(node)); !ok {
+		t.Errorf("after high was deleted Check(plain pod, %s) = false, %q", node, why)
+	}
+}
+
+// Seed 002 with withinClusterQueue: LowerPriority: a higher-priority
+// workload of the queue reclaims the quota of a lower-priority one, and is
+// let through PreEnqueue to do so; it goes to a pool that is free already,
+// not to one of its victim's. With the default policy (Never) it waits.
+func TestQuotaPreemptionWithinClusterQueue(t *testing.T) {
+	for _, policy := range []string{"LowerPriority", "Never"} {
+		t.Run(policy, func(t *testing.T) {
+			f := withQueue(newFixture(t, builders.V5ePools(6)...), 24, quota.BestEffortFIFO)
+			f.s.SetClusterQueue(&quota.ClusterQueue{
+				Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
+				Groups:     []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
+				Quotas:     map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: 24 * 1000}},
+				Preemption: quota.Preemption{WithinClusterQueue: policy},
+			})
+			low := unit.JobSet("low").Created(builders.Epoch).Annotation(wellknown.QueueNameLabel, "multislice-queue").
+				Pod(func(b *builders.PodBuilder) { b.Priority(1) }).ReplicatedJob("slice", 3, 2).Obj()
+			f.addRunning(low, "pool-1-node-0", "pool-1-node-1", "pool-2-node-0", "pool-2-node-1", "pool-3-node-0", "pool-3-node-1")
+			high := unit.JobSet("high").Created(builders.Epoch.Add(time.Minute)).Annotation(wellknown.QueueNameLabel, "multislice-queue").
+				Pod(func(b *builders.PodBuilder) { b.Priority(100) }).ReplicatedJob("slice", 1, 2).Obj()
+			pods := f.addGang(high)
+			v := f.s.Admit(head(t, f, pods))
+			if v.Wait != (policy == "Never") {
+				t.Fatalf("Admit(head of high) = %+v; want it to wait only under Never", v)
+			}
+			if policy == "Never" {
+				return
+			}
+			if _, fail := f.plan(jsKey("high")); fail == nil || fail.Reason != quota.ReasonQuotaExceeded {
+				t.Fatalf("high planned without preemption: %v", fail)
+			}
+			sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
+			d, fail := admission.Preempt(sn, func(v *state.WorkloadView) *quota.ClusterQueue { return f.s.ClusterQueueOf(sn, v) })
+			if fail != nil {
+				t.Fatalf("preempt: %v", fail)
+			}
+			if len(d.Victims) != 1 || d.Victims[0] != jsKey("low") {
+				t.Fatalf("victims %v, want low", d.Victims)
+			}
+			if got := domains(d.Plan)[0]; got == "pool-1" || got == "pool-2" || got == "pool-3" {
+				t.Errorf("high goes to %s, one of low's pools, while pools 4-6 are free", got)
+			}
+		})
+	}
+}
