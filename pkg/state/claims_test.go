@@ -104,42 +104,41 @@ func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 	}
 }
 
-// A claim whose preemptor is not placed in time lapses, and the domains
-// are free for others again.
-func TestClaimLapses(t *testing.T) {
-	f, low, d := hotswapFixture(t)
-	for _, p := range low {
+// claimedNode deletes the victims' pods and returns a node kept for the
+// preemptor, after checking that a plain pod may not use it.
+func claimedNode(t *testing.T, f *fixture, victims []*corev1.Pod, d *admission.Preemption) (node string, plain *corev1.Pod) {
+	t.Helper()
+	for _, p := range victims {
 		f.deletePod(p)
 	}
-	var node string
 	for _, sr := range d.Plan.Slices {
 		node = sr.Domain + "-node-0"
 	}
-	plain := unit.Pod("plain").TPU("4").Obj()
+	plain = unit.Pod("plain").TPU("4").Obj()
 	if ok, _ := f.s.Check(plain, node, f.free(node)); ok {
 		t.Fatalf("%s is not kept for high", node)
 	}
-	f.clock.Step(state.DefaultClaimTimeout + time.Second)
-	f.s.Expire()
-	if ok, why := f.s.Check(plain, node, f.free(node)); !ok {
-		t.Errorf("after the claim lapsed Check(plain pod, %s) = false, %q", node, why)
-	}
+	return node, plain
 }
 
-// Deleting the preemptor ends its claim.
-func TestClaimEndsWithThePreemptor(t *testing.T) {
-	f, low, d := hotswapFixture(t)
-	for _, p := range low {
-		f.deletePod(p)
-	}
-	var node string
-	for _, sr := range d.Plan.Slices {
-		node = sr.Domain + "-node-0"
-	}
-	f.s.DeleteSource(jsKey("high"))
-	plain := unit.Pod("plain").TPU("4").Obj()
-	if ok, why := f.s.Check(plain, node, f.free(node)); !ok {
-		t.Errorf("after high was deleted Check(plain pod, %s) = false, %q", node, why)
+// A claim whose preemptor is not placed in time lapses, and the domains
+// are free for others again; so does the claim of a deleted preemptor.
+func TestClaimEnds(t *testing.T) {
+	for name, end := range map[string]func(f *fixture){
+		"lapses": func(f *fixture) {
+			f.clock.Step(state.DefaultClaimTimeout + time.Second)
+			f.s.Expire()
+		},
+		"preemptor deleted": func(f *fixture) { f.s.DeleteSource(jsKey("high")) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, low, d := hotswapFixture(t)
+			node, plain := claimedNode(t, f, low, d)
+			end(f)
+			if ok, why := f.s.Check(plain, node, f.free(node)); !ok {
+				t.Errorf("after the claim ended Check(plain pod, %s) = false, %q", node, why)
+			}
+		})
 	}
 }
 
