@@ -245,7 +245,8 @@ func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
 		return
 	}
 	ref := p.Ref()
-	w.waitingHead, w.failure, w.failGen = &ref, f, gen
+	s.setHeadLocked(w, &ref)
+	w.failure, w.failGen = f, gen
 	if f.Reason == quota.ReasonQuotaExceeded {
 		w.markWaitingForQuota(s.opts.Clock.Now())
 	}
@@ -303,11 +304,7 @@ func (s *State) IsWaitingHead(pod *corev1.Pod) bool {
 
 // headOfLocked returns the workload whose waiting head pod is (nil: none).
 func (s *State) headOfLocked(pod *corev1.Pod) *Workload {
-	p := s.pods[pod.UID]
-	if p == nil || !p.Gang {
-		return nil
-	}
-	w := s.workloads[p.Member.Key]
+	w := s.heads[pod.UID]
 	if w == nil || w.waitingHead == nil || w.waitingHead.UID != pod.UID {
 		return nil
 	}

@@ -177,7 +177,7 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 			// listing running pods, or the head itself): members held back
 			// behind the head may now be admissible, or need a new head.
 			if w.model != nil && w.placedWhole() {
-				w.waitingHead = nil
+				s.setHeadLocked(w, nil)
 				acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
 			} else if h := s.headLocked(w); h != nil {
 				acts.Activate = append(acts.Activate, *h)
@@ -220,7 +220,7 @@ func (s *State) headLocked(w *Workload) *PodRef {
 			return h
 		}
 	}
-	w.waitingHead = nil
+	s.setHeadLocked(w, nil)
 	var best *Pod
 	for _, p := range w.members {
 		if p.Node != "" || !p.Live() || !w.current(p) || !s.schedulers.Has(p.Scheduler) {
@@ -232,9 +232,31 @@ func (s *State) headLocked(w *Workload) *PodRef {
 	}
 	if best != nil {
 		ref := best.Ref()
-		w.waitingHead = &ref
+		s.setHeadLocked(w, &ref)
 	}
 	return w.waitingHead
+}
+
+// setHeadLocked makes ref w's waiting head (nil: none), keeping the index
+// of heads by pod UID that hints and wakes read.
+func (s *State) setHeadLocked(w *Workload, ref *PodRef) {
+	if old := w.waitingHead; old != nil && s.heads[old.UID] == w {
+		delete(s.heads, old.UID)
+	}
+	w.waitingHead = ref
+	if ref != nil {
+		s.heads[ref.UID] = w
+	}
+}
+
+// headsLocked lists the workloads that have a waiting head: freed room is
+// offered to them, not to every workload.
+func (s *State) headsLocked() []*Workload {
+	out := make([]*Workload, 0, len(s.heads))
+	for _, w := range s.heads {
+		out = append(out, w)
+	}
+	return out
 }
 
 // headValidLocked reports whether the workload has a head that can still
@@ -441,7 +463,7 @@ func (s *State) pendingLocked(w *Workload) []PodRef {
 // their queue keeps waiting are left to quota releases to wake.
 func (s *State) freedLocked() Actions {
 	var acts Actions
-	for _, w := range s.workloads {
+	for _, w := range s.headsLocked() {
 		if w.waitingHead == nil || s.reservations[w.key] != nil || s.quotaGatedLocked(w) {
 			continue
 		}
@@ -461,7 +483,7 @@ func (s *State) freedLocked() Actions {
 // their queue included (queue objects changed).
 func (s *State) wakeAllLocked() []PodRef {
 	var out []PodRef
-	for _, w := range s.workloads {
+	for _, w := range s.headsLocked() {
 		if w.waitingHead == nil || s.reservations[w.key] != nil {
 			continue
 		}

@@ -141,7 +141,8 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 	}
 	var acts Actions
 	if w != nil {
-		w.waitingHead, w.failure = nil, nil
+		s.setHeadLocked(w, nil)
+		w.failure = nil
 		// Members rejected while the workload waited come back now.
 		acts.Activate = s.pendingLocked(w)
 		if cq := s.book.ClusterQueue(chargedTo(r)); cq != nil && cq.Strategy == quota.StrictFIFO {
@@ -474,7 +475,7 @@ func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string
 	if w := s.workloads[key]; w != nil {
 		if reason != ReleaseDeleted {
 			// The workload itself plans again, through its head.
-			w.waitingHead = nil
+			s.setHeadLocked(w, nil)
 			s.headLocked(w)
 		}
 		acts.merge(s.settleQuotaLocked(w))

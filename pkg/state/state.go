@@ -122,6 +122,9 @@ type State struct {
 	// maps each node they keep to its preemptor (see claims.go).
 	claims       map[workload.Key]*claim
 	claimedNodes map[string]workload.Key
+	// heads indexes the workloads that have a waiting head by the head's
+	// UID (see setHeadLocked).
+	heads map[types.UID]*Workload
 
 	// blocked holds plain pods a reservation kept off nodes, to activate
 	// when reservations end. It has its own lock: Filter records into it.
@@ -168,6 +171,7 @@ func New(opts Options) *State {
 		pendingByCQ:  map[string]map[workload.Key]*Workload{},
 		claims:       map[workload.Key]*claim{},
 		claimedNodes: map[string]workload.Key{},
+		heads:        map[types.UID]*Workload{},
 	}
 }
 

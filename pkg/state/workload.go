@@ -111,6 +111,7 @@ func (s *State) workloadLocked(key workload.Key) *Workload {
 
 func (s *State) dropIfEmptyLocked(w *Workload) {
 	if !w.observed && len(w.members) == 0 && s.reservations[w.key] == nil {
+		s.setHeadLocked(w, nil)
 		delete(s.workloads, w.key)
 		s.trackQueuedLocked(w)
 	}
@@ -280,7 +281,7 @@ func (s *State) refreshCompleteLocked(w *Workload) bool {
 		w.complete = n == 0
 	}
 	if w.complete && !was {
-		w.waitingHead = nil
+		s.setHeadLocked(w, nil)
 		s.headLocked(w)
 	}
 	if w.complete != was {
@@ -360,7 +361,8 @@ func (s *State) deleteSourceLocked(key workload.Key) Actions {
 	// The model stays: pods still running keep holding their domains
 	// until they are gone. Pods wait until an object of the name returns.
 	w.observed = false
-	w.complete, w.waitingHead = false, nil
+	w.complete = false
+	s.setHeadLocked(w, nil)
 	acts.merge(s.settleQuotaLocked(w))
 	s.trackQueuedLocked(w)
 	s.dropIfEmptyLocked(w)
