@@ -1,7 +1,8 @@
 // Command benchreport prints a markdown table of the scheduler_perf results
 // in a -data-items-dir: benchreport _output/bench. Where the quota scenarios
 // ran, a second table compares their variants: admission throughput,
-// scheduling attempts per admitted workload and peak memory.
+// scheduling attempts per admitted workload and peak memory; where the
+// hotswap scenarios ran, another compares preemption (hotswap.go).
 package main
 
 import (
@@ -24,6 +25,12 @@ func main() {
 		var quota []quotaRow
 		if quota, err = loadQuota(os.Args[1]); err == nil && len(quota) > 0 {
 			err = writeQuota(os.Stdout, quota)
+		}
+	}
+	if err == nil {
+		var hotswap []hotswapRow
+		if hotswap, err = loadHotswap(os.Args[1]); err == nil && len(hotswap) > 0 {
+			err = writeHotswap(os.Stdout, hotswap)
 		}
 	}
 	if err != nil {

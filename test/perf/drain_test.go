@@ -2,11 +2,7 @@ package perf
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -150,24 +146,7 @@ func intParam(w *perf.Workload, key string) (v int, ok bool) {
 func (ds *drains) write(topic string) error {
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
-	if len(ds.items) == 0 {
-		return nil
-	}
-	data, err := json.MarshalIndent(perf.DataItems{Version: "v1", DataItems: ds.items}, "", "  ")
-	if err != nil {
-		return err
-	}
-	dir := ""
-	if f := flag.Lookup("data-items-dir"); f != nil {
-		dir = f.Value.String()
-	}
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return err
-		}
-	}
-	name := fmt.Sprintf("QueueDrain_benchmark_%s_%s.json", topic, time.Now().UTC().Format("2006-01-02T15:04:05Z"))
-	return os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	return writeDataItems("QueueDrain", topic, ds.items)
 }
 
 // drain deletes the workloads the scheduler admits in one scheduler_perf

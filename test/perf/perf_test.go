@@ -3,8 +3,9 @@
 // default kube-scheduler profile and through ours (or, for quota, through
 // ours with and without queues), in one run, against a real apiserver and
 // etcd. `make bench` runs it and tabulates the results. The quota scenarios
-// drain queues of workloads, which the harness cannot do alone: see
-// drain_test.go.
+// drain queues of workloads, and the hotswap scenarios follow preemption
+// victims and gangs, which the harness cannot do alone: see drain_test.go
+// and hotswap_test.go.
 package perf
 
 import (
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,6 +27,7 @@ import (
 	"k8s.io/client-go/informers"
 	_ "k8s.io/component-base/logs/json/register"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
@@ -47,10 +50,20 @@ func BenchmarkPerfScheduling(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	drains := newDrains()
+	drains, hotswaps := newDrains(), newHotswaps()
+	// Each hook acts only on the workloads that ask for it by parameter.
+	nodesCreated := func(tCtx ktesting.TContext, s *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
+		if err := drains.nodesCreated(tCtx, s, w, nodes); err != nil {
+			return err
+		}
+		return hotswaps.nodesCreated(tCtx, s, w, nodes)
+	}
 	perf.RunBenchmarkPerfScheduling(b, "performance-config.yaml", topic, registry,
-		perf.WithPrepareFn(installCRDs), perf.WithNodeUpdateFn(drains.nodesCreated))
+		perf.WithPrepareFn(installCRDs), perf.WithNodeUpdateFn(nodesCreated))
 	if err := drains.write(topic); err != nil {
+		b.Fatal(err)
+	}
+	if err := hotswaps.write(topic); err != nil {
 		b.Fatal(err)
 	}
 }
