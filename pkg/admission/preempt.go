@@ -153,9 +153,17 @@ func shortfall(sn *state.Snapshot) (need int, frees map[workload.Key]int) {
 	self := sn.Self
 	frees = map[workload.Key]int{}
 	confined := map[string]int{}
+	// A domain counts as free when no other workload holds it and it has
+	// room for the smallest of the slices: counting too many free domains
+	// only weakens the bound, counting too few would break it.
+	smallest := map[string]*workload.Slice{}
 	for _, i := range self.Active {
-		if k := self.Model.Slices[i].DomainKey; k != "" {
+		sl := &self.Model.Slices[i]
+		if k := sl.DomainKey; k != "" {
 			confined[k]++
+			if s := smallest[k]; s == nil || sl.Pods < s.Pods {
+				smallest[k] = sl
+			}
 		}
 	}
 	for key, n := range confined {
@@ -181,7 +189,7 @@ func shortfall(sn *state.Snapshot) (need int, frees map[workload.Key]int) {
 					}
 				}
 			}
-			if !busy {
+			if !busy && roomFor(sn, nodes, smallest[key]) {
 				free++
 			}
 		}
@@ -191,6 +199,24 @@ func shortfall(sn *state.Snapshot) (need int, frees map[workload.Key]int) {
 		}
 	}
 	return need, frees
+}
+
+// roomFor reports whether the nodes could take the slice's pods, each
+// sized by the slice's per-pod request (unknown: assumed to fit).
+func roomFor(sn *state.Snapshot, nodes []string, sl *workload.Slice) bool {
+	if sl == nil || len(sl.Request) == 0 {
+		return true
+	}
+	fit := 0
+	for _, name := range nodes {
+		if n := sn.Nodes[name]; n != nil && n.Node.Usable {
+			fit += int(n.Free.Count(sl.Request))
+		}
+		if fit >= sl.Pods {
+			return true
+		}
+	}
+	return false
 }
 
 func describeRefusals(refused map[string]int) string {

@@ -22,7 +22,16 @@ type claim struct {
 	victims []workload.Key
 	nodes   sets.Set[string]
 	at      time.Time
+	// gone is when the victims were first found gone (zero: not yet).
+	gone time.Time
 }
+
+// claimSettle is how long after its victims are gone a claim still stops
+// its preemptor from preempting again: the scheduler's own snapshot of the
+// cluster, taken at the start of each cycle, may still show the victims'
+// pods, and a plan that fails on that stale room must not pick new
+// victims and give up the domains already freed.
+const claimSettle = 10 * time.Second
 
 // DefaultClaimTimeout is the default of Options.ClaimTimeout.
 const DefaultClaimTimeout = 5 * time.Minute
@@ -91,23 +100,31 @@ func (s *State) Claim(preemptor workload.Key, priority int32, victims []workload
 	s.bumpLocked()
 }
 
-// PreemptionUnderway reports the victims of key's last preemption that
-// still have live pods; while there are any the workload must not preempt
-// again (it waits for them rather than evict more).
-func (s *State) PreemptionUnderway(key workload.Key) []workload.Key {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
+// PreemptionUnderway reports whether key's last preemption is still under
+// way, and the victims that still have pods on nodes. While it is, the
+// workload must not preempt again: it waits for its victims rather than
+// evict more — and, for claimSettle after they are gone, for the
+// scheduler's snapshot to see them gone.
+func (s *State) PreemptionUnderway(key workload.Key) (underway bool, left []workload.Key) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	c := s.claims[key]
 	if c == nil {
-		return nil
+		return false, nil
 	}
-	var left []workload.Key
 	for _, v := range c.victims {
 		if w := s.workloads[v]; w != nil && w.onNodes() > 0 {
 			left = append(left, v)
 		}
 	}
-	return left
+	if len(left) > 0 {
+		return true, left
+	}
+	now := s.opts.Clock.Now()
+	if c.gone.IsZero() {
+		c.gone = now
+	}
+	return now.Sub(c.gone) < claimSettle, nil
 }
 
 // PreemptionFailed records that key found no victims: a workload waiting

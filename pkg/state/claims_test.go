@@ -57,8 +57,8 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 // again; its commit ends the claim.
 func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 	f, low, d := hotswapFixture(t)
-	if left := f.s.PreemptionUnderway(jsKey("high")); len(left) != 1 || left[0] != jsKey("low") {
-		t.Fatalf("PreemptionUnderway = %v, want low", left)
+	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 1 || left[0] != jsKey("low") {
+		t.Fatalf("PreemptionUnderway = %v, %v; want low left", underway, left)
 	}
 	victimPods := f.s.VictimPods(jsKey("low"))
 	if len(victimPods) != len(low) {
@@ -72,14 +72,20 @@ func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 		deleting.DeletionTimestamp = deleting.CreationTimestamp.DeepCopy()
 		f.addPods(deleting)
 	}
-	if left := f.s.PreemptionUnderway(jsKey("high")); len(left) != 1 {
-		t.Fatalf("PreemptionUnderway = %v while low's pods are being deleted, want low", left)
+	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 1 {
+		t.Fatalf("PreemptionUnderway = %v, %v while low's pods are being deleted, want low left", underway, left)
 	}
 	for _, p := range low {
 		f.deletePod(p)
 	}
-	if left := f.s.PreemptionUnderway(jsKey("high")); len(left) != 0 {
-		t.Fatalf("PreemptionUnderway = %v once low is gone, want none", left)
+	// Gone, but the scheduler's snapshot may not show it yet: the
+	// preemptor still may not preempt again for a while.
+	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 0 {
+		t.Fatalf("PreemptionUnderway = %v, %v right after low is gone, want under way with none left", underway, left)
+	}
+	f.clock.Step(11 * time.Second)
+	if underway, _ := f.s.PreemptionUnderway(jsKey("high")); underway {
+		t.Fatal("the preemption is still under way long after low is gone")
 	}
 
 	claimed := ""

@@ -313,6 +313,12 @@ func (sn *Snapshot) RemoveWorkload(key workload.Key) (undo func()) {
 		}
 	}
 	for name, n := range sn.Nodes {
+		if !v.Reserved {
+			// Only a reservation marks nodes reserved by the workload: a
+			// workload without one (every preemption candidate) skips the
+			// walk over every node.
+			break
+		}
 		if n.Reserved && n.ReservedBy == key {
 			if !seen[name] {
 				seen[name] = true

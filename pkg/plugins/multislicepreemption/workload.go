@@ -38,9 +38,12 @@ func (pl *Plugin) preemptForWorkload(ctx context.Context, st *state.State, pod *
 	if f == nil || f.Unresolvable || (f.Reason != "" && f.Reason != quota.ReasonQuotaExceeded) {
 		return fwk.NewStatus(fwk.Unschedulable)
 	}
-	if left := st.PreemptionUnderway(key); len(left) > 0 {
+	if underway, left := st.PreemptionUnderway(key); underway {
 		metrics.Preemptions.WithLabelValues("waiting").Inc()
-		return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("waiting for preempted %s to terminate", joinKeys(left)))
+		if len(left) > 0 {
+			return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("waiting for preempted %s to terminate", joinKeys(left)))
+		}
+		return fwk.NewStatus(fwk.Unschedulable, "the preempted workloads are gone; waiting for their room to show")
 	}
 	start := time.Now()
 	sn := st.PreemptionSnapshot(key, feed.SnapshotRequested(pl.handle))
