@@ -58,7 +58,7 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 	need, frees := shortfall(sn)
 	var cands []preemption.Candidate
 	refused := map[string]int{}
-	for _, k := range slices.SortedFunc(maps.Keys(sn.Workloads), func(a, b workload.Key) int { return strings.Compare(a.String(), b.String()) }) {
+	for _, k := range slices.SortedFunc(maps.Keys(sn.Workloads), compareKeys) {
 		v := sn.Workloads[k]
 		if v == self || v.Key == self.Key || len(v.Pods) == 0 || v.Reserved {
 			// Only placed workloads are evicted: one being placed is let
@@ -88,7 +88,11 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 	// Where it goes: on domains that are free already when the victims'
 	// quota is all it needs (nothing waits for their pods to leave, and
 	// their domains stay for others), else on what their removal frees.
-	r, fail := planWithout(sn, victims, sn.Uncharge)
+	var r *state.Reservation
+	fail := &planner.Failure{}
+	if quotaOnly(sn, victims) {
+		r, fail = planWithout(sn, victims, sn.Uncharge)
+	}
 	if fail != nil {
 		r, fail = planWithout(sn, victims, sn.RemoveWorkload)
 	}
@@ -124,6 +128,31 @@ func countLeavingAsFree(sn *state.Snapshot) (restore func()) {
 			sn.Nodes[name].Free = free
 		}
 	}
+}
+
+// quotaOnly reports whether the preemption may be about quota alone: the
+// preemptor is quota-managed and a victim holds a charge.
+func quotaOnly(sn *state.Snapshot, victims []workload.Key) bool {
+	if sn.Quota == nil || sn.Quota.View == nil {
+		return false
+	}
+	for _, k := range victims {
+		if v := sn.Workloads[k]; v != nil && v.Charge != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// compareKeys orders workload keys by source, namespace and name.
+func compareKeys(a, b workload.Key) int {
+	if c := strings.Compare(string(a.Source), string(b.Source)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
 }
 
 // planWithout plans sn.Self with remove applied to each of keys, and undoes

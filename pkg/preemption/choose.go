@@ -58,11 +58,19 @@ func Choose(cands []Candidate, need int, fits Fits) ([]workload.Key, bool) {
 	}
 	sort.Slice(order, func(i, j int) bool { return better(order[i], order[j]) })
 	all := keys(order)
-	if len(all) == 0 || !fits(all) {
+	if len(all) == 0 {
 		return nil, false
 	}
+	// Whether evicting everything would do is checked first when need is
+	// unknown (every single candidate would otherwise be simulated before
+	// finding out); with a known need only the singletons that could
+	// reach it are tried before that check, which costs a plan with every
+	// candidate removed.
 	if need <= 0 {
 		need = 0
+		if !fits(all) {
+			return nil, false
+		}
 	}
 	// Single victims, in preference order: the first that suffices is the
 	// best singleton.
@@ -70,6 +78,9 @@ func Choose(cands []Candidate, need int, fits Fits) ([]workload.Key, bool) {
 		if c.Frees >= need && fits([]workload.Key{c.Key}) {
 			return []workload.Key{c.Key}, true
 		}
+	}
+	if need > 0 && !fits(all) {
+		return nil, false
 	}
 	// The fewest victims whose Frees could add up to need.
 	byFrees := slices.Clone(order)
