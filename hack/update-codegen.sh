@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Generates everything derived from the multislice.dev API types in
-# pkg/apis/multislice/v1alpha1:
+# Generates everything derived from the API types of this repository: the
+# multislice.dev API (pkg/apis/multislice/v1alpha1) and our definition of
+# the cluster autoscaler's ProvisioningRequest API (pkg/apis/autoscaling/v1,
+# whose own Go module is not available to us):
 #   - their deepcopy functions (zz_generated.deepcopy.go, next to them),
-#   - apply configurations, clientset, listers and informers (pkg/generated),
-#   - their CRDs (manifests/crds/multislice.dev_<plural>.yaml).
+#   - apply configurations, one clientset for both groups, listers and
+#     informers (pkg/generated),
+#   - their CRDs (manifests/crds/multislice.dev_<plural>.yaml and
+#     manifests/crds/autoscaling.x-k8s.io_provisioningrequests.yaml).
 #
 #   hack/update-codegen.sh [ROOT]
 #
 # ROOT, the repository by default, is the tree to generate into: it must
-# hold the module's go.mod, go.sum, vendor/ and pkg/apis/multislice, and
-# `make verify-generated` passes a temporary copy. The generators are the
-# versions hack/tools/go.mod pins, built (and cached) by `go tool`; nothing
-# needs to be installed besides Go.
+# hold the module's go.mod, go.sum, vendor/, pkg/apis/multislice and
+# pkg/apis/autoscaling, and `make verify-generated` passes a temporary
+# copy. The generators are the versions hack/tools/go.mod pins, built (and
+# cached) by `go tool`; nothing needs to be installed besides Go.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,8 +23,13 @@ ROOT="$(cd "${1:-$REPO}" && pwd)"
 GO="${GO:-go}"
 
 MODULE=github.com/multislice-scheduler/multislice-scheduler
-APIS=pkg/apis/multislice/v1alpha1
+APIS=(pkg/apis/multislice/v1alpha1 pkg/apis/autoscaling/v1)
 GENERATED=pkg/generated
+
+# The API packages as import paths, and comma-separated for client-gen.
+API_PKGS=()
+for api in "${APIS[@]}"; do API_PKGS+=("$MODULE/$api"); done
+API_PKGS_CSV="$(IFS=,; echo "${API_PKGS[*]}")"
 
 # Types of other APIs our types embed, whose apply configurations client-go
 # already has (meta/v1's are known to applyconfiguration-gen).
@@ -36,22 +45,22 @@ tool() {
 cd "$ROOT"
 header=/dev/null
 
-rm -rf "$GENERATED" manifests/crds/multislice.dev_*.yaml
+rm -rf "$GENERATED" manifests/crds/multislice.dev_*.yaml manifests/crds/autoscaling.x-k8s.io_*.yaml
 
 "$(tool deepcopy-gen)" --go-header-file "$header" \
 	--output-file zz_generated.deepcopy.go \
-	"$MODULE/$APIS"
+	"${API_PKGS[@]}"
 
 "$(tool applyconfiguration-gen)" --go-header-file "$header" \
 	--external-applyconfigurations "$EXTERNAL_APPLYCONFIGS" \
 	--output-dir "$GENERATED/applyconfiguration" \
 	--output-pkg "$MODULE/$GENERATED/applyconfiguration" \
-	"$MODULE/$APIS"
+	"${API_PKGS[@]}"
 
 "$(tool client-gen)" --go-header-file "$header" \
 	--clientset-name versioned \
 	--input-base "" \
-	--input "$MODULE/$APIS" \
+	--input "$API_PKGS_CSV" \
 	--apply-configuration-package "$MODULE/$GENERATED/applyconfiguration" \
 	--output-dir "$GENERATED/clientset" \
 	--output-pkg "$MODULE/$GENERATED/clientset"
@@ -59,14 +68,16 @@ rm -rf "$GENERATED" manifests/crds/multislice.dev_*.yaml
 "$(tool lister-gen)" --go-header-file "$header" \
 	--output-dir "$GENERATED/listers" \
 	--output-pkg "$MODULE/$GENERATED/listers" \
-	"$MODULE/$APIS"
+	"${API_PKGS[@]}"
 
 "$(tool informer-gen)" --go-header-file "$header" \
 	--versioned-clientset-package "$MODULE/$GENERATED/clientset/versioned" \
 	--listers-package "$MODULE/$GENERATED/listers" \
 	--output-dir "$GENERATED/informers" \
 	--output-pkg "$MODULE/$GENERATED/informers" \
-	"$MODULE/$APIS"
+	"${API_PKGS[@]}"
 
 mkdir -p manifests/crds
-"$(tool controller-gen)" crd paths="./$APIS" output:crd:dir=manifests/crds
+crd_paths=()
+for api in "${APIS[@]}"; do crd_paths+=("paths=./$api"); done
+"$(tool controller-gen)" crd "${crd_paths[@]}" output:crd:dir=manifests/crds

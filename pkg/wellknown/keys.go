@@ -86,3 +86,35 @@ const (
 	// the whole group to one exclusive domain of the named node label.
 	PodGroupDomainKeyAnnotation = "multislice-scheduler.io/exclusive-topology"
 )
+
+// Queued provisioning: the cluster autoscaler's ProvisioningRequest API
+// (autoscaling.x-k8s.io) and the keys Kueue users put on their workloads
+// for it.
+const (
+	// ConsumeProvisioningRequestAnnotation on a pod names the
+	// ProvisioningRequest, in the pod's namespace, whose capacity the pod
+	// runs on; the autoscaler then does not scale up for the pod on its
+	// own.
+	ConsumeProvisioningRequestAnnotation = "autoscaling.x-k8s.io/consume-provisioning-request"
+	// ProvisioningClassNameAnnotation on a pod is the provisioningClassName
+	// of the request it consumes.
+	ProvisioningClassNameAnnotation = "autoscaling.x-k8s.io/provisioning-class-name"
+	// DeprecatedConsumeProvisioningRequestAnnotation and
+	// DeprecatedProvisioningClassNameAnnotation are the keys above under
+	// their deprecated cluster-autoscaler.kubernetes.io/ prefix, which
+	// older documents (seed 003's among them) still show. Read them, do not
+	// write them.
+	DeprecatedConsumeProvisioningRequestAnnotation = "cluster-autoscaler.kubernetes.io/consume-provisioning-request"
+	DeprecatedProvisioningClassNameAnnotation      = "cluster-autoscaler.kubernetes.io/provisioning-class-name"
+	// ProvReqAnnotationPrefix starts a workload's annotations that become
+	// parameters of its ProvisioningRequests: provreq.kueue.x-k8s.io/<key>
+	// sets parameters[<key>].
+	ProvReqAnnotationPrefix = "provreq.kueue.x-k8s.io/"
+	// MaxRunDurationSecondsParameter is the parameter bounding, in seconds,
+	// how long the provisioned nodes live (set through the annotation
+	// provreq.kueue.x-k8s.io/maxRunDurationSeconds).
+	MaxRunDurationSecondsParameter = "maxRunDurationSeconds"
+	// QueuedProvisioningClass is GKE's provisioning class of the Dynamic
+	// Workload Scheduler: all of a request's nodes at once, in one zone.
+	QueuedProvisioningClass = "queued-provisioning.gke.io"
+)

@@ -3,7 +3,9 @@
 package applyconfiguration
 
 import (
+	v1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	v1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/applyconfiguration/autoscaling/v1"
 	internal "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/applyconfiguration/internal"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/applyconfiguration/multislice/v1alpha1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -15,9 +17,29 @@ import (
 // apply configuration type exists for the given GroupVersionKind.
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
-	// Group=multislice.dev, Version=v1alpha1
+	// Group=autoscaling.x-k8s.io, Version=v1
+	case v1.SchemeGroupVersion.WithKind("PodSet"):
+		return &autoscalingv1.PodSetApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ProvisioningRequest"):
+		return &autoscalingv1.ProvisioningRequestApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ProvisioningRequestSpec"):
+		return &autoscalingv1.ProvisioningRequestSpecApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ProvisioningRequestStatus"):
+		return &autoscalingv1.ProvisioningRequestStatusApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("Reference"):
+		return &autoscalingv1.ReferenceApplyConfiguration{}
+
+		// Group=multislice.dev, Version=v1alpha1
 	case v1alpha1.SchemeGroupVersion.WithKind("Admission"):
 		return &multislicev1alpha1.AdmissionApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdmissionCheck"):
+		return &multislicev1alpha1.AdmissionCheckApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdmissionCheckParametersReference"):
+		return &multislicev1alpha1.AdmissionCheckParametersReferenceApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdmissionCheckSpec"):
+		return &multislicev1alpha1.AdmissionCheckSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdmissionCheckStatus"):
+		return &multislicev1alpha1.AdmissionCheckStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("BorrowWithinCohort"):
 		return &multislicev1alpha1.BorrowWithinCohortApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ClusterQueue"):
@@ -46,6 +68,16 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &multislicev1alpha1.PodSetApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PodSetAssignment"):
 		return &multislicev1alpha1.PodSetAssignmentApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ProvisioningRequestConfig"):
+		return &multislicev1alpha1.ProvisioningRequestConfigApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ProvisioningRequestConfigSpec"):
+		return &multislicev1alpha1.ProvisioningRequestConfigSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ProvisioningRequestPodSetUpdates"):
+		return &multislicev1alpha1.ProvisioningRequestPodSetUpdatesApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ProvisioningRequestPodSetUpdatesNodeSelector"):
+		return &multislicev1alpha1.ProvisioningRequestPodSetUpdatesNodeSelectorApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ProvisioningRequestRetryStrategy"):
+		return &multislicev1alpha1.ProvisioningRequestRetryStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ReclaimOutOfCohort"):
 		return &multislicev1alpha1.ReclaimOutOfCohortApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("RequeueState"):

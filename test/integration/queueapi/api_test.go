@@ -71,6 +71,9 @@ var kinds = map[string]struct {
 	"ClusterQueue":   {"clusterqueues", false},
 	"LocalQueue":     {"localqueues", true},
 	"Workload":       {"workloads", true},
+	// Checked in provisioning_test.go.
+	"AdmissionCheck":            {"admissionchecks", false},
+	"ProvisioningRequestConfig": {"provisioningrequestconfigs", false},
 }
 
 // client is the dynamic client of obj's resource and namespace.
@@ -122,6 +125,9 @@ type exampleQueue struct {
 	reclaimWithin      v1alpha1.PreemptionPolicy
 	reclaimOutOfCohort *v1alpha1.ReclaimOutOfCohort
 	admissionChecks    []string
+	// provisioning: the file also holds an AdmissionCheck and a
+	// ProvisioningRequestConfig (checked in provisioning_test.go).
+	provisioning bool
 }
 
 // exampleQueues lists every file of manifests/examples/queues with its
@@ -148,6 +154,7 @@ var exampleQueues = map[string]exampleQueue{
 		withinClusterQueue: v1alpha1.PreemptionPolicyNever,
 		reclaimWithin:      v1alpha1.PreemptionPolicyNever,
 		admissionChecks:    []string{"dws-prov"},
+		provisioning:       true,
 	},
 }
 
@@ -192,7 +199,11 @@ func (e *env) testExamples(t *testing.T) {
 					}
 				}
 			}()
-			if diff := cmp.Diff(map[string]int{"ResourceFlavor": 1, "ClusterQueue": 1, "LocalQueue": 1}, kindsSeen); diff != "" {
+			wantKinds := map[string]int{"ResourceFlavor": 1, "ClusterQueue": 1, "LocalQueue": 1}
+			if exampleQueues[filepath.Base(file)].provisioning {
+				wantKinds["AdmissionCheck"], wantKinds["ProvisioningRequestConfig"] = 1, 1
+			}
+			if diff := cmp.Diff(wantKinds, kindsSeen); diff != "" {
 				t.Errorf("kinds (-want +got):\n%s", diff)
 			}
 			for _, obj := range objs {

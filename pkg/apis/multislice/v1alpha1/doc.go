@@ -2,7 +2,9 @@
 // ResourceFlavors, ClusterQueues and LocalQueues an administrator writes to
 // share accelerator quota between teams, and the Workloads through which
 // multislice-scheduler records what each JobSet, PodGroup or Job asks for
-// and where its quota was reserved.
+// and where its quota was reserved. AdmissionChecks, configured by
+// ProvisioningRequestConfigs, make workloads wait for capacity the cluster
+// autoscaler provisions for them before they are admitted.
 //
 // The kinds follow the shape of Kueue's kueue.x-k8s.io/v1beta1 API, so that
 // manifests written for it apply here with only their apiVersion changed.

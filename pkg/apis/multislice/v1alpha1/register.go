@@ -39,6 +39,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&ClusterQueue{}, &ClusterQueueList{},
 		&LocalQueue{}, &LocalQueueList{},
 		&Workload{}, &WorkloadList{},
+		&AdmissionCheck{}, &AdmissionCheckList{},
+		&ProvisioningRequestConfig{}, &ProvisioningRequestConfigList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

@@ -6,6 +6,7 @@ import (
 	fmt "fmt"
 	http "net/http"
 
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/autoscaling/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/multislice/v1alpha1"
 	discovery "k8s.io/client-go/discovery"
 	rest "k8s.io/client-go/rest"
@@ -14,13 +15,20 @@ import (
 
 type Interface interface {
 	Discovery() discovery.DiscoveryInterfaces
+	AutoscalingV1() autoscalingv1.AutoscalingV1Interface
 	MultisliceV1alpha1() multislicev1alpha1.MultisliceV1alpha1Interface
 }
 
 // Clientset contains the clients for groups.
 type Clientset struct {
 	*discovery.DiscoveryClient
+	autoscalingV1      *autoscalingv1.AutoscalingV1Client
 	multisliceV1alpha1 *multislicev1alpha1.MultisliceV1alpha1Client
+}
+
+// AutoscalingV1 retrieves the AutoscalingV1Client
+func (c *Clientset) AutoscalingV1() autoscalingv1.AutoscalingV1Interface {
+	return c.autoscalingV1
 }
 
 // MultisliceV1alpha1 retrieves the MultisliceV1alpha1Client
@@ -72,6 +80,10 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 
 	var cs Clientset
 	var err error
+	cs.autoscalingV1, err = autoscalingv1.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
 	cs.multisliceV1alpha1, err = multislicev1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
 		return nil, err
@@ -97,6 +109,7 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 // New creates a new Clientset for the given RESTClient.
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
+	cs.autoscalingV1 = autoscalingv1.New(c)
 	cs.multisliceV1alpha1 = multislicev1alpha1.New(c)
 
 	cs.DiscoveryClient = discovery.NewDiscoveryClient(c)

@@ -9,6 +9,7 @@ import (
 	time "time"
 
 	versioned "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	autoscaling "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions/autoscaling"
 	internalinterfaces "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions/internalinterfaces"
 	multislice "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions/multislice"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -309,7 +310,12 @@ type SharedInformerFactory interface {
 	// client.
 	InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer
 
+	Autoscaling() autoscaling.Interface
 	Multislice() multislice.Interface
+}
+
+func (f *sharedInformerFactory) Autoscaling() autoscaling.Interface {
+	return autoscaling.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Multislice() multislice.Interface {

@@ -5,6 +5,7 @@ package externalversions
 import (
 	fmt "fmt"
 
+	v1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	v1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
@@ -36,11 +37,19 @@ func (f *genericInformer) Lister() cache.GenericLister {
 // TODO extend this to unknown resources with a client pool
 func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource) (GenericInformer, error) {
 	switch resource {
-	// Group=multislice.dev, Version=v1alpha1
+	// Group=autoscaling.x-k8s.io, Version=v1
+	case v1.SchemeGroupVersion.WithResource("provisioningrequests"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Autoscaling().V1().ProvisioningRequests().Informer()}, nil
+
+		// Group=multislice.dev, Version=v1alpha1
+	case v1alpha1.SchemeGroupVersion.WithResource("admissionchecks"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Multislice().V1alpha1().AdmissionChecks().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("clusterqueues"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Multislice().V1alpha1().ClusterQueues().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("localqueues"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Multislice().V1alpha1().LocalQueues().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("provisioningrequestconfigs"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Multislice().V1alpha1().ProvisioningRequestConfigs().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("resourceflavors"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Multislice().V1alpha1().ResourceFlavors().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("workloads"):

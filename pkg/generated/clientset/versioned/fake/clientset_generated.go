@@ -5,6 +5,8 @@ package fake
 import (
 	applyconfiguration "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/applyconfiguration"
 	clientset "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/autoscaling/v1"
+	fakeautoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/autoscaling/v1/fake"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/multislice/v1alpha1"
 	fakemultislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/multislice/v1alpha1/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -119,6 +121,11 @@ var (
 	_ clientset.Interface = &Clientset{}
 	_ testing.FakeClient  = &Clientset{}
 )
+
+// AutoscalingV1 retrieves the AutoscalingV1Client
+func (c *Clientset) AutoscalingV1() autoscalingv1.AutoscalingV1Interface {
+	return &fakeautoscalingv1.FakeAutoscalingV1{Fake: &c.Fake}
+}
 
 // MultisliceV1alpha1 retrieves the MultisliceV1alpha1Client
 func (c *Clientset) MultisliceV1alpha1() multislicev1alpha1.MultisliceV1alpha1Interface {

@@ -2,6 +2,10 @@
 
 package v1alpha1
 
+// AdmissionCheckListerExpansion allows custom methods to be added to
+// AdmissionCheckLister.
+type AdmissionCheckListerExpansion interface{}
+
 // ClusterQueueListerExpansion allows custom methods to be added to
 // ClusterQueueLister.
 type ClusterQueueListerExpansion interface{}
@@ -13,6 +17,10 @@ type LocalQueueListerExpansion interface{}
 // LocalQueueNamespaceListerExpansion allows custom methods to be added to
 // LocalQueueNamespaceLister.
 type LocalQueueNamespaceListerExpansion interface{}
+
+// ProvisioningRequestConfigListerExpansion allows custom methods to be added to
+// ProvisioningRequestConfigLister.
+type ProvisioningRequestConfigListerExpansion interface{}
 
 // ResourceFlavorListerExpansion allows custom methods to be added to
 // ResourceFlavorLister.

@@ -8,10 +8,14 @@ import (
 
 // Interface provides access to all the informers in this group version.
 type Interface interface {
+	// AdmissionChecks returns a AdmissionCheckInformer.
+	AdmissionChecks() TypedAdmissionCheckInformer
 	// ClusterQueues returns a ClusterQueueInformer.
 	ClusterQueues() TypedClusterQueueInformer
 	// LocalQueues returns a LocalQueueInformer.
 	LocalQueues() TypedLocalQueueInformer
+	// ProvisioningRequestConfigs returns a ProvisioningRequestConfigInformer.
+	ProvisioningRequestConfigs() TypedProvisioningRequestConfigInformer
 	// ResourceFlavors returns a ResourceFlavorInformer.
 	ResourceFlavors() TypedResourceFlavorInformer
 	// Workloads returns a WorkloadInformer.
@@ -29,6 +33,11 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
+// AdmissionChecks returns a TypedAdmissionCheckInformer.
+func (v *version) AdmissionChecks() TypedAdmissionCheckInformer {
+	return &admissionCheckInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
 // ClusterQueues returns a TypedClusterQueueInformer.
 func (v *version) ClusterQueues() TypedClusterQueueInformer {
 	return &clusterQueueInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
@@ -37,6 +46,11 @@ func (v *version) ClusterQueues() TypedClusterQueueInformer {
 // LocalQueues returns a TypedLocalQueueInformer.
 func (v *version) LocalQueues() TypedLocalQueueInformer {
 	return &localQueueInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// ProvisioningRequestConfigs returns a TypedProvisioningRequestConfigInformer.
+func (v *version) ProvisioningRequestConfigs() TypedProvisioningRequestConfigInformer {
+	return &provisioningRequestConfigInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
 // ResourceFlavors returns a TypedResourceFlavorInformer.

@@ -2,9 +2,13 @@
 
 package v1alpha1
 
+type AdmissionCheckExpansion interface{}
+
 type ClusterQueueExpansion interface{}
 
 type LocalQueueExpansion interface{}
+
+type ProvisioningRequestConfigExpansion interface{}
 
 type ResourceFlavorExpansion interface{}
 

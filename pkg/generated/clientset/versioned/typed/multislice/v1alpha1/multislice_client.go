@@ -12,8 +12,10 @@ import (
 
 type MultisliceV1alpha1Interface interface {
 	RESTClient() rest.Interface
+	AdmissionChecksGetter
 	ClusterQueuesGetter
 	LocalQueuesGetter
+	ProvisioningRequestConfigsGetter
 	ResourceFlavorsGetter
 	WorkloadsGetter
 }
@@ -23,12 +25,20 @@ type MultisliceV1alpha1Client struct {
 	restClient rest.Interface
 }
 
+func (c *MultisliceV1alpha1Client) AdmissionChecks() AdmissionCheckInterface {
+	return newAdmissionChecks(c)
+}
+
 func (c *MultisliceV1alpha1Client) ClusterQueues() ClusterQueueInterface {
 	return newClusterQueues(c)
 }
 
 func (c *MultisliceV1alpha1Client) LocalQueues(namespace string) LocalQueueInterface {
 	return newLocalQueues(c, namespace)
+}
+
+func (c *MultisliceV1alpha1Client) ProvisioningRequestConfigs() ProvisioningRequestConfigInterface {
+	return newProvisioningRequestConfigs(c)
 }
 
 func (c *MultisliceV1alpha1Client) ResourceFlavors() ResourceFlavorInterface {

@@ -12,12 +12,20 @@ type FakeMultisliceV1alpha1 struct {
 	*testing.Fake
 }
 
+func (c *FakeMultisliceV1alpha1) AdmissionChecks() v1alpha1.AdmissionCheckInterface {
+	return newFakeAdmissionChecks(c)
+}
+
 func (c *FakeMultisliceV1alpha1) ClusterQueues() v1alpha1.ClusterQueueInterface {
 	return newFakeClusterQueues(c)
 }
 
 func (c *FakeMultisliceV1alpha1) LocalQueues(namespace string) v1alpha1.LocalQueueInterface {
 	return newFakeLocalQueues(c, namespace)
+}
+
+func (c *FakeMultisliceV1alpha1) ProvisioningRequestConfigs() v1alpha1.ProvisioningRequestConfigInterface {
+	return newFakeProvisioningRequestConfigs(c)
 }
 
 func (c *FakeMultisliceV1alpha1) ResourceFlavors() v1alpha1.ResourceFlavorInterface {
