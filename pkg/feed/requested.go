@@ -35,3 +35,15 @@ func RequestedOf(ni fwk.NodeInfo) workload.Resources {
 	}
 	return r
 }
+
+// PlanSnapshotKey is the cycle state key under which MultisliceGang's
+// PreFilter leaves the snapshot a gang's failed plan was made on, for the
+// PostFilter of the same cycle to preempt on instead of taking another.
+const PlanSnapshotKey fwk.StateKey = "multislice.dev/plan-snapshot"
+
+// PlanSnapshot is the cycle state entry under PlanSnapshotKey. Plan leaves
+// a snapshot as it found it, so the entry is shared, never copied.
+type PlanSnapshot struct{ Snapshot *state.Snapshot }
+
+// Clone implements fwk.StateData.
+func (p *PlanSnapshot) Clone() fwk.StateData { return p }

@@ -41,7 +41,12 @@ const DefaultClaimTimeout = 5 * time.Minute
 // that hold no node the workload could use), each with the ClusterQueue it
 // is charged to.
 func (s *State) PreemptionSnapshot(key workload.Key, requested Requested) *Snapshot {
-	sn := s.Snapshot(key, requested)
+	return s.ForPreemption(s.Snapshot(key, requested))
+}
+
+// ForPreemption adds to a snapshot taken for planning (sn, left as Plan
+// found it) what PreemptionSnapshot adds, and returns it.
+func (s *State) ForPreemption(sn *Snapshot) *Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if q := sn.Quota; q != nil && q.ClusterQueue != nil {

@@ -13,6 +13,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -92,6 +93,7 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	metrics.PlanningDuration.Observe(time.Since(start).Seconds())
 	if fail != nil {
 		pl.state.PlanFailed(pod, sn.Generation, fail)
+		cs.Write(feed.PlanSnapshotKey, &feed.PlanSnapshot{Snapshot: sn})
 		switch {
 		case fail.Reason != "" && fail.Unresolvable:
 			pl.rt.Events().Warn(&v.Ref, fail.Reason, fail.Message)

@@ -92,7 +92,7 @@ func (pl *Plugin) eligible(nodeInfo fwk.NodeInfo, victim preemption.Victim, pree
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	if st := pl.rt.State(); st != nil {
 		if v := st.Classify(pod); v.Gang {
-			return nil, pl.preemptForWorkload(ctx, st, pod, v)
+			return nil, pl.preemptForWorkload(ctx, cs, st, pod, v)
 		}
 	}
 	return pl.dp.PostFilter(ctx, cs, pod, m)

@@ -29,7 +29,7 @@ type evictor func(ctx context.Context, preemptor workload.Key, pods []state.PodR
 // workload's waiting head, whose plan failed for want of domains or quota,
 // preempts: members of a workload already placed or reserved fail for
 // other reasons, which evicting workloads would not mend.
-func (pl *Plugin) preemptForWorkload(ctx context.Context, st *state.State, pod *corev1.Pod, v state.Verdict) *fwk.Status {
+func (pl *Plugin) preemptForWorkload(ctx context.Context, cs fwk.CycleState, st *state.State, pod *corev1.Pod, v state.Verdict) *fwk.Status {
 	key := v.Member.Key
 	if v.Wait || v.Unresolvable || key.Source == workload.SourcePod || st.PlacedWhole(key) {
 		return fwk.NewStatus(fwk.Unschedulable)
@@ -46,7 +46,15 @@ func (pl *Plugin) preemptForWorkload(ctx context.Context, st *state.State, pod *
 		return fwk.NewStatus(fwk.Unschedulable, "the preempted workloads are gone; waiting for their room to show")
 	}
 	start := time.Now()
-	sn := st.PreemptionSnapshot(key, feed.SnapshotRequested(pl.handle))
+	var sn *state.Snapshot
+	if data, err := cs.Read(feed.PlanSnapshotKey); err == nil {
+		if ps, ok := data.(*feed.PlanSnapshot); ok && ps.Snapshot.Self != nil && ps.Snapshot.Self.Key == key {
+			sn = st.ForPreemption(ps.Snapshot)
+		}
+	}
+	if sn == nil {
+		sn = st.PreemptionSnapshot(key, feed.SnapshotRequested(pl.handle))
+	}
 	decision, fail := admission.Preempt(sn, func(v *state.WorkloadView) *quota.ClusterQueue { return st.ClusterQueueOf(sn, v) })
 	metrics.PreemptionDuration.Observe(time.Since(start).Seconds())
 	logger := klog.FromContext(ctx)
