@@ -63,10 +63,12 @@ func Choose(cands []Candidate, need int, fits Fits) ([]workload.Key, bool) {
 	}
 	// Whether evicting everything would do is checked first when need is
 	// unknown (every single candidate would otherwise be simulated before
-	// finding out); with a known need only the singletons that could
-	// reach it are tried before that check, which costs a plan with every
-	// candidate removed.
+	// finding out); with a known need the singletons that could reach it,
+	// and the smallest set that could, are tried before that check, which
+	// costs a plan with every candidate removed.
+	checked := false
 	if need <= 0 {
+		checked = true
 		need = 0
 		if !fits(all) {
 			return nil, false
@@ -78,9 +80,6 @@ func Choose(cands []Candidate, need int, fits Fits) ([]workload.Key, bool) {
 		if c.Frees >= need && fits([]workload.Key{c.Key}) {
 			return []workload.Key{c.Key}, true
 		}
-	}
-	if need > 0 && !fits(all) {
-		return nil, false
 	}
 	// The fewest victims whose Frees could add up to need.
 	byFrees := slices.Clone(order)
@@ -98,6 +97,15 @@ func Choose(cands []Candidate, need int, fits Fits) ([]workload.Key, bool) {
 		if set := greedy(order, size, need); set != nil && fits(set) {
 			return reprieve(set, fits), true
 		}
+		if !checked {
+			checked = true
+			if !fits(all) {
+				return nil, false
+			}
+		}
+	}
+	if !checked && !fits(all) {
+		return nil, false
 	}
 	return reprieve(all, fits), true
 }

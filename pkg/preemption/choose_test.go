@@ -1,6 +1,7 @@
 package preemption
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -139,5 +140,30 @@ func TestChooseIsBounded(t *testing.T) {
 	}
 	if w.calls > 30 {
 		t.Errorf("%d simulations", w.calls)
+	}
+}
+
+// With a known need, the smallest sufficient set is found without first
+// simulating every candidate gone (the costliest simulation of all).
+func TestChooseSkipsTheAllCandidatesCheckWhenASetFits(t *testing.T) {
+	w := &world{need: 2, holds: map[string][]string{}}
+	var cands []Candidate
+	for i := range 100 {
+		name := fmt.Sprintf("w%03d", i)
+		cands = append(cands, Candidate{Key: key(name), Priority: 1, Started: t0, Frees: 1})
+		w.holds[name] = []string{name}
+	}
+	all := 0
+	fits := func(removed []workload.Key) bool {
+		if len(removed) == len(cands) {
+			all++
+		}
+		return w.fits(removed)
+	}
+	if got, ok := Choose(cands, 2, fits); !ok || len(got) != 2 {
+		t.Fatalf("Choose = %v, %v; want two victims", got, ok)
+	}
+	if all > 0 {
+		t.Errorf("every candidate was simulated gone %d time(s)", all)
 	}
 }
