@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -30,7 +29,10 @@ func Plan(sn *state.Snapshot) (*state.Reservation, *planner.Failure) {
 	if self == nil || self.Model == nil {
 		return nil, &planner.Failure{Message: "the workload is not known yet"}
 	}
-	p := &planning{sn: sn, self: self, quals: map[string]func(string) bool{}, planned: map[int]bool{}}
+	if sn.Qualifiers == nil {
+		sn.Qualifiers = map[string]func(string) bool{}
+	}
+	p := &planning{sn: sn, self: self, quals: sn.Qualifiers, planned: map[int]bool{}}
 	demands, ownDomains := p.demands()
 	for _, d := range demands {
 		p.planned[d.slice] = true
@@ -313,11 +315,8 @@ func (p *planning) domains(key string, own map[string]int, taken map[string]bool
 			case n.Reserved:
 				d.Unavailable = fmt.Sprintf("reserved for %s", n.ReservedBy)
 			default:
-				for _, h := range sortedHolders(n.Holders) {
-					if h != p.self.Holder {
-						d.Unavailable = fmt.Sprintf("held by %s", h)
-						break
-					}
+				if h, ok := firstOtherHolder(n.Holders, p.self.Holder); ok {
+					d.Unavailable = fmt.Sprintf("held by %s", h)
 				}
 			}
 		}
@@ -348,16 +347,29 @@ func (p *planning) unconfinedNodes(taken map[string]bool) []planner.Node {
 	return out
 }
 
-func sortedHolders(m map[workload.Holder]int) []workload.Holder {
-	out := slices.Collect(maps.Keys(m))
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].Key != out[b].Key {
-			return out[a].Key.String() < out[b].Key.String()
+// firstOtherHolder is the least holder other than self, in sortedHolders'
+// order, without sorting: domains are listed for every plan.
+func firstOtherHolder(m map[workload.Holder]int, self workload.Holder) (workload.Holder, bool) {
+	var best workload.Holder
+	found := false
+	for h := range m {
+		if h == self {
+			continue
 		}
-		return out[a].UID < out[b].UID
-	})
-	return out
+		if !found || holderLess(h, best) {
+			best, found = h, true
+		}
+	}
+	return best, found
 }
+
+func holderLess(a, b workload.Holder) bool {
+	if a.Key != b.Key {
+		return a.Key.String() < b.Key.String()
+	}
+	return a.UID < b.UID
+}
+
 
 var logger = klog.Background().WithName("admission")
 

@@ -31,6 +31,11 @@ type Snapshot struct {
 	// Quota is set when Self waits to be admitted through a queue: the
 	// plan must charge it too.
 	Quota *QuotaDecision
+	// Qualifiers memoises, per scheduling signature, which nodes a pod
+	// spec may use (selectors, affinity, taints): nodes do not change
+	// within a snapshot, so every plan made on it (preemption simulates
+	// many) shares the answers.
+	Qualifiers map[string]func(node string) bool
 }
 
 // NodeView is one node in a snapshot.

@@ -21,6 +21,8 @@ var snapshotOpts = cmp.Options{
 	cmp.Comparer(func(a, b *workload.Workload) bool { return a == b }),
 	cmp.Comparer(func(a, b *state.Pod) bool { return a == b }),
 	cmpopts.EquateEmpty(),
+	// Plans memoise node qualifiers on the snapshot; that is not a change.
+	cmpopts.IgnoreFields(state.Snapshot{}, "Qualifiers"),
 }
 
 // threeWorkloads: of pools pool-1…pool-3, x runs on pool-1; y holds a
