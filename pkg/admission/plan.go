@@ -370,7 +370,6 @@ func holderLess(a, b workload.Holder) bool {
 	return a.UID < b.UID
 }
 
-
 var logger = klog.Background().WithName("admission")
 
 // qualifier says whether a node passes a spec's node selector, required

@@ -95,7 +95,7 @@ func Choose(cands []Candidate, need int, fits Fits) ([]workload.Key, bool) {
 	size = max(size, 2)
 	for ; size <= len(order); size++ {
 		if set := greedy(order, size, need); set != nil && fits(set) {
-			return reprieve(set, fits), true
+			return reprieve(set, frees(order), need, fits), true
 		}
 		if !checked {
 			checked = true
@@ -107,7 +107,7 @@ func Choose(cands []Candidate, need int, fits Fits) ([]workload.Key, bool) {
 	if !checked && !fits(all) {
 		return nil, false
 	}
-	return reprieve(all, fits), true
+	return reprieve(all, frees(order), need, fits), true
 }
 
 // greedy picks size candidates in preference order, skipping one when
@@ -151,14 +151,32 @@ func bestFrees(cands []*Candidate, n int) int {
 
 // reprieve gives back, from the most valuable down, every victim the
 // preemptor fits without. set is in preference order (least valuable
-// first).
-func reprieve(set []workload.Key, fits Fits) []workload.Key {
+// first). A victim whose going is needed to reach need (by the Frees
+// bounds) is kept without simulating.
+func reprieve(set []workload.Key, frees map[workload.Key]int, need int, fits Fits) []workload.Key {
 	out := slices.Clone(set)
+	sum := 0
+	for _, k := range out {
+		sum += frees[k]
+	}
 	for i := len(out) - 1; i >= 0 && len(out) > 1; i-- {
+		if sum-frees[out[i]] < need {
+			continue
+		}
 		without := slices.Delete(slices.Clone(out), i, i+1)
 		if fits(without) {
+			sum -= frees[out[i]]
 			out = without
 		}
+	}
+	return out
+}
+
+// frees maps each candidate to its Frees.
+func frees(order []*Candidate) map[workload.Key]int {
+	out := make(map[workload.Key]int, len(order))
+	for _, c := range order {
+		out[c.Key] = c.Frees
 	}
 	return out
 }
