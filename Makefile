@@ -123,6 +123,9 @@ bench: etcd fixtures ## scheduler_perf: every scenario through the default profi
 	PATH=$(BIN):$$PATH $(GO) test -timeout 120m ./test/perf/ -run '^$$' -bench . -benchtime 1x -count $(BENCH_COUNT) \
 		-perf-scheduling-label-filter=$(BENCH_FILTER) -data-items-dir $(BENCH_OUT) | tee $(BENCH_OUT)/bench.log
 	$(GO) run ./hack/benchreport $(BENCH_OUT) | tee $(BENCH_OUT)/results.md
+	# One preemption decision on its own (1000 candidate workloads), apart
+	# from the apiserver and etcd that share the CPU in scheduler_perf.
+	$(GO) test ./pkg/admission/ -run '^$$' -bench Preempt -benchtime 50x -benchmem | tee $(BENCH_OUT)/preemption-decision.txt
 
 .PHONY: verify
 verify: verify-fmt verify-vet verify-vendor verify-manifests verify-crds verify-generated ## Static checks; fails on any drift.
