@@ -46,12 +46,32 @@ func (cp *ControlPlane) InstallWorkloadCRDs(t testing.TB) {
 // served.
 func (cp *ControlPlane) InstallQueueCRDs(t testing.TB) {
 	t.Helper()
-	files, err := filepath.Glob(RepoPath(t, "manifests/crds/multislice.dev_*.yaml"))
+	cp.installCRDFiles(t, "manifests/crds/multislice.dev_*.yaml")
+}
+
+// InstallProvisioningCRDs installs the cluster autoscaler's
+// ProvisioningRequest API (autoscaling.x-k8s.io/v1) from the CRD `make
+// generate` writes from our definition of it
+// (manifests/crds/autoscaling.x-k8s.io_*.yaml), with its full schema and
+// validation rules, and waits until it is served. On a real cluster the
+// autoscaler installs its own CRD; the tests stand in for it.
+func (cp *ControlPlane) InstallProvisioningCRDs(t testing.TB) {
+	t.Helper()
+	cp.installCRDFiles(t, "manifests/crds/autoscaling.x-k8s.io_*.yaml")
+}
+
+// installCRDFiles creates the CRDs of the files matching pattern (relative
+// to the repository root) and waits until each served version lists the
+// CRD's resource in discovery: only then do typed and dynamic clients find
+// it.
+func (cp *ControlPlane) installCRDFiles(t testing.TB, pattern string) {
+	t.Helper()
+	files, err := filepath.Glob(RepoPath(t, pattern))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Fatal("no manifests/crds/multislice.dev_*.yaml: run 'make generate'")
+		t.Fatalf("no %s: run 'make generate'", pattern)
 	}
 	client := apiextensionsclient.NewForConfigOrDie(cp.Config)
 	for _, file := range files {
