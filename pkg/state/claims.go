@@ -47,17 +47,21 @@ func (s *State) PreemptionSnapshot(key workload.Key, requested Requested) *Snaps
 // ForPreemption adds to a snapshot taken for planning (sn, left as Plan
 // found it) what PreemptionSnapshot adds, and returns it.
 func (s *State) ForPreemption(sn *Snapshot) *Snapshot {
+	q := sn.Quota
+	if q == nil || q.ClusterQueue == nil {
+		// Nothing to add: no lock taken while evictions' pod events may
+		// hold it.
+		return sn
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if q := sn.Quota; q != nil && q.ClusterQueue != nil {
-		inCohort := map[string]bool{}
-		for _, cq := range s.book.Cohort(q.ClusterQueue) {
-			inCohort[cq.Name] = true
-		}
-		for k, w := range s.workloads {
-			if c := s.book.ChargeOf(k); c != nil && inCohort[c.ClusterQueue] && w.livePods() > 0 {
-				s.viewLocked(sn, k)
-			}
+	inCohort := map[string]bool{}
+	for _, cq := range s.book.Cohort(q.ClusterQueue) {
+		inCohort[cq.Name] = true
+	}
+	for k, w := range s.workloads {
+		if c := s.book.ChargeOf(k); c != nil && inCohort[c.ClusterQueue] && w.livePods() > 0 {
+			s.viewLocked(sn, k)
 		}
 	}
 	return sn
