@@ -67,12 +67,15 @@ func (pl *Plugin) preemptForWorkload(ctx context.Context, cs fwk.CycleState, st 
 	metrics.Preemptions.WithLabelValues("preempted").Inc()
 	metrics.PreemptionVictims.Add(float64(len(decision.Victims)))
 	st.Claim(key, sn.Self.Priority, decision.Victims, decision.Plan)
-	where := state.DescribePlacement(sn.Self.Model, decision.Plan)
+	// The plan the victims were chosen on; the placement itself is
+	// planned again once they are gone and may use domains freed
+	// meanwhile.
+	where := strings.TrimPrefix(state.DescribePlacement(sn.Self.Model, decision.Plan), "reserved ")
 	logger.V(2).Info("Preempting whole workloads", "preemptor", key, "victims", decision.Victims, "simulations", decision.Simulations, "placement", where)
-	pl.rt.Events().Normal(&v.Ref, "Preempting", fmt.Sprintf("evicting %s (priority %s) to take %s", joinKeys(decision.Victims), priorities(sn, decision.Victims), where))
+	pl.rt.Events().Normal(&v.Ref, "Preempting", fmt.Sprintf("evicting %s (priority %s) to make room for it (planned: %s)", joinKeys(decision.Victims), priorities(sn, decision.Victims), where))
 	for _, victim := range decision.Victims {
 		ref := st.Ref(victim)
-		pl.rt.Events().Warn(&ref, "Preempted", fmt.Sprintf("evicted whole by %s (priority %d), which takes %s", key, sn.Self.Priority, where))
+		pl.rt.Events().Warn(&ref, "Preempted", fmt.Sprintf("evicted whole by %s (priority %d), to make room for it (planned: %s)", key, sn.Self.Priority, where))
 		pods := st.VictimPods(victim)
 		go pl.evict(context.WithoutCancel(ctx), key, pods)
 	}
