@@ -60,9 +60,10 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 	refused := map[string]int{}
 	for _, k := range slices.SortedFunc(maps.Keys(sn.Workloads), compareKeys) {
 		v := sn.Workloads[k]
-		if v == self || v.Key == self.Key || len(v.Pods) == 0 || v.Reserved {
+		if v == self || v.Key == self.Key || len(v.Pods) == 0 || v.Reserved || v.Evicting {
 			// Only placed workloads are evicted: one being placed is let
-			// finish (and may be a victim then).
+			// finish (and may be a victim then); one another preemption
+			// is evicting frees nothing for this one.
 			continue
 		}
 		ok, why := preemption.Allowed(me, party(v, queueOf(v)), sit)

@@ -117,6 +117,11 @@ func TestPreempt(t *testing.T) {
 		sn:       pools(2).running("low", 10, 0, "pool-1", "pool-2").do(func(s *snap) { s.sn.Workloads[other("low").Key].Reserved = true }),
 		wantFail: "no workload may be preempted",
 	}, {
+		name: "a workload another preemption is evicting is not a candidate",
+		sn: pools(3).running("going", 1, 0, "pool-1").running("low", 10, 0, "pool-2").running("mid", 20, 0, "pool-3").
+			do(func(s *snap) { s.sn.Workloads[other("going").Key].Evicting = true }),
+		wantVictims: "low,mid",
+	}, {
 		name:     "waiting for pods already leaving beats evicting",
 		sn:       pools(3).leaving("pool-2").running("low", 10, 0, "pool-3"),
 		wantFail: "pods being deleted will leave room",

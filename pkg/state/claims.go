@@ -105,6 +105,9 @@ func (s *State) Claim(preemptor workload.Key, priority int32, victims []workload
 	for n := range c.nodes {
 		s.claimedNodes[n] = preemptor
 	}
+	for _, v := range victims {
+		s.evicting[v] = preemptor
+	}
 	s.claims[preemptor] = c
 	s.bumpLocked()
 }
@@ -213,6 +216,11 @@ func (s *State) dropClaimLocked(key workload.Key) bool {
 	for n := range c.nodes {
 		if s.claimedNodes[n] == key {
 			delete(s.claimedNodes, n)
+		}
+	}
+	for _, v := range c.victims {
+		if s.evicting[v] == key {
+			delete(s.evicting, v)
 		}
 	}
 	delete(s.claims, key)

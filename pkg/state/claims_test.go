@@ -60,6 +60,12 @@ func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 1 || left[0] != jsKey("low") {
 		t.Fatalf("PreemptionUnderway = %v, %v; want low left", underway, left)
 	}
+	// Eviction is asynchronous: while low's pods are still live, another
+	// preemptor sees it as being evicted, not as a candidate.
+	f.addGang(prioritized("rival", 1, 500))
+	if v := f.s.PreemptionSnapshot(jsKey("rival"), f.requested).Workloads[jsKey("low")]; v == nil || !v.Evicting {
+		t.Errorf("low is not marked as being evicted in another preemptor's snapshot: %+v", v)
+	}
 	victimPods := f.s.VictimPods(jsKey("low"))
 	if len(victimPods) != len(low) {
 		t.Fatalf("VictimPods lists %d pods, want %d", len(victimPods), len(low))

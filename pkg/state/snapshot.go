@@ -83,6 +83,10 @@ type WorkloadView struct {
 	// Created is when its object was created; Started when its current
 	// or last attempt was placed whole (zero: never).
 	Created, Started time.Time
+	// Evicting is set while another workload's preemption evicts it: its
+	// pods may still be live (eviction is asynchronous), but its domains
+	// are kept for that preemptor, so it is no candidate for another.
+	Evicting bool
 }
 
 // PodView is a placed pod in a snapshot.
@@ -200,6 +204,7 @@ func (s *State) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
 	v.Model = w.model
 	v.Charge = s.book.ChargeOf(key)
 	v.Started = w.placedAt
+	_, v.Evicting = s.evicting[key]
 	if w.model != nil {
 		v.Created = w.model.Created
 		v.Holder = workload.Holder{Key: key, UID: w.model.UID}

@@ -122,6 +122,8 @@ type State struct {
 	// maps each node they keep to its preemptor (see claims.go).
 	claims       map[workload.Key]*claim
 	claimedNodes map[string]workload.Key
+	// evicting maps the victims of the claims to their preemptor.
+	evicting map[workload.Key]workload.Key
 	// heads indexes the workloads that have a waiting head by the head's
 	// UID (see setHeadLocked).
 	heads map[types.UID]*Workload
@@ -171,6 +173,7 @@ func New(opts Options) *State {
 		pendingByCQ:  map[string]map[workload.Key]*Workload{},
 		claims:       map[workload.Key]*claim{},
 		claimedNodes: map[string]workload.Key{},
+		evicting:     map[workload.Key]workload.Key{},
 		heads:        map[types.UID]*Workload{},
 	}
 }
