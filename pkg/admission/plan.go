@@ -365,7 +365,7 @@ func firstOtherHolder(m map[workload.Holder]int, self workload.Holder) (workload
 
 func holderLess(a, b workload.Holder) bool {
 	if a.Key != b.Key {
-		return a.Key.String() < b.Key.String()
+		return a.Key.Compare(b.Key) < 0
 	}
 	return a.UID < b.UID
 }

@@ -58,7 +58,7 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 	need, frees := shortfall(sn)
 	var cands []preemption.Candidate
 	refused := map[string]int{}
-	for _, k := range slices.SortedFunc(maps.Keys(sn.Workloads), compareKeys) {
+	for _, k := range slices.SortedFunc(maps.Keys(sn.Workloads), workload.Key.Compare) {
 		v := sn.Workloads[k]
 		if v == self || v.Key == self.Key || len(v.Pods) == 0 || v.Reserved || v.Evicting {
 			// Only placed workloads are evicted: one being placed is let
@@ -143,17 +143,6 @@ func quotaOnly(sn *state.Snapshot, victims []workload.Key) bool {
 		}
 	}
 	return false
-}
-
-// compareKeys orders workload keys by source, namespace and name.
-func compareKeys(a, b workload.Key) int {
-	if c := strings.Compare(string(a.Source), string(b.Source)); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Name, b.Name)
 }
 
 // planWithout plans sn.Self with remove applied to each of keys, and undoes

@@ -38,7 +38,7 @@ func better(a, b *Candidate) bool {
 	if !a.Started.Equal(b.Started) {
 		return a.Started.After(b.Started)
 	}
-	return a.Key.String() < b.Key.String()
+	return a.Key.Compare(b.Key) < 0
 }
 
 // Choose returns the victims to evict so that the preemptor fits, by one

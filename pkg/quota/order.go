@@ -45,13 +45,7 @@ func Precedes(ap, bp int32, ac, bc time.Time, ak, bk workload.Key) bool {
 	if !ac.Equal(bc) {
 		return ac.Before(bc)
 	}
-	if ak.Source != bk.Source {
-		return ak.Source < bk.Source
-	}
-	if ak.Namespace != bk.Namespace {
-		return ak.Namespace < bk.Namespace
-	}
-	return ak.Name < bk.Name
+	return ak.Compare(bk) < 0
 }
 
 // Decide says which pending workloads of one cohort (or one queue without a

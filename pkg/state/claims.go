@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -183,15 +184,7 @@ func (s *State) VictimPods(key workload.Key) []PodRef {
 			out = append(out, p.Ref())
 		}
 	}
-	slices.SortFunc(out, func(a, b PodRef) int {
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b PodRef) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -519,7 +519,7 @@ func (s *State) ExpireIfDue(key workload.Key) Actions {
 	return s.releaseLocked(key, ReleaseTimeout, fmt.Sprintf("the reservation of %s expired: its pods were not all reserved in time", key))
 }
 
-func compareKeys(a, b workload.Key) int { return strings.Compare(a.String(), b.String()) }
+func compareKeys(a, b workload.Key) int { return a.Compare(b) }
 
 // ReservationOf returns a copy of key's reservation.
 func (s *State) ReservationOf(key workload.Key) (Reservation, bool) {

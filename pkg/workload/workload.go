@@ -7,6 +7,7 @@ package workload
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -29,6 +30,18 @@ type Key struct {
 }
 
 func (k Key) String() string { return fmt.Sprintf("%s %s/%s", k.Source, k.Namespace, k.Name) }
+
+// Compare orders keys by source, namespace and name, without formatting
+// them (queue order and victim choice compare many).
+func (k Key) Compare(o Key) int {
+	if c := strings.Compare(string(k.Source), string(o.Source)); c != 0 {
+		return c
+	}
+	if c := strings.Compare(k.Namespace, o.Namespace); c != 0 {
+		return c
+	}
+	return strings.Compare(k.Name, o.Name)
+}
 
 // Slice is one unit of exclusive placement: all of its pods land in one
 // domain (when DomainKey is set) that no other slice shares.

@@ -113,27 +113,36 @@ type readings struct {
 
 func read() (readings, error) {
 	r := readings{at: time.Now(), attempts: map[string]float64{}}
+	err := eachMetric(func(name string, m *dto.Metric) {
+		switch name {
+		case "scheduler_schedule_attempts_total":
+			if label(m, "profile") == app.Name {
+				r.attempts[label(m, "result")] += m.GetCounter().GetValue()
+			}
+		case "multislice_admissions_total":
+			r.admissions += m.GetCounter().GetValue()
+		case "multislice_queue_rejections_total":
+			r.rejections += m.GetCounter().GetValue()
+		case "multislice_gang_wait_seconds":
+			r.gangsPlaced += float64(m.GetHistogram().GetSampleCount())
+		}
+	})
+	return r, err
+}
+
+// eachMetric calls visit with every metric of the process's legacy
+// registry, by family name.
+func eachMetric(visit func(name string, m *dto.Metric)) error {
 	families, err := legacyregistry.DefaultGatherer.Gather()
 	if err != nil {
-		return r, err
+		return err
 	}
 	for _, f := range families {
 		for _, m := range f.GetMetric() {
-			switch f.GetName() {
-			case "scheduler_schedule_attempts_total":
-				if label(m, "profile") == app.Name {
-					r.attempts[label(m, "result")] += m.GetCounter().GetValue()
-				}
-			case "multislice_admissions_total":
-				r.admissions += m.GetCounter().GetValue()
-			case "multislice_queue_rejections_total":
-				r.rejections += m.GetCounter().GetValue()
-			case "multislice_gang_wait_seconds":
-				r.gangsPlaced += float64(m.GetHistogram().GetSampleCount())
-			}
+			visit(f.GetName(), m)
 		}
 	}
-	return r, nil
+	return nil
 }
 
 func label(m *dto.Metric, name string) string {

@@ -223,21 +223,9 @@ func startDrain(tCtx ktesting.TContext, want int) (*drain, error) {
 		poolHolders: map[string]map[string]int{},
 		done:        make(chan struct{}),
 	}
-	d.factory = informers.NewSharedInformerFactoryWithOptions(tCtx.Client(), 0,
-		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = drainWorkloadLabel }))
-	informer := d.factory.Core().V1().Pods().Informer()
-	if _, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    d.observe,
-		UpdateFunc: func(_, obj any) { d.observe(obj) },
-		DeleteFunc: d.forget,
-	}); err != nil {
+	if d.factory, err = watchPods(tCtx, ctx, drainWorkloadLabel, d.observe, d.forget); err != nil {
 		cancel()
 		return nil, err
-	}
-	d.factory.Start(ctx.Done())
-	if !toolscache.WaitForCacheSync(tCtx.Done(), informer.HasSynced) {
-		d.stop()
-		return nil, context.Cause(tCtx)
 	}
 	for range drainWorkers {
 		d.wg.Go(func() {
@@ -253,6 +241,28 @@ func startDrain(tCtx ktesting.TContext, want int) (*drain, error) {
 	}
 	tCtx.Logf("Draining: %d workloads, deleted once admitted; quota-managed: %v", want, queued)
 	return d, nil
+}
+
+// watchPods feeds observe and forget from an informer on the pods matching
+// selector, running until ctx ends, and returns once its cache has synced
+// (on failure the informer is shut down).
+func watchPods(tCtx ktesting.TContext, ctx context.Context, selector string, observe, forget func(any)) (informers.SharedInformerFactory, error) {
+	factory := informers.NewSharedInformerFactoryWithOptions(tCtx.Client(), 0,
+		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = selector }))
+	informer := factory.Core().V1().Pods().Informer()
+	if _, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    observe,
+		UpdateFunc: func(_, obj any) { observe(obj) },
+		DeleteFunc: forget,
+	}); err != nil {
+		return nil, err
+	}
+	factory.Start(ctx.Done())
+	if !toolscache.WaitForCacheSync(tCtx.Done(), informer.HasSynced) {
+		factory.Shutdown()
+		return nil, context.Cause(tCtx)
+	}
+	return factory, nil
 }
 
 func (d *drain) stop() {

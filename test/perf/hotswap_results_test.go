@@ -14,7 +14,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
-	"k8s.io/component-base/metrics/legacyregistry"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
 
@@ -73,26 +72,20 @@ type hotswapReadings struct {
 
 func readHotswap() (hotswapReadings, error) {
 	r := hotswapReadings{workload: map[string]float64{}, released: map[string]float64{}}
-	families, err := legacyregistry.DefaultGatherer.Gather()
-	if err != nil {
-		return r, err
-	}
-	for _, f := range families {
-		for _, m := range f.GetMetric() {
-			switch f.GetName() {
-			case "multislice_workload_preemptions_total":
-				r.workload[label(m, "result")] += m.GetCounter().GetValue()
-			case "multislice_preemption_victims_total":
-				r.workloadVictim += m.GetCounter().GetValue()
-			case "multislice_reservation_releases_total":
-				r.released[label(m, "reason")] += m.GetCounter().GetValue()
-			case "scheduler_preemption_victims":
-				r.podPreemptions += float64(m.GetHistogram().GetSampleCount())
-				r.podVictims += m.GetHistogram().GetSampleSum()
-			}
+	err := eachMetric(func(name string, m *dto.Metric) {
+		switch name {
+		case "multislice_workload_preemptions_total":
+			r.workload[label(m, "result")] += m.GetCounter().GetValue()
+		case "multislice_preemption_victims_total":
+			r.workloadVictim += m.GetCounter().GetValue()
+		case "multislice_reservation_releases_total":
+			r.released[label(m, "reason")] += m.GetCounter().GetValue()
+		case "scheduler_preemption_victims":
+			r.podPreemptions += float64(m.GetHistogram().GetSampleCount())
+			r.podVictims += m.GetHistogram().GetSampleSum()
 		}
-	}
-	return r, nil
+	})
+	return r, err
 }
 
 // decisionPoller recovers each whole-workload preemption decision's

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
@@ -239,21 +238,10 @@ func startHotswap(tCtx ktesting.TContext, sched *scheduler.Scheduler, w *perf.Wo
 	for _, n := range nodes.Items {
 		h.nodePool[n.Name] = n.Labels[wellknown.NodePoolLabel]
 	}
-	h.factory = informers.NewSharedInformerFactoryWithOptions(tCtx.Client(), 0,
-		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = hotswapGangLabel }))
-	informer := h.factory.Core().V1().Pods().Informer()
-	if _, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    h.observe,
-		UpdateFunc: func(_, obj any) { h.observe(obj) },
-		DeleteFunc: h.forget,
-	}); err != nil {
+	var err error
+	if h.factory, err = watchPods(tCtx, ctx, hotswapGangLabel, h.observe, h.forget); err != nil {
 		cancel()
 		return nil, err
-	}
-	h.factory.Start(ctx.Done())
-	if !toolscache.WaitForCacheSync(tCtx.Done(), informer.HasSynced) {
-		h.stop()
-		return nil, context.Cause(tCtx)
 	}
 	profile := "kube-scheduler's default profile (DefaultPreemption)"
 	if ours {

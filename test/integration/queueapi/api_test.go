@@ -831,19 +831,7 @@ func (e *env) testInvalid(t *testing.T) {
 				tc.update(created)
 				_, err = client.Update(t.Context(), created, metav1.UpdateOptions{})
 			}
-			if err == nil {
-				t.Errorf("accepted:\n%s", tc.obj)
-			} else {
-				t.Logf("rejected: %v", err)
-				if !apierrors.IsInvalid(err) {
-					t.Errorf("error is not Invalid: %v", err)
-				}
-				for _, want := range tc.want {
-					if !strings.Contains(err.Error(), want) {
-						t.Errorf("error does not mention %q: %v", want, err)
-					}
-				}
-			}
+			expectInvalid(t, err, tc.obj, tc.want)
 			if err == nil || tc.update != nil {
 				if err := client.Delete(t.Context(), obj.GetName(), metav1.DeleteOptions{}); err != nil {
 					t.Errorf("delete: %v", err)
@@ -994,5 +982,24 @@ func (e *env) checkTable(t *testing.T, resource, namespace, name string, want ma
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("%s %s table cells (-want +got):\n%s", resource, name, diff)
+	}
+}
+
+// expectInvalid checks that the apiserver refused obj as Invalid, with an
+// error that mentions every string of want.
+func expectInvalid(t *testing.T, err error, obj string, want []string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("accepted:\n%s", obj)
+		return
+	}
+	t.Logf("rejected: %v", err)
+	if !apierrors.IsInvalid(err) {
+		t.Errorf("error is not Invalid: %v", err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error does not mention %q: %v", w, err)
+		}
 	}
 }
