@@ -54,7 +54,11 @@ func PluginNames() []string {
 // upstream scheduler command. Each call makes one new shared runtime: one
 // scheduler, one state.
 func RegistryOptions() []kubeschedulerapp.Option {
-	ps := plugins(feed.NewRuntime())
+	return registryOptions(feed.NewRuntime())
+}
+
+func registryOptions(rt *feed.Runtime) []kubeschedulerapp.Option {
+	ps := plugins(rt)
 	opts := make([]kubeschedulerapp.Option, 0, len(ps))
 	for _, p := range ps {
 		opts = append(opts, kubeschedulerapp.WithPlugin(p.name, p.factory))
@@ -72,32 +76,6 @@ func Registry() (frameworkruntime.Registry, error) {
 		}
 	}
 	return registry, nil
-}
-
-// NewCommand returns the multislice-scheduler root command.
-func NewCommand() *cobra.Command {
-	cmd := kubeschedulerapp.NewSchedulerCommand(RegistryOptions()...)
-	cmd.Use = Name
-	cmd.Short = "A kube-scheduler for multislice accelerator workloads"
-	cmd.Long = `multislice-scheduler is a Kubernetes scheduler for shared TPU/GPU node pools.
-It places every slice of a multislice workload on its own exclusive topology
-domain, all slices or none, and runs as a second scheduler next to
-kube-scheduler: pods opt in with spec.schedulerName.
-
-It accepts every kube-scheduler flag and a KubeSchedulerConfiguration file
-(--config); see the project README for the plugins and their arguments.`
-
-	// The upstream --version flag reports the Kubernetes library version.
-	// Answer it with our own build identity before the upstream command
-	// gets a chance to.
-	upstreamRunE := cmd.RunE
-	cmd.RunE = func(c *cobra.Command, args []string) error {
-		if handled, err := printVersionIfRequested(c, c.OutOrStdout()); handled {
-			return err
-		}
-		return upstreamRunE(c, args)
-	}
-	return cmd
 }
 
 // printVersionIfRequested prints the build identity when --version is set

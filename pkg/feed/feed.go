@@ -34,6 +34,8 @@ type Runtime struct {
 	// defaultDomainKey is settings.DefaultDomainKey.
 	defaultDomainKey string
 	onDelete         []func(*corev1.Pod)
+	// lead gates every writer on this replica leading.
+	lead leadership
 }
 
 // Settings are the plugin arguments every profile shares.

@@ -115,10 +115,10 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 		lqs:       v1.LocalQueues().Lister(),
 		workloads: workloads.Lister(),
 	}
-	go func() {
+	rt.WhileLeading(ctx, func(ctx context.Context) {
 		if toolscache.WaitForCacheSync(ctx.Done(), synced) {
 			w.run(ctx, statusInterval)
 		}
-	}()
+	})
 	return synced, nil
 }

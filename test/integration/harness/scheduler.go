@@ -50,7 +50,7 @@ func SetupScheduler(ctx context.Context, args []string) (*schedulerserverconfig.
 	if err := opts.ComponentGlobalsRegistry.Set(); err != nil {
 		return nil, nil, err
 	}
-	return kubeschedulerapp.Setup(ctx, opts, app.RegistryOptions()...)
+	return app.Setup(ctx, opts)
 }
 
 // StartScheduler runs our scheduler against the control plane with the given
