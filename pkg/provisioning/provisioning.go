@@ -1,0 +1,241 @@
+// Package provisioning is the model of provisioning admission checks: a
+// ClusterQueue's check that makes a workload's capacity exist (a cluster
+// autoscaler ProvisioningRequest) before the workload is placed. It decides
+// names, parameters, pod sets, backoff and what a request's conditions
+// mean, and imports no client or framework types beyond the API structs.
+package provisioning
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Check is one AdmissionCheck of the provisioning controller, resolved
+// with its ProvisioningRequestConfig.
+type Check struct {
+	Name string
+	// Class is the ProvisioningRequest's provisioningClassName.
+	Class string
+	// Parameters are the config's; the workload's own
+	// provreq.kueue.x-k8s.io/ annotations override them.
+	Parameters map[string]string
+	// ManagedResources, when set, limit the request to the slices that
+	// ask for at least one of them.
+	ManagedResources []corev1.ResourceName
+	Retry            Retry
+	// Problem is set when the check cannot be used (its config is missing
+	// or invalid, or another controller owns it): workloads of queues that
+	// list it wait, with this message.
+	Problem string
+}
+
+// Retry is how a failed request is tried again.
+type Retry struct {
+	// Limit is how many times a failed request is retried before the
+	// workload is rejected.
+	Limit     int32
+	Base, Max time.Duration
+}
+
+// DefaultRetry is Kueue's default retry strategy.
+var DefaultRetry = Retry{
+	Limit: multislicev1alpha1.DefaultBackoffLimitCount,
+	Base:  time.Duration(multislicev1alpha1.DefaultBackoffBaseSeconds) * time.Second,
+	Max:   time.Duration(multislicev1alpha1.DefaultBackoffMaxSeconds) * time.Second,
+}
+
+// Backoff is how long to wait before attempt+1 after attempt failed
+// (attempts count from 1): base·2^(attempt-1), at most Max.
+func (r Retry) Backoff(attempt int32) time.Duration {
+	d := r.Base
+	for i := int32(1); i < attempt && d < r.Max; i++ {
+		d *= 2
+	}
+	return min(d, r.Max)
+}
+
+// RequestName is the name of a workload's request for one check and
+// attempt: <workload>-<check>-<attempt>, shortened with a hash when it
+// would not be a valid object name.
+func RequestName(workloadName, check string, attempt int32) string {
+	return shorten(fmt.Sprintf("%s-%s-%d", workloadName, check, attempt), 253)
+}
+
+// PodTemplateName names the PodTemplate of one pod set of a request.
+func PodTemplateName(request, podSet string) string {
+	return shorten("ppt-"+request+"-"+podSet, 253)
+}
+
+func shorten(name string, limit int) string {
+	name = strings.ToLower(name)
+	if len(name) <= limit {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	suffix := hex.EncodeToString(sum[:])[:10]
+	return strings.TrimRight(name[:limit-11], "-.") + "-" + suffix
+}
+
+// Parameters merges the check's parameters with the workload's
+// provreq.kueue.x-k8s.io/<key> annotations, which win.
+func Parameters(c *Check, annotations map[string]string) map[string]autoscalingv1.Parameter {
+	out := map[string]autoscalingv1.Parameter{}
+	for k, v := range c.Parameters {
+		out[k] = autoscalingv1.Parameter(v)
+	}
+	for k, v := range annotations {
+		if key, ok := strings.CutPrefix(k, wellknown.ProvReqAnnotationPrefix); ok && key != "" {
+			out[key] = autoscalingv1.Parameter(v)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// MaxRunDuration reads the maxRunDurationSeconds parameter (0: none).
+func MaxRunDuration(params map[string]autoscalingv1.Parameter) (time.Duration, error) {
+	v, ok := params[wellknown.MaxRunDurationSecondsParameter]
+	if !ok {
+		return 0, nil
+	}
+	var n int64
+	if _, err := fmt.Sscanf(string(v), "%d", &n); err != nil || n <= 0 || fmt.Sprint(n) != string(v) {
+		return 0, fmt.Errorf("%s: %q is not a positive number of seconds", wellknown.MaxRunDurationSecondsParameter, v)
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
+// PodSet is one pod set of a request: a template and how many pods.
+type PodSet struct {
+	// Name identifies the pod set within the request (the slice index).
+	Name     string
+	Count    int32
+	Template *corev1.PodSpec
+}
+
+// PodSets are the request's pod sets for the given slices of a workload:
+// one per slice, in slice order, skipping slices that request none of the
+// check's managed resources (when it names any).
+func PodSets(c *Check, w *workload.Workload, slicesToPlace []int) []PodSet {
+	var out []PodSet
+	for _, i := range slicesToPlace {
+		s := &w.Slices[i]
+		if s.Template == nil || s.Pods <= 0 || !manages(c, s.Request) {
+			continue
+		}
+		out = append(out, PodSet{Name: fmt.Sprint(s.Index), Count: int32(s.Pods), Template: s.Template})
+	}
+	return out
+}
+
+func manages(c *Check, r workload.Resources) bool {
+	if len(c.ManagedResources) == 0 {
+		return true
+	}
+	for _, name := range c.ManagedResources {
+		if r[name] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Outcome is what a request's conditions say.
+type Outcome int
+
+const (
+	// Pending: not provisioned yet (Accepted or nothing).
+	Pending Outcome = iota
+	// Provisioned: the capacity exists; the workload may be placed.
+	Provisioned
+	// Failed: the provisioner gave up on this request.
+	Failed
+	// BookingExpired: the capacity was not used in time and is released.
+	BookingExpired
+	// CapacityRevoked: the provisioned capacity is being taken back.
+	CapacityRevoked
+)
+
+func (o Outcome) String() string {
+	return [...]string{"Pending", "Provisioned", "Failed", "BookingExpired", "CapacityRevoked"}[o]
+}
+
+// Read says what a request's conditions mean, with the message of the
+// deciding condition. Revocation and failure outrank provisioning: a
+// request may carry Provisioned=True and later CapacityRevoked=True.
+func Read(conds []metav1.Condition) (Outcome, string) {
+	for _, c := range []struct {
+		typ string
+		out Outcome
+	}{
+		{autoscalingv1.CapacityRevoked, CapacityRevoked},
+		{autoscalingv1.Failed, Failed},
+		{autoscalingv1.BookingExpired, BookingExpired},
+		{autoscalingv1.Provisioned, Provisioned},
+	} {
+		if cond := apimeta.FindStatusCondition(conds, c.typ); cond != nil && cond.Status == metav1.ConditionTrue {
+			return c.out, cond.Message
+		}
+	}
+	if cond := apimeta.FindStatusCondition(conds, autoscalingv1.Accepted); cond != nil && cond.Status == metav1.ConditionTrue {
+		return Pending, "accepted by the provisioner"
+	}
+	return Pending, "not yet accepted by a provisioner"
+}
+
+// Resolve makes the model of an AdmissionCheck from the object and the
+// ProvisioningRequestConfig its parameters name (nil when that is missing).
+// A check of another controller is not ours to run: nil, false.
+func Resolve(ac *multislicev1alpha1.AdmissionCheck, cfg *multislicev1alpha1.ProvisioningRequestConfig) (*Check, bool) {
+	if ac.Spec.ControllerName != multislicev1alpha1.ProvisioningRequestControllerName {
+		return nil, false
+	}
+	c := &Check{Name: ac.Name, Retry: DefaultRetry}
+	ref := ac.Spec.Parameters
+	switch {
+	case ref == nil:
+		c.Problem = fmt.Sprintf("AdmissionCheck %s names no ProvisioningRequestConfig in spec.parameters", ac.Name)
+		return c, true
+	case ref.Kind != "ProvisioningRequestConfig":
+		c.Problem = fmt.Sprintf("AdmissionCheck %s: spec.parameters.kind %q is not ProvisioningRequestConfig", ac.Name, ref.Kind)
+		return c, true
+	case cfg == nil:
+		c.Problem = fmt.Sprintf("ProvisioningRequestConfig %s, named by AdmissionCheck %s, not found", ref.Name, ac.Name)
+		return c, true
+	}
+	c.Class = cfg.Spec.ProvisioningClassName
+	if len(cfg.Spec.Parameters) > 0 {
+		c.Parameters = make(map[string]string, len(cfg.Spec.Parameters))
+		for k, v := range cfg.Spec.Parameters {
+			c.Parameters[k] = string(v)
+		}
+	}
+	c.ManagedResources = slices.Clone(cfg.Spec.ManagedResources)
+	if rs := cfg.Spec.RetryStrategy; rs != nil {
+		if rs.BackoffLimitCount != nil {
+			c.Retry.Limit = *rs.BackoffLimitCount
+		}
+		if rs.BackoffBaseSeconds != nil {
+			c.Retry.Base = time.Duration(*rs.BackoffBaseSeconds) * time.Second
+		}
+		if rs.BackoffMaxSeconds != nil {
+			c.Retry.Max = time.Duration(*rs.BackoffMaxSeconds) * time.Second
+		}
+	}
+	return c, true
+}

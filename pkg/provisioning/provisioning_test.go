@@ -1,0 +1,141 @@
+package provisioning
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+func TestBackoff(t *testing.T) {
+	r := Retry{Limit: 3, Base: time.Minute, Max: 30 * time.Minute}
+	for attempt, want := range map[int32]time.Duration{1: time.Minute, 2: 2 * time.Minute, 3: 4 * time.Minute, 5: 16 * time.Minute, 6: 30 * time.Minute, 40: 30 * time.Minute} {
+		if got := r.Backoff(attempt); got != want {
+			t.Errorf("Backoff(%d) = %v, want %v", attempt, got, want)
+		}
+	}
+}
+
+func TestRequestName(t *testing.T) {
+	if got := RequestName("job-sample-job", "dws-prov", 2); got != "job-sample-job-dws-prov-2" {
+		t.Errorf("RequestName = %q", got)
+	}
+	long := RequestName(strings.Repeat("a", 300), "dws-prov", 1)
+	if len(long) > 253 || long == RequestName(strings.Repeat("a", 300), "dws-prov", 2) {
+		t.Errorf("long name %q (%d chars) not shortened to a distinct valid name", long, len(long))
+	}
+	if got := PodTemplateName("r-1", "0"); got != "ppt-r-1-0" {
+		t.Errorf("PodTemplateName = %q", got)
+	}
+}
+
+func TestParametersAndMaxRunDuration(t *testing.T) {
+	c := &Check{Parameters: map[string]string{"maxRunDurationSeconds": "3600", "other": "x"}}
+	got := Parameters(c, map[string]string{"provreq.kueue.x-k8s.io/maxRunDurationSeconds": "600", "unrelated": "y"})
+	if got["maxRunDurationSeconds"] != "600" || got["other"] != "x" || len(got) != 2 {
+		t.Errorf("Parameters = %v", got)
+	}
+	if Parameters(&Check{}, nil) != nil {
+		t.Error("no parameters should be nil")
+	}
+	cases := map[string]struct {
+		v       string
+		want    time.Duration
+		wantErr bool
+	}{
+		"seconds": {v: "600", want: 10 * time.Minute},
+		"zero":    {v: "0", wantErr: true},
+		"junk":    {v: "10m", wantErr: true},
+		"sign":    {v: "+5", wantErr: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d, err := MaxRunDuration(map[string]autoscalingv1.Parameter{"maxRunDurationSeconds": autoscalingv1.Parameter(tc.v)})
+			if (err != nil) != tc.wantErr || d != tc.want {
+				t.Errorf("MaxRunDuration(%q) = %v, %v", tc.v, d, err)
+			}
+		})
+	}
+	if d, err := MaxRunDuration(nil); d != 0 || err != nil {
+		t.Errorf("absent: %v, %v", d, err)
+	}
+}
+
+func TestPodSetsKeepManagedSlices(t *testing.T) {
+	gpu := &corev1.PodSpec{Containers: []corev1.Container{{Name: "c"}}}
+	w := &workload.Workload{Slices: []workload.Slice{
+		{Index: 0, Pods: 2, Template: gpu, Request: workload.Resources{"nvidia.com/gpu": 1, "cpu": 100}},
+		{Index: 1, Pods: 1, Template: gpu, Request: workload.Resources{"cpu": 100}},
+	}}
+	if got := PodSets(&Check{ManagedResources: []corev1.ResourceName{"nvidia.com/gpu"}}, w, []int{0, 1}); len(got) != 1 || got[0].Name != "0" || got[0].Count != 2 {
+		t.Errorf("managed pod sets = %+v", got)
+	}
+	if got := PodSets(&Check{}, w, []int{0, 1}); len(got) != 2 {
+		t.Errorf("unmanaged pod sets = %+v", got)
+	}
+}
+
+func TestRead(t *testing.T) {
+	cond := func(typ string, status metav1.ConditionStatus) metav1.Condition {
+		return metav1.Condition{Type: typ, Status: status, Message: typ + " message"}
+	}
+	cases := map[string]struct {
+		conds []metav1.Condition
+		want  Outcome
+	}{
+		"nothing":      {want: Pending},
+		"accepted":     {conds: []metav1.Condition{cond(autoscalingv1.Accepted, metav1.ConditionTrue)}, want: Pending},
+		"provisioned":  {conds: []metav1.Condition{cond(autoscalingv1.Provisioned, metav1.ConditionTrue)}, want: Provisioned},
+		"not yet":      {conds: []metav1.Condition{cond(autoscalingv1.Provisioned, metav1.ConditionFalse)}, want: Pending},
+		"failed":       {conds: []metav1.Condition{cond(autoscalingv1.Failed, metav1.ConditionTrue)}, want: Failed},
+		"expired":      {conds: []metav1.Condition{cond(autoscalingv1.Provisioned, metav1.ConditionTrue), cond(autoscalingv1.BookingExpired, metav1.ConditionTrue)}, want: BookingExpired},
+		"revoked wins": {conds: []metav1.Condition{cond(autoscalingv1.Provisioned, metav1.ConditionTrue), cond(autoscalingv1.BookingExpired, metav1.ConditionTrue), cond(autoscalingv1.CapacityRevoked, metav1.ConditionTrue)}, want: CapacityRevoked},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got, msg := Read(tc.conds); got != tc.want || msg == "" {
+				t.Errorf("Read = %v %q, want %v", got, msg, tc.want)
+			}
+		})
+	}
+}
+
+func TestResolve(t *testing.T) {
+	ac := func(controller string, params *multislicev1alpha1.AdmissionCheckParametersReference) *multislicev1alpha1.AdmissionCheck {
+		a := &multislicev1alpha1.AdmissionCheck{Spec: multislicev1alpha1.AdmissionCheckSpec{ControllerName: controller, Parameters: params}}
+		a.Name = "dws-prov"
+		return a
+	}
+	ref := &multislicev1alpha1.AdmissionCheckParametersReference{APIGroup: "kueue.x-k8s.io", Kind: "ProvisioningRequestConfig", Name: "dws-config"}
+	cfg := &multislicev1alpha1.ProvisioningRequestConfig{Spec: multislicev1alpha1.ProvisioningRequestConfigSpec{
+		ProvisioningClassName: "queued-provisioning.gke.io",
+		ManagedResources:      []corev1.ResourceName{"nvidia.com/gpu"},
+		RetryStrategy:         &multislicev1alpha1.ProvisioningRequestRetryStrategy{BackoffLimitCount: ptr.To[int32](1), BackoffBaseSeconds: ptr.To[int32](5)},
+	}}
+	if _, ours := Resolve(ac("example.com/other", ref), cfg); ours {
+		t.Error("another controller's check resolved as ours")
+	}
+	c, ours := Resolve(ac(multislicev1alpha1.ProvisioningRequestControllerName, ref), cfg)
+	if !ours || c.Problem != "" || c.Class != "queued-provisioning.gke.io" || c.Retry.Limit != 1 || c.Retry.Base != 5*time.Second || c.Retry.Max != 1800*time.Second {
+		t.Errorf("resolved %+v", c)
+	}
+	for name, tc := range map[string]struct {
+		ref *multislicev1alpha1.AdmissionCheckParametersReference
+		cfg *multislicev1alpha1.ProvisioningRequestConfig
+	}{
+		"no parameters": {cfg: cfg},
+		"wrong kind":    {ref: &multislicev1alpha1.AdmissionCheckParametersReference{Kind: "ConfigMap", Name: "x"}, cfg: cfg},
+		"missing":       {ref: ref},
+	} {
+		if c, _ := Resolve(ac(multislicev1alpha1.ProvisioningRequestControllerName, tc.ref), tc.cfg); c.Problem == "" {
+			t.Errorf("%s: no problem reported", name)
+		}
+	}
+}
