@@ -37,12 +37,25 @@ func Plan(sn *state.Snapshot) (*state.Reservation, *planner.Failure) {
 	for _, d := range demands {
 		p.planned[d.slice] = true
 	}
-	q := sn.Quota
-	if q == nil {
-		return p.place(demands, ownDomains)
-	}
-	if q.Problem != nil {
+	if q := sn.Quota; q != nil && q.Problem != nil {
 		return nil, quotaFailure(q.Problem)
+	}
+	if sn.AtomicKey != "" && len(demands) > 0 {
+		return p.planAtomic(demands, ownDomains)
+	}
+	return p.planIn(nil, demands, ownDomains)
+}
+
+// planIn plans the demands on the candidates of scope (nil: the whole
+// snapshot), charging the workload's queue when it waits for admission.
+func (p *planning) planIn(sc *atomicScope, demands []sliceDemand, ownDomains map[string]map[string]int) (*state.Reservation, *planner.Failure) {
+	q := p.sn.Quota
+	if q == nil {
+		return p.place(sc, demands, ownDomains)
+	}
+	needs := q.Needs
+	if sc != nil {
+		needs = p.needsIn(sc, needs)
 	}
 	// Quota and domains are granted together: each slice is charged to a
 	// flavor (in the queue's order) and placed only on that flavor's
@@ -51,14 +64,14 @@ func Plan(sn *state.Snapshot) (*state.Reservation, *planner.Failure) {
 	excluded := quota.Exclusions{}
 	var last *planner.Failure
 	for {
-		charge, problem := q.View.Assign(q.ClusterQueue, q.Needs, excluded)
+		charge, problem := q.View.Assign(q.ClusterQueue, needs, excluded)
 		if problem != nil {
 			if last != nil {
 				return nil, last
 			}
 			return nil, quotaFailure(problem)
 		}
-		r, fail := p.place(p.onFlavors(demands, q.View.Book(), charge), ownDomains)
+		r, fail := p.place(sc, p.onFlavors(demands, q.View.Book(), charge), ownDomains)
 		if fail == nil {
 			r.Charge = charge
 			return r, nil
@@ -126,7 +139,7 @@ func (p *planning) onFlavors(demands []sliceDemand, book *quota.Book, c *quota.C
 
 // place plans the demands: a free domain for every confined slice, room
 // on nodes for every pod.
-func (p *planning) place(demands []sliceDemand, ownDomains map[string]map[string]int) (*state.Reservation, *planner.Failure) {
+func (p *planning) place(sc *atomicScope, demands []sliceDemand, ownDomains map[string]map[string]int) (*state.Reservation, *planner.Failure) {
 	sn, self := p.sn, p.self
 	model := self.Model
 	r := &state.Reservation{
@@ -150,7 +163,7 @@ func (p *planning) place(demands []sliceDemand, ownDomains map[string]map[string
 		for _, i := range byKey[key] {
 			req.Slices = append(req.Slices, demands[i].demand)
 		}
-		domains := p.domains(key, ownDomains[key], taken)
+		domains := p.domains(key, ownDomains[key], taken, sc)
 		plan, fail := planner.MakePlan(req, domains)
 		if fail != nil {
 			return nil, fail
@@ -169,7 +182,7 @@ func (p *planning) place(demands []sliceDemand, ownDomains map[string]map[string
 		for _, i := range unconfined {
 			ds = append(ds, demands[i].demand)
 		}
-		plan, fail := planner.PlaceUnconfined(ds, p.unconfinedNodes(taken))
+		plan, fail := planner.PlaceUnconfined(ds, p.unconfinedNodes(taken, sc))
 		if fail != nil {
 			return nil, fail
 		}
@@ -296,10 +309,16 @@ func trim(d *planner.SliceDemand, need int) {
 	}
 }
 
-// domains lists key's domains as the planner sees them: free ones, and
-// for the others why this workload may not use them.
-func (p *planning) domains(key string, own map[string]int, taken map[string]bool) []planner.Domain {
-	values := slices.Sorted(maps.Keys(p.sn.Domains[key]))
+// domains lists key's domains (those of scope, when set) as the planner
+// sees them: free ones, and for the others why this workload may not use
+// them.
+func (p *planning) domains(key string, own map[string]int, taken map[string]bool, sc *atomicScope) []planner.Domain {
+	var values []string
+	if sc != nil {
+		values = sc.domains[key]
+	} else {
+		values = slices.Sorted(maps.Keys(p.sn.Domains[key]))
+	}
 	out := make([]planner.Domain, 0, len(values))
 	for _, v := range values {
 		d := planner.Domain{Name: v}
@@ -331,8 +350,13 @@ func (p *planning) domains(key string, own map[string]int, taken map[string]bool
 	return out
 }
 
-func (p *planning) unconfinedNodes(taken map[string]bool) []planner.Node {
-	names := slices.Sorted(maps.Keys(p.sn.Nodes))
+func (p *planning) unconfinedNodes(taken map[string]bool, sc *atomicScope) []planner.Node {
+	var names []string
+	if sc != nil {
+		names = sc.sortedNodes()
+	} else {
+		names = slices.Sorted(maps.Keys(p.sn.Nodes))
+	}
 	out := make([]planner.Node, 0, len(names))
 	for _, name := range names {
 		n := p.sn.Nodes[name]
@@ -428,4 +452,258 @@ func describeSelector(spec *corev1.PodSpec) string {
 		parts = append(parts, fmt.Sprintf("%s=%s", wellknown.ShortLabel(k), spec.NodeSelector[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// atomicScope is what one value of the workload's atomic key (one zone)
+// offers the gang: the candidate nodes carrying the value and, per domain
+// key, the domains all of whose nodes carry it. A domain spread over two
+// values lies in neither, and a node without the label (or with an empty
+// value) in none.
+type atomicScope struct {
+	value string
+	// nodes are sorted on first use (only unconfined slices need them
+	// in order).
+	nodes   []string
+	sorted  bool
+	domains map[string][]string
+	// freeDomains and freeNodes measure the value's free room, so that
+	// the roomiest value is tried first: domains with every node usable
+	// and neither held nor reserved by another workload, and such nodes
+	// with room for a pod of the gang.
+	freeDomains, freeNodes int
+	// flavors memoises whether a flavor has nodes under the value.
+	flavors map[string]bool
+}
+
+func (sc *atomicScope) sortedNodes() []string {
+	if !sc.sorted {
+		slices.Sort(sc.nodes)
+		sc.sorted = true
+	}
+	return sc.nodes
+}
+
+// planAtomic plans a workload whose slices must all land under one value
+// of sn.AtomicKey: the whole gang (quota included) is planned under each
+// value in turn, roomiest first, and takes the first under which all of it
+// fits. Pods of the workload already placed (a running startup group, part
+// of a slice) pin the value.
+func (p *planning) planAtomic(demands []sliceDemand, own map[string]map[string]int) (*state.Reservation, *planner.Failure) {
+	key := p.sn.AtomicKey
+	pinned, fail := p.pinnedValue(key)
+	if fail != nil {
+		return nil, fail
+	}
+	scopes, byValue := p.atomicScopes(key, pinned, demands)
+	if pinned != "" {
+		sc := byValue[pinned]
+		if sc == nil {
+			sc = &atomicScope{value: pinned}
+		}
+		r, fail := p.planIn(sc, demands, own)
+		if fail != nil {
+			return nil, planner.AtomicFailure(key, len(demands), pinned, []planner.ValueFailure{{Value: pinned, Failure: fail}})
+		}
+		return r, nil
+	}
+	tried := make([]planner.ValueFailure, 0, len(scopes))
+	for _, sc := range scopes {
+		r, fail := p.planIn(sc, demands, own)
+		if fail == nil {
+			return r, nil
+		}
+		tried = append(tried, planner.ValueFailure{Value: sc.value, Failure: fail})
+	}
+	return nil, planner.AtomicFailure(key, len(demands), "", tried)
+}
+
+// pinnedValue is the value of key the workload's placed pods run under
+// ("" when none is placed). Placed pods under two values, or on a node
+// without one, leave no value the whole workload could share: it waits
+// for them to end.
+func (p *planning) pinnedValue(key string) (string, *planner.Failure) {
+	label := wellknown.ShortLabel(key)
+	pinned, by := "", ""
+	for _, m := range p.self.Members {
+		if m.Node == "" {
+			continue
+		}
+		n := p.sn.Nodes[m.Node]
+		if n == nil {
+			continue // the node is gone, and the pod with it
+		}
+		v := n.Node.Labels()[key]
+		switch {
+		case v == "":
+			return "", &planner.Failure{Message: fmt.Sprintf(
+				"pod %s of the workload runs on node %s, which has no %s: its slices cannot all land within one %s", m.Name, m.Node, label, label)}
+		case pinned == "":
+			pinned, by = v, m.Name
+		case v != pinned:
+			return "", &planner.Failure{Message: fmt.Sprintf(
+				"pods of the workload already run in two values of %s (%s in %s, %s in %s): its slices cannot all land within one", label, by, pinned, m.Name, v)}
+		}
+	}
+	return pinned, nil
+}
+
+// atomicScopes groups the snapshot's candidates by their value of key, once
+// per plan (one pass over the domains of the demands' keys, and one over
+// the nodes when a slice is unconfined), and orders the values roomiest
+// first, then by name. only, when set, keeps that value alone.
+func (p *planning) atomicScopes(key, only string, demands []sliceDemand) ([]*atomicScope, map[string]*atomicScope) {
+	sn := p.sn
+	byValue := map[string]*atomicScope{}
+	scope := func(v string) *atomicScope {
+		sc := byValue[v]
+		if sc == nil {
+			sc = &atomicScope{value: v, domains: map[string][]string{}}
+			byValue[v] = sc
+		}
+		return sc
+	}
+	requests := map[string]workload.Resources{}
+	var domainKeys []string
+	unconfined := false
+	for _, d := range demands {
+		for _, sh := range d.shapes {
+			requests[sh.Sig] = sh.Request
+		}
+		switch k := p.self.Model.Slices[d.slice].DomainKey; {
+		case k == "":
+			unconfined = true
+		case !slices.Contains(domainKeys, k):
+			domainKeys = append(domainKeys, k)
+		}
+	}
+	// Unconfined slices may use any node carrying the value; confined ones
+	// only the nodes of its domains, which the pass over the domains
+	// collects (a node in domains of two keys then counts twice, which
+	// only weighs on the order).
+	if unconfined {
+		for name, n := range sn.Nodes {
+			v := n.Node.Labels()[key]
+			if v == "" || (only != "" && v != only) {
+				continue
+			}
+			sc := scope(v)
+			sc.nodes = append(sc.nodes, name)
+			if p.freeNode(n) && roomForOne(n.Free, requests) {
+				sc.freeNodes++
+			}
+		}
+	}
+	for _, dk := range domainKeys {
+		for _, dv := range slices.Sorted(maps.Keys(sn.Domains[dk])) {
+			names := sn.Domains[dk][dv]
+			v, free, freeNodes := "", true, 0
+			for _, name := range names {
+				n := sn.Nodes[name]
+				nv := n.Node.Labels()[key]
+				if nv == "" || (v != "" && nv != v) {
+					v = ""
+					break
+				}
+				v = nv
+				if p.freeNode(n) {
+					if roomForOne(n.Free, requests) {
+						freeNodes++
+					}
+				} else {
+					free = false
+				}
+			}
+			if v == "" || (only != "" && v != only) {
+				continue
+			}
+			sc := scope(v)
+			sc.domains[dk] = append(sc.domains[dk], dv)
+			if free {
+				sc.freeDomains++
+			}
+			if !unconfined {
+				sc.nodes = append(sc.nodes, names...)
+				sc.freeNodes += freeNodes
+			}
+		}
+	}
+	out := slices.Collect(maps.Values(byValue))
+	slices.SortFunc(out, func(a, b *atomicScope) int {
+		if a.freeDomains != b.freeDomains {
+			return b.freeDomains - a.freeDomains
+		}
+		if a.freeNodes != b.freeNodes {
+			return b.freeNodes - a.freeNodes
+		}
+		return strings.Compare(a.value, b.value)
+	})
+	return out, byValue
+}
+
+// freeNode reports whether a node is usable and neither reserved for nor
+// held by another workload.
+func (p *planning) freeNode(n *state.NodeView) bool {
+	if !n.Node.Usable || n.Reserved {
+		return false
+	}
+	for h := range n.Holders {
+		if h != p.self.Holder {
+			return false
+		}
+	}
+	return true
+}
+
+// roomForOne reports whether free has room for one pod of any of the
+// requests (any room at all when there are none).
+func roomForOne(free workload.Resources, requests map[string]workload.Resources) bool {
+	if len(requests) == 0 {
+		return true
+	}
+	for _, r := range requests {
+		if free.Count(r) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// needsIn restricts the quota needs to flavors with nodes under the
+// scope's value: a flavor of another zone cannot hold a slice there.
+func (p *planning) needsIn(sc *atomicScope, needs []quota.Need) []quota.Need {
+	out := make([]quota.Need, len(needs))
+	for i, n := range needs {
+		compatible := n.Compatible
+		n.Compatible = func(f *quota.Flavor) bool {
+			return (compatible == nil || compatible(f)) && p.flavorIn(f, sc)
+		}
+		n.CompatibleKey += "|" + p.sn.AtomicKey + "=" + sc.value
+		out[i] = n
+	}
+	return out
+}
+
+// flavorIn reports whether any of the scope's nodes belongs to flavor f.
+func (p *planning) flavorIn(f *quota.Flavor, sc *atomicScope) bool {
+	if len(f.NodeLabels) == 0 {
+		return true
+	}
+	if v, ok := f.NodeLabels[p.sn.AtomicKey]; ok && v != sc.value {
+		return false
+	}
+	if in, ok := sc.flavors[f.Name]; ok {
+		return in
+	}
+	in := false
+	for _, name := range sc.nodes {
+		if f.Matches(p.sn.Nodes[name].Node.Labels()) {
+			in = true
+			break
+		}
+	}
+	if sc.flavors == nil {
+		sc.flavors = map[string]bool{}
+	}
+	sc.flavors[f.Name] = in
+	return in
 }

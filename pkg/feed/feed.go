@@ -85,7 +85,7 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 	if err := rt.watchNodes(ctx, h); err != nil {
 		return nil, err
 	}
-	rt.watchSources(ctx, h)
+	rt.watchSources(ctx, h, rt.watchJobs(ctx, h))
 	rt.watchQueues(ctx, h)
 	go rt.expireLoop(ctx)
 	return rt.state, nil
@@ -192,6 +192,9 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	}
 	for _, uid := range acts.Reject {
 		rejectWaiting(handles, uid, acts.Reason)
+	}
+	for _, e := range acts.Expired {
+		rt.end(ctx, handles[0], e)
 	}
 	for _, e := range acts.Events {
 		if e.Warning {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -29,11 +28,7 @@ const (
 // LocalQueue) and namespaces into the state once the queue API is served,
 // and keeps their status, and the Workload objects, current.
 func (rt *Runtime) watchQueues(ctx context.Context, h fwk.Handle) {
-	// Custom resources speak JSON only; the scheduler's own config asks for
-	// protobuf.
-	cfg := rest.CopyConfig(h.KubeConfig())
-	cfg.ContentType = runtime.ContentTypeJSON
-	cfg.AcceptContentTypes = runtime.ContentTypeJSON
+	cfg := jsonConfig(h.KubeConfig())
 	api := workloadAPI{
 		source:       state.QueueAPI,
 		groupVersion: multislicev1alpha1.SchemeGroupVersion.String(),
@@ -89,6 +84,10 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 	}
 	workloads := v1.Workloads()
 	_ = workloads.Informer() // registered before Start, for the writer's lister
+	checksSynced, err := rt.startCheckFeed(ctx, factory, client, h.ClientSet(), h.SharedInformerFactory().Core().V1().Pods().Lister(), workloads.Lister())
+	if err != nil {
+		return nil, err
+	}
 	factory.Start(ctx.Done())
 	h.SharedInformerFactory().Start(ctx.Done())
 
@@ -100,6 +99,7 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 	}
 	informers := []toolscache.InformerSynced{nsInformer.HasSynced, v1.ResourceFlavors().Informer().HasSynced,
 		v1.ClusterQueues().Informer().HasSynced, v1.LocalQueues().Informer().HasSynced, workloads.Informer().HasSynced}
+	informers = append(informers, checksSynced...)
 	synced := func() bool {
 		for _, s := range informers {
 			if !s() {

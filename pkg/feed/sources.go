@@ -42,13 +42,14 @@ type workloadAPI struct {
 // watchSources starts the JobSet and PodGroup informers whose APIs are
 // served, and keeps looking for the others. Only a definite answer that an
 // API is not served lets its pods be scheduled as plain pods; while
-// discovery fails (throttling, server errors, timeouts) they wait.
-func (rt *Runtime) watchSources(ctx context.Context, h fwk.Handle) {
+// discovery fails (throttling, server errors, timeouts) they wait. JobSets
+// are also fed to un, which starts queue-managed ones created suspended.
+func (rt *Runtime) watchSources(ctx context.Context, h fwk.Handle, un *unsuspender) {
 	cfg := h.KubeConfig()
 	disc := h.ClientSet().Discovery()
 	apis := []workloadAPI{
 		{source: workload.SourceJobSet, groupVersion: jobsetv1alpha2.GroupVersion.String(), resource: "jobsets", start: func(ctx context.Context) (toolscache.InformerSynced, error) {
-			return synced(rt.startJobSetInformer(ctx, cfg))
+			return synced(rt.startJobSetInformer(ctx, cfg, un))
 		}},
 		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: func(ctx context.Context) (toolscache.InformerSynced, error) {
 			return synced(rt.startPodGroupInformer(ctx, cfg))
@@ -156,7 +157,7 @@ func (rt *Runtime) feedSource(ctx context.Context, informer toolscache.SharedInd
 	return err
 }
 
-func (rt *Runtime) startJobSetInformer(ctx context.Context, cfg *rest.Config) (toolscache.SharedIndexInformer, error) {
+func (rt *Runtime) startJobSetInformer(ctx context.Context, cfg *rest.Config, un *unsuspender) (toolscache.SharedIndexInformer, error) {
 	client, err := jobsetclient.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -176,6 +177,9 @@ func (rt *Runtime) startJobSetInformer(ctx context.Context, cfg *rest.Config) (t
 		}, true
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := un.watchJobSets(informer, factory.Jobset().V1alpha2().JobSets().Lister(), cfg); err != nil {
 		return nil, err
 	}
 	factory.Start(ctx.Done())

@@ -2,8 +2,6 @@ package feed
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -139,14 +137,7 @@ func (w *statusWriter) syncLocalQueue(ctx context.Context, r *state.LocalQueueRe
 
 // WorkloadName is the name of the Workload object of a workload: its kind
 // and name, shortened with a hash when too long for an object name.
-func WorkloadName(key workload.Key) string {
-	name := strings.ToLower(string(key.Source)) + "-" + key.Name
-	if len(name) <= 253 {
-		return name
-	}
-	sum := sha256.Sum256([]byte(name))
-	return name[:240] + "-" + hex.EncodeToString(sum[:])[:12]
-}
+func WorkloadName(key workload.Key) string { return key.ObjectName() }
 
 func (w *statusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport) error {
 	if r.Ended {
@@ -181,6 +172,7 @@ func (w *statusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport
 	}
 	st := *cur.Status.DeepCopy()
 	st.Admission = want.Status.Admission
+	st.AdmissionChecks = want.Status.AdmissionChecks
 	for _, c := range want.Status.Conditions {
 		apimeta.SetStatusCondition(&st.Conditions, c)
 	}
@@ -233,9 +225,13 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 		}
 		wl.Status.Admission = adm
 		msg := fmt.Sprintf("Quota reserved in ClusterQueue %s", r.Charge.ClusterQueue)
+		admitted := metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonAdmitted, Message: "The workload is admitted; its slices are placed " + describeDomains(r)}
+		if c := r.Check; c != nil && c.State == "Pending" {
+			admitted = metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionFalse, Reason: ReasonWaitingForAdmissionChecks, Message: "The admission check " + c.Name + " is not ready: " + c.Message}
+		}
 		conds = append(conds,
 			metav1.Condition{Type: multislicev1alpha1.WorkloadQuotaReserved, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonQuotaReserved, Message: msg},
-			metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonAdmitted, Message: "The workload is admitted; its slices are placed " + describeDomains(r)})
+			admitted)
 	case r.Model.Suspended:
 		conds = append(conds,
 			metav1.Condition{Type: multislicev1alpha1.WorkloadQuotaReserved, Status: metav1.ConditionFalse, Reason: "Suspended", Message: "Its owner is suspended"},
@@ -253,6 +249,9 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 		if p := r.Problem; p != nil {
 			reason, msg = p.Reason, p.Message
 		}
+		if c := r.Check; c != nil && (c.State == "Retry" || c.State == "Rejected") {
+			reason, msg = "AdmissionCheck"+c.State, c.Message
+		}
 		conds = append(conds,
 			metav1.Condition{Type: multislicev1alpha1.WorkloadQuotaReserved, Status: metav1.ConditionFalse, Reason: reason, Message: msg},
 			metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionFalse, Reason: multislicev1alpha1.ReasonPending, Message: "waiting for quota and domains"})
@@ -267,9 +266,26 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 				Reason: multislicev1alpha1.ReasonPreempted, Message: by + "; it waits to be admitted again"})
 		}
 	}
+	if !r.RunExpired.IsZero() {
+		conds = append(conds, metav1.Condition{Type: multislicev1alpha1.WorkloadEvicted, Status: metav1.ConditionTrue,
+			Reason: ReasonMaximumRunDurationExceeded, Message: "Ended at " + r.RunExpired.UTC().Format(time.RFC3339) + ": it ran for its maximum run duration"})
+	}
 	wl.Status.Conditions = conds
+	if c := r.Check; c != nil {
+		wl.Status.AdmissionChecks = []multislicev1alpha1.AdmissionCheckState{{
+			Name: c.Name, State: c.State, Message: c.Message, LastTransitionTime: metav1.NewTime(c.Since.Truncate(time.Second)),
+		}}
+	}
 	return wl
 }
+
+// ReasonWaitingForAdmissionChecks: quota is reserved, and an admission
+// check (its ProvisioningRequest) is not ready yet.
+const ReasonWaitingForAdmissionChecks = "WaitingForAdmissionChecks"
+
+// ReasonMaximumRunDurationExceeded: the workload was ended at its
+// maximum run duration.
+const ReasonMaximumRunDurationExceeded = "MaximumRunDurationExceeded"
 
 // requestOf is slice i's per-pod request.
 func requestOf(r *state.WorkloadReport, i int) workload.Resources {

@@ -126,6 +126,13 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 			}
 			return v
 		}
+		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() {
+			// A provisioning check holds the head until its capacity exists.
+			if wait, reason, msg := s.checkGateLocked(w); wait {
+				v.Wait, v.Message, v.QueueReason = true, msg, reason
+				return v
+			}
+		}
 		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() && s.awaitingAdmissionLocked(w) {
 			// The head goes only when its queue lets it: quota, queue
 			// order and fair sharing are decided here, so a workload that

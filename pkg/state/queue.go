@@ -353,7 +353,7 @@ func (s *State) settleQuotaLocked(w *Workload) Actions {
 		return Actions{}
 	}
 	if w.model != nil && w.observed && !w.model.Finished {
-		if s.reservations[w.key] != nil {
+		if s.reservations[w.key] != nil || w.check.holdsQuota() {
 			return Actions{}
 		}
 		for _, c := range w.slices {

@@ -65,6 +65,12 @@ type WorkloadReport struct {
 	Requests []workload.Resources
 	// Eviction is its last eviction by preemption (nil: none).
 	Eviction *Eviction
+	// Check is where it stands in its queue's provisioning check (nil:
+	// none started).
+	Check *CheckReport
+	// RunExpired is when it was ended for exceeding its maximum run
+	// duration (zero: it was not).
+	RunExpired time.Time
 }
 
 // Eviction records that a workload was preempted.
@@ -111,7 +117,7 @@ func (s *State) QueueReport() QueueReport {
 		if queue == "" || !w.observed || w.model == nil {
 			continue
 		}
-		wr := WorkloadReport{Key: key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(key), Eviction: w.eviction}
+		wr := WorkloadReport{Key: key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(key), Eviction: w.eviction, Check: s.checkReportLocked(w), RunExpired: w.runExpired}
 		if wr.Charge == nil && !w.ours {
 			// Its pods are another scheduler's (or do not exist yet):
 			// not this scheduler's to admit or report.

@@ -430,6 +430,8 @@ func (s *State) settleLocked(key workload.Key) Actions {
 	s.dropReservationLocked(key, r)
 	w.ranAttempt = r.Attempt + 1
 	w.placedAt = s.opts.Clock.Now()
+	w.checkPlacedLocked()
+	w.runExpired = time.Time{}
 	if !w.firstPending.IsZero() {
 		s.opts.Observer.GangPlaced(s.opts.Clock.Now().Sub(w.firstPending))
 		w.firstPending = time.Time{}
@@ -496,6 +498,8 @@ func (s *State) Expire() Actions {
 	if s.expireClaimsLocked(now) {
 		acts.merge(s.freedLocked())
 	}
+	acts.merge(s.expireChecksLocked(now))
+	acts.merge(s.expireRunsLocked(now))
 	for _, key := range slices.SortedFunc(maps.Keys(s.reservations), compareKeys) {
 		if r := s.reservations[key]; now.After(r.Deadline) {
 			why := "its pods were not all reserved in time"

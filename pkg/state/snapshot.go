@@ -9,6 +9,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -31,6 +32,11 @@ type Snapshot struct {
 	// Quota is set when Self waits to be admitted through a queue: the
 	// plan must charge it too.
 	Quota *QuotaDecision
+	// AtomicKey is the node label every slice of Self must share one
+	// value of (e.g. topology.kubernetes.io/zone), "" for none. When it is
+	// set, the nodes of Self's placed pods are all in Nodes: they pin the
+	// value the rest of the workload must use.
+	AtomicKey string
 	// Qualifiers memoises, per scheduling signature, which nodes a pod
 	// spec may use (selectors, affinity, taints): nodes do not change
 	// within a snapshot, so every plan made on it (preemption simulates
@@ -141,6 +147,17 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 	if all {
 		names = s.nodes.AllNodes()
 	}
+	sn.AtomicKey = s.atomicKeyLocked(w)
+	if sn.AtomicKey != "" && !all {
+		// Placed pods pin the value. Their nodes are in Nodes through
+		// their slices' domains, unless a node lacks its slice's domain
+		// label (a pod bound elsewhere): it pins all the same.
+		for _, p := range w.members {
+			if p.Node != "" && p.Live() && w.current(p) && s.nodes.Node(p.Node) != nil {
+				names = append(names, p.Node)
+			}
+		}
+	}
 	for _, name := range names {
 		if _, done := sn.Nodes[name]; done {
 			continue
@@ -160,6 +177,19 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 	sn.Self = s.viewLocked(sn, key)
 	sn.Quota = s.quotaDecisionLocked(w)
 	return sn
+}
+
+// atomicKeyLocked is the node label every slice of w must share one value
+// of: the workload's own, or the zone when its queue provisions capacity
+// (provisioned capacity comes in one zone, and the workload goes there).
+func (s *State) atomicKeyLocked(w *Workload) string {
+	if k := w.model.AtomicKey; k != "" {
+		return k
+	}
+	if c, _ := s.checkOfLocked(w); c != nil {
+		return wellknown.ZoneLabel
+	}
+	return ""
 }
 
 func (s *State) nodeViewLocked(name string, self workload.Key, requested Requested) *NodeView {

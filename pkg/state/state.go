@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/clock"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -127,6 +128,9 @@ type State struct {
 	// heads indexes the workloads that have a waiting head by the head's
 	// UID (see setHeadLocked).
 	heads map[types.UID]*Workload
+	// checks are the provisioning admission checks, by AdmissionCheck
+	// name (see checks.go).
+	checks map[string]*provisioning.Check
 
 	// blocked holds plain pods a reservation kept off nodes, to activate
 	// when reservations end. It has its own lock: Filter records into it.
@@ -175,6 +179,7 @@ func New(opts Options) *State {
 		claimedNodes: map[string]workload.Key{},
 		evicting:     map[workload.Key]workload.Key{},
 		heads:        map[types.UID]*Workload{},
+		checks:       map[string]*provisioning.Check{},
 	}
 }
 
@@ -242,6 +247,8 @@ type Actions struct {
 	Reason string
 	// Events are messages for users about workloads.
 	Events []Event
+	// Expired are workloads past their maximum run duration, to end.
+	Expired []Expiry
 }
 
 // Event is a message about a workload object.
@@ -256,6 +263,7 @@ func (a *Actions) merge(o Actions) {
 	a.Activate = append(a.Activate, o.Activate...)
 	a.Reject = append(a.Reject, o.Reject...)
 	a.Events = append(a.Events, o.Events...)
+	a.Expired = append(a.Expired, o.Expired...)
 	if o.Reason != "" {
 		a.Reason = o.Reason
 	}
@@ -263,7 +271,7 @@ func (a *Actions) merge(o Actions) {
 
 // Empty reports whether there is nothing to do.
 func (a *Actions) Empty() bool {
-	return len(a.Activate) == 0 && len(a.Reject) == 0 && len(a.Events) == 0
+	return len(a.Activate) == 0 && len(a.Reject) == 0 && len(a.Events) == 0 && len(a.Expired) == 0
 }
 
 // bumpLocked records that capacity or domains may have been freed.

@@ -70,6 +70,12 @@ type Workload struct {
 	// noVictimsGen is 1 + the generation at which a preemption for w found
 	// no victims (0: none).
 	noVictimsGen uint64
+	// check is its progress through its queue's provisioning check (nil:
+	// none started).
+	check *checkTrack
+	// runExpired is when it was ended for exceeding its maximum run
+	// duration (zero: not since it was last placed).
+	runExpired time.Time
 }
 
 type needsCache struct {

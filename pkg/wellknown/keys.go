@@ -118,3 +118,31 @@ const (
 	// Workload Scheduler: all of a request's nodes at once, in one zone.
 	QueuedProvisioningClass = "queued-provisioning.gke.io"
 )
+
+// AtomicTopologyAnnotation on a JobSet or PodGroup names a node label (e.g.
+// topology.kubernetes.io/zone) of which every slice of the workload must
+// share one value: all slices land in one zone, or none is placed.
+const AtomicTopologyAnnotation = "multislice-scheduler.io/atomic-topology"
+
+// Keys of batch/v1 Jobs and their pods (the Job controller's labels).
+const (
+	// JobNameLabel names the Job a pod was created for;
+	// LegacyJobNameLabel is the unprefixed label older pods carry.
+	JobNameLabel       = "batch.kubernetes.io/job-name"
+	LegacyJobNameLabel = "job-name"
+	// JobControllerUIDLabel is the UID of the Job a pod was created for;
+	// LegacyJobControllerUIDLabel is its unprefixed form.
+	JobControllerUIDLabel       = "batch.kubernetes.io/controller-uid"
+	LegacyJobControllerUIDLabel = "controller-uid"
+)
+
+// DomainKeyAnnotation on a Job (or a PodGroup: it is the same key as
+// PodGroupDomainKeyAnnotation) confines the workload to one exclusive
+// domain of the named node label.
+const DomainKeyAnnotation = PodGroupDomainKeyAnnotation
+
+// UnsuspendedAnnotation records on a queue-managed Job or JobSet, created
+// suspended, when this scheduler unsuspended it (RFC 3339). An object
+// carrying it is never unsuspended again: a user who suspends it later
+// keeps it suspended.
+const UnsuspendedAnnotation = "multislice-scheduler.io/unsuspended"

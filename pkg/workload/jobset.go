@@ -44,7 +44,14 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 		Failed:         apimeta.IsStatusConditionTrue(js.Status.Conditions, string(jobsetv1alpha2.JobSetFailed)),
 		Suspended:      js.Spec.Suspend != nil && *js.Spec.Suspend,
 		QueueName:      wellknown.QueueName(js.Labels, js.Annotations),
+
+		ProvisioningAnnotations: provisioningAnnotations(js.Annotations),
 	}
+	atomicKey, err := AtomicTopologyKey(obj, js.Annotations)
+	if err != nil {
+		return nil, err
+	}
+	w.AtomicKey = atomicKey
 	jobSetKey := js.Annotations[wellknown.ExclusiveTopologyAnnotation]
 	if err := validDomainKey(obj, "metadata.annotations["+wellknown.ExclusiveTopologyAnnotation+"]", jobSetKey); err != nil {
 		return nil, err

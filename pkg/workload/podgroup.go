@@ -29,6 +29,10 @@ func FromPodGroup(pg *schedv1alpha1.PodGroup, template *corev1.PodSpec, defaultD
 	if !set {
 		domainKey = defaultDomainKey
 	}
+	atomicKey, err := AtomicTopologyKey(obj, pg.Annotations)
+	if err != nil {
+		return nil, err
+	}
 	s := Slice{Index: 0, Name: pg.Name, Pods: int(pg.Spec.MinMember), DomainKey: domainKey}
 	if template != nil {
 		s.Template = template.DeepCopy()
@@ -43,6 +47,9 @@ func FromPodGroup(pg *schedv1alpha1.PodGroup, template *corev1.PodSpec, defaultD
 		Finished:  pg.DeletionTimestamp != nil || pg.Status.Phase == schedv1alpha1.PodGroupFinished || pg.Status.Phase == schedv1alpha1.PodGroupFailed,
 		QueueName: wellknown.QueueName(pg.Labels, pg.Annotations),
 		Failed:    pg.Status.Phase == schedv1alpha1.PodGroupFailed,
+		AtomicKey: atomicKey,
+
+		ProvisioningAnnotations: provisioningAnnotations(pg.Annotations),
 	}, nil
 }
 
@@ -59,13 +66,17 @@ func PodGroupMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 }
 
 // MemberOf reads a pod's workload membership from any source. A pod that
-// names both a JobSet and a PodGroup belongs to the JobSet; a pod of
-// neither that names a LocalQueue is a workload of its own.
+// names both a JobSet and a PodGroup belongs to the JobSet; a queued pod
+// of a plain Job belongs to the Job's workload; a pod of none of these
+// that names a LocalQueue is a workload of its own.
 func MemberOf(pod *corev1.Pod) (Member, bool, error) {
 	if m, ok, err := JobSetMember(pod); ok {
 		return m, ok, err
 	}
 	if m, ok, err := PodGroupMember(pod); ok {
+		return m, ok, err
+	}
+	if m, ok, err := JobMember(pod); ok {
 		return m, ok, err
 	}
 	m, ok := PodMember(pod)

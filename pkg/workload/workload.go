@@ -92,6 +92,13 @@ type Workload struct {
 	// QueueName is the LocalQueue the workload is admitted through ("":
 	// not quota-managed).
 	QueueName string
+	// AtomicKey, when set, is a node label every slice of the workload
+	// lands under one value of (e.g. topology.kubernetes.io/zone: all
+	// slices in one zone), all or nothing.
+	AtomicKey string
+	// ProvisioningAnnotations are the owner's provreq.kueue.x-k8s.io/
+	// annotations: parameters of the ProvisioningRequests made for it.
+	ProvisioningAnnotations map[string]string
 }
 
 // TotalPods is the number of pods of all slices.

@@ -16,7 +16,24 @@ import (
 // The state activates the members once, when the last one arrives.
 func (pl *Plugin) PreEnqueue(_ context.Context, pod *corev1.Pod) *fwk.Status {
 	v := pl.state.Admit(pod)
-	if !v.Gang || (!v.Wait && !v.Unresolvable) {
+	if v.Gang && !v.Wait && !v.Unresolvable {
+		// A head whose queue provisions capacity first reserves its quota
+		// here, and waits gated for the capacity: it never goes through a
+		// scheduling cycle (nor is reported unschedulable, which would
+		// send an autoscaler provisioning for it a second way) before it
+		// can be placed.
+		done, msg, problem := pl.state.ReserveForCheck(pod)
+		if !done {
+			return nil
+		}
+		reason := "QuotaReserved"
+		if problem != nil {
+			reason = problem.Reason
+		}
+		pl.rt.Events().Normal(&v.Ref, reason, msg)
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg)
+	}
+	if !v.Gang {
 		return nil
 	}
 	switch {

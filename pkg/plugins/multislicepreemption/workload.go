@@ -7,11 +7,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
-	schedutil "k8s.io/kubernetes/pkg/scheduler/util"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
@@ -83,43 +80,11 @@ func (pl *Plugin) preemptForWorkload(ctx context.Context, cs fwk.CycleState, st 
 }
 
 // evictPods marks each pod DisruptionTarget, naming the preemptor, and
-// deletes it. Pods already gone are skipped; errors are logged, and the
-// claim's timeout bounds what a failed eviction costs the preemptor.
+// deletes it; the claim's timeout bounds what a failed eviction costs the
+// preemptor.
 func (pl *Plugin) evictPods(ctx context.Context, preemptor workload.Key, pods []state.PodRef) {
-	logger := klog.FromContext(ctx)
-	lister := pl.handle.SharedInformerFactory().Core().V1().Pods().Lister()
-	cs := pl.handle.ClientSet()
-	for _, ref := range pods {
-		pod, err := lister.Pods(ref.Namespace).Get(ref.Name)
-		if err != nil || pod.UID != ref.UID || pod.DeletionTimestamp != nil {
-			continue
-		}
-		cond := &corev1.PodCondition{
-			Type:               corev1.DisruptionTarget,
-			Status:             corev1.ConditionTrue,
-			Reason:             corev1.PodReasonPreemptionByScheduler,
-			Message:            fmt.Sprintf("%s: preempting the whole workload to accommodate higher priority workload %s", pod.Spec.SchedulerName, preemptor),
-			LastTransitionTime: metav1.Now(),
-		}
-		status := pod.Status.DeepCopy()
-		replaceCondition(status, cond)
-		if err := schedutil.PatchPodStatus(ctx, cs, pod.Name, pod.Namespace, &pod.Status, status); err != nil && !apierrors.IsNotFound(err) {
-			logger.Error(err, "Could not mark a preempted pod DisruptionTarget", "pod", klog.KObj(pod), "preemptor", preemptor)
-		}
-		if err := schedutil.DeletePod(ctx, cs, pod); err != nil && !apierrors.IsNotFound(err) {
-			logger.Error(err, "Could not delete a preempted pod", "pod", klog.KObj(pod), "preemptor", preemptor)
-		}
-	}
-}
-
-func replaceCondition(status *corev1.PodStatus, cond *corev1.PodCondition) {
-	for i := range status.Conditions {
-		if status.Conditions[i].Type == cond.Type {
-			status.Conditions[i] = *cond
-			return
-		}
-	}
-	status.Conditions = append(status.Conditions, *cond)
+	pl.rt.Evict(ctx, pods, corev1.PodReasonPreemptionByScheduler,
+		fmt.Sprintf("preempting the whole workload to accommodate higher priority workload %s", preemptor))
 }
 
 func joinKeys(keys []workload.Key) string {

@@ -98,6 +98,37 @@ type WorkloadStatus struct {
 	// requeueState says when an evicted workload is tried again.
 	// +optional
 	RequeueState *RequeueState `json:"requeueState,omitempty"`
+
+	// admissionChecks are the states of the admission checks its
+	// ClusterQueue lists (a provisioning check: its ProvisioningRequest).
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=8
+	AdmissionChecks []AdmissionCheckState `json:"admissionChecks,omitempty"`
+}
+
+// AdmissionCheckState is where a workload stands in one admission check.
+type AdmissionCheckState struct {
+	// name is the AdmissionCheck's name.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+
+	// state is Pending (its request is not provisioned yet), Ready (the
+	// capacity exists; the workload is placed on it), Retry (the request
+	// failed; a new one follows after a backoff) or Rejected (no retries
+	// left).
+	// +kubebuilder:validation:Enum=Pending;Ready;Retry;Rejected
+	State string `json:"state"`
+
+	// lastTransitionTime is when the state last changed.
+	LastTransitionTime metav1.Time `json:"lastTransitionTime"`
+
+	// message says why, naming the ProvisioningRequest.
+	// +optional
+	// +kubebuilder:validation:MaxLength=32768
+	Message string `json:"message,omitempty"`
 }
 
 // Admission is the quota reserved for a workload.

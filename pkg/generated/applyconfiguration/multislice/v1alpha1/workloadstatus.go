@@ -19,6 +19,9 @@ type WorkloadStatusApplyConfiguration struct {
 	Conditions []v1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 	// requeueState says when an evicted workload is tried again.
 	RequeueState *RequeueStateApplyConfiguration `json:"requeueState,omitempty"`
+	// admissionChecks are the states of the admission checks its
+	// ClusterQueue lists (a provisioning check: its ProvisioningRequest).
+	AdmissionChecks []AdmissionCheckStateApplyConfiguration `json:"admissionChecks,omitempty"`
 }
 
 // WorkloadStatusApplyConfiguration constructs a declarative configuration of the WorkloadStatus type for use with
@@ -53,5 +56,18 @@ func (b *WorkloadStatusApplyConfiguration) WithConditions(values ...*v1.Conditio
 // If called multiple times, the RequeueState field is set to the value of the last call.
 func (b *WorkloadStatusApplyConfiguration) WithRequeueState(value *RequeueStateApplyConfiguration) *WorkloadStatusApplyConfiguration {
 	b.RequeueState = value
+	return b
+}
+
+// WithAdmissionChecks adds the given value to the AdmissionChecks field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the AdmissionChecks field.
+func (b *WorkloadStatusApplyConfiguration) WithAdmissionChecks(values ...*AdmissionCheckStateApplyConfiguration) *WorkloadStatusApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithAdmissionChecks")
+		}
+		b.AdmissionChecks = append(b.AdmissionChecks, *values[i])
+	}
 	return b
 }

@@ -1,0 +1,296 @@
+package feed
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
+
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
+	autoscalinglisters "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/autoscaling/v1"
+	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+)
+
+// provisioningAPI is where discovery looks for ProvisioningRequests.
+var provisioningAPI = struct{ groupVersion, resource string }{autoscalingv1.SchemeGroupVersion.String(), "provisioningrequests"}
+
+// checkFeed keeps the state's provisioning checks current from the
+// AdmissionCheck and ProvisioningRequestConfig objects; a check cannot be
+// used while the ProvisioningRequest API is not served.
+type checkFeed struct {
+	rt      *Runtime
+	checks  listers.AdmissionCheckLister
+	configs listers.ProvisioningRequestConfigLister
+	served  atomic.Bool
+}
+
+// resync resolves every AdmissionCheck again.
+func (f *checkFeed) resync(ctx context.Context) {
+	list, err := f.checks.List(labels.Everything())
+	if err != nil {
+		return
+	}
+	for _, ac := range list {
+		f.set(ctx, ac)
+	}
+}
+
+func (f *checkFeed) set(ctx context.Context, ac *multislicev1alpha1.AdmissionCheck) {
+	var cfg *multislicev1alpha1.ProvisioningRequestConfig
+	if ref := ac.Spec.Parameters; ref != nil {
+		cfg, _ = f.configs.Get(ref.Name)
+	}
+	c, ours := provisioning.Resolve(ac, cfg)
+	if ours && c.Problem == "" && !f.served.Load() {
+		c.Problem = fmt.Sprintf("AdmissionCheck %s: the ProvisioningRequest API (%s) is not served; install the cluster autoscaler's CRD", ac.Name, provisioningAPI.groupVersion)
+	}
+	if !ours {
+		c = nil
+	}
+	f.rt.Act(ctx, f.rt.state.SetAdmissionCheck(ac.Name, c))
+}
+
+// startCheckFeed feeds AdmissionChecks and ProvisioningRequestConfigs, and
+// starts the provisioning controller once the ProvisioningRequest API is
+// served.
+func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinformers.SharedInformerFactory, client multisliceclient.Interface, kube kubernetes.Interface, pods corelisters.PodLister, workloads listers.WorkloadLister) ([]toolscache.InformerSynced, error) {
+	v1 := factory.Multislice().V1alpha1()
+	f := &checkFeed{rt: rt, checks: v1.AdmissionChecks().Lister(), configs: v1.ProvisioningRequestConfigs().Lister()}
+	if _, err := v1.AdmissionChecks().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { f.setObj(ctx, obj) },
+		UpdateFunc: func(_, obj any) { f.setObj(ctx, obj) },
+		DeleteFunc: func(obj any) {
+			if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+				obj = tomb.Obj
+			}
+			if ac, ok := obj.(*multislicev1alpha1.AdmissionCheck); ok {
+				rt.Act(ctx, rt.state.SetAdmissionCheck(ac.Name, nil))
+			}
+		},
+	}); err != nil {
+		return nil, err
+	}
+	// A config changes every check that names it.
+	if _, err := v1.ProvisioningRequestConfigs().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { f.resync(ctx) },
+		UpdateFunc: func(_, _ any) { f.resync(ctx) },
+		DeleteFunc: func(any) { f.resync(ctx) },
+	}); err != nil {
+		return nil, err
+	}
+	go func() {
+		interval := apiPollInitial
+		for {
+			status, err := resourceServed(kube.Discovery(), provisioningAPI.groupVersion, provisioningAPI.resource)
+			if err == nil && status == state.APIServed {
+				f.served.Store(true)
+				f.resync(ctx)
+				c := newProvisioner(rt, client, kube, pods, workloads)
+				if err := c.start(ctx); err != nil {
+					klog.FromContext(ctx).Error(err, "Starting the provisioning controller")
+					return
+				}
+				klog.FromContext(ctx).Info("Running provisioning admission checks", "api", provisioningAPI.groupVersion)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(interval):
+			}
+			interval = min(2*interval, apiPollMax)
+		}
+	}()
+	return []toolscache.InformerSynced{v1.AdmissionChecks().Informer().HasSynced, v1.ProvisioningRequestConfigs().Informer().HasSynced}, nil
+}
+
+func (f *checkFeed) setObj(ctx context.Context, obj any) {
+	if ac, ok := obj.(*multislicev1alpha1.AdmissionCheck); ok {
+		f.set(ctx, ac)
+	}
+}
+
+// provisioner creates each workload's ProvisioningRequests and carries what
+// they say back to the state. It writes only while this replica leads.
+type provisioner struct {
+	rt        *Runtime
+	client    multisliceclient.Interface
+	kube      kubernetes.Interface
+	pods      corelisters.PodLister
+	workloads listers.WorkloadLister
+	requests  autoscalinglisters.ProvisioningRequestLister
+	kick      chan struct{}
+}
+
+func newProvisioner(rt *Runtime, client multisliceclient.Interface, kube kubernetes.Interface, pods corelisters.PodLister, workloads listers.WorkloadLister) *provisioner {
+	return &provisioner{rt: rt, client: client, kube: kube, pods: pods, workloads: workloads, kick: make(chan struct{}, 1)}
+}
+
+func (p *provisioner) start(ctx context.Context) error {
+	factory := multisliceinformers.NewSharedInformerFactory(p.client, 0)
+	informer := factory.Autoscaling().V1().ProvisioningRequests()
+	p.requests = informer.Lister()
+	poke := func(any) { p.poke() }
+	if _, err := informer.Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: poke, UpdateFunc: func(_, obj any) { poke(obj) }, DeleteFunc: poke,
+	}); err != nil {
+		return err
+	}
+	factory.Start(ctx.Done())
+	p.rt.WhileLeading(ctx, func(ctx context.Context) {
+		if !toolscache.WaitForCacheSync(ctx.Done(), informer.Informer().HasSynced) {
+			return
+		}
+		ticker := time.NewTicker(time.Second)
+		defer ticker.Stop()
+		for {
+			p.sync(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			case <-p.kick:
+			}
+		}
+	})
+	return nil
+}
+
+func (p *provisioner) poke() {
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (p *provisioner) sync(ctx context.Context) {
+	logger := klog.FromContext(ctx)
+	st := p.rt.state
+	for _, task := range st.ProvisioningTasks() {
+		if err := p.create(ctx, &task); err != nil {
+			if errors.Is(err, errNoWorkloadObject) {
+				// The status writer creates it within a second.
+				logger.V(4).Info("Waiting for the Workload object to own a ProvisioningRequest", "workload", task.Key)
+			} else {
+				logger.Error(err, "Creating a ProvisioningRequest", "workload", task.Key, "request", task.Request)
+			}
+			continue
+		}
+		st.ProvisioningCreated(task.Key, task.Attempt)
+		p.rt.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
+	}
+	for name, u := range st.ProvisioningRequests() {
+		ns, reqName := splitKey(name)
+		req, err := p.requests.ProvisioningRequests(ns).Get(reqName)
+		if err != nil {
+			continue
+		}
+		u.Outcome, u.Message = provisioning.Read(req.Status.Conditions)
+		if u.Outcome == provisioning.Provisioned {
+			// The autoscaler lets only pods that name the request use its
+			// capacity: annotate them before they are placed.
+			if err := p.annotate(ctx, u, req); err != nil {
+				logger.Error(err, "Annotating pods for a ProvisioningRequest", "workload", u.Key, "request", reqName)
+				continue
+			}
+		}
+		acts, evict := st.ObserveProvisioning(u)
+		p.rt.Act(ctx, acts)
+		if len(evict) > 0 {
+			p.rt.Evict(ctx, evict, "CapacityRevoked", fmt.Sprintf("the capacity of ProvisioningRequest %s was revoked; evicting %s whole", reqName, u.Key))
+		}
+	}
+}
+
+// create makes the task's PodTemplates and request, owned by the
+// workload's Workload object (garbage-collected with it). Both are
+// idempotent by name.
+func (p *provisioner) create(ctx context.Context, t *state.ProvisioningTask) error {
+	wl, err := p.workloads.Workloads(t.Key.Namespace).Get(t.Key.ObjectName())
+	if err != nil {
+		return errNoWorkloadObject
+	}
+	owner := []metav1.OwnerReference{{
+		APIVersion: multislicev1alpha1.SchemeGroupVersion.String(), Kind: "Workload", Name: wl.Name, UID: wl.UID,
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+	}}
+	sets := provisioning.PodSets(&t.Check, t.Model, t.Slices)
+	if len(sets) == 0 {
+		return fmt.Errorf("no slice of %s requests a resource the check manages (%v)", t.Key, t.Check.ManagedResources)
+	}
+	req := &autoscalingv1.ProvisioningRequest{
+		ObjectMeta: metav1.ObjectMeta{Namespace: t.Key.Namespace, Name: t.Request, OwnerReferences: owner},
+		Spec: autoscalingv1.ProvisioningRequestSpec{
+			ProvisioningClassName: t.Check.Class,
+			Parameters:            provisioning.Parameters(&t.Check, t.Model.ProvisioningAnnotations),
+		},
+	}
+	for _, ps := range sets {
+		tmpl := &corev1.PodTemplate{
+			ObjectMeta: metav1.ObjectMeta{Namespace: t.Key.Namespace, Name: provisioning.PodTemplateName(t.Request, ps.Name), OwnerReferences: owner},
+			Template:   corev1.PodTemplateSpec{Spec: *ps.Template.DeepCopy()},
+		}
+		if _, err := p.kube.CoreV1().PodTemplates(t.Key.Namespace).Create(ctx, tmpl, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		req.Spec.PodSets = append(req.Spec.PodSets, autoscalingv1.PodSet{PodTemplateRef: autoscalingv1.Reference{Name: tmpl.Name}, Count: ps.Count})
+	}
+	_, err = p.client.AutoscalingV1().ProvisioningRequests(t.Key.Namespace).Create(ctx, req, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		return nil
+	}
+	return err
+}
+
+// annotate names the request on every pod of the workload waiting to be
+// placed.
+func (p *provisioner) annotate(ctx context.Context, u state.ProvisioningUpdate, req *autoscalingv1.ProvisioningRequest) error {
+	want := map[string]string{
+		wellknown.ConsumeProvisioningRequestAnnotation: req.Name,
+		wellknown.ProvisioningClassNameAnnotation:      req.Spec.ProvisioningClassName,
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": want}})
+	if err != nil {
+		return err
+	}
+	for _, ref := range p.rt.state.PendingMembers(u.Key) {
+		pod, err := p.pods.Pods(ref.Namespace).Get(ref.Name)
+		if err != nil || pod.UID != ref.UID {
+			continue
+		}
+		if pod.Annotations[wellknown.ConsumeProvisioningRequestAnnotation] == req.Name && pod.Annotations[wellknown.ProvisioningClassNameAnnotation] == req.Spec.ProvisioningClassName {
+			continue
+		}
+		if _, err := p.kube.CoreV1().Pods(ref.Namespace).Patch(ctx, ref.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// errNoWorkloadObject: the request's owner is not written yet.
+var errNoWorkloadObject = errors.New("the Workload object does not exist yet")
+
+func splitKey(k string) (string, string) {
+	ns, name, _ := toolscache.SplitMetaNamespaceKey(k)
+	return ns, name
+}

@@ -1,0 +1,126 @@
+package feed
+
+import (
+	"context"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
+	testingclock "k8s.io/utils/clock/testing"
+
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	multislicefake "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/fake"
+	autoscalinglisters "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/autoscaling/v1"
+	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+)
+
+// The provisioner turns a workload's quota-only reservation into a
+// ProvisioningRequest (with PodTemplates, owned by the Workload object,
+// the job's provreq annotations as parameters) and, once the request is
+// Provisioned, annotates the pods and lets the workload be placed.
+func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
+	ctx := context.Background()
+	unit := builders.Unit{Namespace: "ns", Scheduler: "multislice-scheduler"}
+	clk := testingclock.NewFakeClock(builders.Epoch)
+	st := state.New(state.Options{Clock: clk})
+	st.AddScheduler(unit.Scheduler)
+	st.SetAPI(workload.SourceJobSet, state.APIServed)
+	st.SetAPI(state.QueueAPI, state.APIServed)
+	for _, n := range builders.V5ePools(2) {
+		st.UpsertNode(n)
+	}
+	st.SetFlavor(&quota.Flavor{Name: "f"})
+	st.SetClusterQueue(&quota.ClusterQueue{Name: "cq", FairWeight: 1000, AdmissionChecks: []string{"dws-prov"},
+		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{"f"}}},
+		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: "f", Resource: wellknown.ResourceTPU}: {Nominal: 64000}}})
+	st.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "lq", ClusterQueue: "cq"})
+	st.SetAdmissionCheck("dws-prov", &provisioning.Check{Name: "dws-prov", Class: wellknown.QueuedProvisioningClass, Retry: provisioning.DefaultRetry})
+
+	js := unit.JobSet("train").UID("js-uid").Annotation(wellknown.QueueNameLabel, "lq").
+		Annotation(wellknown.ProvReqAnnotationPrefix+wellknown.MaxRunDurationSecondsParameter, "600").ReplicatedJob("slice", 1, 2).Obj()
+	model, err := workload.FromJobSet(js, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: "train"}
+	st.UpsertSource(key, model, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: "ns", Name: "train", UID: js.UID})
+	pods := builders.Members(js)
+	kube := kubefake.NewClientset()
+	podIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})
+	for _, p := range pods {
+		st.UpsertPod(p)
+		if _, err := kube.CoreV1().Pods("ns").Create(ctx, p, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		_ = podIndex.Add(p)
+	}
+	var head *corev1.Pod
+	for _, p := range pods {
+		if st.IsWaitingHead(p) {
+			head = p
+		}
+	}
+	if done, _, problem := st.ReserveForCheck(head); !done || problem != nil {
+		t.Fatalf("ReserveForCheck: %v %v", done, problem)
+	}
+
+	rt := NewRuntimeWithState(st)
+	rt.events = NewEventSink(events.NewFakeRecorder(10))
+	client := multislicefake.NewSimpleClientset() //nolint:staticcheck // NewClientset needs the OpenAPI schema of our types
+	wlIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})
+	reqIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})
+	p := newProvisioner(rt, client, kube, corelisters.NewPodLister(podIndex), listers.NewWorkloadLister(wlIndex))
+	p.requests = autoscalinglisters.NewProvisioningRequestLister(reqIndex)
+
+	// No Workload object yet: nothing is created, the task stays.
+	p.sync(ctx)
+	if len(st.ProvisioningTasks()) != 1 {
+		t.Fatal("the task was dropped before its Workload object existed")
+	}
+	_ = wlIndex.Add(&multislicev1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "jobset-train", UID: types.UID("wl-uid")}})
+	p.sync(ctx)
+	req, err := client.AutoscalingV1().ProvisioningRequests("ns").Get(ctx, "jobset-train-dws-prov-1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("request not created: %v", err)
+	}
+	if req.Spec.ProvisioningClassName != wellknown.QueuedProvisioningClass || len(req.Spec.PodSets) != 1 || req.Spec.PodSets[0].Count != 2 ||
+		req.Spec.Parameters[wellknown.MaxRunDurationSecondsParameter] != "600" || req.OwnerReferences[0].UID != "wl-uid" {
+		t.Fatalf("request = %+v", req)
+	}
+	tmpl, err := kube.CoreV1().PodTemplates("ns").Get(ctx, req.Spec.PodSets[0].PodTemplateRef.Name, metav1.GetOptions{})
+	if err != nil || tmpl.OwnerReferences[0].UID != "wl-uid" || len(tmpl.Template.Spec.Containers) == 0 {
+		t.Fatalf("pod template %+v: %v", tmpl, err)
+	}
+	if len(st.ProvisioningTasks()) != 0 {
+		t.Fatal("the created request is still a task")
+	}
+
+	// Provisioned: the pods are annotated, then the head may plan.
+	req.Status.Conditions = []metav1.Condition{{Type: autoscalingv1.Provisioned, Status: metav1.ConditionTrue, LastTransitionTime: metav1.NewTime(clk.Now()), Reason: "Provisioned"}}
+	_ = reqIndex.Add(req)
+	if v := st.Admit(head); !v.Wait {
+		t.Fatal("the head passed before the request was provisioned")
+	}
+	p.sync(ctx)
+	for _, pod := range pods {
+		got, _ := kube.CoreV1().Pods("ns").Get(ctx, pod.Name, metav1.GetOptions{})
+		if got.Annotations[wellknown.ConsumeProvisioningRequestAnnotation] != req.Name || got.Annotations[wellknown.ProvisioningClassNameAnnotation] != wellknown.QueuedProvisioningClass {
+			t.Errorf("pod %s annotations %v", pod.Name, got.Annotations)
+		}
+	}
+	if v := st.Admit(head); v.Wait {
+		t.Fatalf("the head still waits once provisioned: %s", v.Message)
+	}
+}

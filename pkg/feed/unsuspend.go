@@ -1,0 +1,394 @@
+package feed
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/wait"
+	batchv1client "k8s.io/client-go/kubernetes/typed/batch/v1"
+	batchv1listers "k8s.io/client-go/listers/batch/v1"
+	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+	"k8s.io/utils/ptr"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
+	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Queue-managed Jobs and JobSets written for Kueue are created suspended,
+// for a controller to start once they are admitted. Here admission happens
+// in the scheduling cycle, pod by pod, so the scheduler starts them at
+// once: their pods then exist and wait in PreEnqueue for quota and
+// placement, which is where this scheduler admits them.
+
+const (
+	// unsuspendWorkers is how many objects are updated at once.
+	unsuspendWorkers = 2
+	// unsuspendRecheck is how long an object waits to be looked at again
+	// when only the queue API, not yet known to be served, kept it
+	// suspended.
+	unsuspendRecheck = 15 * time.Second
+
+	reasonUnsuspended     = "Unsuspended"
+	reasonNotQueueManaged = "NotQueueManaged"
+	unsuspendedMessage    = "admitted by multislice-scheduler's queues; its pods wait for quota and placement"
+)
+
+// unsuspendKey names an object the controller looks at.
+type unsuspendKey struct {
+	// kind is workload.SourceJob or workload.SourceJobSet.
+	kind      workload.Source
+	namespace string
+	name      string
+}
+
+// unsuspendEnv is what deciding needs to know of the scheduler.
+type unsuspendEnv struct {
+	// queueAPI says whether the multislice.dev queue API is served.
+	queueAPI state.APIStatus
+	// ours reports whether pods of a schedulerName are this scheduler's.
+	ours func(schedulerName string) bool
+}
+
+// unsuspendVerdict is what to do about one object.
+type unsuspendVerdict struct {
+	// unsuspend: start it (see unsuspendedJob, unsuspendedJobSet).
+	unsuspend bool
+	// recheck: it would be started, but the queue API is not known to be
+	// served (yet): look again later.
+	recheck bool
+	// warning, when set, tells the user why the object is not
+	// queue-managed (reason NotQueueManaged).
+	warning string
+}
+
+// decideJob says what to do about a Job. A Job is started when it names a
+// LocalQueue, its pods are this scheduler's, it was created suspended and
+// neither we nor anyone else ever started it, and the queue API is served.
+// A queue-managed Job created running gets a warning: its pods carry no
+// queue name, so they run as plain pods. Jobs another controller manages
+// (spec.managedBy) or a JobSet owns are theirs to start.
+func decideJob(job *batchv1.Job, env unsuspendEnv) unsuspendVerdict {
+	queue := workload.JobQueueName(job)
+	if queue == "" || job.Labels[wellknown.JobSetNameLabel] != "" || job.DeletionTimestamp != nil ||
+		ptr.Deref(job.Spec.ManagedBy, batchv1.JobControllerName) != batchv1.JobControllerName ||
+		!env.ours(job.Spec.Template.Spec.SchedulerName) || jobEnded(job) {
+		return unsuspendVerdict{}
+	}
+	if _, done := job.Annotations[wellknown.UnsuspendedAnnotation]; done {
+		return unsuspendVerdict{}
+	}
+	if job.Spec.Suspend == nil || !*job.Spec.Suspend {
+		if env.queueAPI != state.APIServed || wellknown.QueueName(job.Spec.Template.Labels, job.Spec.Template.Annotations) != "" {
+			return unsuspendVerdict{}
+		}
+		return unsuspendVerdict{warning: fmt.Sprintf(
+			"the Job names LocalQueue %s but was created running: its pods do not carry %s, so they are scheduled as plain pods, "+
+				"outside the queue's quota and not as one gang. Create the Job with spec.suspend: true (the scheduler starts it and "+
+				"labels its pods), or put the label %s: %s on its pod template",
+			queue, wellknown.QueueNameLabel, wellknown.QueueNameLabel, queue)}
+	}
+	if job.Status.StartTime != nil {
+		// Started before and suspended since: whoever suspended it resumes it.
+		return unsuspendVerdict{}
+	}
+	return admitToQueue(env)
+}
+
+// decideJobSet says what to do about a JobSet: started under the same
+// rules as a Job, every replicated Job's pods being this scheduler's.
+func decideJobSet(js *jobsetv1alpha2.JobSet, env unsuspendEnv) unsuspendVerdict {
+	if wellknown.QueueName(js.Labels, js.Annotations) == "" || js.DeletionTimestamp != nil ||
+		js.Spec.Suspend == nil || !*js.Spec.Suspend || len(js.Spec.ReplicatedJobs) == 0 ||
+		ptr.Deref(js.Spec.ManagedBy, jobsetv1alpha2.JobSetControllerName) != jobsetv1alpha2.JobSetControllerName {
+		return unsuspendVerdict{}
+	}
+	if _, done := js.Annotations[wellknown.UnsuspendedAnnotation]; done {
+		return unsuspendVerdict{}
+	}
+	for _, rj := range js.Spec.ReplicatedJobs {
+		if !env.ours(rj.Template.Spec.Template.Spec.SchedulerName) {
+			return unsuspendVerdict{}
+		}
+	}
+	for _, c := range js.Status.Conditions {
+		if (c.Type == string(jobsetv1alpha2.JobSetCompleted) || c.Type == string(jobsetv1alpha2.JobSetFailed)) && c.Status == metav1.ConditionTrue {
+			return unsuspendVerdict{}
+		}
+	}
+	return admitToQueue(env)
+}
+
+func admitToQueue(env unsuspendEnv) unsuspendVerdict {
+	if env.queueAPI != state.APIServed {
+		// Without the queue API nothing is quota-managed here: the object
+		// may be another queueing controller's to start.
+		return unsuspendVerdict{recheck: true}
+	}
+	return unsuspendVerdict{unsuspend: true}
+}
+
+func jobEnded(job *batchv1.Job) bool {
+	for _, c := range job.Status.Conditions {
+		if (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) && c.Status == corev1.ConditionTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// unsuspendedJob is job started by us, in one update: not suspended,
+// marked with when, and its pod template naming the Job's LocalQueue, so
+// that its pods are members of the Job's workload. The API lets the
+// template's labels and annotations change while a Job is suspended and
+// has never started.
+func unsuspendedJob(job *batchv1.Job, now time.Time) *batchv1.Job {
+	out := job.DeepCopy()
+	out.Spec.Suspend = ptr.To(false)
+	markUnsuspended(&out.ObjectMeta, now)
+	tmpl := &out.Spec.Template
+	if wellknown.QueueName(tmpl.Labels, tmpl.Annotations) != "" {
+		return out
+	}
+	queue := workload.JobQueueName(job)
+	if len(validation.IsValidLabelValue(queue)) == 0 {
+		if tmpl.Labels == nil {
+			tmpl.Labels = map[string]string{}
+		}
+		tmpl.Labels[wellknown.QueueNameLabel] = queue
+		return out
+	}
+	// A name too long for a label value (named by an annotation): the
+	// pods read it from an annotation just as well.
+	if tmpl.Annotations == nil {
+		tmpl.Annotations = map[string]string{}
+	}
+	tmpl.Annotations[wellknown.QueueNameLabel] = queue
+	return out
+}
+
+// unsuspendedJobSet is js started by us: not suspended, marked with when.
+// Its pods need nothing more: the JobSet's labels make them its members.
+func unsuspendedJobSet(js *jobsetv1alpha2.JobSet, now time.Time) *jobsetv1alpha2.JobSet {
+	out := js.DeepCopy()
+	out.Spec.Suspend = ptr.To(false)
+	markUnsuspended(&out.ObjectMeta, now)
+	return out
+}
+
+func markUnsuspended(meta *metav1.ObjectMeta, now time.Time) {
+	if meta.Annotations == nil {
+		meta.Annotations = map[string]string{}
+	}
+	meta.Annotations[wellknown.UnsuspendedAnnotation] = now.UTC().Format(time.RFC3339)
+}
+
+// jobSetAccess reads and writes JobSets; absent until the JobSet API is
+// served.
+type jobSetAccess struct {
+	lister jobsetlisters.JobSetLister
+	update func(ctx context.Context, js *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error)
+}
+
+// unsuspender starts queue-managed Jobs and JobSets created suspended. It
+// is glue around decideJob and decideJobSet: informers feed it keys, and
+// while this replica leads, workers decide and update. Conflicting updates
+// are retried from the informers' newer copy; the marking annotation makes
+// a retry after a lost response harmless.
+type unsuspender struct {
+	events *EventSink
+	clock  clock.PassiveClock
+	env    func() unsuspendEnv
+	queue  workqueue.TypedRateLimitingInterface[unsuspendKey]
+
+	jobs      batchv1client.JobsGetter
+	jobLister batchv1listers.JobLister
+
+	mu      sync.Mutex
+	jobSets *jobSetAccess
+}
+
+func newUnsuspender(events *EventSink, clk clock.PassiveClock, env func() unsuspendEnv, jobs batchv1client.JobsGetter, jobLister batchv1listers.JobLister) *unsuspender {
+	return &unsuspender{
+		events: events, clock: clk, env: env, jobs: jobs, jobLister: jobLister,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[unsuspendKey](),
+			workqueue.TypedRateLimitingQueueConfig[unsuspendKey]{Name: "multislice_unsuspend"}),
+	}
+}
+
+// jobChanged queues a Job that may need starting, or a warning. Jobs
+// already started by us, JobSets' Jobs and Jobs of no queue never do.
+func (u *unsuspender) jobChanged(job *batchv1.Job) {
+	if _, done := job.Annotations[wellknown.UnsuspendedAnnotation]; done || job.Labels[wellknown.JobSetNameLabel] != "" || workload.JobQueueName(job) == "" {
+		return
+	}
+	u.queue.Add(unsuspendKey{kind: workload.SourceJob, namespace: job.Namespace, name: job.Name})
+}
+
+// jobSetChanged queues a JobSet that may need starting.
+func (u *unsuspender) jobSetChanged(js *jobsetv1alpha2.JobSet) {
+	if _, done := js.Annotations[wellknown.UnsuspendedAnnotation]; done || js.Spec.Suspend == nil || !*js.Spec.Suspend ||
+		wellknown.QueueName(js.Labels, js.Annotations) == "" {
+		return
+	}
+	u.queue.Add(unsuspendKey{kind: workload.SourceJobSet, namespace: js.Namespace, name: js.Name})
+}
+
+// watchJobSets feeds the JobSet informer's objects to the controller and
+// lets it update JobSets through a client of cfg.
+func (u *unsuspender) watchJobSets(informer toolscache.SharedIndexInformer, lister jobsetlisters.JobSetLister, cfg *rest.Config) error {
+	client, err := jobsetclient.NewForConfig(jsonConfig(cfg))
+	if err != nil {
+		return err
+	}
+	u.setJobSets(&jobSetAccess{lister: lister, update: func(ctx context.Context, js *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error) {
+		return client.JobsetV1alpha2().JobSets(js.Namespace).Update(ctx, js, metav1.UpdateOptions{})
+	}})
+	_, err = informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
+				u.jobSetChanged(js)
+			}
+		},
+		UpdateFunc: func(_, obj any) {
+			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
+				u.jobSetChanged(js)
+			}
+		},
+	})
+	return err
+}
+
+func (u *unsuspender) setJobSets(a *jobSetAccess) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.jobSets = a
+}
+
+func (u *unsuspender) jobSetAccess() *jobSetAccess {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.jobSets
+}
+
+// run works the queue once the informers have synced, until ctx ends.
+func (u *unsuspender) run(ctx context.Context, synced ...toolscache.InformerSynced) {
+	if !toolscache.WaitForCacheSync(ctx.Done(), synced...) {
+		return
+	}
+	var wg sync.WaitGroup
+	for range unsuspendWorkers {
+		wg.Go(func() {
+			wait.UntilWithContext(ctx, func(ctx context.Context) {
+				for u.processNext(ctx) {
+				}
+			}, time.Second)
+		})
+	}
+	wg.Wait()
+}
+
+// processNext handles one key; false once the queue shuts down.
+func (u *unsuspender) processNext(ctx context.Context) bool {
+	key, quit := u.queue.Get()
+	if quit {
+		return false
+	}
+	defer u.queue.Done(key)
+	recheck, err := u.sync(ctx, key)
+	switch {
+	case err != nil:
+		if !apierrors.IsConflict(err) {
+			klog.FromContext(ctx).Error(err, "Unsuspending a queue-managed workload; retrying", "kind", key.kind, "namespace", key.namespace, "name", key.name)
+		}
+		u.queue.AddRateLimited(key)
+	case recheck:
+		u.queue.Forget(key)
+		u.queue.AddAfter(key, unsuspendRecheck)
+	default:
+		u.queue.Forget(key)
+	}
+	return true
+}
+
+// sync decides about one object and carries the decision out. recheck
+// asks for the object to be looked at again later.
+func (u *unsuspender) sync(ctx context.Context, key unsuspendKey) (recheck bool, err error) {
+	switch key.kind {
+	case workload.SourceJob:
+		return u.syncJob(ctx, key)
+	case workload.SourceJobSet:
+		return u.syncJobSet(ctx, key)
+	}
+	return false, nil
+}
+
+func (u *unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, error) {
+	job, err := u.jobLister.Jobs(key.namespace).Get(key.name)
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	v := decideJob(job, u.env())
+	ref := &corev1.ObjectReference{Kind: "Job", APIVersion: batchv1.SchemeGroupVersion.String(), Namespace: job.Namespace, Name: job.Name, UID: job.UID}
+	if v.warning != "" {
+		u.events.Warn(ref, reasonNotQueueManaged, v.warning)
+	}
+	if !v.unsuspend {
+		return v.recheck, nil
+	}
+	_, err = u.jobs.Jobs(job.Namespace).Update(ctx, unsuspendedJob(job, u.clock.Now()), metav1.UpdateOptions{})
+	if err != nil {
+		return false, ignoreNotFound(err)
+	}
+	u.events.Normal(ref, reasonUnsuspended, unsuspendedMessage)
+	return false, nil
+}
+
+func (u *unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, error) {
+	access := u.jobSetAccess()
+	if access == nil {
+		// Queued only by the JobSet informer, which sets access first.
+		return false, nil
+	}
+	js, err := access.lister.JobSets(key.namespace).Get(key.name)
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	v := decideJobSet(js, u.env())
+	if !v.unsuspend {
+		return v.recheck, nil
+	}
+	if _, err := access.update(ctx, unsuspendedJobSet(js, u.clock.Now())); err != nil {
+		return false, ignoreNotFound(err)
+	}
+	ref := &corev1.ObjectReference{Kind: "JobSet", APIVersion: jobsetv1alpha2.GroupVersion.String(), Namespace: js.Namespace, Name: js.Name, UID: js.UID}
+	u.events.Normal(ref, reasonUnsuspended, unsuspendedMessage)
+	return false, nil
+}
+
+func ignoreNotFound(err error) error {
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,37 @@
+package state_test
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+)
+
+// An atomic workload's snapshot carries its key, and the nodes of its
+// placed pods pin the zone the rest is planned in, even a node without its
+// slice's domain label.
+func TestSnapshotAtomicKey(t *testing.T) {
+	var nodes []*corev1.Node
+	for _, p := range []struct{ name, zone string }{{"pool-a1", "us-a"}, {"pool-a2", "us-a"}, {"pool-b1", "us-b"}, {"pool-b2", "us-b"}, {"pool-b3", "us-b"}} {
+		nodes = append(nodes, builders.V5ePool(p.name).Zone(p.zone).Build()...)
+	}
+	nodes = append(nodes, builders.Node("host-0").TPU(builders.V5e, "2x4", 4).Zone("us-a").Obj())
+	f := newFixture(t, nodes...)
+	js := unit.JobSet("t").Annotation(wellknown.AtomicTopologyAnnotation, wellknown.ZoneLabel).InOrder().
+		ReplicatedJob("init", 1, 1).ReplicatedJob("workers", 2, 2).Obj()
+	js.Spec.ReplicatedJobs[0].Template.Annotations = map[string]string{wellknown.ExclusiveTopologyAnnotation: "example.com/rack"}
+	f.addJobSet(js)
+	pods := builders.Members(js)
+	pods[0] = builders.Bound(pods[0], "host-0") // host-0 has no example.com/rack label
+	f.addPods(pods...)
+	sn := f.snapshot(jsKey("t"))
+	if sn.AtomicKey != wellknown.ZoneLabel || sn.Nodes["host-0"] == nil {
+		t.Fatalf("AtomicKey %q, host-0 in the snapshot: %v", sn.AtomicKey, sn.Nodes["host-0"] != nil)
+	}
+	// us-b is roomier, but the init pod runs in us-a.
+	if got := domains(f.mustPlan(jsKey("t"))); got[1] != "pool-a1" || got[2] != "pool-a2" {
+		t.Errorf("workers on %v, want pool-a1 and pool-a2", got)
+	}
+}

@@ -1,0 +1,429 @@
+package state
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// A workload whose ClusterQueue lists a provisioning admission check is
+// admitted in two steps. Its head first reserves quota alone (nothing is
+// placed: the capacity does not exist yet) and the workload's
+// ProvisioningRequest is created; its pods wait gated until the request is
+// Provisioned, and then the head plans the whole workload, in one zone, as
+// any other. The quota stays charged in between, so the capacity being
+// provisioned is never left without the quota to use it.
+
+// checkPhase is where a workload stands in its provisioning check.
+type checkPhase int
+
+const (
+	// checkRequesting: quota reserved; the attempt's request is created
+	// (or about to be) and not provisioned yet.
+	checkRequesting checkPhase = iota
+	// checkReady: provisioned; the workload may be placed.
+	checkReady
+	// checkBackoff: the attempt failed; quota released until retryAt.
+	checkBackoff
+	// checkRejected: retries are exhausted; the workload waits for its
+	// owner to act (delete or recreate it).
+	checkRejected
+	// checkConsumed: the workload was placed on the provisioned capacity;
+	// a later admission (after a restart or an eviction) provisions anew.
+	checkConsumed
+)
+
+func (p checkPhase) String() string {
+	return [...]string{"Pending", "Ready", "Retry", "Rejected", "Ready"}[p]
+}
+
+// checkTrack is a workload's progress through its provisioning check.
+type checkTrack struct {
+	check string
+	// attempt is the current request's attempt (from 1); failures counts
+	// the failed attempts of this admission.
+	attempt, failures int32
+	phase             checkPhase
+	// created: the attempt's request exists.
+	created bool
+	message string
+	retryAt time.Time
+	since   time.Time
+}
+
+// holdsQuota reports whether the track keeps the workload's charge while
+// nothing of it is placed.
+func (t *checkTrack) holdsQuota() bool {
+	return t != nil && (t.phase == checkRequesting || t.phase == checkReady)
+}
+
+// SetAdmissionCheck records a provisioning admission check (nil c: the
+// check is not ours, or was deleted). Workloads of queues that list it are
+// looked at again.
+func (s *State) SetAdmissionCheck(name string, c *provisioning.Check) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c == nil {
+		delete(s.checks, name)
+	} else {
+		s.checks[name] = c
+	}
+	s.bumpLocked()
+	return Actions{Activate: s.wakeAllLocked()}
+}
+
+// checkOfLocked returns the provisioning check w must pass (nil: none),
+// or why it cannot be used.
+func (s *State) checkOfLocked(w *Workload) (*provisioning.Check, string) {
+	if s.queueNameLocked(w) == "" {
+		return nil, ""
+	}
+	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	if p != nil || len(cq.AdmissionChecks) == 0 {
+		return nil, ""
+	}
+	if len(cq.AdmissionChecks) > 1 {
+		return nil, fmt.Sprintf("ClusterQueue %s lists %d admission checks; this scheduler runs one provisioning check per queue", cq.Name, len(cq.AdmissionChecks))
+	}
+	name := cq.AdmissionChecks[0]
+	c := s.checks[name]
+	switch {
+	case c == nil:
+		return nil, fmt.Sprintf("AdmissionCheck %s of ClusterQueue %s not found, or not a provisioning check (controllerName %s)", name, cq.Name, "kueue.x-k8s.io/provisioning-request")
+	case c.Problem != "":
+		return nil, c.Problem
+	}
+	return c, ""
+}
+
+// checkGateLocked says whether w's head must wait for its provisioning
+// check before it plans, and why.
+func (s *State) checkGateLocked(w *Workload) (bool, string, string) {
+	c, problem := s.checkOfLocked(w)
+	if problem != "" {
+		return true, "AdmissionCheckNotReady", problem
+	}
+	t := w.check
+	if c == nil || t == nil || t.check != c.Name {
+		return false, "", ""
+	}
+	switch t.phase {
+	case checkRequesting:
+		return true, "WaitingForProvisioning", fmt.Sprintf("waiting for ProvisioningRequest %s: %s", t.requestName(w), t.message)
+	case checkBackoff:
+		if s.opts.Clock.Now().Before(t.retryAt) {
+			return true, "ProvisioningRetry", fmt.Sprintf("%s; retrying at %s", t.message, t.retryAt.UTC().Format(time.RFC3339))
+		}
+	case checkRejected:
+		return true, "ProvisioningRejected", t.message
+	}
+	return false, "", ""
+}
+
+// requestName is the name of the track's current request.
+func (t *checkTrack) requestName(w *Workload) string {
+	return provisioning.RequestName(w.key.ObjectName(), t.check, t.attempt)
+}
+
+// ReserveForCheck reserves quota alone for a head whose queue runs a
+// provisioning check it has not passed: the workload's request can then
+// be created. done is false when the pod's workload needs no such step
+// (it plans as usual); fail says why quota could not be reserved.
+func (s *State) ReserveForCheck(pod *corev1.Pod) (done bool, message string, fail *quota.Problem) {
+	// Most workloads have no check: find that out under the read lock,
+	// since PreEnqueue asks for every pod it lets through.
+	s.mu.RLock()
+	need := s.mayNeedCheckLocked(pod)
+	s.mu.RUnlock()
+	if !need {
+		return false, "", nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.podLocked(pod)
+	v, w := s.classifyLocked(p)
+	if w == nil || v.Wait || v.Unresolvable || s.reservations[w.key] != nil || w.placedWhole() {
+		return false, "", nil
+	}
+	c, problem := s.checkOfLocked(w)
+	if c == nil {
+		if problem != "" {
+			return true, problem, &quota.Problem{Reason: "AdmissionCheckNotReady", Message: problem}
+		}
+		return false, "", nil
+	}
+	if t := w.check; t != nil && t.check == c.Name && t.phase == checkReady {
+		return false, "", nil
+	}
+	if !s.awaitingAdmissionLocked(w) {
+		// Charged already: the request is under way.
+		return true, fmt.Sprintf("waiting for the provisioning of %s", w.key), nil
+	}
+	q := s.quotaDecisionLocked(w)
+	if q == nil || q.Problem != nil {
+		if q != nil {
+			return true, q.Problem.Message, q.Problem
+		}
+		return false, "", nil
+	}
+	charge, prob := q.View.Assign(q.ClusterQueue, q.Needs, nil)
+	if prob != nil {
+		return true, prob.Message, prob
+	}
+	if err := s.chargeLocked(w, charge); err != nil {
+		return true, err.Error(), &quota.Problem{Reason: quota.ReasonQuotaExceeded, Message: err.Error()}
+	}
+	t := &checkTrack{check: c.Name, phase: checkRequesting, since: s.opts.Clock.Now(), message: "quota reserved; the request is being created"}
+	if old := w.check; old != nil && old.check == c.Name {
+		// Attempts number every request of the workload (names stay
+		// unique); failures count those of this admission only.
+		t.attempt = old.attempt
+		if old.phase == checkBackoff {
+			t.failures = old.failures
+		}
+	}
+	t.attempt++
+	w.check = t
+	s.bumpLocked()
+	return true, fmt.Sprintf("quota reserved in ClusterQueue %s; waiting for ProvisioningRequest %s", charge.ClusterQueue, t.requestName(w)), nil
+}
+
+// ProvisioningTask is a request the provisioning controller must create.
+type ProvisioningTask struct {
+	Key     workload.Key
+	Ref     corev1.ObjectReference
+	Model   *workload.Workload
+	Check   provisioning.Check
+	Attempt int32
+	Request string
+	// Slices are the slices the request provisions (those not placed).
+	Slices []int
+}
+
+// ProvisioningTasks lists the requests to create, in key order.
+func (s *State) ProvisioningTasks() []ProvisioningTask {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []ProvisioningTask
+	for _, key := range slices.SortedFunc(maps.Keys(s.workloads), compareKeys) {
+		w := s.workloads[key]
+		t := w.check
+		if t == nil || t.created || t.phase != checkRequesting || w.model == nil {
+			continue
+		}
+		c := s.checks[t.check]
+		if c == nil {
+			continue
+		}
+		out = append(out, ProvisioningTask{Key: key, Ref: w.ref, Model: w.model, Check: *c, Attempt: t.attempt, Request: t.requestName(w), Slices: w.active()})
+	}
+	return out
+}
+
+// ProvisioningCreated records that the request of key's attempt exists.
+func (s *State) ProvisioningCreated(key workload.Key, attempt int32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.workloads[key]; w != nil && w.check != nil && w.check.attempt == attempt {
+		w.check.created = true
+		w.check.message = "request created"
+	}
+}
+
+// ProvisioningUpdate is what a workload's request says now.
+type ProvisioningUpdate struct {
+	Key     workload.Key
+	Attempt int32
+	Outcome provisioning.Outcome
+	Message string
+}
+
+// ObserveProvisioning applies what a request's conditions say. It returns
+// the pods to evict when provisioned capacity the workload runs on is
+// revoked; the caller evicts them.
+func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.workloads[u.Key]
+	if w == nil || w.check == nil || w.check.attempt != u.Attempt {
+		return Actions{}, nil
+	}
+	t := w.check
+	now := s.opts.Clock.Now()
+	running := w.placedWhole() || s.reservations[w.key] != nil
+	var acts Actions
+	event := func(warning bool, reason, msg string) {
+		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: warning, Reason: reason, Message: msg})
+	}
+	switch u.Outcome {
+	case provisioning.Pending:
+		if t.phase == checkRequesting && t.created {
+			t.message = u.Message
+		}
+	case provisioning.Provisioned:
+		if t.phase != checkRequesting {
+			return Actions{}, nil
+		}
+		t.phase, t.since, t.message = checkReady, now, "provisioned"
+		s.bumpLocked()
+		event(false, "Provisioned", fmt.Sprintf("ProvisioningRequest %s is provisioned; placing %s", t.requestName(w), w.key))
+		acts.Activate = s.headRefsLocked(w)
+	case provisioning.BookingExpired:
+		if running || t.phase != checkRequesting && t.phase != checkReady {
+			// The autoscaler ends the booking once the pods are placed.
+			return Actions{}, nil
+		}
+		acts.merge(s.failCheckLocked(w, s.checks[t.check], "BookingExpired", u.Message, now))
+	case provisioning.Failed:
+		if running || t.phase != checkRequesting && t.phase != checkReady {
+			return Actions{}, nil
+		}
+		acts.merge(s.failCheckLocked(w, s.checks[t.check], "Failed", u.Message, now))
+	case provisioning.CapacityRevoked:
+		if t.phase != checkReady && t.phase != checkConsumed {
+			return Actions{}, nil
+		}
+		// The capacity goes away under the workload: it is evicted whole
+		// and comes back through its queue, with a new request.
+		w.check = &checkTrack{check: t.check, attempt: t.attempt, phase: checkBackoff, since: now, message: "capacity revoked: " + u.Message}
+		event(true, "CapacityRevoked", fmt.Sprintf("ProvisioningRequest %s: capacity revoked (%s); evicting %s whole", t.requestName(w), u.Message, w.key))
+		var victims []PodRef
+		for _, p := range w.members {
+			if p.Live() && !p.Deleting {
+				victims = append(victims, p.Ref())
+			}
+		}
+		s.bumpLocked()
+		return acts, victims
+	}
+	return acts, nil
+}
+
+// failCheckLocked ends a failed attempt: the quota goes back and the
+// workload retries after a backoff, or is rejected once the retries are
+// spent.
+func (s *State) failCheckLocked(w *Workload, c *provisioning.Check, what, message string, now time.Time) Actions {
+	t := w.check
+	retry := provisioning.DefaultRetry
+	if c != nil {
+		retry = c.Retry
+	}
+	t.failures++
+	var acts Actions
+	req := t.requestName(w)
+	if t.failures > retry.Limit {
+		t.phase, t.since = checkRejected, now
+		t.message = fmt.Sprintf("ProvisioningRequest %s: %s (%s); no retries left (%d allowed)", req, what, message, retry.Limit)
+		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: "ProvisioningRejected", Message: t.message})
+	} else {
+		wait := retry.Backoff(t.failures)
+		t.phase, t.since, t.retryAt = checkBackoff, now, now.Add(wait)
+		t.message = fmt.Sprintf("ProvisioningRequest %s: %s (%s); retry %d of %d", req, what, message, t.failures, retry.Limit)
+		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: "ProvisioningRetry", Message: fmt.Sprintf("%s in %s", t.message, wait)})
+	}
+	if s.book.ChargeOf(w.key) != nil && s.reservations[w.key] == nil {
+		ch := s.book.Release(w.key)
+		s.trackQueuedLocked(w)
+		acts.Activate = append(acts.Activate, s.wakeCohortLocked(ch.ClusterQueue)...)
+	}
+	s.bumpLocked()
+	return acts
+}
+
+// expireChecksLocked lets workloads whose retry backoff ended try again.
+func (s *State) expireChecksLocked(now time.Time) Actions {
+	var acts Actions
+	for _, w := range s.workloads {
+		if t := w.check; t != nil && t.phase == checkBackoff && !t.retryAt.IsZero() && !now.Before(t.retryAt) {
+			t.retryAt = time.Time{}
+			acts.Activate = append(acts.Activate, s.headRefsLocked(w)...)
+		}
+	}
+	if len(acts.Activate) > 0 {
+		s.bumpLocked()
+	}
+	return acts
+}
+
+// checkPlacedLocked is called when a workload with a check is placed
+// whole: the capacity it was provisioned is consumed, and a later
+// admission (after a restart or an eviction) provisions anew.
+func (w *Workload) checkPlacedLocked() {
+	if t := w.check; t != nil && t.phase == checkReady {
+		w.check = &checkTrack{check: t.check, attempt: t.attempt, phase: checkConsumed, since: t.since, message: "placed on the provisioned capacity"}
+	}
+}
+
+// ProvisioningRequests lists, per workload with a check, the name of its
+// current request and attempt, so the controller can map request events
+// back to workloads.
+func (s *State) ProvisioningRequests() map[string]ProvisioningUpdate {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := map[string]ProvisioningUpdate{}
+	for key, w := range s.workloads {
+		if t := w.check; t != nil && t.attempt > 0 {
+			out[key.Namespace+"/"+t.requestName(w)] = ProvisioningUpdate{Key: key, Attempt: t.attempt}
+		}
+	}
+	return out
+}
+
+// CheckReport is where a workload stands in its admission check.
+type CheckReport struct {
+	Name    string
+	State   string
+	Message string
+	Request string
+	Attempt int32
+	Since   time.Time
+}
+
+func (s *State) checkReportLocked(w *Workload) *CheckReport {
+	t := w.check
+	if t == nil {
+		return nil
+	}
+	return &CheckReport{Name: t.check, State: t.phase.String(), Message: t.message, Request: t.requestName(w), Attempt: t.attempt, Since: t.since}
+}
+
+// PendingMembers lists the live members of key this scheduler still has to
+// place.
+func (s *State) PendingMembers(key workload.Key) []PodRef {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if w := s.workloads[key]; w != nil {
+		return s.pendingLocked(w)
+	}
+	return nil
+}
+
+// headRefsLocked is w's head, to activate when its check lets it plan.
+func (s *State) headRefsLocked(w *Workload) []PodRef {
+	if h := s.headLocked(w); h != nil {
+		return []PodRef{*h}
+	}
+	return nil
+}
+
+// mayNeedCheckLocked reports whether pod's workload has a queue that runs
+// a provisioning check (or names one it cannot run).
+func (s *State) mayNeedCheckLocked(pod *corev1.Pod) bool {
+	p := s.pods[pod.UID]
+	if p == nil || !p.Gang || p.MemberErr != nil {
+		return p == nil
+	}
+	w := s.workloads[p.Member.Key]
+	if w == nil || w.model == nil {
+		return false
+	}
+	c, problem := s.checkOfLocked(w)
+	return c != nil || problem != ""
+}

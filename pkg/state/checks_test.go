@@ -1,0 +1,216 @@
+package state_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+)
+
+const checkName = "dws-prov"
+
+// withCheck is withQueue whose ClusterQueue lists a provisioning check
+// retried once after 1 minute.
+func withCheck(f *fixture, chips int64) *fixture {
+	withQueue(f, chips, quota.BestEffortFIFO)
+	f.s.SetClusterQueue(&quota.ClusterQueue{
+		Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000, AdmissionChecks: []string{checkName},
+		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
+		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}},
+	})
+	f.s.SetAdmissionCheck(checkName, &provisioning.Check{Name: checkName, Class: wellknown.QueuedProvisioningClass,
+		Parameters: map[string]string{wellknown.MaxRunDurationSecondsParameter: "3600"},
+		Retry:      provisioning.Retry{Limit: 1, Base: time.Minute, Max: time.Hour}})
+	return f
+}
+
+// zonedPools are two v5e 2x4 pools in one zone: provisioned capacity is
+// placed in one zone.
+func zonedPools() []*corev1.Node {
+	var out []*corev1.Node
+	for _, name := range []string{"pool-0", "pool-1"} {
+		out = append(out, builders.V5ePool(name).Zone("us-west4-a").Build()...)
+	}
+	return out
+}
+
+// reserveForCheck runs the head's first cycle: quota alone.
+func reserveForCheck(t *testing.T, f *fixture, h *corev1.Pod) string {
+	t.Helper()
+	done, msg, problem := f.s.ReserveForCheck(h)
+	if !done || problem != nil {
+		t.Fatalf("ReserveForCheck = %v %q %v, want quota reserved", done, msg, problem)
+	}
+	return msg
+}
+
+func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
+	f := withCheck(newFixture(t, zonedPools()...), 24)
+	pods := f.addGang(queued("js", 2, 0))
+	h := head(t, f, pods)
+	admits(t, f, pods, true, "")
+	if msg := reserveForCheck(t, f, h); !strings.Contains(msg, "jobset-js-dws-prov-1") {
+		t.Errorf("message %q does not name the request", msg)
+	}
+	if tpuCharged(f, "js") != 16 {
+		t.Fatalf("charged %d chips, want 16 held for the provisioning", tpuCharged(f, "js"))
+	}
+	if _, ok := f.s.ReservationOf(jsKey("js")); ok {
+		t.Fatal("a quota-only reservation placed nodes")
+	}
+	// Pods wait, gated, while the request is not provisioned.
+	if v := f.s.Admit(h); !v.Wait || v.QueueReason != "WaitingForProvisioning" {
+		t.Fatalf("Admit while provisioning = %+v", v)
+	}
+	tasks := f.s.ProvisioningTasks()
+	if len(tasks) != 1 || tasks[0].Request != "jobset-js-dws-prov-1" || tasks[0].Attempt != 1 || len(tasks[0].Slices) != 2 {
+		t.Fatalf("tasks = %+v", tasks)
+	}
+	f.s.ProvisioningCreated(jsKey("js"), 1)
+	if len(f.s.ProvisioningTasks()) != 0 {
+		t.Fatal("a created request is a task again")
+	}
+	// Nothing settles the quota away while the capacity is provisioned.
+	f.clock.Step(5 * time.Minute)
+	f.s.Expire()
+	if tpuCharged(f, "js") != 16 {
+		t.Fatal("the held quota was released while provisioning")
+	}
+	acts, evict := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	if len(evict) != 0 || len(acts.Activate) == 0 {
+		t.Fatalf("Provisioned: acts %+v, evict %v", acts, evict)
+	}
+	admits(t, f, pods, true, "")
+	if k := f.snapshot(jsKey("js")).AtomicKey; k != wellknown.ZoneLabel {
+		t.Errorf("a provisioned workload plans with atomic key %q, want the zone", k)
+	}
+	if done, _, _ := f.s.ReserveForCheck(h); done {
+		t.Fatal("a provisioned workload reserved quota again")
+	}
+	f.commit(jsKey("js"))
+	if tpuCharged(f, "js") != 16 {
+		t.Fatalf("placing charged %d chips, want the 16 held", tpuCharged(f, "js"))
+	}
+}
+
+func TestProvisioningFailureRetriesThenRejects(t *testing.T) {
+	f := withCheck(newFixture(t, zonedPools()...), 24)
+	pods := f.addGang(queued("js", 1, 0))
+	h := head(t, f, pods)
+	reserveForCheck(t, f, h)
+	f.s.ProvisioningCreated(jsKey("js"), 1)
+	acts, _ := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Failed, Message: "no capacity"})
+	if tpuCharged(f, "js") != 0 {
+		t.Fatal("a failed request kept its quota")
+	}
+	if len(acts.Events) != 1 || acts.Events[0].Reason != "ProvisioningRetry" {
+		t.Fatalf("events %+v", acts.Events)
+	}
+	if v := f.s.Admit(h); !v.Wait || v.QueueReason != "ProvisioningRetry" {
+		t.Fatalf("Admit in backoff = %+v", v)
+	}
+	f.clock.Step(time.Minute)
+	if acts := f.s.Expire(); len(acts.Activate) == 0 {
+		t.Fatal("the end of the backoff activated nothing")
+	}
+	admits(t, f, pods, true, "")
+	if msg := reserveForCheck(t, f, h); !strings.Contains(msg, "jobset-js-dws-prov-2") {
+		t.Fatalf("retry %q is not attempt 2", msg)
+	}
+	// A stale update of attempt 1 changes nothing.
+	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	if v := f.s.Admit(h); !v.Wait {
+		t.Fatal("attempt 1's update let attempt 2 through")
+	}
+	f.s.ProvisioningCreated(jsKey("js"), 2)
+	acts, _ = f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 2, Outcome: provisioning.BookingExpired, Message: "not used in time"})
+	if len(acts.Events) != 1 || acts.Events[0].Reason != "ProvisioningRejected" {
+		t.Fatalf("events %+v", acts.Events)
+	}
+	f.clock.Step(time.Hour)
+	f.s.Expire()
+	if v := f.s.Admit(h); !v.Wait || v.QueueReason != "ProvisioningRejected" || !strings.Contains(v.Message, "no retries left") {
+		t.Fatalf("Admit once rejected = %+v", v)
+	}
+}
+
+func TestCapacityRevokedEvictsWholeAndRequeues(t *testing.T) {
+	f := withCheck(newFixture(t, zonedPools()...), 24)
+	js := queued("js", 1, 0)
+	pods := f.addGang(js)
+	h := head(t, f, pods)
+	reserveForCheck(t, f, h)
+	f.s.ProvisioningCreated(jsKey("js"), 1)
+	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	f.commit(jsKey("js"))
+	placeAll(f, pods)
+	// BookingExpired once placed is the autoscaler's normal bookkeeping.
+	if acts, evict := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.BookingExpired}); len(evict) != 0 || !acts.Empty() {
+		t.Fatalf("BookingExpired after placement acted: %+v %v", acts, evict)
+	}
+	acts, evict := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.CapacityRevoked, Message: "VMs reclaimed"})
+	if len(evict) != len(pods) || len(acts.Events) != 1 || acts.Events[0].Reason != "CapacityRevoked" {
+		t.Fatalf("CapacityRevoked: evict %v, events %+v", evict, acts.Events)
+	}
+}
+
+func TestMissingCheckKeepsTheWorkloadWaiting(t *testing.T) {
+	f := withCheck(newFixture(t, zonedPools()...), 24)
+	f.s.SetAdmissionCheck(checkName, nil)
+	pods := f.addGang(queued("js", 1, 0))
+	v := f.s.Admit(head(t, f, pods))
+	if !v.Wait || v.QueueReason != "AdmissionCheckNotReady" || !strings.Contains(v.Message, "AdmissionCheck dws-prov") {
+		t.Fatalf("Admit = %+v", v)
+	}
+	f.s.SetAdmissionCheck(checkName, &provisioning.Check{Name: checkName, Problem: "ProvisioningRequestConfig dws-config, named by AdmissionCheck dws-prov, not found"})
+	if v := f.s.Admit(head(t, f, pods)); !v.Wait || !strings.Contains(v.Message, "dws-config") {
+		t.Fatalf("Admit = %+v", v)
+	}
+}
+
+func TestMaximumRunDurationEndsTheWorkload(t *testing.T) {
+	f := withCheck(newFixture(t, zonedPools()...), 24)
+	js := queued("js", 1, 0)
+	pods := f.addGang(js)
+	reserveForCheck(t, f, head(t, f, pods))
+	f.s.ProvisioningCreated(jsKey("js"), 1)
+	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	f.commit(jsKey("js"))
+	placeAll(f, pods)
+	f.clock.Step(59 * time.Minute)
+	if acts := f.s.Expire(); len(acts.Expired) != 0 {
+		t.Fatalf("expired early: %+v", acts.Expired)
+	}
+	f.clock.Step(time.Minute)
+	acts := f.s.Expire()
+	if len(acts.Expired) != 1 || acts.Expired[0].Limit != time.Hour || len(acts.Expired[0].Pods) != len(pods) {
+		t.Fatalf("Expired = %+v", acts.Expired)
+	}
+	if f.s.RunExpiredAt(jsKey("js")).IsZero() {
+		t.Error("the expiry was not recorded")
+	}
+	if acts := f.s.Expire(); len(acts.Expired) != 0 {
+		t.Fatal("expired twice")
+	}
+}
+
+// placeAll runs Reserve and Permit for every pod of a committed gang, and
+// binds them.
+func placeAll(f *fixture, pods []*corev1.Pod) {
+	for _, p := range pods {
+		f.reserve(p)
+	}
+	for _, p := range pods {
+		f.s.Permit(p)
+	}
+	for _, p := range pods {
+		f.bind(p, f.placed[p.UID])
+	}
+}

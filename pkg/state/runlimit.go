@@ -1,0 +1,80 @@
+package state
+
+import (
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// A workload may run at most maxRunDurationSeconds, counted from when it
+// was placed whole: its own provreq.kueue.x-k8s.io/maxRunDurationSeconds
+// annotation, or else the parameter of its queue's provisioning check
+// (the queue's default). Flex-start capacity is reclaimed at that time
+// anyway; ending the workload then, whole, is what lets it end cleanly.
+
+// Expiry is a workload past its maximum run duration: its owner is
+// suspended (Jobs, JobSets: their controllers remove the pods and nothing
+// restarts them) or, for owners that cannot be suspended, its pods are
+// evicted.
+type Expiry struct {
+	Key   workload.Key
+	Ref   corev1.ObjectReference
+	Limit time.Duration
+	// At is when it was found past its limit.
+	At time.Time
+	// Pods are its live pods, for owners that cannot be suspended.
+	Pods []PodRef
+}
+
+// maxRunLocked is w's maximum run duration (0: none), or why its
+// annotation cannot be read.
+func (s *State) maxRunLocked(w *Workload) (time.Duration, error) {
+	if w.model == nil {
+		return 0, nil
+	}
+	check := &provisioning.Check{}
+	if c, _ := s.checkOfLocked(w); c != nil {
+		check = c
+	}
+	return provisioning.MaxRunDuration(provisioning.Parameters(check, w.model.ProvisioningAnnotations))
+}
+
+// expireRunsLocked ends the workloads whose run duration passed.
+func (s *State) expireRunsLocked(now time.Time) Actions {
+	var acts Actions
+	for key, w := range s.workloads {
+		if w.model == nil || w.model.Finished || w.placedAt.IsZero() || !w.runExpired.IsZero() || !w.ran() || w.livePods() == 0 {
+			continue
+		}
+		limit, err := s.maxRunLocked(w)
+		if err != nil || limit == 0 || now.Sub(w.placedAt) < limit {
+			continue
+		}
+		w.runExpired = now
+		e := Expiry{Key: key, Ref: w.ref, Limit: limit, At: now}
+		for _, p := range w.members {
+			if p.Live() && !p.Deleting {
+				e.Pods = append(e.Pods, p.Ref())
+			}
+		}
+		acts.Expired = append(acts.Expired, e)
+		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: "MaximumRunDurationExceeded",
+			Message: fmt.Sprintf("%s ran for its maximum of %s since it was placed at %s; it is ended whole", key, limit, w.placedAt.UTC().Format(time.RFC3339))})
+	}
+	return acts
+}
+
+// RunExpiredAt is when the workload was ended for exceeding its maximum
+// run duration (zero: it was not).
+func (s *State) RunExpiredAt(key workload.Key) time.Time {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if w := s.workloads[key]; w != nil {
+		return w.runExpired
+	}
+	return time.Time{}
+}

@@ -1,0 +1,170 @@
+package workload
+
+import (
+	"fmt"
+	"strconv"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+)
+
+// SourceJob is a plain batch/v1 Job that names a LocalQueue: a workload of
+// one slice, the pods the Job runs at once. Jobs a JobSet owns are slices
+// of their JobSet, not workloads of their own.
+const SourceJob Source = "Job"
+
+// JobQueueName is the LocalQueue a Job is admitted through: the one the
+// Job names, or else the one its pod template names (its pods are members
+// of the Job's workload only when they carry it).
+func JobQueueName(job *batchv1.Job) string {
+	if q := wellknown.QueueName(job.Labels, job.Annotations); q != "" {
+		return q
+	}
+	return wellknown.QueueName(job.Spec.Template.Labels, job.Spec.Template.Annotations)
+}
+
+// FromJob derives the workload of a Job: one slice of as many pods as the
+// Job runs at once. The slice is confined to a domain when the Job names a
+// domain key (JobSet's exclusive-topology annotation or ours), else by
+// defaultDomainKey ("" leaves it unconfined).
+func FromJob(job *batchv1.Job, defaultDomainKey string) (*Workload, error) {
+	obj := fmt.Sprintf("Job %s/%s", job.Namespace, job.Name)
+	domainKey, err := jobDomainKey(obj, job.Annotations)
+	if err != nil {
+		return nil, err
+	}
+	if domainKey == "" {
+		domainKey = defaultDomainKey
+	}
+	atomicKey, err := AtomicTopologyKey(obj, job.Annotations)
+	if err != nil {
+		return nil, err
+	}
+	pods, idle, err := jobSlicePods(job)
+	if err != nil {
+		return nil, &InvalidError{obj, "spec.parallelism", err.Error()}
+	}
+	suspended := job.Spec.Suspend != nil && *job.Spec.Suspend
+	complete, failed := jobConditions(job)
+	template := job.Spec.Template.Spec.DeepCopy()
+	return &Workload{
+		Key:     Key{Source: SourceJob, Namespace: job.Namespace, Name: job.Name},
+		UID:     job.UID,
+		Created: job.CreationTimestamp.Time,
+		Slices: []Slice{{
+			Index: 0, Name: job.Name, Pods: pods,
+			Request: PodRequests(template), Template: template, DomainKey: domainKey,
+		}},
+		Groups: 1,
+		// A Job scaled to parallelism 0 runs nothing, as if suspended.
+		Finished:  job.DeletionTimestamp != nil || suspended || idle || complete || failed,
+		Failed:    failed,
+		Suspended: suspended || (idle && !complete && !failed),
+		QueueName: JobQueueName(job),
+		AtomicKey: atomicKey,
+	}, nil
+}
+
+// jobDomainKey reads the domain key a Job names: JobSet's exclusive-topology
+// annotation, which users of JobSet already write, or ours. Naming two
+// different keys is an error rather than a silent choice.
+func jobDomainKey(obj string, annotations map[string]string) (string, error) {
+	jobSetKey := annotations[wellknown.ExclusiveTopologyAnnotation]
+	if err := validDomainKey(obj, "metadata.annotations["+wellknown.ExclusiveTopologyAnnotation+"]", jobSetKey); err != nil {
+		return "", err
+	}
+	ours := annotations[wellknown.DomainKeyAnnotation]
+	field := "metadata.annotations[" + wellknown.DomainKeyAnnotation + "]"
+	if err := validDomainKey(obj, field, ours); err != nil {
+		return "", err
+	}
+	switch {
+	case ours == "":
+		return jobSetKey, nil
+	case jobSetKey != "" && jobSetKey != ours:
+		return "", &InvalidError{obj, field, fmt.Sprintf("names %q, but %s names %q; name one domain key",
+			ours, wellknown.ExclusiveTopologyAnnotation, jobSetKey)}
+	}
+	return ours, nil
+}
+
+// jobSlicePods is how many pods a Job runs at once from now on: its
+// parallelism capped by its completions, less the completions already
+// reached (pods that succeeded are not replaced, so a Job whose pods partly
+// completed asks only for what is left), and at least 1. idle is set for a
+// Job that runs no pods at all: parallelism 0 (scaled down) or completions
+// 0 (nothing to do).
+func jobSlicePods(job *batchv1.Job) (pods int, idle bool, err error) {
+	spec := &job.Spec
+	if (spec.Parallelism != nil && *spec.Parallelism == 0) || (spec.Completions != nil && *spec.Completions == 0) {
+		return 1, true, nil
+	}
+	n, err := jobPods(spec)
+	if err != nil {
+		return 0, false, err
+	}
+	if spec.Completions != nil {
+		n = min(n, int(*spec.Completions)-int(job.Status.Succeeded))
+	}
+	return max(n, 1), false, nil
+}
+
+// jobConditions reads whether the Job controller reports the Job complete
+// or failed.
+func jobConditions(job *batchv1.Job) (complete, failed bool) {
+	for _, c := range job.Status.Conditions {
+		if c.Status != corev1.ConditionTrue {
+			continue
+		}
+		switch c.Type {
+		case batchv1.JobComplete:
+			complete = true
+		case batchv1.JobFailed:
+			failed = true
+		}
+	}
+	return complete, failed
+}
+
+// JobMember reads a pod's membership in its Job's workload from the labels
+// the Job controller puts on it. Only pods that name a LocalQueue
+// themselves are members: pods of Jobs that are not queue-managed stay
+// plain pods, and pods of a JobSet's Jobs are the JobSet's (ok false for
+// both). err reports malformed labels.
+func JobMember(pod *corev1.Pod) (m Member, ok bool, err error) {
+	name, named := pod.Labels[wellknown.JobNameLabel]
+	if !named {
+		name, named = pod.Labels[wellknown.LegacyJobNameLabel]
+	}
+	if !named {
+		return Member{}, false, nil
+	}
+	if _, ofJobSet := pod.Labels[wellknown.JobSetNameLabel]; ofJobSet {
+		return Member{}, false, nil
+	}
+	if wellknown.QueueName(pod.Labels, pod.Annotations) == "" {
+		return Member{}, false, nil
+	}
+	obj := fmt.Sprintf("Pod %s/%s", pod.Namespace, pod.Name)
+	if name == "" {
+		return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.JobNameLabel + "]", "empty Job name"}
+	}
+	m.Key = Key{Source: SourceJob, Namespace: pod.Namespace, Name: name}
+	uid, has := pod.Labels[wellknown.JobControllerUIDLabel]
+	if !has {
+		uid = pod.Labels[wellknown.LegacyJobControllerUIDLabel]
+	}
+	m.OwnerUID = types.UID(uid)
+	if v, has := pod.Labels[wellknown.JobCompletionIndexLabel]; has {
+		ci, err := strconv.Atoi(v)
+		if err != nil || ci < 0 {
+			return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.JobCompletionIndexLabel + "]", fmt.Sprintf("%q is not a completion index", v)}
+		}
+		m.HasIndex = true
+		m.Leader = ci == 0
+	}
+	return m, true, nil
+}
