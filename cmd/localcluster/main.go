@@ -142,10 +142,14 @@ Fault injection (in another terminal):
   bin/localcluster pools --kubeconfig %s
   bin/localcluster fail-pool tpu-v5e-2x4-0 --kubeconfig %s
   bin/localcluster recover-pool tpu-v5e-2x4-0 --kubeconfig %s
-Component logs: %s
-Press Ctrl-C to stop.
 `, c.StartupTime.Round(100*time.Millisecond), c.MemorySummary(), kubeconfig, kubectl, kubectl, runTime,
-		localcluster.RunTimeAnnotation, opts.NodePools, kubeconfig, kubeconfig, kubeconfig, filepath.Join(opts.Dir, "logs"))
+		localcluster.RunTimeAnnotation, opts.NodePools, kubeconfig, kubeconfig, kubeconfig)
+	if qp := c.QueuedProvisioning(); qp != nil {
+		fmt.Printf(`Queued provisioning (queued-provisioning.gke.io): %s.
+  %s get provisioningrequests -A
+`, localcluster.DescribeQueuedProvisioning(qp), kubectl)
+	}
+	fmt.Printf("Component logs: %s\nPress Ctrl-C to stop.\n", filepath.Join(opts.Dir, "logs"))
 }
 
 // kubectlCommand is how to call kubectl: from PATH, or the one `make run`

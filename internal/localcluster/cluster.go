@@ -78,8 +78,14 @@ type Cluster struct {
 	procs    []*process
 	failure  error
 	failed   chan struct{}
+	bg       context.Context
 	cancel   context.CancelFunc
 	stopOnce sync.Once
+
+	// The simulated queued provisioner, while the node pool file has a
+	// queuedProvisioning block (pools.go).
+	provMu      sync.Mutex
+	provisioner *runningProvisioner
 }
 
 // Start brings the cluster up and returns once every component is ready
@@ -94,10 +100,11 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("node pool file: %w", err)
 	}
-	pools, err := nodepools.Parse(poolData)
+	poolConfig, err := nodepools.ParseConfig(poolData)
 	if err != nil {
 		return nil, fmt.Errorf("node pool file %s: %w", opts.NodePools, err)
 	}
+	pools := poolConfig.Pools
 	kwokConfig, err := renderKWOKConfig(opts.PodRunTime)
 	if err != nil {
 		return nil, err
@@ -119,7 +126,7 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	}
 
 	bg, cancel := context.WithCancel(context.Background())
-	cl := &Cluster{opts: opts, spawner: newSpawner(), failed: make(chan struct{}), cancel: cancel, KubeconfigPath: opts.Kubeconfig}
+	cl := &Cluster{opts: opts, spawner: newSpawner(), failed: make(chan struct{}), bg: bg, cancel: cancel, KubeconfigPath: opts.Kubeconfig}
 	defer func() {
 		if err != nil {
 			cl.Stop()
@@ -226,6 +233,9 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 		return nil, err
 	}
 
+	if err := c.applyQueuedProvisioning(poolConfig.QueuedProvisioning); err != nil {
+		return nil, err
+	}
 	go c.monitor(bg)
 	if opts.WatchNodePools {
 		go c.watchNodePools(bg, opts.NodePools, poolData)
@@ -411,6 +421,7 @@ func (c *Cluster) Err() error {
 func (c *Cluster) Stop() {
 	c.stopOnce.Do(func() {
 		c.cancel()
+		c.stopProvisioner()
 		procs := c.processes()
 		for i := len(procs) - 1; i >= 0; i-- {
 			procs[i].stop(10 * time.Second)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -89,8 +90,17 @@ func (c *Cluster) apply(ctx context.Context, objs []*unstructured.Unstructured, 
 	return nil
 }
 
+// provisioningRequestCRD is our definition of the cluster autoscaler's
+// ProvisioningRequest API. manifests/crds/kustomization.yaml leaves it out
+// because a real cluster serves the API from its autoscaler's CRD; the
+// local cluster has no autoscaler, so it installs this one for the
+// simulated queued provisioner (internal/localcluster/provisioner) and the
+// scheduler's provisioning admission check.
+const provisioningRequestCRD = "autoscaling.x-k8s.io_provisioningrequests.yaml"
+
 // installCRDs installs the third-party CRDs (JobSet, scheduler-plugins'
-// PodGroup) and ours (manifests/crds), and waits until they are served.
+// PodGroup, the autoscaler's ProvisioningRequest) and ours
+// (manifests/crds), and waits until they are served.
 func (c *Cluster) installCRDs(ctx context.Context) error {
 	var objs []*unstructured.Unstructured
 	for _, crd := range []struct {
@@ -103,7 +113,17 @@ func (c *Cluster) installCRDs(ctx context.Context) error {
 		}
 		objs = append(objs, decoded...)
 	}
-	ours, _, err := manifests.Render(filepath.Join(c.opts.RepoDir, "manifests", "crds"), "")
+	crdDir := filepath.Join(c.opts.RepoDir, "manifests", "crds")
+	provReq, err := os.ReadFile(filepath.Join(crdDir, provisioningRequestCRD))
+	if err != nil {
+		return fmt.Errorf("ProvisioningRequest CRD: %w", err)
+	}
+	decoded, err := DecodeYAML(provReq)
+	if err != nil {
+		return fmt.Errorf("ProvisioningRequest CRD %s: %w", provisioningRequestCRD, err)
+	}
+	objs = append(objs, decoded...)
+	ours, _, err := manifests.Render(crdDir, "")
 	if err != nil {
 		return err
 	}

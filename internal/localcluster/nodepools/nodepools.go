@@ -5,6 +5,10 @@
 // A pool is what GKE calls a node pool: a set of identical nodes sharing the
 // cloud.google.com/gke-nodepool label. A multi-host TPU pool is one slice, so
 // its node count follows from its topology and chips per node.
+//
+// The file may also configure the simulated queued provisioner
+// (queuedProvisioning, queued.go); the nodes it creates are not the file's
+// and applying the file leaves them alone.
 package nodepools
 
 import (
@@ -39,6 +43,18 @@ type File struct {
 	Defaults Defaults `json:"defaults,omitempty"`
 	// Pools lists the pools; a pool with count N expands to N pools.
 	Pools []Pool `json:"pools"`
+	// QueuedProvisioning, when present, runs a simulated provider of
+	// queued-provisioning.gke.io ProvisioningRequests (queued.go).
+	QueuedProvisioning *QueuedProvisioningSpec `json:"queuedProvisioning,omitempty"`
+}
+
+// Config is a validated node pool file.
+type Config struct {
+	// Pools are the file's pools, each with a count of one.
+	Pools []ExpandedPool
+	// QueuedProvisioning is nil when the file has no queuedProvisioning
+	// block: then no provisioner runs.
+	QueuedProvisioning *QueuedProvisioning
 }
 
 // Defaults are the per-node values a pool inherits.
@@ -114,40 +130,61 @@ func (p ExpandedPool) NodeName(i int) string { return fmt.Sprintf("%s-node-%d", 
 
 // Load reads and validates a node pool file.
 func Load(path string) ([]ExpandedPool, error) {
+	cfg, err := LoadConfig(path)
+	return cfg.Pools, err
+}
+
+// LoadConfig reads and validates a node pool file, queuedProvisioning
+// block included.
+func LoadConfig(path string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return Config{}, err
 	}
-	pools, err := Parse(data)
+	cfg, err := ParseConfig(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return pools, nil
+	return cfg, nil
 }
 
 // Parse decodes a node pool file strictly (unknown fields are errors) and
 // validates it. Errors name the offending field, e.g. pools[2].tpu.topology.
 func Parse(data []byte) ([]ExpandedPool, error) {
+	cfg, err := ParseConfig(data)
+	return cfg.Pools, err
+}
+
+// ParseConfig is Parse that also returns the file's queuedProvisioning
+// block.
+func ParseConfig(data []byte) (Config, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, errors.New("empty node pool file")
+		return Config{}, errors.New("empty node pool file")
 	}
 	jsonData, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
-		return nil, err
+		return Config{}, err
 	}
 	var f File
 	strictErrs, err := kjson.UnmarshalStrict(jsonData, &f)
 	if err != nil {
-		return nil, err
+		return Config{}, err
 	}
 	if len(strictErrs) > 0 {
-		return nil, errors.Join(strictErrs...)
+		return Config{}, errors.Join(strictErrs...)
 	}
-	return f.Expand()
+	return f.Config()
 }
 
 // Expand validates the file and returns its pools, each with a count of one.
 func (f *File) Expand() ([]ExpandedPool, error) {
+	cfg, err := f.Config()
+	return cfg.Pools, err
+}
+
+// Config validates the whole file: its pools and its queuedProvisioning
+// block. Every error is reported, each naming its field.
+func (f *File) Config() (Config, error) {
 	var errs []error
 	if f.APIVersion != APIVersion {
 		errs = append(errs, fmt.Errorf("apiVersion: must be %q, got %q", APIVersion, f.APIVersion))
@@ -183,10 +220,17 @@ func (f *File) Expand() ([]ExpandedPool, error) {
 			out = append(out, p)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	var queued *QueuedProvisioning
+	if f.QueuedProvisioning != nil {
+		var err error
+		if queued, err = f.QueuedProvisioning.expand(f.Defaults); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return out, nil
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return Config{Pools: out, QueuedProvisioning: queued}, nil
 }
 
 func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {

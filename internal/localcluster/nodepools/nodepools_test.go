@@ -221,10 +221,11 @@ func TestShippedExampleFile(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
 	}
-	pools, err := Load(path)
+	cfg, err := LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	pools := cfg.Pools
 	count := map[string]int{}
 	for _, p := range pools {
 		key := p.Labels[wellknown.TPUAcceleratorLabel] + "/" + p.Labels[wellknown.TPUTopologyLabel] + p.Labels[wellknown.GPUAcceleratorLabel]
@@ -234,6 +235,22 @@ func TestShippedExampleFile(t *testing.T) {
 		if count[key] != want {
 			t.Errorf("%d pools of %s, want %d", count[key], key, want)
 		}
+	}
+	// Seed 003's GPU Job runs on queued provisioning in the zones its
+	// README section names.
+	qp := cfg.QueuedProvisioning
+	if qp == nil {
+		t.Fatal("no queuedProvisioning block")
+	}
+	var zones []string
+	for _, z := range qp.Zones {
+		zones = append(zones, z.Name)
+	}
+	if diff := cmp.Diff([]string{"us-central1-a", "us-central1-b"}, zones); diff != "" {
+		t.Errorf("queued provisioning zones (-want +got):\n%s", diff)
+	}
+	if qp.Machine.Accelerator != "nvidia-l4" {
+		t.Errorf("queued provisioning accelerator = %q", qp.Machine.Accelerator)
 	}
 }
 

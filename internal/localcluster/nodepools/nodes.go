@@ -57,6 +57,17 @@ func Nodes(pools []ExpandedPool) []*corev1.Node {
 	return nodes
 }
 
+// ownedByFile reports whether applying the node pool file may change or
+// delete n: it carries ManagedLabel and was not created by the queued
+// provisioner, whose nodes live as long as their ProvisioningRequest
+// needs them whatever the file says.
+func ownedByFile(n *corev1.Node) bool {
+	if _, provisioned := n.Labels[ProvisionedLabel]; provisioned {
+		return false
+	}
+	return n.Labels[ManagedLabel] == "true"
+}
+
 // Plan is what to do to turn the existing managed nodes into the desired ones.
 type Plan struct {
 	Create []*corev1.Node
@@ -73,9 +84,9 @@ func (p Plan) Empty() bool {
 }
 
 // Diff plans the changes from existing to desired. Only existing nodes that
-// carry ManagedLabel are updated or deleted. Updates start from the existing
-// object, so resourceVersion, conditions and foreign labels, annotations and
-// taints survive.
+// carry ManagedLabel, and not ProvisionedLabel, are updated or deleted.
+// Updates start from the existing object, so resourceVersion, conditions and
+// foreign labels, annotations and taints survive.
 func Diff(desired []*corev1.Node, existing []*corev1.Node) Plan {
 	var plan Plan
 	current := map[string]*corev1.Node{}
@@ -90,7 +101,7 @@ func Diff(desired []*corev1.Node, existing []*corev1.Node) Plan {
 			plan.Create = append(plan.Create, d.DeepCopy())
 			continue
 		}
-		if cur.Labels[ManagedLabel] != "true" {
+		if !ownedByFile(cur) {
 			// A node of the same name that we do not own: leave it alone.
 			continue
 		}
@@ -106,7 +117,7 @@ func Diff(desired []*corev1.Node, existing []*corev1.Node) Plan {
 		}
 	}
 	for _, n := range existing {
-		if n.Labels[ManagedLabel] == "true" && !want[n.Name] {
+		if ownedByFile(n) && !want[n.Name] {
 			plan.Delete = append(plan.Delete, n.Name)
 		}
 	}

@@ -55,6 +55,15 @@ func TestDiff(t *testing.T) {
 		return out
 	}
 	foreign := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "a-node-1", Labels: map[string]string{"team": "other"}}}
+	// A node of the queued provisioner, in a pool the file does not have;
+	// provisionedLikeFile even carries ManagedLabel and the name of a node
+	// the file wants.
+	provisioned := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "default-job-1a2b3-node-0", Labels: map[string]string{
+		wellknown.NodePoolLabel: "NODEPOOL_NAME", ProvisionedLabel: "0b7e3c52-9d7c-4c1e-9a55-2f2f7f0f6a11",
+	}}}
+	provisionedLikeFile := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "a-node-0", Labels: map[string]string{
+		ManagedLabel: "true", ProvisionedLabel: "5d1f", "team": "other",
+	}}}
 
 	tests := []struct {
 		name     string
@@ -156,6 +165,26 @@ func TestDiff(t *testing.T) {
 			existing: []*corev1.Node{foreign},
 			check: func(t *testing.T, p Plan) {
 				if len(p.Create) != 1 || p.Create[0].Name != "a-node-0" || len(p.Update)+len(p.Delete) != 0 {
+					t.Errorf("plan = %+v", p)
+				}
+			},
+		},
+		{
+			name:     "nodes of the queued provisioner are never deleted",
+			desired:  mustNodes(t, "pools:\n- name: b\n  nodes: 1\n"),
+			existing: append(live(), provisioned),
+			check: func(t *testing.T, p Plan) {
+				if diff := cmp.Diff([]string{"a-node-0", "a-node-1"}, p.Delete); diff != "" {
+					t.Errorf("delete (-want +got):\n%s", diff)
+				}
+			},
+		},
+		{
+			name:     "a provisioned node is not updated even with ManagedLabel and a wanted name",
+			desired:  base,
+			existing: []*corev1.Node{provisionedLikeFile},
+			check: func(t *testing.T, p Plan) {
+				if len(p.Create) != 1 || p.Create[0].Name != "a-node-1" || len(p.Update)+len(p.UpdateStatus)+len(p.Delete) != 0 {
 					t.Errorf("plan = %+v", p)
 				}
 			},
