@@ -65,6 +65,8 @@ func FromJob(job *batchv1.Job, defaultDomainKey string) (*Workload, error) {
 		Suspended: suspended || (idle && !complete && !failed),
 		QueueName: JobQueueName(job),
 		AtomicKey: atomicKey,
+
+		ProvisioningAnnotations: provisioningAnnotations(job.Annotations),
 	}, nil
 }
 

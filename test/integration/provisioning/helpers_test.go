@@ -3,6 +3,7 @@ package provisioning_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -40,12 +41,31 @@ type env struct {
 
 func start(t *testing.T) *env {
 	t.Helper()
+	e := startBare(t, "")
+	e.createQueues(t)
+	harness.StartScheduler(t, e.cp, harness.SchedulerConfig(t))
+	return e
+}
+
+// startBare is the control plane with the APIs and no queue objects, the
+// scheduler not started; ns "" makes a namespace of its own.
+func startBare(t *testing.T, ns string) *env {
+	t.Helper()
 	cp := harness.StartControlPlane(t)
 	cp.InstallWorkloadCRDs(t)
 	cp.InstallQueueCRDs(t)
 	cp.InstallProvisioningCRDs(t)
-	e := &env{cp: cp, client: multisliceclient.NewForConfigOrDie(cp.Config), jobsets: cp.NewJobSets(t, harness.AllAtOnce)}
-	e.ns = cp.CreateNamespace(t, "dws")
+	e := &env{cp: cp, client: multisliceclient.NewForConfigOrDie(cp.Config), jobsets: cp.NewJobSets(t, harness.AllAtOnce), ns: ns}
+	if ns == "" {
+		e.ns = cp.CreateNamespace(t, "dws")
+	}
+	return e
+}
+
+// createQueues creates seed 003's queue objects, the check retried after
+// 1 s, the LocalQueue in e.ns.
+func (e *env) createQueues(t *testing.T) {
+	t.Helper()
 	ctx := t.Context()
 	api := e.client.MultisliceV1alpha1()
 	must := func(_ any, err error) {
@@ -70,8 +90,6 @@ func start(t *testing.T) *env {
 				{Name: wellknown.ResourceGPU, NominalQuota: *resource.NewQuantity(16, resource.DecimalSI)}}}}}}}}, metav1.CreateOptions{}))
 	must(api.LocalQueues(e.ns).Create(ctx, &multislicev1alpha1.LocalQueue{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: "dws-local-queue"},
 		Spec: multislicev1alpha1.LocalQueueSpec{ClusterQueue: "dws-cluster-queue"}}, metav1.CreateOptions{}))
-	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
-	return e
 }
 
 // gpuJobSet is a JobSet of workers Jobs of one pod asking for one GPU, in
@@ -92,6 +110,8 @@ func (e *env) gpuJobSet(name string, workers int32, annotations map[string]strin
 type answer struct {
 	fail  string
 	zones []string
+	// pool names the node pool (default: one per zone, after the request).
+	pool string
 }
 
 // provisioner stands in for the cluster autoscaler: it answers each new
@@ -127,7 +147,15 @@ func (e *env) startProvisioner(t *testing.T, decide func(req *autoscalingv1.Prov
 					cond = metav1.Condition{Type: autoscalingv1.Failed, Status: metav1.ConditionTrue, Reason: "OutOfCapacity", Message: a.fail}
 				} else {
 					for j, zone := range a.zones {
-						for _, node := range builders.NodePool(fmt.Sprintf("%s-%d", req.Name, j)).GPU(gpuModel, 1).Zone(zone).Build() {
+						pool := builders.NodePool(fmt.Sprintf("%s-%d", req.Name, j))
+						if a.pool != "" {
+							pool = builders.NodePool(a.pool).Label(corev1.LabelHostname, fmt.Sprintf("%s-%d", a.pool, j))
+						}
+						nodes := pool.GPU(gpuModel, 1).Zone(zone).Build()
+						if a.pool != "" {
+							nodes[0].Name = fmt.Sprintf("%s-node-%d", strings.ReplaceAll(strings.ToLower(a.pool), "_", "-"), j)
+						}
+						for _, node := range nodes {
 							if _, err := e.cp.Client.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
 								t.Errorf("creating a provisioned node: %v", err)
 							}
@@ -157,9 +185,15 @@ func (p *provisioner) requests() []string {
 // waitWorkload waits until the Workload object of JobSet name satisfies ok.
 func (e *env) waitWorkload(t *testing.T, name, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
 	t.Helper()
+	return e.waitWorkloadNamed(t, "jobset-"+name, what, ok)
+}
+
+// waitWorkloadNamed waits until Workload object name satisfies ok.
+func (e *env) waitWorkloadNamed(t *testing.T, name, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
+	t.Helper()
 	var wl *multislicev1alpha1.Workload
 	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		got, err := e.client.MultisliceV1alpha1().Workloads(e.ns).Get(ctx, "jobset-"+name, metav1.GetOptions{})
+		got, err := e.client.MultisliceV1alpha1().Workloads(e.ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, nil
 		}

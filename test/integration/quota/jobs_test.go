@@ -2,9 +2,6 @@ package quota_test
 
 import (
 	"context"
-	"fmt"
-	"maps"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,9 +37,9 @@ func TestQueuedJobsAdmittedThroughQuota(t *testing.T) {
 	e.localQueue(t, ns, "lq", "cq")
 
 	e.createJob(t, suspendedQueuedJob(ns, "first"))
-	first := e.waitJobStarted(t, ns, "first")
+	first := e.cp.WaitJobStarted(t, ns, "first", "lq")
 	e.cp.WaitForWorkloadEventObject(t, ns, "first", "Unsuspended")
-	firstPods := e.createJobPods(t, first)
+	firstPods := e.cp.CreateJobPods(t, first)
 	pools := map[string]bool{}
 	for _, p := range firstPods {
 		bound := e.cp.WaitForPodBound(t, ns, p.Name)
@@ -67,8 +64,8 @@ func TestQueuedJobsAdmittedThroughQuota(t *testing.T) {
 	}
 
 	e.createJob(t, suspendedQueuedJob(ns, "second"))
-	second := e.waitJobStarted(t, ns, "second")
-	secondPods := e.createJobPods(t, second)
+	second := e.cp.WaitJobStarted(t, ns, "second", "lq")
+	secondPods := e.cp.CreateJobPods(t, second)
 	for _, p := range secondPods {
 		e.cp.ExpectPodStaysUnbound(t, ns, p.Name, time.Second)
 	}
@@ -76,7 +73,7 @@ func TestQueuedJobsAdmittedThroughQuota(t *testing.T) {
 		condition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
 	e.waitClusterQueue(t, "cq", 1, 1, 8)
 
-	e.completeJob(t, first, firstPods)
+	e.cp.CompleteJob(t, first, firstPods)
 	for _, p := range secondPods {
 		e.cp.WaitForPodBound(t, ns, p.Name)
 	}
@@ -176,104 +173,5 @@ func (e *env) createJob(t *testing.T, job *batchv1.Job) {
 	t.Helper()
 	if _, err := e.cp.Client.BatchV1().Jobs(job.Namespace).Create(t.Context(), job, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create Job %s/%s: %v", job.Namespace, job.Name, err)
-	}
-}
-
-// waitJobStarted waits until the scheduler unsuspended the Job, and checks
-// that it marked the Job and put its queue on the pod template.
-func (e *env) waitJobStarted(t *testing.T, ns, name string) *batchv1.Job {
-	t.Helper()
-	var job *batchv1.Job
-	err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		got, err := e.cp.Client.BatchV1().Jobs(ns).Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return false, nil
-		}
-		job = got
-		return got.Spec.Suspend != nil && !*got.Spec.Suspend, nil
-	})
-	if err != nil {
-		t.Fatalf("Job %s/%s never unsuspended; last: %+v", ns, name, job)
-	}
-	if _, marked := job.Annotations[wellknown.UnsuspendedAnnotation]; !marked {
-		t.Errorf("started Job %s has no %s annotation: %v", name, wellknown.UnsuspendedAnnotation, job.Annotations)
-	}
-	if q := job.Spec.Template.Labels[wellknown.QueueNameLabel]; q != "lq" {
-		t.Errorf("started Job %s: template queue label %q, want lq", name, q)
-	}
-	return job
-}
-
-// createJobPods creates the pods of a started Job as the Job controller
-// does: from its template, with the Job's name, UID and completion index
-// in their labels, owned by the Job.
-func (e *env) createJobPods(t *testing.T, job *batchv1.Job) []*corev1.Pod {
-	t.Helper()
-	var out []*corev1.Pod
-	for i := range int(*job.Spec.Parallelism) {
-		labels := maps.Clone(job.Spec.Template.Labels)
-		if labels == nil {
-			labels = map[string]string{}
-		}
-		labels[batchv1.JobNameLabel] = job.Name
-		labels[wellknown.LegacyJobNameLabel] = job.Name
-		labels[batchv1.ControllerUidLabel] = string(job.UID)
-		labels[wellknown.LegacyJobControllerUIDLabel] = string(job.UID)
-		labels[batchv1.JobCompletionIndexAnnotation] = strconv.Itoa(i)
-		annotations := maps.Clone(job.Spec.Template.Annotations)
-		if annotations == nil {
-			annotations = map[string]string{}
-		}
-		annotations[batchv1.JobCompletionIndexAnnotation] = strconv.Itoa(i)
-		pod := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Namespace: job.Namespace, Name: fmt.Sprintf("%s-%d", job.Name, i),
-				Labels: labels, Annotations: annotations,
-				OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(job, batchv1.SchemeGroupVersion.WithKind("Job"))}},
-			Spec: *job.Spec.Template.Spec.DeepCopy(),
-		}
-		pod.Spec.Hostname = pod.Name
-		out = append(out, e.cp.CreatePod(t, pod))
-	}
-	return out
-}
-
-// completeJob ends a Job as its pods and the Job controller would: every
-// pod succeeds, then the Job is reported complete.
-func (e *env) completeJob(t *testing.T, job *batchv1.Job, pods []*corev1.Pod) {
-	t.Helper()
-	ctx := t.Context()
-	for _, p := range pods {
-		cur, err := e.cp.Client.CoreV1().Pods(p.Namespace).Get(ctx, p.Name, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cur.Status.Phase = corev1.PodSucceeded
-		if _, err := e.cp.Client.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, cur, metav1.UpdateOptions{}); err != nil {
-			t.Fatalf("pod %s succeeded: %v", p.Name, err)
-		}
-	}
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		cur, err := e.cp.Client.BatchV1().Jobs(job.Namespace).Get(ctx, job.Name, metav1.GetOptions{})
-		if err != nil {
-			return false, nil
-		}
-		now := metav1.Now()
-		start := metav1.NewTime(now.Add(-time.Second))
-		cur.Status = batchv1.JobStatus{
-			StartTime: &start, CompletionTime: &now,
-			Succeeded: int32(len(pods)), CompletedIndexes: fmt.Sprintf("0-%d", len(pods)-1),
-			Conditions: []batchv1.JobCondition{
-				{Type: batchv1.JobSuccessCriteriaMet, Status: corev1.ConditionTrue, LastProbeTime: now, LastTransitionTime: now},
-				{Type: batchv1.JobComplete, Status: corev1.ConditionTrue, LastProbeTime: now, LastTransitionTime: now},
-			},
-		}
-		_, err = e.cp.Client.BatchV1().Jobs(job.Namespace).UpdateStatus(ctx, cur, metav1.UpdateOptions{})
-		if err != nil {
-			t.Logf("Job %s complete: %v; retrying", job.Name, err)
-		}
-		return err == nil, nil
-	})
-	if err != nil {
-		t.Fatalf("Job %s never reported complete: %v", job.Name, err)
 	}
 }

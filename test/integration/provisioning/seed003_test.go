@@ -1,0 +1,61 @@
+package provisioning_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
+)
+
+// Seed 003 as written (manifests/examples): its queues, check and config,
+// and its suspended GPU Job. The scheduler starts the Job; its pod waits,
+// gated, while the ProvisioningRequest is pending, and binds only on the
+// node provisioned for it, in the pool its nodeSelector names.
+func TestSeed003(t *testing.T) {
+	e := startBare(t, "default")
+	e.cp.CreateFromFile(t, "manifests/examples/queues/seed-003-dws.yaml")
+	harness.StartScheduler(t, e.cp, harness.SchedulerConfig(t))
+	release := make(chan struct{})
+	e.startProvisioner(t, func(*autoscalingv1.ProvisioningRequest, int) answer {
+		<-release
+		return answer{zones: []string{"us-central1-c"}, pool: "NODEPOOL_NAME"}
+	})
+	e.cp.CreateFromFile(t, "manifests/examples/dws-gpu/job.yaml")
+	job := e.cp.WaitJobStarted(t, "default", "sample-job", "dws-local-queue")
+	pods := e.cp.CreateJobPods(t, job)
+
+	var req *autoscalingv1.ProvisioningRequest
+	if err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		got, err := e.client.AutoscalingV1().ProvisioningRequests("default").Get(ctx, "job-sample-job-dws-prov-1", metav1.GetOptions{})
+		req = got
+		return err == nil, nil
+	}); err != nil {
+		t.Fatalf("no ProvisioningRequest for the Job: %v", err)
+	}
+	if req.Spec.ProvisioningClassName != wellknown.QueuedProvisioningClass || req.Spec.Parameters[wellknown.MaxRunDurationSecondsParameter] != "600" ||
+		len(req.Spec.PodSets) != 1 || req.Spec.PodSets[0].Count != 1 {
+		t.Fatalf("request %+v", req.Spec)
+	}
+	e.waitWorkloadNamed(t, "job-sample-job", "waiting for its check", checkState("Pending"))
+	e.cp.ExpectPodStaysUnbound(t, "default", pods[0].Name, 2*time.Second)
+
+	close(release)
+	bound := e.cp.WaitForPodBound(t, "default", pods[0].Name)
+	if bound.Spec.NodeName != "nodepool-name-node-0" {
+		t.Errorf("bound on %s, want the provisioned node nodepool-name-node-0", bound.Spec.NodeName)
+	}
+	if bound.Annotations[wellknown.ConsumeProvisioningRequestAnnotation] != req.Name {
+		t.Errorf("pod annotations %v do not name %s", bound.Annotations, req.Name)
+	}
+	wl := e.waitWorkloadNamed(t, "job-sample-job", "admitted", condition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+	if !checkState("Ready")(wl) {
+		t.Errorf("admission checks %+v, want dws-prov Ready", wl.Status.AdmissionChecks)
+	}
+}
