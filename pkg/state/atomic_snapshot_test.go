@@ -35,3 +35,21 @@ func TestSnapshotAtomicKey(t *testing.T) {
 		t.Errorf("workers on %v, want pool-a1 and pool-a2", got)
 	}
 }
+
+// A replacement pod of an unconfined slice of an atomic workload that runs
+// whole may go only where the workload runs: its zone.
+func TestAtomicReplacementStaysInTheZone(t *testing.T) {
+	f := newFixture(t,
+		builders.Node("a-0").Zone("us-a").Obj(), builders.Node("a-1").Zone("us-a").Obj(),
+		builders.Node("b-0").Zone("us-b").Obj())
+	js := unit.JobSet("t").Unconfined().Annotation(wellknown.AtomicTopologyAnnotation, wellknown.ZoneLabel).
+		ReplicatedJob("workers", 2, 1).Obj()
+	running := f.addRunning(js, "a-0", "a-1")
+	if got := sortedSet(f.s.HeldDomainNodes(running[0])); len(got) != 2 || got[0] != "a-0" || got[1] != "a-1" {
+		t.Fatalf("held nodes of an atomic unconfined slice = %v, want the zone's a-0, a-1", got)
+	}
+	plain := unit.JobSet("p").Unconfined().ReplicatedJob("workers", 1, 1).Obj()
+	if got := f.s.HeldDomainNodes(f.addRunning(plain, "b-0")[0]); got != nil {
+		t.Errorf("an unconfined slice without an atomic key is held to %v", sortedSet(got))
+	}
+}

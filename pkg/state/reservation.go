@@ -221,8 +221,9 @@ func (s *State) MemberNodes(pod *corev1.Pod) (nodes sets.Set[string], ok bool) {
 }
 
 // HeldDomainNodes returns, for a member of a workload that already runs
-// whole, the nodes of its slice's domain (nil when the slice is unconfined
-// or holds no domain yet).
+// whole, the nodes of its slice's domain, or for an unconfined slice of an
+// atomic workload those under the workload's value of its atomic key (nil
+// when the slice is unconfined otherwise, or holds no domain yet).
 func (s *State) HeldDomainNodes(pod *corev1.Pod) sets.Set[string] {
 	s.mu.Lock() // Track may extend the domain index.
 	defer s.mu.Unlock()
@@ -232,12 +233,18 @@ func (s *State) HeldDomainNodes(pod *corev1.Pod) sets.Set[string] {
 		return nil
 	}
 	key := w.model.Slices[p.Member.Slice].DomainKey
+	sameSlice := true
 	if key == "" {
-		return nil
+		// An unconfined slice of an atomic workload stays where the
+		// workload runs: under the value its placed pods share.
+		if key = s.atomicKeyLocked(w); key == "" {
+			return nil
+		}
+		sameSlice = false
 	}
 	s.nodes.Track(key)
 	for _, m := range w.members {
-		if m.Node != "" && m.Live() && w.current(m) && m.Member.Slice == p.Member.Slice {
+		if m.Node != "" && m.Live() && w.current(m) && (m.Member.Slice == p.Member.Slice || !sameSlice) {
 			if v, ok := s.nodes.DomainOf(m.Node, key); ok {
 				return sets.New(s.nodes.NodesOf(topology.DomainRef{Key: key, Value: v})...)
 			}
