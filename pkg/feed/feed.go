@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -36,6 +37,8 @@ type Runtime struct {
 	onDelete         []func(*corev1.Pod)
 	// lead gates every writer on this replica leading.
 	lead leadership
+	// provisioning wakes the provisioning controller (nil until it runs).
+	provisioning atomic.Pointer[provisioner]
 }
 
 // Settings are the plugin arguments every profile shares.

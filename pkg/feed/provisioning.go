@@ -89,6 +89,13 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinforme
 	}); err != nil {
 		return nil, err
 	}
+	// A request is owned by its Workload object: one written may let a
+	// request waiting for it be created.
+	if _, err := v1.Workloads().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: func(any) { rt.PokeProvisioning() },
+	}); err != nil {
+		return nil, err
+	}
 	// A config changes every check that names it.
 	if _, err := v1.ProvisioningRequestConfigs().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    func(any) { f.resync(ctx) },
@@ -156,6 +163,7 @@ func (p *provisioner) start(ctx context.Context) error {
 		return err
 	}
 	factory.Start(ctx.Done())
+	p.rt.provisioning.Store(p)
 	p.rt.WhileLeading(ctx, func(ctx context.Context) {
 		if !toolscache.WaitForCacheSync(ctx.Done(), informer.Informer().HasSynced) {
 			return
@@ -173,6 +181,15 @@ func (p *provisioner) start(ctx context.Context) error {
 		}
 	})
 	return nil
+}
+
+// PokeProvisioning wakes the provisioning controller: a workload reserved
+// quota for its check, and its request can be created now rather than on
+// the next tick.
+func (rt *Runtime) PokeProvisioning() {
+	if p := rt.provisioning.Load(); p != nil {
+		p.poke()
+	}
 }
 
 func (p *provisioner) poke() {

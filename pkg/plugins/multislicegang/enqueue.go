@@ -29,6 +29,8 @@ func (pl *Plugin) PreEnqueue(_ context.Context, pod *corev1.Pod) *fwk.Status {
 		reason := "QuotaReserved"
 		if problem != nil {
 			reason = problem.Reason
+		} else {
+			pl.rt.PokeProvisioning()
 		}
 		pl.rt.Events().Normal(&v.Ref, reason, msg)
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg)

@@ -94,6 +94,7 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 			pl.rt.Events().Normal(&v.Ref, problem.Reason, problem.Message)
 		} else {
 			pl.rt.Events().Normal(&v.Ref, "QuotaReserved", msg)
+			pl.rt.PokeProvisioning()
 		}
 		return nil, fwk.NewStatus(fwk.Unschedulable, msg)
 	}
