@@ -3,6 +3,7 @@ package feed
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,6 +39,9 @@ func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue
 		Quotas:          map[quota.FlavorResource]quota.Limit{},
 		FairWeight:      1000,
 		AdmissionChecks: cq.Spec.AdmissionChecks,
+	}
+	if d := cq.Spec.MaxRunDurationSeconds; d != nil {
+		out.MaxRunDuration = time.Duration(*d) * time.Second
 	}
 	if out.Strategy == "" {
 		out.Strategy = quota.BestEffortFIFO

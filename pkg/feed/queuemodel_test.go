@@ -1,6 +1,8 @@
 package feed
 
 import (
+	"time"
+
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,7 +34,9 @@ func TestClusterQueueModel(t *testing.T) {
 					{Name: "v6e", Resources: []multislicev1alpha1.ResourceQuota{{Name: tpu, NominalQuota: q("32")}}},
 				},
 			}},
-			FairSharing: &multislicev1alpha1.FairSharing{Weight: ptr.To(q("2"))},
+			FairSharing:           &multislicev1alpha1.FairSharing{Weight: ptr.To(q("2"))},
+			AdmissionChecks:       []string{"dws-prov"},
+			MaxRunDurationSeconds: ptr.To[int64](600),
 			Preemption: &multislicev1alpha1.ClusterQueuePreemption{
 				WithinClusterQueue: multislicev1alpha1.PreemptionPolicyLowerPriority, ReclaimWithinCohort: multislicev1alpha1.PreemptionPolicyAny,
 				ReclaimOutOfCohort: &multislicev1alpha1.ReclaimOutOfCohort{Enable: true},
@@ -50,7 +54,8 @@ func TestClusterQueueModel(t *testing.T) {
 			{Flavor: "v5e", Resource: tpu}: {Nominal: 24000, Borrowing: ptr.To[int64](8000), Lending: ptr.To[int64](16000)},
 			{Flavor: "v6e", Resource: tpu}: {Nominal: 32000},
 		},
-		Preemption: quota.Preemption{WithinClusterQueue: "LowerPriority", ReclaimWithinCohort: "Any", ReclaimOutOfCohort: true},
+		Preemption:      quota.Preemption{WithinClusterQueue: "LowerPriority", ReclaimWithinCohort: "Any", ReclaimOutOfCohort: true},
+		AdmissionChecks: []string{"dws-prov"}, MaxRunDuration: 10 * time.Minute,
 	}
 	sel := got.Namespaces
 	got.Namespaces = nil

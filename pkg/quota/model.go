@@ -15,6 +15,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -133,6 +134,9 @@ type ClusterQueue struct {
 	Preemption Preemption
 	// AdmissionChecks are the checks a workload must pass (provisioning).
 	AdmissionChecks []string
+	// MaxRunDuration bounds how long its workloads run (0: no bound) when
+	// neither they nor its provisioning check say otherwise.
+	MaxRunDuration time.Duration
 }
 
 // group returns the group covering resource r (-1: none).

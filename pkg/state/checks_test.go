@@ -214,3 +214,39 @@ func placeAll(f *fixture, pods []*corev1.Pod) {
 		f.bind(p, f.placed[p.UID])
 	}
 }
+
+// A ClusterQueue's maxRunDurationSeconds bounds its workloads that say
+// nothing themselves; a workload's own annotation wins.
+func TestClusterQueueMaximumRunDuration(t *testing.T) {
+	for name, tc := range map[string]struct {
+		annotation string
+		want       time.Duration
+	}{
+		"queue default":  {want: 30 * time.Minute},
+		"own annotation": {annotation: "600", want: 10 * time.Minute},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := withQueue(newFixture(t, builders.V5ePools(2)...), 24, quota.BestEffortFIFO)
+			f.s.SetClusterQueue(&quota.ClusterQueue{
+				Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000, MaxRunDuration: 30 * time.Minute,
+				Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
+				Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: 24000}},
+			})
+			js := queued("js", 1, 0)
+			if tc.annotation != "" {
+				js.Annotations[wellknown.ProvReqAnnotationPrefix+wellknown.MaxRunDurationSecondsParameter] = tc.annotation
+			}
+			pods := f.addGang(js)
+			f.commit(jsKey("js"))
+			placeAll(f, pods)
+			f.clock.Step(tc.want - time.Second)
+			if acts := f.s.Expire(); len(acts.Expired) != 0 {
+				t.Fatalf("expired before %s", tc.want)
+			}
+			f.clock.Step(time.Second)
+			if acts := f.s.Expire(); len(acts.Expired) != 1 || acts.Expired[0].Limit != tc.want {
+				t.Fatalf("Expired = %+v, want one with limit %s", acts.Expired, tc.want)
+			}
+		})
+	}
+}

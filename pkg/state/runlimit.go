@@ -12,8 +12,8 @@ import (
 
 // A workload may run at most maxRunDurationSeconds, counted from when it
 // was placed whole: its own provreq.kueue.x-k8s.io/maxRunDurationSeconds
-// annotation, or else the parameter of its queue's provisioning check
-// (the queue's default). Flex-start capacity is reclaimed at that time
+// annotation, or else the parameter of its queue's provisioning check, or
+// else its ClusterQueue's maxRunDurationSeconds. Flex-start capacity is reclaimed at that time
 // anyway; ending the workload then, whole, is what lets it end cleanly.
 
 // Expiry is a workload past its maximum run duration: its owner is
@@ -40,7 +40,16 @@ func (s *State) maxRunLocked(w *Workload) (time.Duration, error) {
 	if c, _ := s.checkOfLocked(w); c != nil {
 		check = c
 	}
-	return provisioning.MaxRunDuration(provisioning.Parameters(check, w.model.ProvisioningAnnotations))
+	d, err := provisioning.MaxRunDuration(provisioning.Parameters(check, w.model.ProvisioningAnnotations))
+	if d != 0 || err != nil {
+		return d, err
+	}
+	if q := s.queueNameLocked(w); q != "" {
+		if cq, p := s.book.Resolve(w.key.Namespace, q); p == nil {
+			return cq.MaxRunDuration, nil
+		}
+	}
+	return 0, nil
 }
 
 // expireRunsLocked ends the workloads whose run duration passed.

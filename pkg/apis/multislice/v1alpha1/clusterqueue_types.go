@@ -81,8 +81,9 @@ type ClusterQueueSpec struct {
 	Preemption *ClusterQueuePreemption `json:"preemption,omitempty"`
 
 	// admissionChecks names the AdmissionCheck objects every workload of
-	// this ClusterQueue has to pass before it is admitted. Stored, not
-	// enforced yet.
+	// this ClusterQueue has to pass before it is admitted: at most one, a
+	// provisioning check (controllerName
+	// kueue.x-k8s.io/provisioning-request).
 	// +optional
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=16
@@ -93,6 +94,16 @@ type ClusterQueueSpec struct {
 	// its cohort's unused quota. Left out, the weight is 1.
 	// +optional
 	FairSharing *FairSharing `json:"fairSharing,omitempty"`
+
+	// maxRunDurationSeconds, when set, is how long a workload of this
+	// ClusterQueue may run, counted from when it was placed whole; it is
+	// then ended whole. A workload's own
+	// provreq.kueue.x-k8s.io/maxRunDurationSeconds annotation, or the
+	// maxRunDurationSeconds parameter of the queue's provisioning check,
+	// takes precedence.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	MaxRunDurationSeconds *int64 `json:"maxRunDurationSeconds,omitempty"`
 }
 
 // ResourceGroup is a set of resources and the flavors that give quota for

@@ -315,6 +315,11 @@ func (in *ClusterQueueSpec) DeepCopyInto(out *ClusterQueueSpec) {
 		*out = new(FairSharing)
 		(*in).DeepCopyInto(*out)
 	}
+	if in.MaxRunDurationSeconds != nil {
+		in, out := &in.MaxRunDurationSeconds, &out.MaxRunDurationSeconds
+		*out = new(int64)
+		**out = **in
+	}
 	return
 }
 

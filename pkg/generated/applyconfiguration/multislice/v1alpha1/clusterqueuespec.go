@@ -37,12 +37,20 @@ type ClusterQueueSpecApplyConfiguration struct {
 	// Never.
 	Preemption *ClusterQueuePreemptionApplyConfiguration `json:"preemption,omitempty"`
 	// admissionChecks names the AdmissionCheck objects every workload of
-	// this ClusterQueue has to pass before it is admitted. Stored, not
-	// enforced yet.
+	// this ClusterQueue has to pass before it is admitted: at most one, a
+	// provisioning check (controllerName
+	// kueue.x-k8s.io/provisioning-request).
 	AdmissionChecks []string `json:"admissionChecks,omitempty"`
 	// fairSharing holds the ClusterQueue's parameters for fair sharing of
 	// its cohort's unused quota. Left out, the weight is 1.
 	FairSharing *FairSharingApplyConfiguration `json:"fairSharing,omitempty"`
+	// maxRunDurationSeconds, when set, is how long a workload of this
+	// ClusterQueue may run, counted from when it was placed whole; it is
+	// then ended whole. A workload's own
+	// provreq.kueue.x-k8s.io/maxRunDurationSeconds annotation, or the
+	// maxRunDurationSeconds parameter of the queue's provisioning check,
+	// takes precedence.
+	MaxRunDurationSeconds *int64 `json:"maxRunDurationSeconds,omitempty"`
 }
 
 // ClusterQueueSpecApplyConfiguration constructs a declarative configuration of the ClusterQueueSpec type for use with
@@ -111,5 +119,13 @@ func (b *ClusterQueueSpecApplyConfiguration) WithAdmissionChecks(values ...strin
 // If called multiple times, the FairSharing field is set to the value of the last call.
 func (b *ClusterQueueSpecApplyConfiguration) WithFairSharing(value *FairSharingApplyConfiguration) *ClusterQueueSpecApplyConfiguration {
 	b.FairSharing = value
+	return b
+}
+
+// WithMaxRunDurationSeconds sets the MaxRunDurationSeconds field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the MaxRunDurationSeconds field is set to the value of the last call.
+func (b *ClusterQueueSpecApplyConfiguration) WithMaxRunDurationSeconds(value int64) *ClusterQueueSpecApplyConfiguration {
+	b.MaxRunDurationSeconds = &value
 	return b
 }
