@@ -298,21 +298,7 @@ func TestJobMember(t *testing.T) {
 			p := pod(tc.labels)
 			p.Annotations = tc.annotations
 			m, isMember, err := JobMember(p)
-			if isMember != tc.isMember {
-				t.Fatalf("isMember = %v, want %v", isMember, tc.isMember)
-			}
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, m); diff != "" {
-				t.Errorf("member (-want +got):\n%s", diff)
-			}
+			checkMember(t, m, isMember, err, tc.want, tc.isMember, tc.wantErr)
 		})
 	}
 }

@@ -204,21 +204,7 @@ func TestMemberOf(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			m, isMember, err := MemberOf(pod(tc.labels))
-			if isMember != tc.isMember {
-				t.Fatalf("isMember = %v, want %v", isMember, tc.isMember)
-			}
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, m); diff != "" {
-				t.Errorf("member (-want +got):\n%s", diff)
-			}
+			checkMember(t, m, isMember, err, tc.want, tc.isMember, tc.wantErr)
 		})
 	}
 }
@@ -249,5 +235,26 @@ func TestResources(t *testing.T) {
 	}
 	if got := (Resources{corev1.ResourceCPU: 1500, wellknown.ResourceTPU: 4000, corev1.ResourcePods: 1000}).String(); got != "cpu=1500m, google.com/tpu=4" {
 		t.Errorf("String = %q", got)
+	}
+}
+
+// checkMember compares a membership read with what a case wants: an error
+// containing wantErr, or the member want.
+func checkMember(t *testing.T, m Member, isMember bool, err error, want Member, wantMember bool, wantErr string) {
+	t.Helper()
+	if isMember != wantMember {
+		t.Fatalf("isMember = %v, want %v", isMember, wantMember)
+	}
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("err = %v, want %q", err, wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, m); diff != "" {
+		t.Errorf("member (-want +got):\n%s", diff)
 	}
 }

@@ -191,19 +191,7 @@ func (e *env) waitWorkload(t *testing.T, name, what string, ok func(*multislicev
 // waitWorkloadNamed waits until Workload object name satisfies ok.
 func (e *env) waitWorkloadNamed(t *testing.T, name, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
 	t.Helper()
-	var wl *multislicev1alpha1.Workload
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		got, err := e.client.MultisliceV1alpha1().Workloads(e.ns).Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return false, nil
-		}
-		wl = got
-		return ok(got), nil
-	})
-	if err != nil {
-		t.Fatalf("Workload of %s never %s; last: %+v", name, what, wl)
-	}
-	return wl
+	return harness.WaitWorkload(t, e.client, e.ns, name, what, ok)
 }
 
 // checkState reports whether the Workload's admission check is in state.
@@ -213,12 +201,7 @@ func checkState(state string) func(*multislicev1alpha1.Workload) bool {
 	}
 }
 
-func condition(typ string, status metav1.ConditionStatus, reason string) func(*multislicev1alpha1.Workload) bool {
-	return func(wl *multislicev1alpha1.Workload) bool {
-		c := apimeta.FindStatusCondition(wl.Status.Conditions, typ)
-		return c != nil && c.Status == status && (reason == "" || c.Reason == reason)
-	}
-}
+var condition = harness.WorkloadCondition
 
 // zonesOf lists the zone of the node each pod of the JobSet is bound to.
 func (e *env) zonesOf(t *testing.T, name string) map[string]bool {

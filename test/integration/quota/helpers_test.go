@@ -75,29 +75,12 @@ func (e *env) waitPodWorkload(t *testing.T, ns, pod, reason string) {
 
 func (e *env) waitWorkloadNamed(t *testing.T, ns, name, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
 	t.Helper()
-	var wl *multislicev1alpha1.Workload
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		got, err := e.queues.MultisliceV1alpha1().Workloads(ns).Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return false, nil
-		}
-		wl = got
-		return ok(got), nil
-	})
-	if err != nil {
-		t.Fatalf("Workload %s never %s; last: %+v", name, what, wl)
-	}
-	return wl
+	return harness.WaitWorkload(t, e.queues, ns, name, what, ok)
 }
 
 // condition reports whether the Workload has condition typ with status and
 // (when not empty) reason.
-func condition(typ string, status metav1.ConditionStatus, reason string) func(*multislicev1alpha1.Workload) bool {
-	return func(wl *multislicev1alpha1.Workload) bool {
-		c := apimeta.FindStatusCondition(wl.Status.Conditions, typ)
-		return c != nil && c.Status == status && (reason == "" || c.Reason == reason)
-	}
-}
+var condition = harness.WorkloadCondition
 
 // waitClusterQueue waits until the ClusterQueue's status has pending and
 // admitted workloads and uses chips of google.com/tpu.
