@@ -169,6 +169,10 @@ func TestMissingCheckKeepsTheWorkloadWaiting(t *testing.T) {
 	if !v.Wait || v.QueueReason != "AdmissionCheckNotReady" || !strings.Contains(v.Message, "AdmissionCheck dws-prov") {
 		t.Fatalf("Admit = %+v", v)
 	}
+	rep := f.s.QueueReport()
+	if len(rep.Workloads) != 1 || rep.Workloads[0].Problem == nil || rep.Workloads[0].Problem.Reason != "AdmissionCheckNotReady" {
+		t.Fatalf("the Workload does not say why it waits: %+v", rep.Workloads)
+	}
 	f.s.SetAdmissionCheck(checkName, &provisioning.Check{Name: checkName, Problem: "ProvisioningRequestConfig dws-config, named by AdmissionCheck dws-prov, not found"})
 	if v := f.s.Admit(head(t, f, pods)); !v.Wait || !strings.Contains(v.Message, "dws-config") {
 		t.Fatalf("Admit = %+v", v)

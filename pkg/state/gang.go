@@ -130,6 +130,8 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 			// A provisioning check holds the head until its capacity exists.
 			if wait, reason, msg := s.checkGateLocked(w); wait {
 				v.Wait, v.Message, v.QueueReason = true, msg, reason
+				// Shown on the Workload while no quota is reserved.
+				w.queueProblem.Store(&quota.Problem{Reason: reason, Message: msg, Config: reason == "AdmissionCheckNotReady"})
 				return v
 			}
 		}
