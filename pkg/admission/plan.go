@@ -411,6 +411,9 @@ func (p *planning) qualifier(sig string, spec *corev1.PodSpec) func(string) bool
 		}
 		n := p.sn.Nodes[name]
 		ok := n != nil
+		for k, v := range p.sn.NodeSelector {
+			ok = ok && n.Node.Obj.Labels[k] == v
+		}
 		if ok {
 			match, err := affinity.Match(n.Node.Obj)
 			ok = err == nil && match

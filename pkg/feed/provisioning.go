@@ -223,6 +223,16 @@ func (p *provisioner) sync(ctx context.Context) {
 		}
 		u.Outcome, u.Message = provisioning.Read(req.Status.Conditions)
 		if u.Outcome == provisioning.Provisioned {
+			sel, missing := provisioning.NodeSelector(&u.Check, req.Status.ProvisioningClassDetails)
+			if missing != "" {
+				// The config steers the pods with a detail the request
+				// does not report (yet): placing them anywhere else could
+				// miss the capacity.
+				u.Outcome, u.Message = provisioning.Pending, fmt.Sprintf("provisioned, but status.provisioningClassDetails has no %q for the config's podSetUpdates", missing)
+			}
+			u.NodeSelector = sel
+		}
+		if u.Outcome == provisioning.Provisioned {
 			// The autoscaler lets only pods that name the request use its
 			// capacity: annotate them before they are placed.
 			if err := p.annotate(ctx, u, req); err != nil {

@@ -36,10 +36,38 @@ type Check struct {
 	// ask for at least one of them.
 	ManagedResources []corev1.ResourceName
 	Retry            Retry
+	// NodeSelector are the node labels a provisioned workload is placed
+	// under, each valued from the request's status.provisioningClassDetails
+	// (the config's podSetUpdates): they pin it to the capacity provisioned
+	// for it.
+	NodeSelector []NodeSelectorFromDetail
 	// Problem is set when the check cannot be used (its config is missing
 	// or invalid, or another controller owns it): workloads of queues that
 	// list it wait, with this message.
 	Problem string
+}
+
+// NodeSelectorFromDetail is a node label whose value a provisioned request
+// reports under Detail.
+type NodeSelectorFromDetail struct {
+	Key, Detail string
+}
+
+// NodeSelector is the node selector a provisioned request's details give
+// (nil when the check adds none), or the first detail it lacks.
+func NodeSelector(c *Check, details map[string]autoscalingv1.Detail) (map[string]string, string) {
+	if len(c.NodeSelector) == 0 {
+		return nil, ""
+	}
+	out := make(map[string]string, len(c.NodeSelector))
+	for _, e := range c.NodeSelector {
+		v, ok := details[e.Detail]
+		if !ok {
+			return nil, e.Detail
+		}
+		out[e.Key] = string(v)
+	}
+	return out, ""
 }
 
 // Retry is how a failed request is tried again.
@@ -226,6 +254,11 @@ func Resolve(ac *multislicev1alpha1.AdmissionCheck, cfg *multislicev1alpha1.Prov
 		}
 	}
 	c.ManagedResources = slices.Clone(cfg.Spec.ManagedResources)
+	if u := cfg.Spec.PodSetUpdates; u != nil {
+		for _, e := range u.NodeSelector {
+			c.NodeSelector = append(c.NodeSelector, NodeSelectorFromDetail{Key: e.Key, Detail: e.ValueFromProvisioningClassDetail})
+		}
+	}
 	if rs := cfg.Spec.RetryStrategy; rs != nil {
 		if rs.BackoffLimitCount != nil {
 			c.Retry.Limit = *rs.BackoffLimitCount

@@ -139,3 +139,24 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestNodeSelectorFromDetails(t *testing.T) {
+	cfg := &multislicev1alpha1.ProvisioningRequestConfig{Spec: multislicev1alpha1.ProvisioningRequestConfigSpec{
+		ProvisioningClassName: "queued-provisioning.gke.io",
+		PodSetUpdates: &multislicev1alpha1.ProvisioningRequestPodSetUpdates{NodeSelector: []multislicev1alpha1.ProvisioningRequestPodSetUpdatesNodeSelector{
+			{Key: "cloud.google.com/gke-nodepool", ValueFromProvisioningClassDetail: "nodePool"}}},
+	}}
+	ac := &multislicev1alpha1.AdmissionCheck{Spec: multislicev1alpha1.AdmissionCheckSpec{ControllerName: multislicev1alpha1.ProvisioningRequestControllerName,
+		Parameters: &multislicev1alpha1.AdmissionCheckParametersReference{Kind: "ProvisioningRequestConfig", Name: "c"}}}
+	c, _ := Resolve(ac, cfg)
+	sel, missing := NodeSelector(c, map[string]autoscalingv1.Detail{"nodePool": "dws-1", "zone": "us-central1-a"})
+	if missing != "" || len(sel) != 1 || sel["cloud.google.com/gke-nodepool"] != "dws-1" {
+		t.Errorf("NodeSelector = %v, missing %q", sel, missing)
+	}
+	if _, missing := NodeSelector(c, nil); missing != "nodePool" {
+		t.Errorf("missing detail %q, want nodePool", missing)
+	}
+	if sel, missing := NodeSelector(&Check{}, nil); sel != nil || missing != "" {
+		t.Errorf("a check without podSetUpdates selects %v (%q)", sel, missing)
+	}
+}

@@ -56,6 +56,9 @@ type checkTrack struct {
 	message string
 	retryAt time.Time
 	since   time.Time
+	// nodeSelector are the labels of the capacity provisioned for it: the
+	// workload is placed only on nodes carrying them.
+	nodeSelector map[string]string
 }
 
 // holdsQuota reports whether the track keeps the workload's charge while
@@ -241,8 +244,13 @@ func (s *State) ProvisioningCreated(key workload.Key, attempt int32) {
 type ProvisioningUpdate struct {
 	Key     workload.Key
 	Attempt int32
+	// Check is the workload's check (ProvisioningRequests fills it in).
+	Check   provisioning.Check
 	Outcome provisioning.Outcome
 	Message string
+	// NodeSelector, for a provisioned request, are the labels of the
+	// capacity provisioned for it (the check's podSetUpdates).
+	NodeSelector map[string]string
 }
 
 // ObserveProvisioning applies what a request's conditions say. It returns
@@ -271,7 +279,7 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 		if t.phase != checkRequesting {
 			return Actions{}, nil
 		}
-		t.phase, t.since, t.message = checkReady, now, "provisioned"
+		t.phase, t.since, t.message, t.nodeSelector = checkReady, now, "provisioned", u.NodeSelector
 		s.bumpLocked()
 		event(false, "Provisioned", fmt.Sprintf("ProvisioningRequest %s is provisioned; placing %s", t.requestName(w), w.key))
 		acts.Activate = s.headRefsLocked(w)
@@ -370,7 +378,11 @@ func (s *State) ProvisioningRequests() map[string]ProvisioningUpdate {
 	out := map[string]ProvisioningUpdate{}
 	for key, w := range s.workloads {
 		if t := w.check; t != nil && t.attempt > 0 {
-			out[key.Namespace+"/"+t.requestName(w)] = ProvisioningUpdate{Key: key, Attempt: t.attempt}
+			u := ProvisioningUpdate{Key: key, Attempt: t.attempt}
+			if c := s.checks[t.check]; c != nil {
+				u.Check = *c
+			}
+			out[key.Namespace+"/"+t.requestName(w)] = u
 		}
 	}
 	return out
@@ -426,4 +438,13 @@ func (s *State) mayNeedCheckLocked(pod *corev1.Pod) bool {
 	}
 	c, problem := s.checkOfLocked(w)
 	return c != nil || problem != ""
+}
+
+// provisionedSelectorLocked is the node selector of the capacity
+// provisioned for w (nil: none).
+func (s *State) provisionedSelectorLocked(w *Workload) map[string]string {
+	if t := w.check; t != nil && t.phase == checkReady {
+		return t.nodeSelector
+	}
+	return nil
 }

@@ -91,6 +91,7 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if k := f.snapshot(jsKey("js")).AtomicKey; k != wellknown.ZoneLabel {
 		t.Errorf("a provisioned workload plans with atomic key %q, want the zone", k)
 	}
+
 	if done, _, _ := f.s.ReserveForCheck(h); done {
 		t.Fatal("a provisioned workload reserved quota again")
 	}
@@ -252,5 +253,19 @@ func TestClusterQueueMaximumRunDuration(t *testing.T) {
 				t.Fatalf("Expired = %+v, want one with limit %s", acts.Expired, tc.want)
 			}
 		})
+	}
+}
+
+// With podSetUpdates, the request's details name the provisioned capacity:
+// the workload is placed there and nowhere else.
+func TestProvisionedNodeSelector(t *testing.T) {
+	f := withCheck(newFixture(t, zonedPools()...), 24)
+	pods := f.addGang(queued("js", 1, 0))
+	reserveForCheck(t, f, head(t, f, pods))
+	f.s.ProvisioningCreated(jsKey("js"), 1)
+	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned,
+		NodeSelector: map[string]string{wellknown.NodePoolLabel: "pool-1"}})
+	if got := domains(f.mustPlan(jsKey("js"))); got[0] != "pool-1" {
+		t.Fatalf("placed on %v, want the provisioned pool-1 (pool-0 is free too)", got)
 	}
 }

@@ -37,6 +37,9 @@ type Snapshot struct {
 	// set, the nodes of Self's placed pods are all in Nodes: they pin the
 	// value the rest of the workload must use.
 	AtomicKey string
+	// NodeSelector are labels every node of Self must carry: those of the
+	// capacity provisioned for it (nil: none).
+	NodeSelector map[string]string
 	// Qualifiers memoises, per scheduling signature, which nodes a pod
 	// spec may use (selectors, affinity, taints): nodes do not change
 	// within a snapshot, so every plan made on it (preemption simulates
@@ -148,6 +151,7 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 		names = s.nodes.AllNodes()
 	}
 	sn.AtomicKey = s.atomicKeyLocked(w)
+	sn.NodeSelector = s.provisionedSelectorLocked(w)
 	if sn.AtomicKey != "" && !all {
 		// Placed pods pin the value. Their nodes are in Nodes through
 		// their slices' domains, unless a node lacks its slice's domain

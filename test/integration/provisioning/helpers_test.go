@@ -147,7 +147,13 @@ func (e *env) startProvisioner(t *testing.T, decide func(req *autoscalingv1.Prov
 					cond = metav1.Condition{Type: autoscalingv1.Failed, Status: metav1.ConditionTrue, Reason: "OutOfCapacity", Message: a.fail}
 				} else {
 					for j, zone := range a.zones {
-						pool := builders.NodePool(fmt.Sprintf("%s-%d", req.Name, j))
+						name := fmt.Sprintf("%s-%d", req.Name, j)
+						if a.pool != "" {
+							name = a.pool
+						}
+						// As GKE's class does: where the capacity is.
+						req.Status.ProvisioningClassDetails = map[string]autoscalingv1.Detail{"nodePool": autoscalingv1.Detail(name), "zone": autoscalingv1.Detail(zone)}
+						pool := builders.NodePool(name)
 						if a.pool != "" {
 							pool = builders.NodePool(a.pool).Label(corev1.LabelHostname, fmt.Sprintf("%s-%d", a.pool, j))
 						}

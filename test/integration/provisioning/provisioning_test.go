@@ -114,3 +114,33 @@ func TestMaximumRunDuration(t *testing.T) {
 	}
 	e.cp.WaitForWorkloadEvent(t, e.ns, "short", "MaximumRunDurationExceeded")
 }
+
+// With the config's podSetUpdates, the pods go to the pool the request
+// reports, not to a free pool of the same GPUs that was there before.
+func TestPodSetUpdatesSteerToTheProvisionedPool(t *testing.T) {
+	e := start(t)
+	cfg, err := e.client.MultisliceV1alpha1().ProvisioningRequestConfigs().Get(t.Context(), "dws-config", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Spec.PodSetUpdates = &multislicev1alpha1.ProvisioningRequestPodSetUpdates{NodeSelector: []multislicev1alpha1.ProvisioningRequestPodSetUpdatesNodeSelector{
+		{Key: wellknown.NodePoolLabel, ValueFromProvisioningClassDetail: "nodePool"}}}
+	if _, err := e.client.MultisliceV1alpha1().ProvisioningRequestConfigs().Update(t.Context(), cfg, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.cp.CreateNodePool(t, builders.NodePool("a-decoy").Nodes(2).GPU(gpuModel, 1).Zone("us-central1-a"))
+	e.startProvisioner(t, func(*autoscalingv1.ProvisioningRequest, int) answer {
+		return answer{zones: []string{"us-central1-a", "us-central1-a"}, pool: "dws-steered"}
+	})
+	e.jobsets.Create(t, e.gpuJobSet("steered", 2, nil))
+	for _, pod := range []string{"steered-worker-0-0-a0", "steered-worker-1-0-a0"} {
+		bound := e.cp.WaitForPodBound(t, e.ns, pod)
+		node, err := e.cp.Client.CoreV1().Nodes().Get(t.Context(), bound.Spec.NodeName, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pool := node.Labels[wellknown.NodePoolLabel]; pool != "dws-steered" {
+			t.Errorf("%s placed in pool %s, not the one provisioned for it", pod, pool)
+		}
+	}
+}

@@ -7,11 +7,12 @@ import (
 // AdmissionCheck is a condition, besides quota, that a workload of a
 // ClusterQueue listing it in spec.admissionChecks has to pass before it is
 // admitted; spec.controllerName says which controller decides it. The
-// scheduler is to decide the checks whose controllerName is
-// ProvisioningRequestControllerName: ask the cluster autoscaler for the
+// scheduler decides the checks whose controllerName is
+// ProvisioningRequestControllerName: it asks the cluster autoscaler for the
 // workload's capacity with a ProvisioningRequest, configured by the
-// ProvisioningRequestConfig that spec.parameters names. Until it does,
-// AdmissionChecks are stored, not enforced.
+// ProvisioningRequestConfig that spec.parameters names, and places the
+// workload once the capacity is provisioned. A ClusterQueue listing a check
+// of another controller admits nothing.
 //
 // +genclient
 // +genclient:nonNamespaced

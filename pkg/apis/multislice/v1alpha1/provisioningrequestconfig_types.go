@@ -8,8 +8,7 @@ import (
 // ProvisioningRequestConfig configures the provisioning AdmissionCheck: the
 // ProvisioningRequests (autoscaling.x-k8s.io/v1, the cluster autoscaler's
 // API) made for the workloads that have to pass the check say what it
-// says, and failed requests are retried as it says. Stored, not enforced
-// yet: the scheduler's provisioning check is still to come.
+// says, and failed requests are retried as it says.
 //
 // +genclient
 // +genclient:nonNamespaced
@@ -64,10 +63,11 @@ type ProvisioningRequestConfigSpec struct {
 	// +kubebuilder:default={backoffLimitCount:3,backoffBaseSeconds:60,backoffMaxSeconds:1800}
 	RetryStrategy *ProvisioningRequestRetryStrategy `json:"retryStrategy,omitempty"`
 
-	// podSetUpdates, in Kueue, sets node selectors on the workload's pods
-	// from values the provisioning class reports in the request's
-	// status.provisioningClassDetails, to steer them onto the provisioned
-	// nodes. Accepted so that Kueue manifests apply; not applied yet.
+	// podSetUpdates steers the workload onto the provisioned nodes: each
+	// nodeSelector entry's value is read from the request's
+	// status.provisioningClassDetails once it is Provisioned, and the
+	// workload is placed only on nodes carrying those labels (the scheduler
+	// applies them when it places the pods, which keep their own spec).
 	// +optional
 	PodSetUpdates *ProvisioningRequestPodSetUpdates `json:"podSetUpdates,omitempty"`
 

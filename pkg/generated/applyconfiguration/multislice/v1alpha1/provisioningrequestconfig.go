@@ -14,8 +14,7 @@ import (
 // ProvisioningRequestConfig configures the provisioning AdmissionCheck: the
 // ProvisioningRequests (autoscaling.x-k8s.io/v1, the cluster autoscaler's
 // API) made for the workloads that have to pass the check say what it
-// says, and failed requests are retried as it says. Stored, not enforced
-// yet: the scheduler's provisioning check is still to come.
+// says, and failed requests are retried as it says.
 type ProvisioningRequestConfigApplyConfiguration struct {
 	v1.TypeMetaApplyConfiguration    `json:""`
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`

@@ -34,10 +34,11 @@ type ProvisioningRequestConfigSpecApplyConfiguration struct {
 	// failed (or whose booking expired before the workload was placed) is
 	// replaced by a new one. Left out: 3 retries, 60 s base, 1800 s most.
 	RetryStrategy *ProvisioningRequestRetryStrategyApplyConfiguration `json:"retryStrategy,omitempty"`
-	// podSetUpdates, in Kueue, sets node selectors on the workload's pods
-	// from values the provisioning class reports in the request's
-	// status.provisioningClassDetails, to steer them onto the provisioned
-	// nodes. Accepted so that Kueue manifests apply; not applied yet.
+	// podSetUpdates steers the workload onto the provisioned nodes: each
+	// nodeSelector entry's value is read from the request's
+	// status.provisioningClassDetails once it is Provisioned, and the
+	// workload is placed only on nodes carrying those labels (the scheduler
+	// applies them when it places the pods, which keep their own spec).
 	PodSetUpdates *ProvisioningRequestPodSetUpdatesApplyConfiguration `json:"podSetUpdates,omitempty"`
 	// podSetMergePolicy, in Kueue, merges pod sets before they are passed
 	// to the autoscaler:
