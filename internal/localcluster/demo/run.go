@@ -11,14 +11,16 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/timeline"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
 
@@ -30,7 +32,15 @@ func Run(ctx context.Context, c *localcluster.Cluster, s *Scenario, tl *timeline
 	if err != nil {
 		return err
 	}
-	r := &runner{cluster: c, client: c.Client, jobsets: js, injector: &faults.Injector{Client: c.Client}, s: s, tl: tl}
+	// Custom resources speak JSON only.
+	jsonCfg := rest.CopyConfig(c.AdminConfig)
+	jsonCfg.ContentType = runtime.ContentTypeJSON
+	jsonCfg.AcceptContentTypes = runtime.ContentTypeJSON
+	requests, err := versioned.NewForConfig(jsonCfg)
+	if err != nil {
+		return err
+	}
+	r := &runner{cluster: c, client: c.Client, jobsets: js, requests: requests, injector: &faults.Injector{Client: c.Client}, s: s, tl: tl}
 	for i, st := range s.Steps {
 		if st.Note != "" {
 			tl.Note("--", "%s", st.Note)
@@ -51,6 +61,7 @@ type runner struct {
 	cluster  *localcluster.Cluster
 	client   kubernetes.Interface
 	jobsets  jobsetclient.Interface
+	requests versioned.Interface
 	injector *faults.Injector
 	s        *Scenario
 	tl       *timeline.Timeline
@@ -146,13 +157,8 @@ func (r *runner) resolvePool(ctx context.Context, ref PoolRef) (string, error) {
 	return "", fmt.Errorf("slice %d of JobSet %s has no scheduled leader pod", ref.Slice, ref.OfJobSet)
 }
 
-func (r *runner) waitFor(ctx context.Context, w WaitFor) error {
-	err := wait.PollUntilContextCancel(ctx, 500*time.Millisecond, true, func(ctx context.Context) (bool, error) {
-		select {
-		case <-r.cluster.Failed():
-			return false, r.cluster.Err()
-		default:
-		}
+func (r *runner) waitForJobSet(ctx context.Context, w WaitFor) error {
+	err := r.poll(ctx, func(ctx context.Context) (bool, error) {
 		if w.JobSet == "*" {
 			list, err := r.jobsets.JobsetV1alpha2().JobSets(r.s.Namespace).List(ctx, metav1.ListOptions{})
 			if err != nil {

@@ -1,5 +1,6 @@
 // Package demo runs a scenario script against a local cluster: apply
-// manifests, wait for JobSets, change, fail and recover node pools.
+// manifests, wait for JobSets, Jobs, ProvisioningRequests and node pools,
+// change, fail and recover node pools.
 package demo
 
 import (
@@ -7,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,6 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/nodepools"
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 )
 
 // Scenario is a demo.yaml file.
@@ -36,7 +40,8 @@ type Step struct {
 	Apply string `json:"apply,omitempty"`
 	// Sleep waits.
 	Sleep *metav1.Duration `json:"sleep,omitempty"`
-	// WaitFor waits for JobSets to reach a state.
+	// WaitFor waits for JobSets or a Job to reach a state, for a
+	// ProvisioningRequest's condition, or for a node pool.
 	WaitFor *WaitFor `json:"waitFor,omitempty"`
 	// NodePools makes the cluster's nodes those of a node pool file
 	// (relative to the scenario), in place of the ones it was started
@@ -50,18 +55,40 @@ type Step struct {
 	Note string `json:"note,omitempty"`
 }
 
-// JobSet states a step can wait for.
+// JobSet and Job states a step can wait for.
 const (
-	StateRunning   = "Running"   // every pod of the JobSet is Running
-	StateCompleted = "Completed" // the JobSet completed
-	StateFinished  = "Finished"  // the JobSet completed or failed
-	StateRestarted = "Restarted" // the JobSet was restarted at least once
+	StateRunning   = "Running"   // every pod it runs at once is Running
+	StateCompleted = "Completed" // it completed
+	StateFinished  = "Finished"  // it completed or failed
+	StateRestarted = "Restarted" // the JobSet was restarted at least once (JobSets only)
 )
 
-// WaitFor names a JobSet ("*" for every JobSet of the namespace) and a state.
+// Node pool states a step can wait for.
+const (
+	PoolReady   = "Ready"   // the pool has nodes, all of them Ready and healthy
+	PoolRemoved = "Removed" // the pool has no nodes
+)
+
+// requestConditions are the ProvisioningRequest conditions a step can
+// wait for to be True.
+var requestConditions = []string{autoscalingv1.Accepted, autoscalingv1.Provisioned, autoscalingv1.Failed, autoscalingv1.BookingExpired, autoscalingv1.CapacityRevoked}
+
+// WaitFor names exactly one object to wait for, and what to wait for.
 type WaitFor struct {
-	JobSet string `json:"jobset"`
-	State  string `json:"state"`
+	// JobSet ("*" for every JobSet of the namespace) reaching State.
+	JobSet string `json:"jobset,omitempty"`
+	// Job, a batch/v1 Job of the namespace, reaching State (Running,
+	// Completed or Finished).
+	Job   string `json:"job,omitempty"`
+	State string `json:"state,omitempty"`
+	// ProvisioningRequest of the namespace having Condition True.
+	ProvisioningRequest string `json:"provisioningRequest,omitempty"`
+	Condition           string `json:"condition,omitempty"`
+	// Pool, a node pool (its gke-nodepool label), reaching PoolState
+	// (Ready or Removed): a provisioned pool is there only while its
+	// request holds capacity.
+	Pool      string `json:"pool,omitempty"`
+	PoolState string `json:"poolState,omitempty"`
 }
 
 // PoolRef names a pool directly, or as the pool where a JobSet's slice runs.
@@ -157,17 +184,7 @@ func (s *Scenario) validate() error {
 		}
 		switch {
 		case st.WaitFor != nil:
-			if st.WaitFor.JobSet == "" {
-				errs = append(errs, fmt.Errorf("%s.waitFor.jobset: is required (a name, or * for all)", field))
-			}
-			switch st.WaitFor.State {
-			case StateRunning, StateCompleted, StateFinished, StateRestarted:
-			default:
-				errs = append(errs, fmt.Errorf("%s.waitFor.state: %q is not one of Running, Completed, Finished, Restarted", field, st.WaitFor.State))
-			}
-			if st.WaitFor.JobSet == "*" && st.WaitFor.State != StateCompleted && st.WaitFor.State != StateFinished {
-				errs = append(errs, fmt.Errorf("%s.waitFor: jobset * can only wait for Completed or Finished", field))
-			}
+			errs = append(errs, st.WaitFor.validate(field+".waitFor")...)
 		case st.FailPool != nil:
 			if err := st.FailPool.validate(field+".failPool", false); err != nil {
 				errs = append(errs, err)
@@ -183,6 +200,58 @@ func (s *Scenario) validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func (w *WaitFor) validate(field string) []error {
+	n := 0
+	for _, set := range []bool{w.JobSet != "", w.Job != "", w.ProvisioningRequest != "", w.Pool != ""} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return []error{fmt.Errorf("%s: must name exactly one of jobset (a name, or * for all), job, provisioningRequest, pool (names %d)", field, n)}
+	}
+	var errs []error
+	misplaced := func(name string, set bool) {
+		if set {
+			errs = append(errs, fmt.Errorf("%s.%s: does not go with what the step waits for", field, name))
+		}
+	}
+	switch {
+	case w.JobSet != "":
+		switch w.State {
+		case StateRunning, StateCompleted, StateFinished, StateRestarted:
+		default:
+			errs = append(errs, fmt.Errorf("%s.state: %q is not one of Running, Completed, Finished, Restarted", field, w.State))
+		}
+		if w.JobSet == "*" && w.State != StateCompleted && w.State != StateFinished {
+			errs = append(errs, fmt.Errorf("%s: jobset * can only wait for Completed or Finished", field))
+		}
+		misplaced("condition", w.Condition != "")
+		misplaced("poolState", w.PoolState != "")
+	case w.Job != "":
+		switch w.State {
+		case StateRunning, StateCompleted, StateFinished:
+		default:
+			errs = append(errs, fmt.Errorf("%s.state: %q is not one of Running, Completed, Finished (for a job)", field, w.State))
+		}
+		misplaced("condition", w.Condition != "")
+		misplaced("poolState", w.PoolState != "")
+	case w.ProvisioningRequest != "":
+		if !slices.Contains(requestConditions, w.Condition) {
+			errs = append(errs, fmt.Errorf("%s.condition: %q is not one of %s", field, w.Condition, strings.Join(requestConditions, ", ")))
+		}
+		misplaced("state", w.State != "")
+		misplaced("poolState", w.PoolState != "")
+	case w.Pool != "":
+		if w.PoolState != PoolReady && w.PoolState != PoolRemoved {
+			errs = append(errs, fmt.Errorf("%s.poolState: %q is not one of Ready, Removed", field, w.PoolState))
+		}
+		misplaced("state", w.State != "")
+		misplaced("condition", w.Condition != "")
+	}
+	return errs
 }
 
 func (r *PoolRef) validate(field string, emptyOK bool) error {

@@ -20,7 +20,14 @@ func TestParseErrors(t *testing.T) {
 		{"two actions", head + "steps: [{apply: a.yaml, sleep: 1s}]\n", "steps[0]: must have exactly one of"},
 		{"no action", head + "steps: [{note: hi}]\n", "steps[0]: must have exactly one of"},
 		{"bad state", head + "steps: [{waitFor: {jobset: a, state: Done}}]\n", `steps[0].waitFor.state: "Done" is not one of`},
-		{"missing jobset", head + "steps: [{waitFor: {state: Running}}]\n", "steps[0].waitFor.jobset: is required"},
+		{"nothing to wait for", head + "steps: [{waitFor: {state: Running}}]\n", "steps[0].waitFor: must name exactly one of jobset (a name, or * for all), job, provisioningRequest, pool (names 0)"},
+		{"two things to wait for", head + "steps: [{waitFor: {jobset: a, job: b, state: Running}}]\n", "steps[0].waitFor: must name exactly one of"},
+		{"job restarted", head + "steps: [{waitFor: {job: a, state: Restarted}}]\n", `steps[0].waitFor.state: "Restarted" is not one of Running, Completed, Finished (for a job)`},
+		{"job condition", head + "steps: [{waitFor: {job: a, state: Running, condition: Provisioned}}]\n", "steps[0].waitFor.condition: does not go with"},
+		{"request state", head + "steps: [{waitFor: {provisioningRequest: r, state: Running}}]\n", "steps[0].waitFor.state: does not go with"},
+		{"request condition", head + "steps: [{waitFor: {provisioningRequest: r, condition: Ready}}]\n", `steps[0].waitFor.condition: "Ready" is not one of Accepted, Provisioned, Failed, BookingExpired, CapacityRevoked`},
+		{"pool state", head + "steps: [{waitFor: {pool: p, poolState: Healthy}}]\n", `steps[0].waitFor.poolState: "Healthy" is not one of Ready, Removed`},
+		{"jobset pool state", head + "steps: [{waitFor: {jobset: a, state: Running, poolState: Ready}}]\n", "steps[0].waitFor.poolState: does not go with"},
 		{"all running", head + "steps: [{waitFor: {jobset: '*', state: Running}}]\n", "steps[0].waitFor: jobset * can only wait for Completed or Finished"},
 		{"fail nothing", head + "steps: [{failPool: {}}]\n", "steps[0].failPool: set pool or ofJobSet"},
 		{"fail both", head + "steps: [{failPool: {pool: a, ofJobSet: b}}]\n", "steps[0].failPool: set pool or ofJobSet, not both"},
@@ -35,6 +42,22 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("Parse = %v, want an error containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestParseWaits(t *testing.T) {
+	s, err := Parse([]byte(head + `steps:
+- waitFor: {job: sample-job, state: Running}
+- waitFor: {job: sample-job, state: Completed}
+- waitFor: {provisioningRequest: job-sample-job-dws-prov-1, condition: Provisioned}
+- waitFor: {pool: NODEPOOL_NAME, poolState: Removed}
+- waitFor: {jobset: train, state: Restarted}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := s.Steps[2].WaitFor; w.ProvisioningRequest != "job-sample-job-dws-prov-1" || w.Condition != "Provisioned" {
+		t.Errorf("steps[2].waitFor = %+v", *w)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/nodepools"
@@ -46,6 +47,10 @@ type Options struct {
 	// Log receives one line per thing the provisioner does; nothing is
 	// logged when nil.
 	Log func(format string, args ...any)
+	// Recorder receives an event on the request for each step the log
+	// tells of it (see the Event* reasons); none are recorded when nil.
+	// NewForConfig records them through the cluster's events API.
+	Recorder events.EventRecorder
 }
 
 // Controller provisions nodes for queued-provisioning.gke.io
@@ -59,6 +64,10 @@ type Controller struct {
 	requestClient versioned.Interface
 	clock         clock.Clock
 	logf          func(format string, args ...any)
+	recorder      events.EventRecorder
+	// broadcaster, when set, sends the recorder's events to the API while
+	// Run runs.
+	broadcaster events.EventBroadcaster
 
 	factory        informers.SharedInformerFactory
 	nodeFactory    informers.SharedInformerFactory
@@ -91,7 +100,13 @@ func NewForConfig(cfg *rest.Config, config *Config, log func(format string, args
 	if err != nil {
 		return nil, err
 	}
-	return New(Options{Client: client, RequestClient: requestClient, Config: config, Log: log})
+	broadcaster, recorder := newEventBroadcaster(client)
+	c, err := New(Options{Client: client, RequestClient: requestClient, Config: config, Log: log, Recorder: recorder})
+	if err != nil {
+		return nil, err
+	}
+	c.broadcaster = broadcaster
+	return c, nil
 }
 
 // New builds a Controller; Run starts it.
@@ -104,6 +119,7 @@ func New(opts Options) (*Controller, error) {
 		requestClient: opts.RequestClient,
 		clock:         opts.Clock,
 		logf:          opts.Log,
+		recorder:      opts.Recorder,
 		cfg:           opts.Config,
 		trigger:       make(chan struct{}, 1),
 		tracked:       map[types.UID]*tracked{},
@@ -199,6 +215,12 @@ func (c *Controller) poke() {
 // one runs whenever a watched object changes and whenever a deadline the
 // last pass found (a delay, a booking, a maximum run time) passes.
 func (c *Controller) Run(ctx context.Context) error {
+	if c.broadcaster != nil {
+		if err := c.broadcaster.StartRecordingToSinkWithContext(ctx); err != nil {
+			return fmt.Errorf("provisioner: recording events: %w", err)
+		}
+		defer c.broadcaster.Shutdown()
+	}
 	c.factory.Start(ctx.Done())
 	c.nodeFactory.Start(ctx.Done())
 	c.requestFactory.Start(ctx.Done())
@@ -218,11 +240,13 @@ func (c *Controller) Run(ctx context.Context) error {
 		var timer clock.Timer
 		var fired <-chan time.Time
 		if !next.IsZero() {
-			wait := next.Sub(c.clock.Now())
-			if wait <= 0 {
+			timer = c.clock.NewTimer(next.Sub(c.clock.Now()))
+			// Looked at after the timer is set: a clock that moved on in
+			// between would otherwise leave the timer a whole wait late.
+			if !c.clock.Now().Before(next) {
+				timer.Stop()
 				continue
 			}
-			timer = c.clock.NewTimer(wait)
 			fired = timer.C()
 		}
 		select {

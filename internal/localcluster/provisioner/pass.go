@@ -169,7 +169,8 @@ func (c *Controller) pass(ctx context.Context) time.Time {
 		deleting := req.DeletionTimestamp != nil
 		if !deleting && t.cond(autoscalingv1.Accepted) == nil {
 			t.set(autoscalingv1.Accepted, metav1.ConditionTrue, ReasonAccepted, "queued for capacity in one zone of "+strings.Join(zoneNames(cfg.Zones), ", "), now)
-			c.logf("queued provisioning: %s accepted, provisioning in %s at the earliest", t.ref, cfg.Delay)
+			c.report(t, EventAccepted, " ", fmt.Sprintf("accepted: queued for capacity in one zone of %s; provisioned in %s at the earliest",
+				strings.Join(zoneNames(cfg.Zones), ", "), cfg.Delay))
 		}
 		switch {
 		case t.final():
@@ -183,9 +184,9 @@ func (c *Controller) pass(ctx context.Context) time.Time {
 			t.usage = t.usage.Observe(ObservePods(asPods(pods)), now)
 			switch {
 			case t.usage.Consumed && !before.Consumed:
-				c.logf("queued provisioning: %s in use by its pods", t.ref)
+				c.report(t, EventInUse, " ", "in use by its pods")
 			case !t.usage.IdleSince.IsZero() && before.IdleSince.IsZero():
-				c.logf("queued provisioning: %s: every pod that consumed it has ended; its nodes go in %s unless another starts", t.ref, UnneededTime)
+				c.report(t, EventUnneeded, ": ", fmt.Sprintf("every pod that consumed it has ended; its nodes go in %s unless another starts", UnneededTime))
 			}
 			removal, at := DecideRemoval(Lifecycle{
 				ProvisionedAt:  t.cond(autoscalingv1.Provisioned).LastTransitionTime.Time,
@@ -200,7 +201,7 @@ func (c *Controller) pass(ctx context.Context) time.Time {
 			}
 			if removal.Condition != "" {
 				t.set(removal.Condition, metav1.ConditionTrue, removal.Reason, removal.Message, now)
-				c.logf("queued provisioning: %s %s: %s", t.ref, removal.Condition, removal.Message)
+				c.report(t, removal.Condition, " ", removal.Condition+": "+removal.Message)
 			}
 			if err := c.removeNodes(ctx, t, nodesOf[req.UID], removal.Why); err != nil {
 				report(err)
@@ -266,12 +267,16 @@ func (c *Controller) pass(ctx context.Context) time.Time {
 			report(c.provision(ctx, req, t, demands[d.Ref], d.Zone, cfg, now))
 		case Fail:
 			t.set(autoscalingv1.Failed, metav1.ConditionTrue, d.Reason, d.Message, now)
-			c.logf("queued provisioning: %s failed (%s): %s", t.ref, d.Reason, d.Message)
+			c.report(t, EventFailed, " ", fmt.Sprintf("failed (%s): %s", d.Reason, d.Message))
 		case Wait:
 			t.set(autoscalingv1.Provisioned, metav1.ConditionFalse, d.Reason, d.Message, now)
 			if t.waiting != d.Message {
 				t.waiting = d.Message
-				c.logf("queued provisioning: %s waits: %s", t.ref, d.Message)
+				reason := EventWaitingForCapacity
+				if d.Reason == ReasonPodTemplateNotFound {
+					reason = EventWaitingForPodTemplate
+				}
+				c.report(t, reason, " ", "waits: "+d.Message)
 			}
 		}
 	}
@@ -332,8 +337,8 @@ func (c *Controller) provisionedWhenReady(t *tracked, nodes []provisionedNode, c
 	if t.maxRun > 0 {
 		until = fmt.Sprintf("; reclaimed after %s", t.maxRun)
 	}
-	c.logf("queued provisioning: %s provisioned: %s Ready in %s, node pool %s%s",
-		t.ref, plural(cr.nodes, "node"), cr.zone, cr.pools, until)
+	c.report(t, EventProvisioned, " ", fmt.Sprintf("provisioned: %s Ready in %s, node pool %s%s",
+		plural(cr.nodes, "node"), cr.zone, cr.pools, until))
 }
 
 // provision creates a request's nodes; it is Provisioned once they are
@@ -365,8 +370,8 @@ func (c *Controller) provision(ctx context.Context, req *autoscalingv1.Provision
 		"nodePool": autoscalingv1.Detail(pools),
 		"nodes":    autoscalingv1.Detail(strings.Join(names, ",")),
 	}
-	c.logf("queued provisioning: %s: creating %s in %s, node pool %s: %s",
-		t.ref, plural(len(nodes), "node"), zone.Name, pools, strings.Join(names, ", "))
+	c.report(t, EventCreatingNodes, ": ", fmt.Sprintf("creating %s in %s, node pool %s: %s",
+		plural(len(nodes), "node"), zone.Name, pools, strings.Join(names, ", ")))
 	return nil
 }
 
@@ -392,7 +397,7 @@ func (c *Controller) removeNodes(ctx context.Context, t *tracked, nodes []provis
 		delete(c.created, n.name)
 		names = append(names, n.name)
 	}
-	c.logf("queued provisioning: %s: removed %s (%s): %s", t.ref, plural(len(names), "node"), why, strings.Join(names, ", "))
+	c.report(t, EventNodesRemoved, ": ", fmt.Sprintf("removed %s (%s): %s", plural(len(names), "node"), why, strings.Join(names, ", ")))
 	return nil
 }
 

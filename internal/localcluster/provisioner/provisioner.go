@@ -14,6 +14,9 @@
 // (CapacityRevoked, as when GKE reclaims the VMs) or when no pod has used
 // them within the booking time (BookingExpired).
 //
+// Each step it takes for a request is a line of its log and an event on
+// the request (events.go), as the cluster autoscaler records its own.
+//
 // The decisions (demand.go, queue.go, nodes.go, lifecycle.go) are pure
 // functions of the objects and the time; controller.go feeds them from
 // informers and carries them out.

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
@@ -53,7 +54,13 @@ func (t *Timeline) Workload(wl *multislicev1alpha1.Workload) {
 	case reserved.Status == metav1.ConditionTrue && wl.Status.Admission != nil:
 		if !s.reserved {
 			s.reserved, s.waiting = true, ""
-			t.emit(subject, "admitted by ClusterQueue %s: %s", wl.Status.Admission.ClusterQueue, describeAdmission(wl.Status.Admission, ownerName(wl)))
+			if checks := describeChecks(wl.Status.AdmissionChecks); checks != "" {
+				// Admitted only once its checks pass: the quota is held
+				// for it meanwhile.
+				t.emit(subject, "quota reserved in ClusterQueue %s: %s; %s", wl.Status.Admission.ClusterQueue, describeAdmission(wl.Status.Admission, ownerName(wl)), checks)
+			} else {
+				t.emit(subject, "admitted by ClusterQueue %s: %s", wl.Status.Admission.ClusterQueue, describeAdmission(wl.Status.Admission, ownerName(wl)))
+			}
 		}
 	case reserved.Status == metav1.ConditionFalse:
 		if s.reserved {
@@ -104,7 +111,7 @@ func ownerName(wl *multislicev1alpha1.Workload) string {
 // JobSet's Jobs, <jobset>-<replicated job>-<index>) lose that prefix.
 func describeAdmission(a *multislicev1alpha1.Admission, owner string) string {
 	var sets []string
-	usage := map[string]map[corev1.ResourceName]int64{} // flavor → resource → total
+	usage := map[string]map[corev1.ResourceName]*resource.Quantity{} // flavor → resource → total
 	for _, ps := range a.PodSetAssignments {
 		if ps.Domain != "" {
 			name := ps.Name
@@ -117,10 +124,13 @@ func describeAdmission(a *multislicev1alpha1.Admission, owner string) string {
 		}
 		for res, flavor := range ps.Flavors {
 			if usage[flavor] == nil {
-				usage[flavor] = map[corev1.ResourceName]int64{}
+				usage[flavor] = map[corev1.ResourceName]*resource.Quantity{}
 			}
 			if q, ok := ps.ResourceUsage[res]; ok {
-				usage[flavor][res] += q.Value()
+				if usage[flavor][res] == nil {
+					usage[flavor][res] = &resource.Quantity{}
+				}
+				usage[flavor][res].Add(q)
 			}
 		}
 	}
@@ -128,7 +138,7 @@ func describeAdmission(a *multislicev1alpha1.Admission, owner string) string {
 	for _, flavor := range slices.Sorted(maps.Keys(usage)) {
 		var rs []string
 		for _, res := range slices.Sorted(maps.Keys(usage[flavor])) {
-			rs = append(rs, fmt.Sprintf("%d %s", usage[flavor][res], res))
+			rs = append(rs, usage[flavor][res].String()+" "+string(res))
 		}
 		if len(rs) > 0 {
 			charged = append(charged, strings.Join(rs, ", ")+" of flavor "+flavor)
@@ -145,6 +155,22 @@ func describeAdmission(a *multislicev1alpha1.Admission, owner string) string {
 		return fmt.Sprintf("%d pod sets", len(a.PodSetAssignments))
 	}
 	return out
+}
+
+// describeChecks: "admission check dws-prov Pending", for the admission
+// checks a workload must pass; "" for none.
+func describeChecks(checks []multislicev1alpha1.AdmissionCheckState) string {
+	var parts []string
+	for _, c := range checks {
+		parts = append(parts, c.Name+" "+c.State)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if len(parts) == 1 {
+		return "admission check " + parts[0]
+	}
+	return "admission checks " + strings.Join(parts, ", ")
 }
 
 // ClusterQueue reports changes of a ClusterQueue's admitted and pending

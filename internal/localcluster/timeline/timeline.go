@@ -1,6 +1,7 @@
-// Package timeline turns what happens to JobSets, their pods, their queues
-// and the node pools into a readable, timestamped story: which workload was
-// admitted and placed where, when, and why the others wait.
+// Package timeline turns what happens to JobSets and Jobs, their pods,
+// their queues, their ProvisioningRequests and the node pools into a
+// readable, timestamped story: which workload was admitted and placed
+// where, when, and why the others wait.
 //
 // Timeline itself only interprets objects handed to it, so it is tested
 // without a cluster; Watch feeds it from informers.
@@ -42,6 +43,11 @@ type Timeline struct {
 	held      map[string]bool           // Job names whose followers the webhook held back
 	workloads map[string]*workloadState // Workload objects by namespace/name
 	queues    map[string]string         // ClusterQueue name → its last reported line
+	jobs      map[string]*jobState      // Jobs outside JobSets, by namespace/name
+	// told holds the events already reported, by the key reported
+	// (see provisioning.go), so that an event's updates and restatements
+	// are not reported again.
+	told map[string]bool
 }
 
 type jobsetState struct {
@@ -56,6 +62,8 @@ type jobsetState struct {
 
 type podState struct {
 	namespace, jobset, slice string
+	// job is the Job of a pod outside any JobSet.
+	job string
 
 	node  string
 	phase corev1.PodPhase
@@ -74,6 +82,7 @@ func newWithClock(out io.Writer, now func() time.Time) *Timeline {
 		nodes: map[string]*corev1.Node{}, pools: map[string]faults.Health{}, adding: map[string]bool{},
 		jobsets: map[string]*jobsetState{}, pods: map[string]*podState{}, held: map[string]bool{},
 		workloads: map[string]*workloadState{}, queues: map[string]string{},
+		jobs: map[string]*jobState{}, told: map[string]bool{},
 	}
 }
 
@@ -136,11 +145,25 @@ func (t *Timeline) updatePool(pool string) {
 	case t.adding[pool]:
 		if h == faults.Healthy {
 			delete(t.adding, pool)
-			t.emit("pool "+pool, "added: %s, Ready", plural(len(nodes), "node"))
+			t.emit("pool "+pool, "added: %s%s, Ready", plural(len(nodes), "node"), inZones(nodes))
 		}
 	case old != h:
 		t.emit("pool "+pool, "%s → %s", old, h)
 	}
+}
+
+// inZones: " in us-central1-a" for nodes of one zone; "" when they have
+// no zone label.
+func inZones(nodes []*corev1.Node) string {
+	var zones []string
+	for _, n := range nodes {
+		zones = appendUnique(zones, n.Labels[wellknown.ZoneLabel])
+	}
+	sort.Strings(zones)
+	if len(zones) == 0 {
+		return ""
+	}
+	return " in " + strings.Join(zones, ", ")
 }
 
 func (t *Timeline) poolOf(node string) string {
@@ -259,6 +282,9 @@ func (t *Timeline) Pod(p *corev1.Pod) {
 	if podIndex(p) == "0" && inJobSet {
 		who = "leader pod"
 	}
+	if s.job = jobOfPod(p); s.job != "" {
+		subject, who = "job "+s.job, "pod "+p.Name
+	}
 
 	if p.Spec.NodeName == "" {
 		if msg := unschedulableMessage(p); msg != "" {
@@ -271,7 +297,9 @@ func (t *Timeline) Pod(p *corev1.Pod) {
 		}
 	} else if s.node == "" {
 		s.node = p.Spec.NodeName
-		if pool := t.poolOf(p.Spec.NodeName); pool != "" {
+		if s.job != "" {
+			t.jobPodBound(p, subject)
+		} else if pool := t.poolOf(p.Spec.NodeName); pool != "" {
 			t.emit(subject, "%s bound to %s (pool %s) by %s", who, p.Spec.NodeName, pool, schedulerOf(p))
 		} else {
 			t.emit(subject, "%s bound to %s by %s", who, p.Spec.NodeName, schedulerOf(p))
@@ -284,6 +312,8 @@ func (t *Timeline) Pod(p *corev1.Pod) {
 		case corev1.PodRunning:
 			if inJobSet {
 				t.sliceRunning(p.Namespace, jobset, slice, subject)
+			} else if s.job != "" {
+				t.jobRunning(p.Namespace, s.job, subject)
 			}
 		case corev1.PodFailed:
 			t.emit(subject, "%s failed%s", who, reasonSuffix(p.Status.Reason, p.Status.Message))
@@ -366,11 +396,15 @@ func (t *Timeline) PodDeleted(p *corev1.Pod) {
 }
 
 // Event reports events that explain waiting or disruption: the JobSet
-// webhook holding back follower pods, preemption and eviction.
+// webhook holding back follower pods, preemption and eviction, and the
+// steps of queued provisioning (provisioning.go).
 func (t *Timeline) Event(e *corev1.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	obj := e.InvolvedObject
+	if t.provisioningEvent(e) {
+		return
+	}
 	switch {
 	case obj.Kind == "Job" && e.Reason == "FailedCreate" && isFollowerRejection(e.Message):
 		if !t.held[obj.Namespace+"/"+obj.Name] {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,7 +24,7 @@ import (
 )
 
 // Watch feeds a new timeline from informers on nodes and on the JobSets,
-// pods and events of namespace, until ctx ends; where the multislice.dev
+// Jobs, pods and events of namespace, until ctx ends; where the multislice.dev
 // queue API is served, also on ClusterQueues and the namespace's Workload
 // objects. Events that happened before the call are not reported.
 func Watch(ctx context.Context, cfg *rest.Config, namespace string, out io.Writer) (*Timeline, error) {
@@ -55,6 +56,15 @@ func Watch(ctx context.Context, cfg *rest.Config, namespace string, out io.Write
 		{jsFactory.Jobset().V1alpha2().JobSets().Informer(), cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(obj any) { t.JobSet(obj.(*jobsetv1alpha2.JobSet)) },
 			UpdateFunc: func(_, obj any) { t.JobSet(obj.(*jobsetv1alpha2.JobSet)) },
+		}},
+		{nsFactory.Batch().V1().Jobs().Informer(), cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(obj any) { t.Job(obj.(*batchv1.Job)) },
+			UpdateFunc: func(_, obj any) { t.Job(obj.(*batchv1.Job)) },
+			DeleteFunc: func(obj any) {
+				if j, ok := unwrap(obj).(*batchv1.Job); ok {
+					t.JobDeleted(j)
+				}
+			},
 		}},
 		{nsFactory.Core().V1().Pods().Informer(), cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(obj any) { t.Pod(obj.(*corev1.Pod)) },
