@@ -97,7 +97,7 @@ func (w *statusWriter) syncClusterQueue(ctx context.Context, name string, r *sta
 		return err
 	}
 	st := *cq.Status.DeepCopy()
-	st.PendingWorkloads, st.AdmittedWorkloads = int32(r.Pending), int32(r.Admitted)
+	st.PendingWorkloads, st.ReservingWorkloads, st.AdmittedWorkloads = int32(r.Pending), int32(r.Reserving), int32(r.Admitted)
 	st.FlavorsUsage = usageList(r.Usage, r.Borrowed)
 	st.FairSharing = &multislicev1alpha1.FairSharingStatus{WeightedShare: r.WeightedShare}
 	apimeta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: multislicev1alpha1.ClusterQueueActive,
@@ -117,7 +117,7 @@ func (w *statusWriter) syncLocalQueue(ctx context.Context, r *state.LocalQueueRe
 		return err
 	}
 	st := *lq.Status.DeepCopy()
-	st.PendingWorkloads, st.AdmittedWorkloads = int32(r.Pending), int32(r.Admitted)
+	st.PendingWorkloads, st.ReservingWorkloads, st.AdmittedWorkloads = int32(r.Pending), int32(r.Reserving), int32(r.Admitted)
 	st.FlavorUsage = usageList(r.Usage, nil)
 	cond := metav1.Condition{Type: multislicev1alpha1.LocalQueueActive, Status: metav1.ConditionTrue,
 		Reason: multislicev1alpha1.ReasonReady, Message: "Can submit new workloads to its ClusterQueue"}

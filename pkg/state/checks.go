@@ -109,6 +109,10 @@ func (s *State) checkOfLocked(w *Workload) (*provisioning.Check, string) {
 // checkGateLocked says whether w's head must wait for its provisioning
 // check before it plans, and why.
 func (s *State) checkGateLocked(w *Workload) (bool, string, string) {
+	if w.ending {
+		// Its owner is being suspended: no new capacity for it.
+		return true, "MaximumRunDurationExceeded", fmt.Sprintf("%s ran for its maximum run duration; it is not admitted again", w.key)
+	}
 	c, problem := s.checkOfLocked(w)
 	if problem != "" {
 		return true, "AdmissionCheckNotReady", problem
@@ -122,7 +126,7 @@ func (s *State) checkGateLocked(w *Workload) (bool, string, string) {
 		return true, "WaitingForProvisioning", fmt.Sprintf("waiting for ProvisioningRequest %s: %s", t.requestName(w), t.message)
 	case checkBackoff:
 		if s.opts.Clock.Now().Before(t.retryAt) {
-			return true, "ProvisioningRetry", fmt.Sprintf("%s; retrying at %s", t.message, t.retryAt.UTC().Format(time.RFC3339))
+			return true, "WaitingForRetry", fmt.Sprintf("%s; retrying at %s", t.message, t.retryAt.UTC().Format(time.RFC3339))
 		}
 	case checkRejected:
 		return true, "ProvisioningRejected", t.message
@@ -161,6 +165,9 @@ func (s *State) ReserveForCheck(pod *corev1.Pod) (done bool, message string, fai
 			return true, problem, &quota.Problem{Reason: "AdmissionCheckNotReady", Message: problem}
 		}
 		return false, "", nil
+	}
+	if w.ending {
+		return true, "ended at its maximum run duration", &quota.Problem{Reason: "MaximumRunDurationExceeded", Message: "ended at its maximum run duration"}
 	}
 	if t := w.check; t != nil && t.check == c.Name && t.phase == checkReady {
 		return false, "", nil
@@ -297,6 +304,13 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 	case provisioning.CapacityRevoked:
 		if t.phase != checkReady && t.phase != checkConsumed {
 			return Actions{}, nil
+		}
+		if limit, err := s.maxRunLocked(w); err == nil && limit > 0 && !now.Before(t.since.Add(limit-runSlack(limit))) {
+			// The provisioner reclaims the nodes maxRunDuration after it
+			// provisioned them, a moment before the workload's own
+			// deadline (counted from placement): the run is over, not
+			// interrupted. End it as at its deadline; do not requeue it.
+			return s.endRunLocked(w, limit, now), nil
 		}
 		// The capacity goes away under the workload: it is evicted whole
 		// and comes back through its queue, with a new request.

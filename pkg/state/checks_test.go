@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -65,6 +66,9 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if _, ok := f.s.ReservationOf(jsKey("js")); ok {
 		t.Fatal("a quota-only reservation placed nodes")
 	}
+	if cq := f.s.QueueReport().ClusterQueues["cluster-queue"]; cq.Reserving != 1 || cq.Admitted != 0 {
+		t.Errorf("while provisioning, the ClusterQueue reports %d reserving, %d admitted; want 1, 0", cq.Reserving, cq.Admitted)
+	}
 	// Pods wait, gated, while the request is not provisioned.
 	if v := f.s.Admit(h); !v.Wait || v.QueueReason != "WaitingForProvisioning" {
 		t.Fatalf("Admit while provisioning = %+v", v)
@@ -88,6 +92,9 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 		t.Fatalf("Provisioned: acts %+v, evict %v", acts, evict)
 	}
 	admits(t, f, pods, true, "")
+	if cq := f.s.QueueReport().ClusterQueues["cluster-queue"]; cq.Reserving != 1 || cq.Admitted != 1 {
+		t.Errorf("once provisioned, the ClusterQueue reports %d reserving, %d admitted; want 1, 1", cq.Reserving, cq.Admitted)
+	}
 	if k := f.snapshot(jsKey("js")).AtomicKey; k != wellknown.ZoneLabel {
 		t.Errorf("a provisioned workload plans with atomic key %q, want the zone", k)
 	}
@@ -114,7 +121,7 @@ func TestProvisioningFailureRetriesThenRejects(t *testing.T) {
 	if len(acts.Events) != 1 || acts.Events[0].Reason != "ProvisioningRetry" {
 		t.Fatalf("events %+v", acts.Events)
 	}
-	if v := f.s.Admit(h); !v.Wait || v.QueueReason != "ProvisioningRetry" {
+	if v := f.s.Admit(h); !v.Wait || v.QueueReason != "WaitingForRetry" {
 		t.Fatalf("Admit in backoff = %+v", v)
 	}
 	f.clock.Step(time.Minute)
@@ -267,5 +274,47 @@ func TestProvisionedNodeSelector(t *testing.T) {
 		NodeSelector: map[string]string{wellknown.NodePoolLabel: "pool-1"}})
 	if got := domains(f.mustPlan(jsKey("js"))); got[0] != "pool-1" {
 		t.Fatalf("placed on %v, want the provisioned pool-1 (pool-0 is free too)", got)
+	}
+}
+
+// The provisioner reclaims the nodes at the end of the maximum run, a
+// moment before the workload's own deadline: that ends the workload (its
+// owner suspended), with no new request for it, until its owner is seen
+// suspended.
+func TestRevocationAtTheEndOfTheRunEndsTheWorkload(t *testing.T) {
+	f := withCheck(newFixture(t, zonedPools()...), 24)
+	js := queued("js", 1, 0)
+	pods := f.addGang(js)
+	h := head(t, f, pods)
+	reserveForCheck(t, f, h)
+	f.s.ProvisioningCreated(jsKey("js"), 1)
+	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	f.clock.Step(time.Second)
+	f.commit(jsKey("js"))
+	placeAll(f, pods)
+	f.clock.Step(59*time.Minute + 59*time.Second) // an hour after provisioning, a second before the deadline
+	acts, evict := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.CapacityRevoked, Message: "maxRunDurationSeconds passed"})
+	if len(evict) != 0 || len(acts.Expired) != 1 || acts.Expired[0].Limit != time.Hour {
+		t.Fatalf("revocation at the end of the run: evict %v, expired %+v", evict, acts.Expired)
+	}
+	// Its pods go; a replacement must not provision anew.
+	for _, p := range pods {
+		f.deletePod(p)
+	}
+	again := builders.Members(js)
+	f.addPods(again...)
+	if done, _, problem := f.s.ReserveForCheck(head(t, f, again)); !done || problem == nil || problem.Reason != "MaximumRunDurationExceeded" {
+		t.Fatalf("a workload ended at its maximum run reserved quota again: %v %+v", done, problem)
+	}
+	if len(f.s.ProvisioningTasks()) != 0 {
+		t.Fatal("a new request is to be made for an ended workload")
+	}
+	// Once its owner is seen suspended, a user may start it again.
+	suspended := js.DeepCopy()
+	suspended.Spec.Suspend = ptr.To(true)
+	f.addJobSet(suspended)
+	f.addJobSet(js)
+	if v := f.s.Admit(head(t, f, again)); v.QueueReason == "MaximumRunDurationExceeded" {
+		t.Fatalf("restarted by its user, it is still held: %+v", v)
 	}
 }

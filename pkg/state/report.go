@@ -24,8 +24,10 @@ type QueueReport struct {
 
 // ClusterQueueReport is one ClusterQueue's state.
 type ClusterQueueReport struct {
-	Pending, Admitted int
-	Usage, Borrowed   quota.Usage
+	// Reserving counts the workloads holding quota; Admitted those of
+	// them past their admission checks.
+	Pending, Reserving, Admitted int
+	Usage, Borrowed              quota.Usage
 	// WeightedShare is the queue's weighted share of what its cohort lends
 	// (thousandths; 0 when it borrows nothing).
 	WeightedShare int64
@@ -36,7 +38,7 @@ type ClusterQueueReport struct {
 // LocalQueueReport is one LocalQueue's state.
 type LocalQueueReport struct {
 	Namespace, Name, ClusterQueue string
-	Pending, Admitted             int
+	Pending, Reserving, Admitted  int
 	Usage                         quota.Usage
 }
 
@@ -133,9 +135,17 @@ func (s *State) QueueReport() QueueReport {
 			wr.ClusterQueue = wr.Charge.ClusterQueue
 			wr.Domains = s.domainsLocked(w)
 			wr.Placed = w.placedWhole()
-			cqOf(wr.ClusterQueue).Admitted++
+			checked := wr.Check == nil || wr.Check.State != checkRequesting.String()
+			cq := cqOf(wr.ClusterQueue)
+			cq.Reserving++
+			if checked {
+				cq.Admitted++
+			}
 			if lq != nil {
-				lq.Admitted++
+				lq.Reserving++
+				if checked {
+					lq.Admitted++
+				}
 				lq.Usage.Add(wr.Charge.Usage)
 			}
 		case w.model.Finished:

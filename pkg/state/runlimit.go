@@ -55,7 +55,7 @@ func (s *State) maxRunLocked(w *Workload) (time.Duration, error) {
 // expireRunsLocked ends the workloads whose run duration passed.
 func (s *State) expireRunsLocked(now time.Time) Actions {
 	var acts Actions
-	for key, w := range s.workloads {
+	for _, w := range s.workloads {
 		if w.model == nil || w.model.Finished || w.placedAt.IsZero() || !w.runExpired.IsZero() || !w.ran() || w.livePods() == 0 {
 			continue
 		}
@@ -63,19 +63,28 @@ func (s *State) expireRunsLocked(now time.Time) Actions {
 		if err != nil || limit == 0 || now.Sub(w.placedAt) < limit {
 			continue
 		}
-		w.runExpired = now
-		e := Expiry{Key: key, Ref: w.ref, Limit: limit, At: now}
-		for _, p := range w.members {
-			if p.Live() && !p.Deleting {
-				e.Pods = append(e.Pods, p.Ref())
-			}
-		}
-		acts.Expired = append(acts.Expired, e)
-		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: "MaximumRunDurationExceeded",
-			Message: fmt.Sprintf("%s ran for its maximum of %s since it was placed at %s; it is ended whole", key, limit, w.placedAt.UTC().Format(time.RFC3339))})
+		acts.merge(s.endRunLocked(w, limit, now))
 	}
 	return acts
 }
+
+// endRunLocked ends w at its maximum run duration.
+func (s *State) endRunLocked(w *Workload, limit time.Duration, now time.Time) Actions {
+	w.runExpired, w.ending = now, true
+	e := Expiry{Key: w.key, Ref: w.ref, Limit: limit, At: now}
+	for _, p := range w.members {
+		if p.Live() && !p.Deleting {
+			e.Pods = append(e.Pods, p.Ref())
+		}
+	}
+	return Actions{Expired: []Expiry{e}, Events: []Event{{Ref: w.ref, Warning: true, Reason: "MaximumRunDurationExceeded",
+		Message: fmt.Sprintf("%s ran for its maximum of %s since it was placed at %s; it is ended whole", w.key, limit, w.placedAt.UTC().Format(time.RFC3339))}}}
+}
+
+// runSlack is how early a provisioner's revocation may come and still be
+// the end of the run: it counts from provisioning, the workload from its
+// placement a moment later.
+func runSlack(limit time.Duration) time.Duration { return min(limit/10, 30*time.Second) }
 
 // RunExpiredAt is when the workload was ended for exceeding its maximum
 // run duration (zero: it was not).

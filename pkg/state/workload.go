@@ -74,8 +74,10 @@ type Workload struct {
 	// none started).
 	check *checkTrack
 	// runExpired is when it was ended for exceeding its maximum run
-	// duration (zero: not since it was last placed).
+	// duration (zero: not since it was last placed); ending holds it out
+	// of admission until its owner is seen suspended or finished.
 	runExpired time.Time
+	ending     bool
 }
 
 type needsCache struct {
@@ -322,6 +324,11 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 	w := s.workloadLocked(key)
 	old := w.model
 	w.model, w.err, w.ref, w.observed = model, err, ref, true
+	if model != nil && model.Finished {
+		// Its owner took the end of its run: a user who starts it again
+		// has it admitted again.
+		w.ending = false
+	}
 	var acts Actions
 	if r := s.reservations[key]; r != nil && (model == nil || model.Finished || model.RestartAttempt != r.Attempt || model.UID != r.Holder.UID) {
 		reason := ReleaseRestart

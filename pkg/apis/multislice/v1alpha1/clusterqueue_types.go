@@ -276,7 +276,13 @@ type ClusterQueueStatus struct {
 	// +optional
 	PendingWorkloads int32 `json:"pendingWorkloads"`
 
-	// admittedWorkloads is the number of workloads holding quota.
+	// reservingWorkloads is the number of workloads holding quota,
+	// admitted or waiting for their admission checks.
+	// +optional
+	ReservingWorkloads int32 `json:"reservingWorkloads"`
+
+	// admittedWorkloads is the number of workloads holding quota that
+	// passed their admission checks.
 	// +optional
 	AdmittedWorkloads int32 `json:"admittedWorkloads"`
 

@@ -45,8 +45,13 @@ type LocalQueueStatus struct {
 	// +optional
 	PendingWorkloads int32 `json:"pendingWorkloads"`
 
+	// reservingWorkloads is the number of the LocalQueue's workloads
+	// holding quota, admitted or waiting for their admission checks.
+	// +optional
+	ReservingWorkloads int32 `json:"reservingWorkloads"`
+
 	// admittedWorkloads is the number of the LocalQueue's workloads
-	// holding quota.
+	// holding quota that passed their admission checks.
 	// +optional
 	AdmittedWorkloads int32 `json:"admittedWorkloads"`
 

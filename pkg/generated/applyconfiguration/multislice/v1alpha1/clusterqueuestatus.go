@@ -13,7 +13,11 @@ import (
 type ClusterQueueStatusApplyConfiguration struct {
 	// pendingWorkloads is the number of workloads waiting for quota.
 	PendingWorkloads *int32 `json:"pendingWorkloads,omitempty"`
-	// admittedWorkloads is the number of workloads holding quota.
+	// reservingWorkloads is the number of workloads holding quota,
+	// admitted or waiting for their admission checks.
+	ReservingWorkloads *int32 `json:"reservingWorkloads,omitempty"`
+	// admittedWorkloads is the number of workloads holding quota that
+	// passed their admission checks.
 	AdmittedWorkloads *int32 `json:"admittedWorkloads,omitempty"`
 	// flavorsUsage is the quota in use, per flavor and resource.
 	FlavorsUsage []FlavorUsageApplyConfiguration `json:"flavorsUsage,omitempty"`
@@ -35,6 +39,14 @@ func ClusterQueueStatus() *ClusterQueueStatusApplyConfiguration {
 // If called multiple times, the PendingWorkloads field is set to the value of the last call.
 func (b *ClusterQueueStatusApplyConfiguration) WithPendingWorkloads(value int32) *ClusterQueueStatusApplyConfiguration {
 	b.PendingWorkloads = &value
+	return b
+}
+
+// WithReservingWorkloads sets the ReservingWorkloads field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReservingWorkloads field is set to the value of the last call.
+func (b *ClusterQueueStatusApplyConfiguration) WithReservingWorkloads(value int32) *ClusterQueueStatusApplyConfiguration {
+	b.ReservingWorkloads = &value
 	return b
 }
 

@@ -14,8 +14,11 @@ type LocalQueueStatusApplyConfiguration struct {
 	// pendingWorkloads is the number of the LocalQueue's workloads waiting
 	// for quota.
 	PendingWorkloads *int32 `json:"pendingWorkloads,omitempty"`
+	// reservingWorkloads is the number of the LocalQueue's workloads
+	// holding quota, admitted or waiting for their admission checks.
+	ReservingWorkloads *int32 `json:"reservingWorkloads,omitempty"`
 	// admittedWorkloads is the number of the LocalQueue's workloads
-	// holding quota.
+	// holding quota that passed their admission checks.
 	AdmittedWorkloads *int32 `json:"admittedWorkloads,omitempty"`
 	// flavorUsage is the quota the LocalQueue's workloads use, per flavor
 	// and resource (borrowed is not tracked per LocalQueue: always zero).
@@ -36,6 +39,14 @@ func LocalQueueStatus() *LocalQueueStatusApplyConfiguration {
 // If called multiple times, the PendingWorkloads field is set to the value of the last call.
 func (b *LocalQueueStatusApplyConfiguration) WithPendingWorkloads(value int32) *LocalQueueStatusApplyConfiguration {
 	b.PendingWorkloads = &value
+	return b
+}
+
+// WithReservingWorkloads sets the ReservingWorkloads field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReservingWorkloads field is set to the value of the last call.
+func (b *LocalQueueStatusApplyConfiguration) WithReservingWorkloads(value int32) *LocalQueueStatusApplyConfiguration {
+	b.ReservingWorkloads = &value
 	return b
 }
 
