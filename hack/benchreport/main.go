@@ -2,7 +2,9 @@
 // in a -data-items-dir: benchreport _output/bench. Where the quota scenarios
 // ran, a second table compares their variants: admission throughput,
 // scheduling attempts per admitted workload and peak memory; where the
-// hotswap scenarios ran, another compares preemption (hotswap.go).
+// hotswap scenarios ran, another compares preemption (hotswap.go); where the
+// provisioning scenarios ran, another the cost of a provisioning admission
+// check (provisioning.go).
 package main
 
 import (
@@ -31,6 +33,12 @@ func main() {
 		var hotswap []hotswapRow
 		if hotswap, err = loadHotswap(os.Args[1]); err == nil && len(hotswap) > 0 {
 			err = writeHotswap(os.Stdout, hotswap)
+		}
+	}
+	if err == nil {
+		var prov []provisioningRow
+		if prov, err = loadProvisioning(os.Args[1]); err == nil && len(prov) > 0 {
+			err = writeProvisioning(os.Stdout, prov)
 		}
 	}
 	if err != nil {

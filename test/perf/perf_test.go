@@ -3,9 +3,10 @@
 // default kube-scheduler profile and through ours (or, for quota, through
 // ours with and without queues), in one run, against a real apiserver and
 // etcd. `make bench` runs it and tabulates the results. The quota scenarios
-// drain queues of workloads, and the hotswap scenarios follow preemption
-// victims and gangs, which the harness cannot do alone: see drain_test.go
-// and hotswap_test.go.
+// drain queues of workloads, the hotswap scenarios follow preemption
+// victims and gangs, and the provisioning scenarios answer
+// ProvisioningRequests, which the harness cannot do alone: see
+// drain_test.go, hotswap_test.go and provisioning_test.go.
 package perf
 
 import (
@@ -50,13 +51,16 @@ func BenchmarkPerfScheduling(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	drains, hotswaps := newDrains(), newHotswaps()
+	drains, hotswaps, provisionings := newDrains(), newHotswaps(), newProvisionings()
 	// Each hook acts only on the workloads that ask for it by parameter.
 	nodesCreated := func(tCtx ktesting.TContext, s *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
 		if err := drains.nodesCreated(tCtx, s, w, nodes); err != nil {
 			return err
 		}
-		return hotswaps.nodesCreated(tCtx, s, w, nodes)
+		if err := hotswaps.nodesCreated(tCtx, s, w, nodes); err != nil {
+			return err
+		}
+		return provisionings.nodesCreated(tCtx, s, w, nodes)
 	}
 	perf.RunBenchmarkPerfScheduling(b, "performance-config.yaml", topic, registry,
 		perf.WithPrepareFn(installCRDs), perf.WithNodeUpdateFn(nodesCreated))
@@ -64,6 +68,9 @@ func BenchmarkPerfScheduling(b *testing.B) {
 		b.Fatal(err)
 	}
 	if err := hotswaps.write(topic); err != nil {
+		b.Fatal(err)
+	}
+	if err := provisionings.write(topic); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -137,6 +144,7 @@ func installCRDs(tCtx ktesting.TContext) error {
 	if len(files) == 0 {
 		return errors.New("no manifests/crds/multislice.dev_*.yaml: run 'make generate'")
 	}
+	files = append(files, provisioningCRDFiles(tCtx)...)
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
