@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -199,52 +200,76 @@ func (p *provisioner) poke() {
 	}
 }
 
+// syncParallelism bounds the workloads whose writes (PodTemplates and
+// requests, pod annotations) are in flight at once: one workload's API
+// calls must not hold back another's, whose capacity may be ready.
+const syncParallelism = 8
+
 func (p *provisioner) sync(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	st := p.rt.state
+	var g errgroup.Group
+	g.SetLimit(syncParallelism)
 	for _, task := range st.ProvisioningTasks() {
-		if err := p.create(ctx, &task); err != nil {
-			if errors.Is(err, errNoWorkloadObject) {
-				// The status writer creates it within a second.
-				logger.V(4).Info("Waiting for the Workload object to own a ProvisioningRequest", "workload", task.Key)
-			} else {
-				logger.Error(err, "Creating a ProvisioningRequest", "workload", task.Key, "request", task.Request)
+		g.Go(func() error {
+			if err := p.create(ctx, &task); err != nil {
+				if errors.Is(err, errNoWorkloadObject) {
+					// The status writer creates it; its appearing wakes
+					// this loop.
+					logger.V(4).Info("Waiting for the Workload object to own a ProvisioningRequest", "workload", task.Key)
+				} else {
+					logger.Error(err, "Creating a ProvisioningRequest", "workload", task.Key, "request", task.Request)
+				}
+				return nil
 			}
-			continue
-		}
-		st.ProvisioningCreated(task.Key, task.Attempt)
-		p.rt.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
+			st.ProvisioningCreated(task.Key, task.Attempt)
+			p.rt.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
+			return nil
+		})
 	}
+	_ = g.Wait()
 	for name, u := range st.ProvisioningRequests() {
-		ns, reqName := splitKey(name)
-		req, err := p.requests.ProvisioningRequests(ns).Get(reqName)
-		if err != nil {
-			continue
+		g.Go(func() error {
+			p.observe(ctx, name, u)
+			return nil
+		})
+	}
+	_ = g.Wait()
+}
+
+// observe carries what one request says to the state, annotating the
+// pods of a provisioned workload first.
+func (p *provisioner) observe(ctx context.Context, name string, u state.ProvisioningUpdate) {
+	logger := klog.FromContext(ctx)
+	st := p.rt.state
+	ns, reqName := splitKey(name)
+	req, err := p.requests.ProvisioningRequests(ns).Get(reqName)
+	if err != nil {
+		return
+	}
+	u.Outcome, u.Message = provisioning.Read(req.Status.Conditions)
+	if u.Outcome == provisioning.Provisioned {
+		sel, missing := provisioning.NodeSelector(&u.Check, req.Status.ProvisioningClassDetails)
+		if missing != "" {
+			// The config steers the pods with a detail the request
+			// does not report (yet): placing them anywhere else could
+			// miss the capacity.
+			u.Outcome, u.Message = provisioning.Pending, fmt.Sprintf("provisioned, but status.provisioningClassDetails has no %q for the config's podSetUpdates", missing)
 		}
-		u.Outcome, u.Message = provisioning.Read(req.Status.Conditions)
-		if u.Outcome == provisioning.Provisioned {
-			sel, missing := provisioning.NodeSelector(&u.Check, req.Status.ProvisioningClassDetails)
-			if missing != "" {
-				// The config steers the pods with a detail the request
-				// does not report (yet): placing them anywhere else could
-				// miss the capacity.
-				u.Outcome, u.Message = provisioning.Pending, fmt.Sprintf("provisioned, but status.provisioningClassDetails has no %q for the config's podSetUpdates", missing)
-			}
-			u.NodeSelector = sel
+		u.NodeSelector = sel
+	}
+	if u.Outcome == provisioning.Provisioned {
+		// The autoscaler lets only pods that name the request use its
+		// capacity: annotate them before they are placed.
+		if err := p.annotate(ctx, u, req); err != nil {
+			logger.Error(err, "Annotating pods for a ProvisioningRequest", "workload", u.Key, "request", reqName)
+			return
 		}
-		if u.Outcome == provisioning.Provisioned {
-			// The autoscaler lets only pods that name the request use its
-			// capacity: annotate them before they are placed.
-			if err := p.annotate(ctx, u, req); err != nil {
-				logger.Error(err, "Annotating pods for a ProvisioningRequest", "workload", u.Key, "request", reqName)
-				continue
-			}
-		}
-		acts, evict := st.ObserveProvisioning(u)
-		p.rt.Act(ctx, acts)
-		if len(evict) > 0 {
-			p.rt.Evict(ctx, evict, "CapacityRevoked", fmt.Sprintf("the capacity of ProvisioningRequest %s was revoked; evicting %s whole", reqName, u.Key))
-		}
+	}
+	acts, evict := st.ObserveProvisioning(u)
+	p.rt.Act(ctx, acts)
+	if len(evict) > 0 {
+		p.rt.Evict(ctx, evict, "CapacityRevoked", fmt.Sprintf("the capacity of ProvisioningRequest %s was revoked; evicting %s whole", reqName, u.Key))
 	}
 }
 

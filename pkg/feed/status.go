@@ -82,7 +82,21 @@ func (w *statusWriter) sync(ctx context.Context) {
 		_, known := rep.ClusterQueues[r.ClusterQueue]
 		w.report(logger, "LocalQueue "+key, w.syncLocalQueue(ctx, r, known && rep.ClusterQueues[r.ClusterQueue].Known))
 	}
+	// A provisioning request is owned by its Workload object: the
+	// workloads whose check waits go first, so that a burst of other
+	// workloads' writes (rate-limited) does not hold their requests back.
+	order := make([]int, 0, len(rep.Workloads))
 	for i := range rep.Workloads {
+		if c := rep.Workloads[i].Check; c != nil && c.State == "Pending" {
+			order = append(order, i)
+		}
+	}
+	for i := range rep.Workloads {
+		if c := rep.Workloads[i].Check; c == nil || c.State != "Pending" {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
 		wr := &rep.Workloads[i]
 		w.report(logger, "Workload of "+wr.Key.String(), w.syncWorkload(ctx, wr))
 	}

@@ -106,6 +106,10 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if tpuCharged(f, "js") != 16 {
 		t.Fatalf("placing charged %d chips, want the 16 held", tpuCharged(f, "js"))
 	}
+	placeAll(f, pods)
+	if got := f.obs.admissions(); len(got) != 1 || got[0] != "cluster-queue" {
+		t.Errorf("admissions measured %v, want one in cluster-queue", got)
+	}
 }
 
 func TestProvisioningFailureRetriesThenRejects(t *testing.T) {

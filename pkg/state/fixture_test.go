@@ -294,6 +294,7 @@ type observer struct {
 	mu       sync.Mutex
 	released []state.ReleaseReason
 	placed   []time.Duration
+	admitted []string
 }
 
 func (o *observer) ReservationsActive(int) {}
@@ -307,8 +308,18 @@ func (o *observer) GangPlaced(d time.Duration) {
 	defer o.mu.Unlock()
 	o.placed = append(o.placed, d)
 }
-func (o *observer) GangsWaiting(int, int)                  {}
-func (o *observer) WorkloadAdmitted(string, time.Duration) {}
+func (o *observer) GangsWaiting(int, int) {}
+func (o *observer) WorkloadAdmitted(cq string, _ time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.admitted = append(o.admitted, cq)
+}
+
+func (o *observer) admissions() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.admitted)
+}
 
 func (o *observer) releases() []state.ReleaseReason {
 	o.mu.Lock()

@@ -406,10 +406,15 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 	}
 	r.Committed = true
 	r.Deadline = s.opts.Clock.Now().Add(r.FollowerTimeout)
-	if r.Charge != nil {
+	charge := r.Charge
+	if charge == nil && w.check != nil && w.check.phase == checkReady {
+		// Its quota was reserved before its capacity was provisioned.
+		charge = s.book.ChargeOf(w.key)
+	}
+	if charge != nil {
 		// Counted once every pod has a node: a charge given back because
 		// no node fit (and taken again later) is not another admission.
-		s.opts.Observer.WorkloadAdmitted(r.Charge.ClusterQueue, s.opts.Clock.Now().Sub(w.model.Created))
+		s.opts.Observer.WorkloadAdmitted(charge.ClusterQueue, s.opts.Clock.Now().Sub(w.model.Created))
 	}
 	res := PermitResult{Allow: true, Committed: DescribePlacement(w.model, r), Ref: v.Ref}
 	for uid := range r.Reserved {
