@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -156,11 +157,7 @@ func TestProvisioningFailureRetriesThenRejects(t *testing.T) {
 func TestCapacityRevokedEvictsWholeAndRequeues(t *testing.T) {
 	f := withCheck(newFixture(t, zonedPools()...), 24)
 	js := queued("js", 1, 0)
-	pods := f.addGang(js)
-	h := head(t, f, pods)
-	reserveForCheck(t, f, h)
-	f.s.ProvisioningCreated(jsKey("js"), 1)
-	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	pods := provisioned(t, f, js)
 	f.commit(jsKey("js"))
 	placeAll(f, pods)
 	// BookingExpired once placed is the autoscaler's normal bookkeeping.
@@ -194,10 +191,7 @@ func TestMissingCheckKeepsTheWorkloadWaiting(t *testing.T) {
 func TestMaximumRunDurationEndsTheWorkload(t *testing.T) {
 	f := withCheck(newFixture(t, zonedPools()...), 24)
 	js := queued("js", 1, 0)
-	pods := f.addGang(js)
-	reserveForCheck(t, f, head(t, f, pods))
-	f.s.ProvisioningCreated(jsKey("js"), 1)
-	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	pods := provisioned(t, f, js)
 	f.commit(jsKey("js"))
 	placeAll(f, pods)
 	f.clock.Step(59 * time.Minute)
@@ -215,6 +209,17 @@ func TestMaximumRunDurationEndsTheWorkload(t *testing.T) {
 	if acts := f.s.Expire(); len(acts.Expired) != 0 {
 		t.Fatal("expired twice")
 	}
+}
+
+// provisioned feeds js, reserves its quota for the check, and reports its
+// first request created and provisioned; it returns js's pods.
+func provisioned(t *testing.T, f *fixture, js *jobsetv1alpha2.JobSet) []*corev1.Pod {
+	t.Helper()
+	pods := f.addGang(js)
+	reserveForCheck(t, f, head(t, f, pods))
+	f.s.ProvisioningCreated(jsKey(js.Name), 1)
+	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey(js.Name), Attempt: 1, Outcome: provisioning.Provisioned})
+	return pods
 }
 
 // placeAll runs Reserve and Permit for every pod of a committed gang, and
@@ -288,11 +293,7 @@ func TestProvisionedNodeSelector(t *testing.T) {
 func TestRevocationAtTheEndOfTheRunEndsTheWorkload(t *testing.T) {
 	f := withCheck(newFixture(t, zonedPools()...), 24)
 	js := queued("js", 1, 0)
-	pods := f.addGang(js)
-	h := head(t, f, pods)
-	reserveForCheck(t, f, h)
-	f.s.ProvisioningCreated(jsKey("js"), 1)
-	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	pods := provisioned(t, f, js)
 	f.clock.Step(time.Second)
 	f.commit(jsKey("js"))
 	placeAll(f, pods)
