@@ -228,9 +228,9 @@ func (p *provisioner) sync(ctx context.Context) {
 		})
 	}
 	_ = g.Wait()
-	for name, u := range st.ProvisioningRequests() {
+	for _, u := range st.ProvisioningRequests() {
 		g.Go(func() error {
-			p.observe(ctx, name, u)
+			p.observe(ctx, u)
 			return nil
 		})
 	}
@@ -239,11 +239,11 @@ func (p *provisioner) sync(ctx context.Context) {
 
 // observe carries what one request says to the state, annotating the
 // pods of a provisioned workload first.
-func (p *provisioner) observe(ctx context.Context, name string, u state.ProvisioningUpdate) {
+func (p *provisioner) observe(ctx context.Context, u state.ProvisioningUpdate) {
 	logger := klog.FromContext(ctx)
 	st := p.rt.state
-	ns, reqName := splitKey(name)
-	req, err := p.requests.ProvisioningRequests(ns).Get(reqName)
+	reqName := u.Request
+	req, err := p.requests.ProvisioningRequests(u.Key.Namespace).Get(reqName)
 	if err != nil {
 		return
 	}
@@ -341,8 +341,3 @@ func (p *provisioner) annotate(ctx context.Context, u state.ProvisioningUpdate, 
 
 // errNoWorkloadObject: the request's owner is not written yet.
 var errNoWorkloadObject = errors.New("the Workload object does not exist yet")
-
-func splitKey(k string) (string, string) {
-	ns, name, _ := toolscache.SplitMetaNamespaceKey(k)
-	return ns, name
-}

@@ -251,7 +251,9 @@ func (s *State) ProvisioningCreated(key workload.Key, attempt int32) {
 type ProvisioningUpdate struct {
 	Key     workload.Key
 	Attempt int32
-	// Check is the workload's check (ProvisioningRequests fills it in).
+	// Request names the attempt's request, in the workload's namespace,
+	// and Check is the workload's check (ProvisioningRequests fills both).
+	Request string
 	Check   provisioning.Check
 	Outcome provisioning.Outcome
 	Message string
@@ -383,20 +385,19 @@ func (w *Workload) checkPlacedLocked() {
 	}
 }
 
-// ProvisioningRequests lists, per workload with a check, the name of its
-// current request and attempt, so the controller can map request events
-// back to workloads.
-func (s *State) ProvisioningRequests() map[string]ProvisioningUpdate {
+// ProvisioningRequests lists, per workload with a check, its current
+// request and attempt, for the controller to read what each says.
+func (s *State) ProvisioningRequests() []ProvisioningUpdate {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := map[string]ProvisioningUpdate{}
+	var out []ProvisioningUpdate
 	for key, w := range s.workloads {
 		if t := w.check; t != nil && t.attempt > 0 {
-			u := ProvisioningUpdate{Key: key, Attempt: t.attempt}
+			u := ProvisioningUpdate{Key: key, Attempt: t.attempt, Request: t.requestName(w)}
 			if c := s.checks[t.check]; c != nil {
 				u.Check = *c
 			}
-			out[key.Namespace+"/"+t.requestName(w)] = u
+			out = append(out, u)
 		}
 	}
 	return out

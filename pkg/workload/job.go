@@ -2,7 +2,6 @@ package workload
 
 import (
 	"fmt"
-	"strconv"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -160,13 +159,8 @@ func JobMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 		uid = pod.Labels[wellknown.LegacyJobControllerUIDLabel]
 	}
 	m.OwnerUID = types.UID(uid)
-	if v, has := pod.Labels[wellknown.JobCompletionIndexLabel]; has {
-		ci, err := strconv.Atoi(v)
-		if err != nil || ci < 0 {
-			return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.JobCompletionIndexLabel + "]", fmt.Sprintf("%q is not a completion index", v)}
-		}
-		m.HasIndex = true
-		m.Leader = ci == 0
+	if err := readCompletionIndex(obj, pod, &m); err != nil {
+		return Member{}, true, err
 	}
 	return m, true, nil
 }

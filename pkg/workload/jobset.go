@@ -206,15 +206,26 @@ func JobSetMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 	}
 	m.RestartAttempt = int32(attempt)
 	m.OwnerUID = types.UID(pod.Labels[wellknown.JobSetUIDLabel])
-	if v, has := pod.Labels[wellknown.JobCompletionIndexLabel]; has {
-		ci, err := strconv.Atoi(v)
-		if err != nil || ci < 0 {
-			return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.JobCompletionIndexLabel + "]", fmt.Sprintf("%q is not a completion index", v)}
-		}
-		m.HasIndex = true
-		m.Leader = ci == 0
+	if err := readCompletionIndex(obj, pod, &m); err != nil {
+		return Member{}, true, err
 	}
 	return m, true, nil
+}
+
+// readCompletionIndex sets m's HasIndex and Leader from the pod's Job
+// completion index label, if it has one.
+func readCompletionIndex(obj string, pod *corev1.Pod, m *Member) error {
+	v, has := pod.Labels[wellknown.JobCompletionIndexLabel]
+	if !has {
+		return nil
+	}
+	ci, err := strconv.Atoi(v)
+	if err != nil || ci < 0 {
+		return &InvalidError{obj, "metadata.labels[" + wellknown.JobCompletionIndexLabel + "]", fmt.Sprintf("%q is not a completion index", v)}
+	}
+	m.HasIndex = true
+	m.Leader = ci == 0
+	return nil
 }
 
 func labelInt(pod *corev1.Pod, key string, required bool) (int, error) {

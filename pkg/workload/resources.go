@@ -19,14 +19,18 @@ type Resources map[corev1.ResourceName]int64
 // apiserver defaults it on the pod: templates (a JobSet's, the seeds' TPU
 // pods that set only `limits: google.com/tpu`) are not defaulted.
 func PodRequests(spec *corev1.PodSpec) Resources {
-	list := resourcehelper.PodRequests(&corev1.Pod{Spec: *withDefaultRequests(spec)}, resourcehelper.PodResourcesOptions{})
 	out := Resources{corev1.ResourcePods: 1000}
-	for name, q := range list {
+	for name, q := range PodRequestList(spec) {
 		if v := q.MilliValue(); v > 0 {
 			out[name] = v
 		}
 	}
 	return out
+}
+
+// PodRequestList is PodRequests as quantities, without the pod slot.
+func PodRequestList(spec *corev1.PodSpec) corev1.ResourceList {
+	return resourcehelper.PodRequests(&corev1.Pod{Spec: *withDefaultRequests(spec)}, resourcehelper.PodResourcesOptions{})
 }
 
 // withDefaultRequests returns spec, or a copy whose containers request what

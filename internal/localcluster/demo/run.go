@@ -223,7 +223,13 @@ func ExpectedPods(js *jobsetv1alpha2.JobSet) int32 {
 // RunningPods counts the JobSet's pods that are bound, Running and not
 // being deleted.
 func RunningPods(ctx context.Context, client kubernetes.Interface, js *jobsetv1alpha2.JobSet) (int32, error) {
-	pods, err := client.CoreV1().Pods(js.Namespace).List(ctx, metav1.ListOptions{LabelSelector: jobsetv1alpha2.JobSetNameKey + "=" + js.Name})
+	return runningPods(ctx, client, js.Namespace, jobsetv1alpha2.JobSetNameKey+"="+js.Name)
+}
+
+// runningPods counts the pods of namespace matching selector that are
+// bound, Running and not being deleted.
+func runningPods(ctx context.Context, client kubernetes.Interface, namespace, selector string) (int32, error) {
+	pods, err := client.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector})
 	if err != nil {
 		return 0, err
 	}

@@ -102,17 +102,7 @@ func jobCondition(job *batchv1.Job, typ batchv1.JobConditionType) bool {
 // being deleted. Pods are the Job's by its UID, not only its name: a Job
 // re-created under the same name has other pods.
 func RunningJobPods(ctx context.Context, client kubernetes.Interface, job *batchv1.Job) (int32, error) {
-	pods, err := client.CoreV1().Pods(job.Namespace).List(ctx, metav1.ListOptions{LabelSelector: wellknown.JobControllerUIDLabel + "=" + string(job.UID)})
-	if err != nil {
-		return 0, err
-	}
-	var n int32
-	for _, p := range pods.Items {
-		if p.Spec.NodeName != "" && p.Status.Phase == corev1.PodRunning && p.DeletionTimestamp == nil {
-			n++
-		}
-	}
-	return n, nil
+	return runningPods(ctx, client, job.Namespace, wellknown.JobControllerUIDLabel+"="+string(job.UID))
 }
 
 func (r *runner) waitForRequest(ctx context.Context, name, condition string) error {

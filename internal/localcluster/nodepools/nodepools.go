@@ -264,17 +264,9 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 
 	capacity := corev1.ResourceList{}
 	quantity := func(sub, value, fallback, def string, res corev1.ResourceName) {
-		v := firstNonEmpty(value, fallback, def)
-		q, err := resource.ParseQuantity(v)
-		if err != nil {
-			fail(sub, "%q is not a quantity", v)
-			return
+		if q, ok := positiveQuantity(fail, sub, firstNonEmpty(value, fallback, def)); ok {
+			capacity[res] = q
 		}
-		if q.Sign() <= 0 {
-			fail(sub, "must be positive, got %s", v)
-			return
-		}
-		capacity[res] = q
 	}
 	quantity("cpu", p.CPU, d.CPU, defaultCPU, corev1.ResourceCPU)
 	quantity("memory", p.Memory, d.Memory, defaultMemory, corev1.ResourceMemory)
@@ -462,4 +454,19 @@ func firstNonEmpty(values ...string) string {
 		}
 	}
 	return ""
+}
+
+// positiveQuantity parses v, a quantity that must be positive, reporting
+// what is wrong with it through fail under the field sub.
+func positiveQuantity(fail func(sub, format string, args ...any), sub, v string) (resource.Quantity, bool) {
+	q, err := resource.ParseQuantity(v)
+	if err != nil {
+		fail(sub, "%q is not a quantity", v)
+		return q, false
+	}
+	if q.Sign() <= 0 {
+		fail(sub, "must be positive, got %s", v)
+		return q, false
+	}
+	return q, true
 }

@@ -128,17 +128,9 @@ func (s *QueuedProvisioningSpec) expand(d Defaults) (*QueuedProvisioning, error)
 	m := s.Machine
 	out.Machine.Capacity = corev1.ResourceList{}
 	quantity := func(sub, value, fallback, def string, res corev1.ResourceName) {
-		v := firstNonEmpty(value, fallback, def)
-		q, err := resource.ParseQuantity(v)
-		if err != nil {
-			fail(sub, "%q is not a quantity", v)
-			return
+		if q, ok := positiveQuantity(fail, sub, firstNonEmpty(value, fallback, def)); ok {
+			out.Machine.Capacity[res] = q
 		}
-		if q.Sign() <= 0 {
-			fail(sub, "must be positive, got %s", v)
-			return
-		}
-		out.Machine.Capacity[res] = q
 	}
 	quantity("machine.cpu", m.CPU, d.CPU, defaultCPU, corev1.ResourceCPU)
 	quantity("machine.memory", m.Memory, d.Memory, defaultMemory, corev1.ResourceMemory)

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/nodepools"
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // Demand is what a request needs: nodes of the configured machine for each
@@ -98,7 +98,7 @@ func ComputeDemand(req *autoscalingv1.ProvisioningRequest, templates TemplateLoo
 			continue
 		}
 		desc := fmt.Sprintf("pod set %d (PodTemplate %s)", i, name)
-		perNode, p := podsPerNode(effectiveRequests(&tmpl.Template.Spec), cfg.Machine.Capacity, desc)
+		perNode, p := podsPerNode(workload.PodRequestList(&tmpl.Template.Spec), cfg.Machine.Capacity, desc)
 		if p != nil {
 			return Demand{}, p
 		}
@@ -138,30 +138,6 @@ func MaxRunDuration(req *autoscalingv1.ProvisioningRequest) (time.Duration, *Pro
 		return 0, invalid("parameters.%s: %q is not a positive number of seconds", wellknown.MaxRunDurationSecondsParameter, v)
 	}
 	return time.Duration(secs) * time.Second, nil
-}
-
-// effectiveRequests is what one pod of a template asks of a node: its
-// requests as the scheduler counts them (init containers, sidecars and
-// overhead included), where a container's limit stands in for a request it
-// leaves out, as the apiserver defaults it when the pod is created.
-func effectiveRequests(spec *corev1.PodSpec) corev1.ResourceList {
-	pod := &corev1.Pod{Spec: *spec.DeepCopy()}
-	fill := func(cs []corev1.Container) {
-		for i := range cs {
-			r := &cs[i].Resources
-			for name, q := range r.Limits {
-				if _, ok := r.Requests[name]; !ok {
-					if r.Requests == nil {
-						r.Requests = corev1.ResourceList{}
-					}
-					r.Requests[name] = q
-				}
-			}
-		}
-	}
-	fill(pod.Spec.InitContainers)
-	fill(pod.Spec.Containers)
-	return resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
 }
 
 // podsPerNode is how many pods with these requests one node of the given

@@ -87,17 +87,6 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	if f := pl.state.CachedFailure(pod); f != nil {
 		return nil, failureStatus(f)
 	}
-	if done, msg, problem := pl.state.ReserveForCheck(pod); done {
-		// Its queue provisions capacity first: quota alone is reserved
-		// now, and the pods wait, gated, until the capacity exists.
-		if problem != nil {
-			pl.rt.Events().Normal(&v.Ref, problem.Reason, problem.Message)
-		} else {
-			pl.rt.Events().Normal(&v.Ref, "QuotaReserved", msg)
-			pl.rt.PokeProvisioning()
-		}
-		return nil, fwk.NewStatus(fwk.Unschedulable, msg)
-	}
 	sn := pl.state.Snapshot(key, pl.requested)
 	start := time.Now()
 	r, fail := admission.Plan(sn)
