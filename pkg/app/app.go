@@ -37,6 +37,7 @@ type plugin struct {
 func plugins(rt *feed.Runtime) []plugin {
 	return []plugin{
 		{name: multislicegang.Name, factory: multislicegang.Factory(rt)},
+		{name: multislicegang.GateName, factory: multislicegang.GateFactory(rt)},
 		{name: multislicepreemption.Name, factory: multislicepreemption.Factory(rt)},
 	}
 }

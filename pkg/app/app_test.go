@@ -68,7 +68,7 @@ func TestCommandNameAndRegistry(t *testing.T) {
 		got = append(got, name)
 	}
 	slices.Sort(got)
-	want := []string{"MultisliceGang", "MultislicePreemption"}
+	want := []string{"MultisliceGang", "MultisliceGate", "MultislicePreemption"}
 	if !slices.Equal(got, want) {
 		t.Errorf("registry = %v, want %v", got, want)
 	}

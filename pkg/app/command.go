@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apiserver/pkg/server"
@@ -21,6 +22,7 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
 )
 
 // NewCommand returns the multislice-scheduler root command: the upstream
@@ -106,10 +108,30 @@ func Setup(ctx context.Context, opts *options.Options) (*schedulerserverconfig.C
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkPairs(rt); err != nil {
+		return nil, nil, err
+	}
 	if cc.LeaderElection != nil {
 		cc.LeaderElection.Lock = rt.ObserveLeadership(cc.LeaderElection.Lock)
 	} else {
 		rt.Lead()
 	}
 	return cc, sched, nil
+}
+
+// checkPairs refuses profiles that enable MultisliceGang without its gate
+// or the gate alone: without the gate, gang members and queued workloads
+// would go through scheduling cycles only to be rejected, and the gate
+// holds nothing back without the state MultisliceGang builds.
+func checkPairs(rt *feed.Runtime) error {
+	gangOnly, gateOnly := rt.Unpaired()
+	if len(gangOnly) > 0 {
+		return fmt.Errorf("profiles[schedulerName=%s].plugins: %s is enabled without %s; add {name: %s} to plugins.multiPoint.enabled (it holds gang members and queued workloads back until they may be scheduled)",
+			strings.Join(gangOnly, ","), multislicegang.Name, multislicegang.GateName, multislicegang.GateName)
+	}
+	if len(gateOnly) > 0 {
+		return fmt.Errorf("profiles[schedulerName=%s].plugins: %s is enabled without %s, whose state it gates on; enable both or neither",
+			strings.Join(gateOnly, ","), multislicegang.GateName, multislicegang.Name)
+	}
+	return nil
 }

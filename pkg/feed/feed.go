@@ -9,6 +9,7 @@ package feed
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,9 @@ type Runtime struct {
 	lead leadership
 	// provisioning wakes the provisioning controller (nil until it runs).
 	provisioning atomic.Pointer[provisioner]
+	// attached and gated name the profiles whose MultisliceGang and
+	// MultisliceGate plugins were built on this runtime.
+	attached, gated map[string]bool
 }
 
 // Settings are the plugin arguments every profile shares.
@@ -64,6 +68,10 @@ func NewRuntime() *Runtime { return &Runtime{} }
 func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*state.State, error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	if rt.attached == nil {
+		rt.attached = map[string]bool{}
+	}
+	rt.attached[h.ProfileName()] = true
 	if rt.state != nil {
 		if err := rt.agree(h.ProfileName(), set); err != nil {
 			return nil, err
@@ -110,6 +118,38 @@ func (rt *Runtime) agree(profile string, set Settings) error {
 		}
 	}
 	return nil
+}
+
+// AttachGate records that profile runs the gate, which holds pods back
+// with the state a MultisliceGang plugin attaches.
+func (rt *Runtime) AttachGate(profile string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.gated == nil {
+		rt.gated = map[string]bool{}
+	}
+	rt.gated[profile] = true
+}
+
+// Unpaired lists, sorted, the profiles that run MultisliceGang without the
+// gate (gangOnly) and the gate without MultisliceGang (gateOnly), once
+// every profile's plugins are built.
+func (rt *Runtime) Unpaired() (gangOnly, gateOnly []string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for p := range rt.attached {
+		if !rt.gated[p] {
+			gangOnly = append(gangOnly, p)
+		}
+	}
+	for p := range rt.gated {
+		if !rt.attached[p] {
+			gateOnly = append(gateOnly, p)
+		}
+	}
+	slices.Sort(gangOnly)
+	slices.Sort(gateOnly)
+	return gangOnly, gateOnly
 }
 
 // State returns the shared state, nil until a MultisliceGang plugin

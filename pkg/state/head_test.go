@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -528,6 +529,78 @@ func TestPlacedWholeGangAdmitsWithoutAHead(t *testing.T) {
 				if v := f.s.Admit(p); !v.Gang || v.Wait || v.Unresolvable {
 					t.Errorf("Admit(%s (%s)) = %+v, want admitted", p.Name, p.UID, v)
 				}
+			}
+		})
+	}
+}
+
+// Capacity freed wakes a gang that waits for room through its head: the
+// state sees every pod and node change and activates the head itself
+// (besides the plugin's queueing hints for the same events).
+func TestFreedCapacityWakesTheWaitingHead(t *testing.T) {
+	pool1 := builders.V5ePool("pool-1")
+	pool2 := builders.V5ePool("pool-2")
+	busyJS := unit.JobSet("busy").ReplicatedJob("w", 1, 2).Obj()
+	pending := unit.Pod("pending").CPU("1").Obj()
+	cases := map[string]struct {
+		change func(f *fixture, busy []*corev1.Pod) state.Actions
+		wake   bool
+	}{
+		"a running pod is deleted": {
+			change: func(f *fixture, busy []*corev1.Pod) state.Actions { return f.deletePod(busy[0]) },
+			wake:   true,
+		},
+		"a running pod ends": {
+			change: func(f *fixture, busy []*corev1.Pod) state.Actions {
+				return f.addPods(builders.InPhase(busy[0], corev1.PodSucceeded))
+			},
+			wake: true,
+		},
+		"a pending pod is deleted": {
+			change: func(f *fixture, _ []*corev1.Pod) state.Actions {
+				f.addPods(pending)
+				return f.deletePod(pending)
+			},
+		},
+		"a node pool joins": {
+			change: func(f *fixture, _ []*corev1.Pod) state.Actions { return f.addNodes(pool2.Build()...) },
+			wake:   true,
+		},
+		"a NotReady node pool recovers": {
+			change: func(f *fixture, _ []*corev1.Pod) state.Actions {
+				f.addNodes(builders.V5ePool("pool-2").NotReady().Build()...)
+				return f.addNodes(pool2.Build()...)
+			},
+			wake: true,
+		},
+		"a node's status heartbeat": {
+			change: func(f *fixture, _ []*corev1.Pod) state.Actions {
+				return f.addNodes(builders.V5ePool("pool-1").Heartbeat(builders.Epoch.Add(time.Minute)).Node(0))
+			},
+		},
+		"a node fails": {
+			change: func(f *fixture, _ []*corev1.Pod) state.Actions {
+				return f.addNodes(builders.V5ePool("pool-1").NotReady().Node(0))
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, pool1.Build()...)
+			busy := f.addRunning(busyJS, pool1.NodeNames()...)
+			all := f.addGang(unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj())
+			if _, fail := f.plan(jsKey("a")); fail == nil {
+				t.Fatal("a planned beside busy, want no room")
+			}
+			f.s.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+			var want []string
+			if tc.wake {
+				want = podNames(all[0])
+			}
+			// One activation per node changed: the pod is woken once.
+			got := slices.Compact(names(tc.change(f, busy).Activate))
+			if diff := cmp.Diff(want, got, cmpEmpty); diff != "" {
+				t.Errorf("activated (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -7,53 +7,18 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
-// PreEnqueue keeps a gang pod out of the active queue until every member
-// that can exist yet exists, so incomplete gangs are not retried in a loop.
-// The state activates the members once, when the last one arrives.
-func (pl *Plugin) PreEnqueue(_ context.Context, pod *corev1.Pod) *fwk.Status {
-	v := pl.state.Admit(pod)
-	if v.Gang && !v.Wait && !v.Unresolvable {
-		// A head whose queue provisions capacity first reserves its quota
-		// here, and waits gated for the capacity: it never goes through a
-		// scheduling cycle (nor is reported unschedulable, which would
-		// send an autoscaler provisioning for it a second way) before it
-		// can be placed.
-		done, msg, problem := pl.state.ReserveForCheck(pod)
-		if !done {
-			return nil
-		}
-		reason := "QuotaReserved"
-		if problem != nil {
-			reason = problem.Reason
-		} else {
-			pl.rt.PokeProvisioning()
-		}
-		pl.rt.Events().Normal(&v.Ref, reason, msg)
-		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg)
-	}
-	if !v.Gang {
-		return nil
-	}
-	switch {
-	case v.Unresolvable:
-		pl.rt.Events().WarnPod(pod, &v.Ref, "GangBlocked", v.Message)
-	case v.QueueReason != "":
-		// Once per workload and message: why its queue keeps it waiting.
-		pl.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)
-		metrics.QueueRejections.WithLabelValues(v.QueueReason).Inc()
-	}
-	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
-}
-
 // EventsToRegister lists the cluster events that can make a pod this plugin
-// rejected schedulable. Members arriving, JobSet/PodGroup changes and
+// rejected (in PreFilter, Filter or Permit; the gate holds pods back before
+// that) schedulable. Members arriving, JobSet/PodGroup changes and
 // reservations ending are not cluster events the framework watches, and
 // would wake far more pods than they concern: for those the state activates
-// exactly the affected pods.
+// exactly the affected pods. Capacity freed is registered as well although
+// the state wakes waiting heads itself: the scheduler's cache, which the
+// head's next plan reads, may not have caught up when the state does; the
+// framework's own event comes after its cache.
 func (pl *Plugin) EventsToRegister(_ context.Context) ([]fwk.ClusterEventWithHint, error) {
 	return []fwk.ClusterEventWithHint{
 		// A pod leaving a node frees room, and maybe a whole domain.
@@ -61,7 +26,7 @@ func (pl *Plugin) EventsToRegister(_ context.Context) ([]fwk.ClusterEventWithHin
 		// New or changed nodes can form a domain that was missing.
 		{Event: fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeLabel | fwk.UpdateNodeAllocatable | fwk.UpdateNodeTaint | fwk.UpdateNodeCondition}, QueueingHintFn: pl.hintNodeChanged},
 		// Fixing a pod's malformed membership labels unblocks it.
-		{Event: fwk.ClusterEvent{Resource: fwk.TargetPod, ActionType: fwk.UpdatePodLabel}, QueueingHintFn: pl.hintOwnLabels},
+		{Event: fwk.ClusterEvent{Resource: fwk.TargetPod, ActionType: fwk.UpdatePodLabel}, QueueingHintFn: hintOwnLabels},
 	}, nil
 }
 
@@ -91,7 +56,9 @@ func (pl *Plugin) hintNodeChanged(_ klog.Logger, pod *corev1.Pod, _, _ any) (fwk
 	return fwk.QueueSkip, nil
 }
 
-func (pl *Plugin) hintOwnLabels(_ klog.Logger, _ *corev1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
+// hintOwnLabels: a pod whose membership labels were malformed, or now name
+// another workload, is worth retrying.
+func hintOwnLabels(_ klog.Logger, _ *corev1.Pod, oldObj, newObj any) (fwk.QueueingHint, error) {
 	oldPod, ok1 := oldObj.(*corev1.Pod)
 	newPod, ok2 := newObj.(*corev1.Pod)
 	if !ok1 || !ok2 {

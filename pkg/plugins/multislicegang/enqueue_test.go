@@ -129,14 +129,13 @@ func TestHintOwnLabels(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t)
-			got, err := f.pl.hintOwnLabels(klog.Background(), good, tc.old, tc.new)
+			got, err := hintOwnLabels(klog.Background(), good, tc.old, tc.new)
 			checkHint(t, "hintOwnLabels", tc.want, got, err)
 		})
 	}
 }
 
-func TestPreEnqueue(t *testing.T) {
+func TestGatePreEnqueue(t *testing.T) {
 	js := unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj()
 	all := builders.Members(js)
 	cases := map[string]struct {
@@ -207,7 +206,7 @@ func TestPreEnqueue(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, builders.V5ePools(1)...)
 			p := tc.setup(f)
-			got := statusOf(f.pl.PreEnqueue(context.Background(), p))
+			got := statusOf(f.gate.PreEnqueue(context.Background(), p))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("PreEnqueue (-want +got):\n%s", diff)
 			}
@@ -217,23 +216,37 @@ func TestPreEnqueue(t *testing.T) {
 
 func TestEventsToRegister(t *testing.T) {
 	f := newFixture(t)
-	events, err := f.pl.EventsToRegister(context.Background())
-	if err != nil {
-		t.Fatalf("EventsToRegister: %v", err)
+	cases := map[string]struct {
+		plugin fwk.EnqueueExtensions
+		want   []fwk.ClusterEvent
+	}{
+		// Heads waiting for room: see Plugin.EventsToRegister.
+		"MultisliceGang": {plugin: f.pl, want: []fwk.ClusterEvent{
+			{Resource: fwk.AssignedPod, ActionType: fwk.Delete},
+			{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeLabel | fwk.UpdateNodeAllocatable | fwk.UpdateNodeTaint | fwk.UpdateNodeCondition},
+			{Resource: fwk.TargetPod, ActionType: fwk.UpdatePodLabel},
+		}},
+		// No capacity events: the queue would ask about every gated pod.
+		"MultisliceGate": {plugin: f.gate, want: []fwk.ClusterEvent{
+			{Resource: fwk.TargetPod, ActionType: fwk.UpdatePodLabel},
+		}},
 	}
-	var got []fwk.ClusterEvent
-	for _, e := range events {
-		if e.QueueingHintFn == nil {
-			t.Errorf("%v has no queueing hint", e.Event)
-		}
-		got = append(got, e.Event)
-	}
-	want := []fwk.ClusterEvent{
-		{Resource: fwk.AssignedPod, ActionType: fwk.Delete},
-		{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeLabel | fwk.UpdateNodeAllocatable | fwk.UpdateNodeTaint | fwk.UpdateNodeCondition},
-		{Resource: fwk.TargetPod, ActionType: fwk.UpdatePodLabel},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			events, err := tc.plugin.EventsToRegister(context.Background())
+			if err != nil {
+				t.Fatalf("EventsToRegister: %v", err)
+			}
+			var got []fwk.ClusterEvent
+			for _, e := range events {
+				if e.QueueingHintFn == nil {
+					t.Errorf("%v has no queueing hint", e.Event)
+				}
+				got = append(got, e.Event)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

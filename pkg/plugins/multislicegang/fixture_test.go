@@ -38,6 +38,7 @@ type fixture struct {
 	clock *testingclock.FakeClock
 	st    *state.State
 	pl    *Plugin
+	gate  *Gate
 	nodes map[string]*corev1.Node
 	// placed are the pods on nodes, as the scheduler's cache has them.
 	placed map[types.UID]*corev1.Pod
@@ -68,6 +69,7 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 		sort:  newSortKeys(st),
 	}
 	f.pl.requested = f.requested
+	f.gate = &Gate{rt: f.pl.rt, state: func() *state.State { return st }}
 	for _, n := range nodes {
 		f.nodes[n.Name] = n
 		st.UpsertNode(n)

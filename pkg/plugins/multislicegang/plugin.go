@@ -22,7 +22,8 @@ import (
 // Name is the plugin's name in KubeSchedulerConfiguration.
 const Name = "MultisliceGang"
 
-// Plugin places multislice workloads all or nothing.
+// Plugin places multislice workloads all or nothing; its Gate holds their
+// pods back until they may be placed.
 type Plugin struct {
 	handle fwk.Handle
 	args   *config.MultisliceGangArgs
@@ -34,7 +35,6 @@ type Plugin struct {
 }
 
 var (
-	_ fwk.PreEnqueuePlugin  = &Plugin{}
 	_ fwk.QueueSortPlugin   = &Plugin{}
 	_ fwk.PreFilterPlugin   = &Plugin{}
 	_ fwk.FilterPlugin      = &Plugin{}

@@ -33,12 +33,12 @@ func TestShippedConfigIsValidAndRunsBesideDefaultScheduler(t *testing.T) {
 	}
 }
 
-// gangProfile enables MultisliceGang and opens its args.
+// gangProfile enables MultisliceGang and its gate and opens its args.
 const gangProfile = `profiles:
 - schedulerName: multislice-scheduler
   plugins:
     multiPoint:
-      enabled: [{name: MultisliceGang}]
+      enabled: [{name: MultisliceGang}, {name: MultisliceGate}]
       disabled: [{name: PrioritySort}]
   pluginConfig:
   - name: MultisliceGang
@@ -78,6 +78,14 @@ func TestInvalidConfigFailsStartupNamingTheField(t *testing.T) {
 		"invalid plugin arg": {
 			config:    gangProfile + "      followerTimeoutSeconds: -5\n",
 			wantField: "MultisliceGangArgs.followerTimeoutSeconds",
+		},
+		"MultisliceGang without its gate": {
+			config:    strings.Replace(gangProfile, ", {name: MultisliceGate}", "", 1) + "      permitTimeoutSeconds: 30\n",
+			wantField: "MultisliceGang is enabled without MultisliceGate",
+		},
+		"the gate without MultisliceGang": {
+			config:    "profiles:\n- schedulerName: multislice-scheduler\n  plugins:\n    preEnqueue:\n      enabled:\n      - name: MultisliceGate\n",
+			wantField: "MultisliceGate is enabled without MultisliceGang",
 		},
 		"duplicate profile": {
 			config:    "profiles:\n- schedulerName: multislice-scheduler\n- schedulerName: multislice-scheduler\n",

@@ -1,0 +1,107 @@
+package multislicegang
+
+import (
+	"context"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	fwk "k8s.io/kube-scheduler/framework"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+)
+
+// GateName is the gate's name in KubeSchedulerConfiguration. Every profile
+// that enables MultisliceGang enables it too (a startup error says so).
+const GateName = "MultisliceGate"
+
+// Gate holds pods back in PreEnqueue until their workload may be
+// scheduled: a gang until every member that can exist yet exists and its
+// head has a reservation, a queued workload until its queue admits it, a
+// workload of a provisioning queue until its capacity is provisioned. The
+// state activates exactly the pods a change lets go.
+//
+// It is a plugin of its own, not MultisliceGang's PreEnqueue, because the
+// scheduling queue re-evaluates a gated pod on every event its gating
+// plugin registers. MultisliceGang registers pod deletions and node
+// changes, to retry a gang waiting for room through its head; with queues,
+// thousands of pods wait gated, and each pod that ended would have the
+// queue ask about every one of them. The gate registers only the event
+// that can unblock a pod it holds and that the state does not see for it:
+// the pod's own labels fixed.
+type Gate struct {
+	rt *feed.Runtime
+	// state is the shared state; nil until MultisliceGang attached it.
+	state func() *state.State
+}
+
+var (
+	_ fwk.PreEnqueuePlugin  = &Gate{}
+	_ fwk.EnqueueExtensions = &Gate{}
+)
+
+// GateFactory returns the gate's factory for one scheduler; it reads the
+// state MultisliceGang's factory builds on the same runtime.
+func GateFactory(rt *feed.Runtime) frameworkruntime.PluginFactory {
+	return func(_ context.Context, _ runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+		rt.AttachGate(h.ProfileName())
+		return &Gate{rt: rt, state: rt.State}, nil
+	}
+}
+
+// Name implements fwk.Plugin.
+func (g *Gate) Name() string { return GateName }
+
+// PreEnqueue keeps a gang pod out of the active queue until every member
+// that can exist yet exists, so incomplete gangs are not retried in a loop,
+// and a queued workload out until its queue admits it.
+func (g *Gate) PreEnqueue(_ context.Context, pod *corev1.Pod) *fwk.Status {
+	st := g.state()
+	if st == nil {
+		// Unreachable once started: Setup refuses a profile with the gate
+		// and without MultisliceGang.
+		return nil
+	}
+	v := st.Admit(pod)
+	if v.Gang && !v.Wait && !v.Unresolvable {
+		// A head whose queue provisions capacity first reserves its quota
+		// here, and waits gated for the capacity: it never goes through a
+		// scheduling cycle (nor is reported unschedulable, which would
+		// send an autoscaler provisioning for it a second way) before it
+		// can be placed.
+		done, msg, problem := st.ReserveForCheck(pod)
+		if !done {
+			return nil
+		}
+		reason := "QuotaReserved"
+		if problem != nil {
+			reason = problem.Reason
+		} else {
+			g.rt.PokeProvisioning()
+		}
+		g.rt.Events().Normal(&v.Ref, reason, msg)
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg)
+	}
+	if !v.Gang {
+		return nil
+	}
+	switch {
+	case v.Unresolvable:
+		g.rt.Events().WarnPod(pod, &v.Ref, "GangBlocked", v.Message)
+	case v.QueueReason != "":
+		// Once per workload and message: why its queue keeps it waiting.
+		g.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)
+		metrics.QueueRejections.WithLabelValues(v.QueueReason).Inc()
+	}
+	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
+}
+
+// EventsToRegister implements fwk.EnqueueExtensions: see Gate.
+func (g *Gate) EventsToRegister(_ context.Context) ([]fwk.ClusterEventWithHint, error) {
+	return []fwk.ClusterEventWithHint{
+		// Fixing a pod's malformed membership labels unblocks it.
+		{Event: fwk.ClusterEvent{Resource: fwk.TargetPod, ActionType: fwk.UpdatePodLabel}, QueueingHintFn: hintOwnLabels},
+	}, nil
+}
