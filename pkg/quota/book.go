@@ -238,6 +238,25 @@ type View struct {
 	usage map[string]Usage
 }
 
+// clone copies the view, for a simulation that must not change it.
+func (v *View) clone() *View {
+	usage := make(map[string]Usage, len(v.usage))
+	for cq, u := range v.usage {
+		usage[cq] = u.Clone()
+	}
+	return &View{b: v.b, usage: usage}
+}
+
+// fits reports whether cq may use u more, flavor by flavor as charged.
+func (v *View) fits(cq *ClusterQueue, u Usage) bool {
+	for fr, x := range u {
+		if x > v.Available(cq, fr) {
+			return false
+		}
+	}
+	return true
+}
+
 // Book returns the registry the view was taken from.
 func (v *View) Book() *Book { return v.b }
 

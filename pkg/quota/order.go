@@ -28,6 +28,9 @@ type Verdict struct {
 	Proceed bool
 	// Problem says why not (when Proceed is false).
 	Problem *Problem
+	// After is the workload it waits for, when it waits for order alone:
+	// the one it queues behind, or the fairer one it yields to.
+	After workload.Key
 }
 
 // Before orders pending workloads: higher priority first, then older, then
@@ -79,7 +82,7 @@ func Decide(v *View, cands []*Candidate, now time.Time, starvation time.Duration
 		for _, c := range list {
 			switch {
 			case blocker != nil:
-				out[c.Key] = Verdict{Problem: &Problem{Reason: ReasonWaitingInQueue,
+				out[c.Key] = Verdict{After: blocker.Key, Problem: &Problem{Reason: ReasonWaitingInQueue,
 					Message: fmt.Sprintf("waiting behind %s in ClusterQueue %s (%s)", blocker.Key, name, strategyWhy(cq, blocker, now, starvation))}}
 			case c.Charge == nil:
 				out[c.Key] = Verdict{Problem: c.Problem}
@@ -95,21 +98,23 @@ func Decide(v *View, cands []*Candidate, now time.Time, starvation time.Duration
 		}
 	}
 	if len(borrowers) > 1 {
-		least := borrowers[0].share
-		for _, b := range borrowers[1:] {
-			least = min(least, b.share)
-		}
-		var fairest *Candidate
-		for _, b := range borrowers {
-			if b.share == least && (fairest == nil || Before(b.c, fairest)) {
-				fairest = b.c
+		// Fairer first: a borrower yields only when what the fairer ones
+		// of other queues would take leaves it no room.
+		sort.Slice(borrowers, func(i, j int) bool {
+			if borrowers[i].share != borrowers[j].share {
+				return borrowers[i].share < borrowers[j].share
 			}
-		}
-		for _, b := range borrowers {
-			if b.share > least && b.c.ClusterQueue != fairest.ClusterQueue {
-				out[b.c.Key] = Verdict{Problem: &Problem{Reason: ReasonYieldingToFairShare,
+			return Before(borrowers[i].c, borrowers[j].c)
+		})
+		after := v.clone()
+		for i, b := range borrowers {
+			if i > 0 && b.c.ClusterQueue != borrowers[0].c.ClusterQueue && !after.fits(v.b.queues[b.c.ClusterQueue], b.c.Charge.Usage) {
+				fairest := borrowers[0].c
+				out[b.c.Key] = Verdict{After: fairest.Key, Problem: &Problem{Reason: ReasonYieldingToFairShare,
 					Message: fmt.Sprintf("yielding the cohort's unused quota to %s of ClusterQueue %s, whose weighted share would stay lower", fairest.Key, fairest.ClusterQueue)}}
+				continue
 			}
+			after.Add(b.c.Charge)
 		}
 	}
 	return out

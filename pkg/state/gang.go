@@ -26,6 +26,11 @@ type Verdict struct {
 	// QueueReason is set when the workload's queue keeps it waiting: a
 	// quota.Reason* constant.
 	QueueReason string
+	// Wake lists pods to activate: the head of the fairer workload this
+	// one yields to, which may sit gated while quota waits for it. The
+	// caller activates them later, outside the scheduling queue's lock
+	// that PreEnqueue runs under.
+	Wake []PodRef
 }
 
 // podLocked returns the state's view of pod, deriving one (not indexed)
@@ -147,6 +152,13 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 				w.queueProblem.Store(qv.Problem)
 				if qv.Problem.Reason == quota.ReasonQuotaExceeded {
 					w.markWaitingForQuota(s.opts.Clock.Now())
+				}
+				if o := s.workloads[qv.After]; o != nil && o.waitingHead != nil && qv.Problem.Reason == quota.ReasonYieldingToFairShare && s.reservations[o.key] == nil {
+					// The wake woke the fairer workload first, unless a
+					// workload woken with it and not charged yet made
+					// the two decisions differ: then it may sit gated,
+					// and nothing else would wake it.
+					v.Wake = append(v.Wake, *o.waitingHead)
 				}
 			}
 		}

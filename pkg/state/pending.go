@@ -71,49 +71,35 @@ func (s *State) firstPendingLocked(cq string, n int) []*Workload {
 }
 
 // wakeCohortLocked lists the heads of the waiting workloads of cq's cohort
-// that the quota now free could admit, in queue order: under StrictFIFO
-// only a queue's head, under BestEffortFIFO every one that fits, each
-// counted against the quota before the next. Waking only those keeps a
-// release from sending thousands of gated pods through PreEnqueue.
+// that the quota now free admits, in the order quota.Wake gives: the order
+// the gate's verdict lets them through, each counted against the quota
+// before the next. Waking only those keeps a release from sending
+// thousands of gated pods through PreEnqueue.
 func (s *State) wakeCohortLocked(cqName string) []PodRef {
 	cq := s.book.ClusterQueue(cqName)
 	if cq == nil {
 		return nil
 	}
 	view := s.book.View()
-	var out []PodRef
+	queues := map[string][]*quota.Waiting{}
+	byKey := map[workload.Key]*Workload{}
 	for _, q := range s.book.Cohort(cq) {
 		if len(s.pendingByCQ[q.Name]) == 0 || !view.AnyAvailable(q) {
 			continue
 		}
-		// Shapes that did not fit: the view only shrinks during a wake,
-		// so they are not tried again (most queues hold few shapes).
-		misfits := map[string]bool{}
+		// Bounded: deeper workloads are reached by later wakes.
 		for _, w := range s.firstPendingLocked(q.Name, maxWakeScan) {
-			if !view.AnyAvailable(q) {
-				// Bounded: deeper workloads are reached by later wakes.
-				break
-			}
-			needs, shape := s.needsLocked(w), s.shapeLocked(w)
-			if misfits[shape] {
-				if q.Strategy == quota.StrictFIFO {
-					break
-				}
-				continue
-			}
-			c, p := view.Assign(q, needs, nil)
-			if p != nil {
-				misfits[shape] = true
-			}
-			if p == nil {
-				view.Add(c)
-				if h := s.headLocked(w); h != nil {
-					out = append(out, *h)
-				}
-			}
-			if q.Strategy == quota.StrictFIFO {
-				break
-			}
+			byKey[w.key] = w
+			queues[q.Name] = append(queues[q.Name], &quota.Waiting{
+				Candidate: quota.Candidate{Key: w.key, ClusterQueue: q.Name, Priority: w.priority, Created: w.model.Created, WaitingSince: w.waitingForQuotaSince()},
+				Needs:     s.needsLocked(w), Shape: s.shapeLocked(w),
+			})
+		}
+	}
+	var out []PodRef
+	for _, k := range quota.Wake(view, queues, s.opts.Clock.Now(), s.opts.QuotaStarvation) {
+		if h := s.headLocked(byKey[k]); h != nil {
+			out = append(out, *h)
 		}
 	}
 	return out

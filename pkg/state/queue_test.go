@@ -410,3 +410,71 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 		t.Errorf("quota kept after no node fitted")
 	}
 }
+
+// Admitting a workload lets go what waited behind it for order alone: the
+// next head of a StrictFIFO queue is woken by the admission, with no quota
+// released.
+func TestAdmissionWakesWhatWaitedBehindIt(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(6)...), 24, quota.StrictFIFO)
+	first, second := f.addGang(queued("first", 1, 0)), f.addGang(queued("second", 1, 1))
+	admits(t, f, first, true, "")
+	admits(t, f, second, false, quota.ReasonWaitingInQueue)
+	_, _, acts := f.commit(jsKey("first"))
+	if h := head(t, f, second); !slices.Contains(names(acts.Activate), h.Name) {
+		t.Fatalf("admitting first activated %v, not %s", names(acts.Activate), h.Name)
+	}
+	admits(t, f, second, true, "")
+}
+
+// withCohort is the fixture with ClusterQueues a and b (8 chips each) and
+// lender (16 chips) in one cohort over flavor vlp-24, and a LocalQueue
+// named after each in the tests' namespace.
+func withCohort(f *fixture) *fixture {
+	f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}})
+	for name, chips := range map[string]int64{"a": 8, "b": 8, "lender": 16} {
+		f.s.SetClusterQueue(&quota.ClusterQueue{
+			Name: name, Cohort: "cohort", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
+			Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
+			Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}},
+		})
+		f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: name, ClusterQueue: name})
+	}
+	return f
+}
+
+// inQueue is a one-slice JobSet (8 chips) of LocalQueue q created minute m.
+func inQueue(name, q string, m int) *jobsetv1alpha2.JobSet {
+	return unit.JobSet(name).Created(builders.Epoch.Add(time.Duration(m)*time.Minute)).
+		Annotation(wellknown.QueueNameLabel, q).ReplicatedJob("slice", 1, 2).Obj()
+}
+
+// Released quota goes to the borrower whose queue's share stays lowest,
+// whichever queue comes first by name: waking the other one would have the
+// gate hold it back (yielding) while the fairer one, not woken, left the
+// quota unused.
+func TestReleaseWakesTheFairerBorrower(t *testing.T) {
+	f := withCohort(newFixture(t, builders.V5ePools(6)...))
+	// a uses 16 (borrows 8), b 8, lender 8 of its 16: the cohort is full.
+	for _, js := range []*jobsetv1alpha2.JobSet{inQueue("a1", "a", 0), inQueue("a2", "a", 0), inQueue("b1", "b", 0), inQueue("l1", "lender", 0)} {
+		f.addGang(js)
+		f.commit(jsKey(js.Name))
+	}
+	fromA, fromB := f.addGang(inQueue("from-a", "a", 1)), f.addGang(inQueue("from-b", "b", 2))
+	admits(t, f, fromA, false, quota.ReasonQuotaExceeded)
+	admits(t, f, fromB, false, quota.ReasonQuotaExceeded)
+
+	done := inQueue("l1", "lender", 0)
+	done.Status.Conditions = []metav1.Condition{{Type: string(jobsetv1alpha2.JobSetCompleted), Status: metav1.ConditionTrue}}
+	woken := names(f.addJobSet(done).Activate)
+	if hb, ha := head(t, f, fromB), head(t, f, fromA); !slices.Contains(woken, hb.Name) || slices.Contains(woken, ha.Name) {
+		t.Fatalf("8 chips freed woke %v; want from-b's head %s (b would borrow 8) and not from-a's %s (a would borrow 16)", woken, hb.Name, ha.Name)
+	}
+	admits(t, f, fromB, true, "")
+
+	// Should from-a reach the gate anyway, it yields, and wakes from-b.
+	v := f.s.Admit(head(t, f, fromA))
+	if v.QueueReason != quota.ReasonYieldingToFairShare || len(v.Wake) != 1 || v.Wake[0].Name != head(t, f, fromB).Name {
+		t.Fatalf("Admit(from-a) = %+v, want a yield that wakes from-b's head", v)
+	}
+}

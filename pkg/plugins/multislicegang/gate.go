@@ -57,7 +57,7 @@ func (g *Gate) Name() string { return GateName }
 // PreEnqueue keeps a gang pod out of the active queue until every member
 // that can exist yet exists, so incomplete gangs are not retried in a loop,
 // and a queued workload out until its queue admits it.
-func (g *Gate) PreEnqueue(_ context.Context, pod *corev1.Pod) *fwk.Status {
+func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 	st := g.state()
 	if st == nil {
 		// Unreachable once started: Setup refuses a profile with the gate
@@ -94,6 +94,11 @@ func (g *Gate) PreEnqueue(_ context.Context, pod *corev1.Pod) *fwk.Status {
 		// Once per workload and message: why its queue keeps it waiting.
 		g.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)
 		metrics.QueueRejections.WithLabelValues(v.QueueReason).Inc()
+	}
+	if len(v.Wake) > 0 {
+		// PreEnqueue runs under the scheduling queue's lock, which
+		// activating takes: activate once this call has returned.
+		go g.rt.Act(context.WithoutCancel(ctx), state.Actions{Activate: v.Wake})
 	}
 	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
 }
