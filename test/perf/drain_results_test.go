@@ -40,7 +40,9 @@ type drainResult struct {
 	admitSeconds, drainSeconds float64
 	attempts                   map[string]float64
 	admissions, rejections     float64
-	peakRSSMB                  float64
+	// rejectionsByReason splits rejections by the reason the queue gave.
+	rejectionsByReason map[string]float64
+	peakRSSMB          float64
 }
 
 func (d *drain) result(end readings) drainResult {
@@ -54,6 +56,13 @@ func (d *drain) result(end readings) drainResult {
 		admissions:   end.admissions - d.start.admissions,
 		rejections:   end.rejections - d.start.rejections,
 		peakRSSMB:    peakRSSMB(),
+
+		rejectionsByReason: map[string]float64{},
+	}
+	for reason, v := range end.rejectionsByReason {
+		if n := v - d.start.rejectionsByReason[reason]; n > 0 {
+			r.rejectionsByReason[reason] = n
+		}
 	}
 	for result, v := range end.attempts {
 		r.attempts[result] = v - d.start.attempts[result]
@@ -87,6 +96,9 @@ func (r drainResult) items(tCtx ktesting.TContext) []perf.DataItem {
 		}),
 		item("QueueDrainDuration", "s", map[string]float64{"Admitted": r.admitSeconds, "Drained": r.drainSeconds}),
 	}
+	if len(r.rejectionsByReason) > 0 {
+		items = append(items, item("QueueDrainRejections", "count", r.rejectionsByReason))
+	}
 	if r.peakRSSMB > 0 {
 		items = append(items, item("QueueDrainPeakRSS", "MB", map[string]float64{"Max": r.peakRSSMB}))
 	}
@@ -105,14 +117,16 @@ func (r drainResult) items(tCtx ktesting.TContext) []perf.DataItem {
 type readings struct {
 	at time.Time
 	// attempts are scheduling attempts of our profile, by result.
-	attempts    map[string]float64
-	admissions  float64
-	rejections  float64
-	gangsPlaced float64
+	attempts   map[string]float64
+	admissions float64
+	rejections float64
+	// rejectionsByReason: multislice_queue_rejections_total by reason.
+	rejectionsByReason map[string]float64
+	gangsPlaced        float64
 }
 
 func read() (readings, error) {
-	r := readings{at: time.Now(), attempts: map[string]float64{}}
+	r := readings{at: time.Now(), attempts: map[string]float64{}, rejectionsByReason: map[string]float64{}}
 	err := eachMetric(func(name string, m *dto.Metric) {
 		switch name {
 		case "scheduler_schedule_attempts_total":
@@ -123,6 +137,7 @@ func read() (readings, error) {
 			r.admissions += m.GetCounter().GetValue()
 		case "multislice_queue_rejections_total":
 			r.rejections += m.GetCounter().GetValue()
+			r.rejectionsByReason[label(m, "reason")] += m.GetCounter().GetValue()
 		case "multislice_gang_wait_seconds":
 			r.gangsPlaced += float64(m.GetHistogram().GetSampleCount())
 		}
