@@ -74,26 +74,17 @@ func (d *drain) result(end readings) drainResult {
 // (BenchmarkPerfScheduling/<test case>/<workload>/drain), and reports the
 // headline figures as benchmark metrics.
 func (r drainResult) items(tCtx ktesting.TContext) []perf.DataItem {
-	name := tCtx.Name() + "/drain"
-	total := 0.0
-	for _, v := range r.attempts {
-		total += v
-	}
-	item := func(metric, unit string, data map[string]float64) perf.DataItem {
-		return perf.DataItem{Labels: map[string]string{"Name": name, "Metric": metric}, Unit: unit, Data: data}
-	}
+	item := itemMaker(tCtx, "drain")
+	counts := withAttempts(map[string]float64{
+		"Workloads":       float64(r.workloads),
+		"Gangs":           float64(r.gangs),
+		"Pods":            float64(r.pods),
+		"Admissions":      r.admissions,
+		"QueueRejections": r.rejections,
+	}, r.attempts)
+	total := counts["Attempts"]
 	items := []perf.DataItem{
-		item("QueueDrainCounts", "count", map[string]float64{
-			"Workloads":             float64(r.workloads),
-			"Gangs":                 float64(r.gangs),
-			"Pods":                  float64(r.pods),
-			"Attempts":              total,
-			"AttemptsScheduled":     r.attempts["scheduled"],
-			"AttemptsUnschedulable": r.attempts["unschedulable"],
-			"AttemptsError":         r.attempts["error"],
-			"Admissions":            r.admissions,
-			"QueueRejections":       r.rejections,
-		}),
+		item("QueueDrainCounts", "count", counts),
 		item("QueueDrainDuration", "s", map[string]float64{"Admitted": r.admitSeconds, "Drained": r.drainSeconds}),
 	}
 	if len(r.rejectionsByReason) > 0 {
@@ -220,15 +211,9 @@ func probeJobSetAPI(tCtx ktesting.TContext, jobsets jobsetclient.Interface) erro
 		js := builders.JobSet(probeNamespace, fmt.Sprintf("probe-%d", i)).Exclusive(wellknown.NodePoolLabel).
 			Pod(func(p *builders.PodBuilder) { p.Scheduler(app.Name).TPU("4") }).
 			ReplicatedJob("slice", 1, 1).Obj()
-		created, err := createJobSet(tCtx, jobsets, js)
+		pods, err := createProbe(tCtx, jobsets, js)
 		if err != nil {
 			return err
-		}
-		pods := builders.PodsOf(created, 0)
-		for _, p := range pods {
-			if _, err := tCtx.Client().CoreV1().Pods(probeNamespace).Create(tCtx, p, metav1.CreateOptions{}); err != nil {
-				return fmt.Errorf("probe pod: %w", err)
-			}
 		}
 		err = wait.PollUntilContextTimeout(tCtx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 			for _, p := range pods {
@@ -260,7 +245,9 @@ func probeJobSetAPI(tCtx ktesting.TContext, jobsets jobsetclient.Interface) erro
 	}
 }
 
-func createJobSet(tCtx ktesting.TContext, jobsets jobsetclient.Interface, obj *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error) {
+// createProbe creates a probe JobSet and the pods of its first Job (the
+// harness runs no JobSet controller), and returns the pods.
+func createProbe(tCtx ktesting.TContext, jobsets jobsetclient.Interface, obj *jobsetv1alpha2.JobSet) ([]*corev1.Pod, error) {
 	var created *jobsetv1alpha2.JobSet
 	// The CRD may be established a moment after it was created.
 	err := wait.PollUntilContextTimeout(tCtx, 200*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
@@ -271,7 +258,13 @@ func createJobSet(tCtx ktesting.TContext, jobsets jobsetclient.Interface, obj *j
 	if err != nil {
 		return nil, fmt.Errorf("probe JobSet: %w", err)
 	}
-	return created, nil
+	pods := builders.PodsOf(created, 0)
+	for _, p := range pods {
+		if _, err := tCtx.Client().CoreV1().Pods(obj.Namespace).Create(tCtx, p, metav1.CreateOptions{}); err != nil {
+			return nil, fmt.Errorf("probe pod: %w", err)
+		}
+	}
+	return pods, nil
 }
 
 func deleteProbe(tCtx ktesting.TContext, jobsets jobsetclient.Interface, name string, pods []*corev1.Pod) error {

@@ -11,10 +11,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/kubernetes/pkg/scheduler"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
@@ -73,18 +71,14 @@ const (
 	probeNamespace = "perf-probe"
 )
 
-// drains tracks the drain of each scheduler_perf workload being run, by
-// apiserver (each has its own), and keeps what the drains measured.
-type drains struct {
-	mu     sync.Mutex
-	byHost map[string]*drain
-	items  []perf.DataItem
-}
+// drains tracks the drain of each scheduler_perf workload being run, and
+// keeps what the drains measured.
+type drains struct{ *runs[*drain] }
 
-func newDrains() *drains { return &drains{byHost: map[string]*drain{}} }
+func newDrains() drains { return drains{newRuns[*drain]("QueueDrain")} }
 
 // nodesCreated is the harness's node hook (see above).
-func (ds *drains) nodesCreated(tCtx ktesting.TContext, _ *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
+func (ds drains) nodesCreated(tCtx ktesting.TContext, _ *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
 	want, ok := intParam(w, drainParam)
 	if !ok {
 		return nil
@@ -92,26 +86,15 @@ func (ds *drains) nodesCreated(tCtx ktesting.TContext, _ *scheduler.Scheduler, w
 	if want <= 0 {
 		return fmt.Errorf("%s must be positive, got %d", drainParam, want)
 	}
-	host := tCtx.RESTConfig().Host
-	ds.mu.Lock()
-	d := ds.byHost[host]
-	ds.mu.Unlock()
+	d, ok := ds.get(tCtx)
 	switch {
-	case d == nil:
+	case !ok:
 		d, err := startDrain(tCtx, want)
 		if err != nil {
 			return err
 		}
 		d.nodes = len(nodes.Items)
-		ds.mu.Lock()
-		ds.byHost[host] = d
-		ds.mu.Unlock()
-		tCtx.Cleanup(func() {
-			d.stop()
-			ds.mu.Lock()
-			delete(ds.byHost, host)
-			ds.mu.Unlock()
-		})
+		ds.add(tCtx, d, d.stop)
 		return d.baseline(nodes)
 	case len(nodes.Items) != d.nodes:
 		d.nodes = len(nodes.Items)
@@ -121,9 +104,7 @@ func (ds *drains) nodesCreated(tCtx ktesting.TContext, _ *scheduler.Scheduler, w
 		if err != nil {
 			return err
 		}
-		ds.mu.Lock()
-		ds.items = append(ds.items, items...)
-		ds.mu.Unlock()
+		ds.keep(items)
 		return nil
 	}
 }
@@ -138,15 +119,6 @@ func intParam(w *perf.Workload, key string) (v int, ok bool) {
 	}()
 	v, err := w.GetParam(key)
 	return v, err == nil
-}
-
-// write stores the drains' data items in -data-items-dir (the harness's
-// flag) as QueueDrain_benchmark_<topic>_<time>.json, in the harness's
-// format. Nothing is written when nothing was drained.
-func (ds *drains) write(topic string) error {
-	ds.mu.Lock()
-	defer ds.mu.Unlock()
-	return writeDataItems("QueueDrain", topic, ds.items)
 }
 
 // drain deletes the workloads the scheduler admits in one scheduler_perf
@@ -195,10 +167,7 @@ type boundPod struct {
 // startDrain checks that the scheduler is ready for the run and starts
 // deleting the workloads it admits.
 func startDrain(tCtx ktesting.TContext, want int) (*drain, error) {
-	// Custom resources speak JSON only.
-	cfg := rest.CopyConfig(tCtx.RESTConfig())
-	cfg.ContentType = runtime.ContentTypeJSON
-	cfg.AcceptContentTypes = runtime.ContentTypeJSON
+	cfg := jsonConfig(tCtx)
 	jobsets, err := jobsetclient.NewForConfig(cfg)
 	if err != nil {
 		return nil, err

@@ -333,14 +333,7 @@ func (r hotswapResult) check(want int) error {
 // (BenchmarkPerfScheduling/<test case>/<workload>/hotswap), and reports
 // the headline figures as benchmark metrics.
 func (r hotswapResult) items(tCtx ktesting.TContext) []perf.DataItem {
-	name := tCtx.Name() + "/hotswap"
-	item := func(metric, unit string, data map[string]float64) perf.DataItem {
-		return perf.DataItem{Labels: map[string]string{"Name": name, "Metric": metric}, Unit: unit, Data: data}
-	}
-	timedOut := 0.0
-	if r.timedOut {
-		timedOut = 1
-	}
+	item := itemMaker(tCtx, "hotswap")
 	items := []perf.DataItem{
 		item("HotswapCounts", "count", map[string]float64{
 			"LowWorkloads":                float64(r.lowGangs),
@@ -365,7 +358,7 @@ func (r hotswapResult) items(tCtx ktesting.TContext) []perf.DataItem {
 			"PodsLostBeyondNeed":          float64(r.lost - r.needed),
 			"EvictedWithoutDisruption":    float64(r.unmarked),
 			"HighPodsDeleted":             float64(r.highDeleted),
-			"TimedOut":                    timedOut,
+			"TimedOut":                    oneIf(r.timedOut),
 		}),
 		item("HotswapDuration", "s", map[string]float64{"Measured": r.measured.Seconds()}),
 	}

@@ -8,10 +8,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/kubernetes/pkg/scheduler"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
@@ -83,40 +81,24 @@ const (
 	hotswapDone                          // the wait is over
 )
 
-// hotswaps follows every hotswap run, by apiserver, and keeps what they
-// measured.
-type hotswaps struct {
-	mu     sync.Mutex
-	byHost map[string]*hotswap
-	items  []perf.DataItem
-}
+// hotswaps follows every hotswap run and keeps what they measured.
+type hotswaps struct{ *runs[*hotswap] }
 
-func newHotswaps() *hotswaps { return &hotswaps{byHost: map[string]*hotswap{}} }
+func newHotswaps() hotswaps { return hotswaps{newRuns[*hotswap]("Hotswap")} }
 
 // nodesCreated is the harness's node hook (see above).
-func (hs *hotswaps) nodesCreated(tCtx ktesting.TContext, sched *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
+func (hs hotswaps) nodesCreated(tCtx ktesting.TContext, sched *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
 	want, ok := intParam(w, hotswapParam)
 	if !ok {
 		return nil
 	}
-	host := tCtx.RESTConfig().Host
-	hs.mu.Lock()
-	h := hs.byHost[host]
-	hs.mu.Unlock()
-	if h == nil {
+	h, ok := hs.get(tCtx)
+	if !ok {
 		h, err := startHotswap(tCtx, sched, w, want, nodes)
 		if err != nil {
 			return err
 		}
-		hs.mu.Lock()
-		hs.byHost[host] = h
-		hs.mu.Unlock()
-		tCtx.Cleanup(func() {
-			h.stop()
-			hs.mu.Lock()
-			delete(hs.byHost, host)
-			hs.mu.Unlock()
-		})
+		hs.add(tCtx, h, h.stop)
 		return nil
 	}
 	if len(nodes.Items) != len(h.nodePool) {
@@ -128,21 +110,11 @@ func (hs *hotswaps) nodesCreated(tCtx ktesting.TContext, sched *scheduler.Schedu
 	case hotswapMeasuring:
 		items, err := h.wait(tCtx)
 		// The items are kept even when the run fails: they say how.
-		hs.mu.Lock()
-		hs.items = append(hs.items, items...)
-		hs.mu.Unlock()
+		hs.keep(items)
 		return err
 	default:
 		return fmt.Errorf("hotswap: a createNodes op after the wait; the workload template has one mark and one wait")
 	}
-}
-
-// write stores the data items in -data-items-dir as
-// Hotswap_benchmark_<topic>_<time>.json; nothing when no hotswap ran.
-func (hs *hotswaps) write(topic string) error {
-	hs.mu.Lock()
-	defer hs.mu.Unlock()
-	return writeDataItems("Hotswap", topic, hs.items)
 }
 
 // hotswap follows one run.
@@ -217,11 +189,7 @@ func startHotswap(tCtx ktesting.TContext, sched *scheduler.Scheduler, w *perf.Wo
 	}
 	_, ours := sched.Profiles[app.Name]
 	if ours {
-		// Custom resources speak JSON only.
-		cfg := rest.CopyConfig(tCtx.RESTConfig())
-		cfg.ContentType = runtime.ContentTypeJSON
-		cfg.AcceptContentTypes = runtime.ContentTypeJSON
-		jobsets, err := jobsetclient.NewForConfig(cfg)
+		jobsets, err := jobsetclient.NewForConfig(jsonConfig(tCtx))
 		if err != nil {
 			return nil, err
 		}

@@ -288,40 +288,24 @@ func (r provisioningResult) verify(want int) error {
 // (BenchmarkPerfScheduling/<test case>/<workload>/provisioning), and
 // reports the headline figures as benchmark metrics.
 func (r provisioningResult) items(tCtx ktesting.TContext) []perf.DataItem {
-	name := tCtx.Name() + "/provisioning"
-	item := func(metric, unit string, data map[string]float64) perf.DataItem {
-		return perf.DataItem{Labels: map[string]string{"Name": name, "Metric": metric}, Unit: unit, Data: data}
-	}
-	oneIf := func(b bool) float64 {
-		if b {
-			return 1
-		}
-		return 0
-	}
-	total := 0.0
-	for _, v := range r.attempts {
-		total += v
-	}
+	item := itemMaker(tCtx, "provisioning")
+	counts := withAttempts(map[string]float64{
+		"Gangs":                       float64(r.gangs),
+		"GangsBound":                  float64(r.bound),
+		"GangsPlaced":                 float64(r.placed),
+		"Pods":                        float64(r.pods),
+		"PodsBound":                   float64(r.podsBound),
+		"Requests":                    float64(r.requests),
+		"RequestsProvisioned":         float64(r.provisioned),
+		"RequestsUnexpected":          float64(r.unexpected),
+		"PodsBoundUnannotated":        float64(r.unannotated),
+		"GangsBoundBeforeProvisioned": float64(r.early),
+		"Admissions":                  r.admissions,
+		"Check":                       oneIf(r.check != ""),
+		"TimedOut":                    oneIf(r.timedOut),
+	}, r.attempts)
 	items := []perf.DataItem{
-		item("ProvisioningCounts", "count", map[string]float64{
-			"Gangs":                       float64(r.gangs),
-			"GangsBound":                  float64(r.bound),
-			"GangsPlaced":                 float64(r.placed),
-			"Pods":                        float64(r.pods),
-			"PodsBound":                   float64(r.podsBound),
-			"Requests":                    float64(r.requests),
-			"RequestsProvisioned":         float64(r.provisioned),
-			"RequestsUnexpected":          float64(r.unexpected),
-			"PodsBoundUnannotated":        float64(r.unannotated),
-			"GangsBoundBeforeProvisioned": float64(r.early),
-			"Attempts":                    total,
-			"AttemptsScheduled":           r.attempts["scheduled"],
-			"AttemptsUnschedulable":       r.attempts["unschedulable"],
-			"AttemptsError":               r.attempts["error"],
-			"Admissions":                  r.admissions,
-			"Check":                       oneIf(r.check != ""),
-			"TimedOut":                    oneIf(r.timedOut),
-		}),
+		item("ProvisioningCounts", "count", counts),
 		item("ProvisioningDuration", "s", map[string]float64{"Measured": r.measured().Seconds()}),
 		item("ProvisioningThroughput", "workloads/s", map[string]float64{"Workloads": r.rate()}),
 	}

@@ -12,11 +12,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/kubernetes/pkg/scheduler"
@@ -106,40 +104,25 @@ func provisioningCRDFilesFor(testName string) []string {
 	return nil
 }
 
-// provisionings follows every Provisioning run, by apiserver, and keeps
-// what they measured.
-type provisionings struct {
-	mu     sync.Mutex
-	byHost map[string]*provRun
-	items  []perf.DataItem
-}
+// provisionings follows every Provisioning run and keeps what they
+// measured.
+type provisionings struct{ *runs[*provRun] }
 
-func newProvisionings() *provisionings { return &provisionings{byHost: map[string]*provRun{}} }
+func newProvisionings() provisionings { return provisionings{newRuns[*provRun]("Provisioning")} }
 
 // nodesCreated is the harness's node hook (see above).
-func (ps *provisionings) nodesCreated(tCtx ktesting.TContext, _ *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
+func (ps provisionings) nodesCreated(tCtx ktesting.TContext, _ *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
 	want, ok := intParam(w, provParam)
 	if !ok {
 		return nil
 	}
-	host := tCtx.RESTConfig().Host
-	ps.mu.Lock()
-	r := ps.byHost[host]
-	ps.mu.Unlock()
-	if r == nil {
+	r, ok := ps.get(tCtx)
+	if !ok {
 		r, err := startProvisioning(tCtx, w, want, nodes)
 		if err != nil {
 			return err
 		}
-		ps.mu.Lock()
-		ps.byHost[host] = r
-		ps.mu.Unlock()
-		tCtx.Cleanup(func() {
-			r.stop()
-			ps.mu.Lock()
-			delete(ps.byHost, host)
-			ps.mu.Unlock()
-		})
+		ps.add(tCtx, r, r.stop)
 		return nil
 	}
 	if len(nodes.Items) != len(r.nodePool) {
@@ -147,19 +130,8 @@ func (ps *provisionings) nodesCreated(tCtx ktesting.TContext, _ *scheduler.Sched
 	}
 	items, err := r.wait(tCtx)
 	// The items are kept even when the run fails: they say how.
-	ps.mu.Lock()
-	ps.items = append(ps.items, items...)
-	ps.mu.Unlock()
+	ps.keep(items)
 	return err
-}
-
-// write stores the data items in -data-items-dir as
-// Provisioning_benchmark_<topic>_<time>.json; nothing when no
-// Provisioning scenario ran.
-func (ps *provisionings) write(topic string) error {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	return writeDataItems("Provisioning", topic, ps.items)
 }
 
 // provRun follows one run.
@@ -248,10 +220,7 @@ func startProvisioning(tCtx ktesting.TContext, w *perf.Workload, want int, nodes
 	if !ok || stall <= 0 {
 		return nil, fmt.Errorf("%s must be set and positive", provStallParam)
 	}
-	// Custom resources speak JSON only.
-	cfg := rest.CopyConfig(tCtx.RESTConfig())
-	cfg.ContentType = runtime.ContentTypeJSON
-	cfg.AcceptContentTypes = runtime.ContentTypeJSON
+	cfg := jsonConfig(tCtx)
 	jobsets, err := jobsetclient.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -546,15 +515,9 @@ func (r *provRun) probe(tCtx ktesting.TContext, jobsets jobsetclient.Interface, 
 	js := builders.JobSet(probeNamespace, "queued-probe").Exclusive(wellknown.NodePoolLabel).Annotation(wellknown.QueueNameLabel, provProbeQueue).
 		Pod(func(p *builders.PodBuilder) { p.Scheduler(app.Name).TPU("4") }).
 		ReplicatedJob("slice", 1, 1).Obj()
-	created, err := createJobSet(tCtx, jobsets, js)
+	pods, err := createProbe(tCtx, jobsets, js)
 	if err != nil {
 		return err
-	}
-	pods := builders.PodsOf(created, 0)
-	for _, p := range pods {
-		if _, err := tCtx.Client().CoreV1().Pods(probeNamespace).Create(tCtx, p, metav1.CreateOptions{}); err != nil {
-			return fmt.Errorf("probe pod: %w", err)
-		}
 	}
 	began := time.Now()
 	var last *corev1.Pod
