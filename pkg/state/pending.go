@@ -90,10 +90,7 @@ func (s *State) wakeCohortLocked(cqName string) []PodRef {
 		// Bounded: deeper workloads are reached by later wakes.
 		for _, w := range s.firstPendingLocked(q.Name, maxWakeScan) {
 			byKey[w.key] = w
-			queues[q.Name] = append(queues[q.Name], &quota.Waiting{
-				Candidate: quota.Candidate{Key: w.key, ClusterQueue: q.Name, Priority: w.priority, Created: w.model.Created, WaitingSince: w.waitingForQuotaSince()},
-				Needs:     s.needsLocked(w), Shape: s.shapeLocked(w),
-			})
+			queues[q.Name] = append(queues[q.Name], &quota.Waiting{Candidate: queuePlace(w, q), Needs: s.needsLocked(w), Shape: s.shapeLocked(w)})
 		}
 	}
 	var out []PodRef

@@ -276,9 +276,14 @@ func (s *State) queueVerdictLocked(w *Workload) quota.Verdict {
 }
 
 func (s *State) candidateLocked(view *quota.View, w *Workload, cq *quota.ClusterQueue) *quota.Candidate {
-	c := &quota.Candidate{Key: w.key, ClusterQueue: cq.Name, Priority: w.priority, Created: w.model.Created, WaitingSince: w.waitingForQuotaSince()}
+	c := queuePlace(w, cq)
 	c.Charge, c.Problem = view.Assign(cq, s.needsLocked(w), nil)
-	return c
+	return &c
+}
+
+// queuePlace is w's place in cq's order, as a candidate with no charge.
+func queuePlace(w *Workload, cq *quota.ClusterQueue) quota.Candidate {
+	return quota.Candidate{Key: w.key, ClusterQueue: cq.Name, Priority: w.priority, Created: w.model.Created, WaitingSince: w.waitingForQuotaSince()}
 }
 
 // before is the queue order between two pending workloads.
