@@ -176,9 +176,6 @@ func startDrain(tCtx ktesting.TContext, want int) (*drain, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := probeJobSetAPI(tCtx, jobsets); err != nil {
-		return nil, err
-	}
 	queued, err := waitQueuesActive(tCtx, queues)
 	if err != nil {
 		return nil, err

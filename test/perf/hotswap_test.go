@@ -14,7 +14,6 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
-	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -32,8 +31,8 @@ import (
 //   - A scheduler_perf workload with the parameter hotswapGangs (the number
 //     of high-priority gangs) is followed. At its first createNodes op the
 //     hook starts watching the pods labelled perf.multislice.dev/hotswap-gang
-//     and, for our profile, waits until the scheduler places JobSets as
-//     gangs (probeJobSetAPI).
+//     (for our profile, the scheduler already places JobSets as gangs:
+//     jobSetProbes).
 //   - The next createNodes op, of no nodes, is the mark: every low-priority
 //     gang must be wholly bound by then. The hook notes which gang holds
 //     each host and takes the scheduler's counters; the measurement starts.
@@ -188,15 +187,6 @@ func startHotswap(tCtx ktesting.TContext, sched *scheduler.Scheduler, w *perf.Wo
 		return nil, fmt.Errorf("%s must be set and positive", hotswapStallParam)
 	}
 	_, ours := sched.Profiles[app.Name]
-	if ours {
-		jobsets, err := jobsetclient.NewForConfig(jsonConfig(tCtx))
-		if err != nil {
-			return nil, err
-		}
-		if err := probeJobSetAPI(tCtx, jobsets); err != nil {
-			return nil, err
-		}
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &hotswap{
 		ours: ours, wantGangs: want, cancel: cancel,

@@ -51,9 +51,13 @@ func BenchmarkPerfScheduling(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	drains, hotswaps, provisionings := newDrains(), newHotswaps(), newProvisionings()
-	// Each hook acts only on the workloads that ask for it by parameter.
+	probes, drains, hotswaps, provisionings := newJobSetProbes(), newDrains(), newHotswaps(), newProvisionings()
+	// Each hook acts only on the workloads that ask for it by parameter
+	// (the probe: on those our profile schedules).
 	nodesCreated := func(tCtx ktesting.TContext, s *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
+		if err := probes.nodesCreated(tCtx, s); err != nil {
+			return err
+		}
 		if err := drains.nodesCreated(tCtx, s, w, nodes); err != nil {
 			return err
 		}

@@ -49,8 +49,8 @@ import (
 //
 //   - A scheduler_perf workload with the parameter provisioningGangs (the
 //     number of gangs) is followed. Its first createNodes op, which creates
-//     every node, starts it: the hook waits until the scheduler places
-//     JobSets as gangs (probeJobSetAPI), finds the scenario's one
+//     every node, starts it (the scheduler already places JobSets as
+//     gangs: jobSetProbes): the hook finds the scenario's one
 //     ClusterQueue and the admission check it lists (if any), starts the
 //     fake provisioner and watches the gangs' pods, their Workload objects
 //     and their ProvisioningRequests. Then a queued probe gang goes through
@@ -227,9 +227,6 @@ func startProvisioning(tCtx ktesting.TContext, w *perf.Workload, want int, nodes
 	}
 	client, err := multisliceclient.NewForConfig(cfg)
 	if err != nil {
-		return nil, err
-	}
-	if err := probeJobSetAPI(tCtx, jobsets); err != nil {
 		return nil, err
 	}
 	cq, err := scenarioClusterQueue(tCtx, client)

@@ -5,8 +5,12 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
+	"k8s.io/kubernetes/pkg/scheduler"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
+	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 )
 
 // runs follows the runs of one kind of measured scenario (drains,
@@ -101,4 +105,33 @@ func oneIf(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// jobSetProbes makes every workload our profile schedules wait, at its
+// first createNodes op (before it creates any pod), until the scheduler
+// places JobSets as gangs (probeJobSetAPI). The harness starts the
+// scheduler before installing the CRDs, and until the scheduler's
+// discovery finds the JobSet API, JobSet pods are scheduled as plain pods:
+// the run would measure something else, or a gang whose pods were partly
+// bound as plain pods would wait for ever.
+type jobSetProbes struct{ *runs[struct{}] }
+
+func newJobSetProbes() jobSetProbes { return jobSetProbes{newRuns[struct{}]("")} }
+
+func (ps jobSetProbes) nodesCreated(tCtx ktesting.TContext, sched *scheduler.Scheduler) error {
+	if _, ours := sched.Profiles[app.Name]; !ours {
+		return nil
+	}
+	if _, probed := ps.get(tCtx); probed {
+		return nil
+	}
+	jobsets, err := jobsetclient.NewForConfig(jsonConfig(tCtx))
+	if err != nil {
+		return err
+	}
+	if err := probeJobSetAPI(tCtx, jobsets); err != nil {
+		return err
+	}
+	ps.add(tCtx, struct{}{}, func() {})
+	return nil
 }
