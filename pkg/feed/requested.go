@@ -47,3 +47,33 @@ type PlanSnapshot struct{ Snapshot *state.Snapshot }
 
 // Clone implements fwk.StateData.
 func (p *PlanSnapshot) Clone() fwk.StateData { return p }
+
+// HasRoom reports whether one more pod asking for request fits in what the
+// node has left, by the NodeInfo's allocatable and requested resources as
+// the scheduler's resource filter counts them. It allocates nothing: it is
+// asked about every node of a flavor in one cycle.
+func HasRoom(ni fwk.NodeInfo, request workload.Resources) bool {
+	alloc, req := ni.GetAllocatable(), ni.GetRequested()
+	for name, want := range request {
+		if want <= 0 {
+			continue
+		}
+		var left int64
+		switch name {
+		case corev1.ResourceCPU:
+			left = alloc.GetMilliCPU() - req.GetMilliCPU()
+		case corev1.ResourceMemory:
+			left = (alloc.GetMemory() - req.GetMemory()) * 1000
+		case corev1.ResourceEphemeralStorage:
+			left = (alloc.GetEphemeralStorage() - req.GetEphemeralStorage()) * 1000
+		case corev1.ResourcePods:
+			left = int64(alloc.GetAllowedPodNumber()-len(ni.GetPods())) * 1000
+		default:
+			left = (alloc.GetScalarResources()[name] - req.GetScalarResources()[name]) * 1000
+		}
+		if left < want {
+			return false
+		}
+	}
+	return true
+}

@@ -436,23 +436,32 @@ func (s *State) queueAPIProblemLocked() *quota.Problem {
 // AdmitAlone admits a queued plain pod's workload on quota alone: no plan,
 // the scheduler's own filters choose the node, among those of the flavors
 // it is charged to (Check keeps it there). A plan would copy every node
-// into a snapshot for one pod. It returns nil when the workload holds a
-// reservation (or needs none) and the failure otherwise.
-func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) (*planner.Failure, Actions) {
+// into a snapshot for one pod. It returns the node labels of those flavors
+// (nil when the workload is not quota-managed) or the failure.
+func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) (map[string]string, *planner.Failure, Actions) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.podLocked(pod)
 	w := s.workloads[p.Member.Key]
-	if w == nil || w.model == nil || s.reservations[w.key] != nil || !s.awaitingAdmissionLocked(w) {
-		return nil, Actions{}
+	if w == nil || w.model == nil {
+		return nil, nil, Actions{}
+	}
+	if r := s.reservations[w.key]; r != nil {
+		if sr := r.Slices[0]; sr != nil && r.Attempt == p.Member.RestartAttempt {
+			return sr.NodeLabels, nil, Actions{}
+		}
+		return nil, nil, Actions{}
+	}
+	if !s.awaitingAdmissionLocked(w) {
+		return nil, nil, Actions{}
 	}
 	qd := s.quotaDecisionLocked(w)
 	if qd.Problem != nil {
-		return &planner.Failure{Message: qd.Problem.Message, Unresolvable: qd.Problem.Config, Reason: qd.Problem.Reason}, Actions{}
+		return nil, &planner.Failure{Message: qd.Problem.Message, Unresolvable: qd.Problem.Config, Reason: qd.Problem.Reason}, Actions{}
 	}
 	c, prob := qd.View.Assign(qd.ClusterQueue, qd.Needs, nil)
 	if prob != nil {
-		return &planner.Failure{Message: prob.Message, Unresolvable: prob.Config, Reason: prob.Reason}, Actions{}
+		return nil, &planner.Failure{Message: prob.Message, Unresolvable: prob.Config, Reason: prob.Reason}, Actions{}
 	}
 	labels := map[string]string{}
 	for _, name := range c.Flavors[0] {
@@ -468,9 +477,9 @@ func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) (*plann
 	}
 	_, acts, err := s.commitLocked(r, permitTimeout)
 	if err != nil {
-		return &planner.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, acts
+		return nil, &planner.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, acts
 	}
-	return nil, acts
+	return labels, nil, acts
 }
 
 // ReleaseAlone gives back what AdmitAlone took when the scheduler's

@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -385,12 +386,25 @@ func TestEndedWorkloadIsNeverPendingAgain(t *testing.T) {
 // when no node fits it.
 func TestPlainPodAdmittedAlone(t *testing.T) {
 	gpu := builders.NodePool("gpu").Nodes(1).GPU("nvidia-h100-80gb", 8).Build()
-	f := withQueue(newFixture(t, append(builders.V5ePools(1), gpu...)...), 8, quota.BestEffortFIFO)
+	v5e := builders.V5ePools(1)
+	f := withQueue(newFixture(t, append(v5e, gpu...)...), 8, quota.BestEffortFIFO)
 	pod := unit.Pod("p").TPU("4").Label(wellknown.QueueNameLabel, "multislice-queue").Obj()
 	f.addPods(pod)
 	key := workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: "p"}
-	if fail, _ := f.s.AdmitAlone(pod, time.Minute); fail != nil {
+	labels, fail, _ := f.s.AdmitAlone(pod, time.Minute)
+	if fail != nil {
 		t.Fatalf("AdmitAlone: %v", fail)
+	}
+	carries := func(have map[string]string) bool {
+		for k, v := range labels {
+			if have[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+	if len(labels) == 0 || !carries(v5e[0].Labels) || carries(gpu[0].Labels) {
+		t.Errorf("AdmitAlone's node labels = %v, want the v5e flavor's", labels)
 	}
 	if c := f.s.ChargeOf(key); c == nil {
 		t.Fatalf("not charged")
@@ -402,8 +416,12 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 		t.Errorf("Check on a node of no charged flavor = %v, %q", ok, why)
 	}
 	// Again: idempotent while the reservation lives.
-	if fail, _ := f.s.AdmitAlone(pod, time.Minute); fail != nil {
+	again, fail, _ := f.s.AdmitAlone(pod, time.Minute)
+	if fail != nil {
 		t.Fatalf("second AdmitAlone: %v", fail)
+	}
+	if !maps.Equal(again, labels) {
+		t.Errorf("second AdmitAlone's node labels = %v, want %v", again, labels)
 	}
 	f.s.ReleaseAlone(pod, "no node fits the pod")
 	if f.s.ChargeOf(key) != nil {

@@ -27,6 +27,8 @@ const cycleKey fwk.StateKey = Name
 // extension points of the same cycle.
 type cycleState struct {
 	gang bool
+	// alone: a queued plain pod admitted on quota alone.
+	alone bool
 	// candidates are the nodes the pod was restricted to (nil: none).
 	candidates sets.Set[string]
 	// reservation is the ID the pod was reserved under (set in Reserve).
@@ -50,7 +52,7 @@ func readCycle(cs fwk.CycleState) *cycleState {
 // PreFilter makes sure the pod's workload holds a reservation — planning
 // every slice of its gang at once when it holds none — and limits the pod to
 // the nodes planned for it.
-func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	v := pl.state.Classify(pod)
 	cs.Write(cycleKey, &cycleState{gang: v.Gang})
 	if !v.Gang {
@@ -63,24 +65,32 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	pl.act(ctx, pl.state.ExpireIfDue(key))
 	if key.Source == workload.SourcePod {
 		// A queued plain pod: admitted on quota alone; the default filters
-		// and scores place it, on its flavors' nodes (Filter).
-		fail, acts := pl.state.AdmitAlone(pod, pl.permitTimeout())
+		// and scores place it, on its flavors' nodes.
+		labels, fail, acts := pl.state.AdmitAlone(pod, pl.permitTimeout())
 		pl.act(ctx, acts)
 		if fail != nil {
 			pl.state.PlanFailed(pod, 0, fail)
 			pl.rt.Events().Normal(&v.Ref, fail.Reason, fail.Message)
 			return nil, failureStatus(fail)
 		}
-		return nil, nil
+		cs.Write(cycleKey, &cycleState{gang: true, alone: true})
+		if labels == nil {
+			return nil, nil
+		}
+		candidates := aloneCandidates(pod, labels, nodes)
+		if candidates.Len() == 0 {
+			return nil, fwk.NewStatus(fwk.Unschedulable, "no node carries the labels of the flavors the pod's quota was charged to")
+		}
+		return &fwk.PreFilterResult{NodeNames: candidates}, nil
 	}
-	if nodes, ok := pl.state.MemberNodes(pod); ok {
-		return pl.restrict(cs, v.Gang, nodes, "the reserved room for the pod's slice is used up")
+	if reserved, ok := pl.state.MemberNodes(pod); ok {
+		return pl.restrict(cs, v.Gang, reserved, "the reserved room for the pod's slice is used up")
 	}
 	if pl.state.PlacedWhole(key) {
 		// The gang already runs whole (a replacement pod, or a PodGroup
 		// member beyond minMember): the pod joins its slice's domain.
-		if nodes := pl.state.HeldDomainNodes(pod); nodes != nil {
-			return pl.restrict(cs, v.Gang, nodes, "the slice's domain has no nodes left")
+		if held := pl.state.HeldDomainNodes(pod); held != nil {
+			return pl.restrict(cs, v.Gang, held, "the slice's domain has no nodes left")
 		}
 		return nil, nil
 	}
@@ -117,11 +127,48 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	}
 	pl.act(ctx, acts)
 	pl.rt.Events().Normal(&v.Ref, "Reserved", state.DescribePlacement(sn.Self.Model, r))
-	nodes, ok := pl.state.MemberNodes(pod)
+	reserved, ok := pl.state.MemberNodes(pod)
 	if !ok {
 		return nil, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("the reservation of %s was released", key))
 	}
-	return pl.restrict(cs, v.Gang, nodes, "the reserved room for the pod's slice is used up")
+	return pl.restrict(cs, v.Gang, reserved, "the reserved room for the pod's slice is used up")
+}
+
+// aloneCandidates are the nodes a plain pod admitted on quota alone may be
+// placed on: those of the flavors it is charged to that have room for it.
+// Without this, every cycle of such a pod filters every node of the
+// cluster and scores a share of those that fit: while quota keeps hosts
+// free (woken pods not scheduled yet), that share is hundreds of empty
+// hosts. When no node of its flavors has room, all of them stay
+// candidates, so the filters report why and preemption may make room.
+func aloneCandidates(pod *corev1.Pod, labels map[string]string, nodes []fwk.NodeInfo) sets.Set[string] {
+	request := workload.PodRequests(&pod.Spec)
+	var flavor []string
+	room := sets.New[string]()
+	for _, ni := range nodes {
+		n := ni.Node()
+		if n == nil || !carriesLabels(n.Labels, labels) {
+			continue
+		}
+		flavor = append(flavor, n.Name)
+		if feed.HasRoom(ni, request) {
+			room.Insert(n.Name)
+		}
+	}
+	if room.Len() == 0 {
+		return sets.New(flavor...)
+	}
+	return room
+}
+
+// carriesLabels reports whether have carries every label of want.
+func carriesLabels(have, want map[string]string) bool {
+	for k, v := range want {
+		if have[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 func (pl *Plugin) restrict(cs fwk.CycleState, gang bool, nodes sets.Set[string], empty string) (*fwk.PreFilterResult, *fwk.Status) {
@@ -168,9 +215,10 @@ func (pl *Plugin) Filter(_ context.Context, cs fwk.CycleState, pod *corev1.Pod, 
 // plan goes elsewhere instead of timing out into the same domain again.
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, statuses fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	c := readCycle(cs)
-	if c != nil && c.gang && c.candidates == nil {
+	if c != nil && c.alone {
 		// A queued plain pod no node fits: its quota goes back at once.
 		pl.act(ctx, pl.state.ReleaseAlone(pod, "no node fits the pod"))
+		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
 	if c == nil || !c.gang || c.candidates.Len() == 0 {
 		return nil, fwk.NewStatus(fwk.Unschedulable)

@@ -2,6 +2,7 @@ package multislicegang
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -137,9 +138,13 @@ func (f *fixture) cycle(p *corev1.Pod) fwk.CycleState {
 	return cs
 }
 
-// preFilter runs PreFilter in a new cycle of p.
+// preFilter runs PreFilter in a new cycle of p, on every node.
 func (f *fixture) preFilter(p *corev1.Pod) (*fwk.PreFilterResult, *fwk.Status) {
-	return f.pl.PreFilter(context.Background(), f.cycle(p), p, nil)
+	nodes := make([]fwk.NodeInfo, 0, len(f.nodes))
+	for _, name := range slices.Sorted(maps.Keys(f.nodes)) {
+		nodes = append(nodes, f.nodeInfo(name))
+	}
+	return f.pl.PreFilter(context.Background(), f.cycle(p), p, nodes)
 }
 
 // nodeInfo is node as the scheduler's snapshot has it.
