@@ -181,7 +181,7 @@ func (w *statusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport
 		up := cur.DeepCopy()
 		up.Spec = want.Spec
 		if cur, err = api.Update(ctx, up, metav1.UpdateOptions{}); err != nil {
-			return err
+			return goneIsDone(err)
 		}
 	}
 	st := *cur.Status.DeepCopy()
@@ -196,6 +196,17 @@ func (w *statusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport
 	up := cur.DeepCopy()
 	up.Status = st
 	_, err = api.UpdateStatus(ctx, up, metav1.UpdateOptions{})
+	return goneIsDone(err)
+}
+
+// goneIsDone: a Workload object deleted between the informer's view and
+// the write (garbage-collected with its owner, which the state has not
+// seen go yet, or deleted by hand) is not an error to report; the next
+// sync creates it again if its owner still lives.
+func goneIsDone(err error) error {
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
 	return err
 }
 
