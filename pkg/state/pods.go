@@ -242,10 +242,14 @@ func (s *State) headLocked(w *Workload) *PodRef {
 func (s *State) setHeadLocked(w *Workload, ref *PodRef) {
 	if old := w.waitingHead; old != nil && s.heads[old.UID] == w {
 		delete(s.heads, old.UID)
+		delete(s.domainHeads, old.UID)
 	}
 	w.waitingHead = ref
 	if ref != nil {
 		s.heads[ref.UID] = w
+		if w.key.Source != workload.SourcePod {
+			s.domainHeads[ref.UID] = w
+		}
 	}
 }
 
@@ -461,15 +465,17 @@ func (s *State) pendingLocked(w *Workload) []PodRef {
 // freedLocked is called when capacity or a domain may have been freed:
 // workloads that failed to plan try again, each through one pod. Those
 // their queue keeps waiting are left to quota releases to wake.
+//
+// Queued plain pods are not among them: the default filters place them,
+// and their own queueing hints retry them when room frees up.
 func (s *State) freedLocked() Actions {
 	var acts Actions
-	for _, w := range s.headsLocked() {
+	waiting := make([]*Workload, 0, len(s.domainHeads))
+	for _, w := range s.domainHeads {
+		waiting = append(waiting, w)
+	}
+	for _, w := range waiting {
 		if w.waitingHead == nil || s.reservations[w.key] != nil || s.quotaGatedLocked(w) {
-			continue
-		}
-		if w.key.Source == workload.SourcePod {
-			// A queued plain pod is placed by the default filters, whose
-			// own queueing hints retry it when room frees up.
 			continue
 		}
 		if h := s.headLocked(w); h != nil {
@@ -497,7 +503,7 @@ func (s *State) wakeAllLocked() []PodRef {
 // clearRejectedLocked forgets rejections of the domains a node is in: what
 // changed there may let the workload's pods in.
 func (s *State) clearRejectedLocked(node string) {
-	for _, w := range s.workloads {
+	for _, w := range s.rejectingLocked() {
 		for d := range w.rejected {
 			if d.Key == "" {
 				if d.Value == node {
@@ -510,6 +516,20 @@ func (s *State) clearRejectedLocked(node string) {
 			}
 		}
 	}
+}
+
+// rejectingLocked lists the workloads that have rejected domains, and
+// drops from the index those that have none left or are gone.
+func (s *State) rejectingLocked() []*Workload {
+	out := make([]*Workload, 0, len(s.rejecting))
+	for k, w := range s.rejecting {
+		if len(w.rejected) == 0 || s.workloads[k] != w {
+			delete(s.rejecting, k)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // hasOwnJobAffinity reports whether JobSet's pod webhook gave this leader a

@@ -128,6 +128,17 @@ type State struct {
 	// heads indexes the workloads that have a waiting head by the head's
 	// UID (see setHeadLocked).
 	heads map[types.UID]*Workload
+	// domainHeads are the heads of workloads other than queued plain pods:
+	// those freed room retries through a plan (see freedLocked). A queue
+	// of thousands of single pods is not walked on every pod deletion.
+	domainHeads map[types.UID]*Workload
+	// rejecting holds every workload with rejected domains (and may hold
+	// workloads that no longer have any), so that a node change clears
+	// rejections without walking every workload.
+	rejecting map[workload.Key]*Workload
+	// carrying caches the nodes that carry a set of labels (a queued plain
+	// pod's flavors), by labelsKey; any node change clears it.
+	carrying map[string][]string
 	// checks are the provisioning admission checks, by AdmissionCheck
 	// name (see checks.go).
 	checks map[string]*provisioning.Check
@@ -179,6 +190,9 @@ func New(opts Options) *State {
 		claimedNodes: map[string]workload.Key{},
 		evicting:     map[workload.Key]workload.Key{},
 		heads:        map[types.UID]*Workload{},
+		domainHeads:  map[types.UID]*Workload{},
+		rejecting:    map[workload.Key]*Workload{},
+		carrying:     map[string][]string{},
 		checks:       map[string]*provisioning.Check{},
 	}
 }
