@@ -21,6 +21,18 @@ func SnapshotRequested(h fwk.Handle) state.Requested {
 	}
 }
 
+// SnapshotNodeInfo reads a node from the scheduling cycle's snapshot (nil
+// when it has no such node).
+func SnapshotNodeInfo(h fwk.Handle) func(name string) fwk.NodeInfo {
+	return func(name string) fwk.NodeInfo {
+		ni, err := h.SnapshotSharedLister().NodeInfos().Get(name)
+		if err != nil {
+			return nil
+		}
+		return ni
+	}
+}
+
 // RequestedOf converts a NodeInfo's requests into the model's units.
 func RequestedOf(ni fwk.NodeInfo) workload.Resources {
 	req := ni.GetRequested()

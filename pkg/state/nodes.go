@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -49,6 +50,7 @@ func nodeChanged(a, b *corev1.Node) bool {
 
 func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Actions {
 	var acts Actions
+	clear(s.carrying)
 	if ch.Failed {
 		// Reservations on the node are no longer what was planned.
 		touched := map[workload.Key]bool{}
@@ -64,7 +66,7 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 	}
 	// A changed domain may now take a workload that was rejected there.
 	for _, d := range ch.Domains {
-		for _, w := range s.workloads {
+		for _, w := range s.rejectingLocked() {
 			delete(w.rejected, d)
 		}
 	}
@@ -202,6 +204,7 @@ func (s *State) Rejected(pod *corev1.Pod, reason string) Actions {
 	if w.rejected == nil {
 		w.rejected = map[topology.DomainRef]rejection{}
 	}
+	s.rejecting[w.key] = w
 	now := s.opts.Clock.Now()
 	why := planner.RejectedPrefix + reason
 	if sr.Domain != "" {
@@ -357,4 +360,34 @@ func labelsMatch(have, want map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// nodesCarryingLocked lists, sorted, the nodes that carry every label of
+// labels. The list is cached until a node changes: callers must not modify
+// it.
+func (s *State) nodesCarryingLocked(labels map[string]string) []string {
+	key := labelsKey(labels)
+	if names, ok := s.carrying[key]; ok {
+		return names
+	}
+	names := []string{}
+	for _, name := range s.nodes.AllNodes() {
+		if labelsMatch(s.nodes.Node(name).Labels(), labels) {
+			names = append(names, name)
+		}
+	}
+	s.carrying[key] = names
+	return names
+}
+
+// labelsKey identifies a set of labels.
+func labelsKey(labels map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(labels[k])
+		b.WriteByte(',')
+	}
+	return b.String()
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -205,14 +204,7 @@ func selectorKey(spec *corev1.PodSpec) string {
 	if spec == nil || len(spec.NodeSelector) == 0 {
 		return ""
 	}
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(spec.NodeSelector)) {
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(spec.NodeSelector[k])
-		b.WriteByte(',')
-	}
-	return b.String()
+	return labelsKey(spec.NodeSelector)
 }
 
 // queueVerdictLocked says whether quota-managed w may try to be placed now.
@@ -436,9 +428,10 @@ func (s *State) queueAPIProblemLocked() *quota.Problem {
 // AdmitAlone admits a queued plain pod's workload on quota alone: no plan,
 // the scheduler's own filters choose the node, among those of the flavors
 // it is charged to (Check keeps it there). A plan would copy every node
-// into a snapshot for one pod. It returns the node labels of those flavors
-// (nil when the workload is not quota-managed) or the failure.
-func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) (map[string]string, *planner.Failure, Actions) {
+// into a snapshot for one pod. It returns the names of those flavors'
+// nodes, sorted (nil when the workload is not quota-managed; callers must
+// not modify it), or the failure.
+func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) ([]string, *planner.Failure, Actions) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.podLocked(pod)
@@ -448,7 +441,7 @@ func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) (map[st
 	}
 	if r := s.reservations[w.key]; r != nil {
 		if sr := r.Slices[0]; sr != nil && r.Attempt == p.Member.RestartAttempt {
-			return sr.NodeLabels, nil, Actions{}
+			return s.nodesCarryingLocked(sr.NodeLabels), nil, Actions{}
 		}
 		return nil, nil, Actions{}
 	}
@@ -479,7 +472,7 @@ func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) (map[st
 	if err != nil {
 		return nil, &planner.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, acts
 	}
-	return labels, nil, acts
+	return s.nodesCarryingLocked(labels), nil, acts
 }
 
 // ReleaseAlone gives back what AdmitAlone took when the scheduler's

@@ -1,7 +1,6 @@
 package state_test
 
 import (
-	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -391,20 +390,13 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	pod := unit.Pod("p").TPU("4").Label(wellknown.QueueNameLabel, "multislice-queue").Obj()
 	f.addPods(pod)
 	key := workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: "p"}
-	labels, fail, _ := f.s.AdmitAlone(pod, time.Minute)
+	names, fail, _ := f.s.AdmitAlone(pod, time.Minute)
 	if fail != nil {
 		t.Fatalf("AdmitAlone: %v", fail)
 	}
-	carries := func(have map[string]string) bool {
-		for k, v := range labels {
-			if have[k] != v {
-				return false
-			}
-		}
-		return true
-	}
-	if len(labels) == 0 || !carries(v5e[0].Labels) || carries(gpu[0].Labels) {
-		t.Errorf("AdmitAlone's node labels = %v, want the v5e flavor's", labels)
+	wantNames := []string{v5e[0].Name, v5e[1].Name}
+	if !slices.Equal(names, wantNames) {
+		t.Errorf("AdmitAlone's flavor nodes = %v, want %v", names, wantNames)
 	}
 	if c := f.s.ChargeOf(key); c == nil {
 		t.Fatalf("not charged")
@@ -420,8 +412,14 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	if fail != nil {
 		t.Fatalf("second AdmitAlone: %v", fail)
 	}
-	if !maps.Equal(again, labels) {
-		t.Errorf("second AdmitAlone's node labels = %v, want %v", again, labels)
+	if !slices.Equal(again, wantNames) {
+		t.Errorf("second AdmitAlone's flavor nodes = %v, want %v", again, wantNames)
+	}
+	// A node that joins the flavor is a candidate from then on.
+	joined := builders.V5ePools(2)[2]
+	f.s.UpsertNode(joined)
+	if got, _, _ := f.s.AdmitAlone(pod, time.Minute); !slices.Equal(got, append(wantNames, joined.Name)) {
+		t.Errorf("AdmitAlone's flavor nodes after %s joined = %v", joined.Name, got)
 	}
 	f.s.ReleaseAlone(pod, "no node fits the pod")
 	if f.s.ChargeOf(key) != nil {

@@ -52,7 +52,7 @@ func readCycle(cs fwk.CycleState) *cycleState {
 // PreFilter makes sure the pod's workload holds a reservation — planning
 // every slice of its gang at once when it holds none — and limits the pod to
 // the nodes planned for it.
-func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	v := pl.state.Classify(pod)
 	cs.Write(cycleKey, &cycleState{gang: v.Gang})
 	if !v.Gang {
@@ -66,7 +66,7 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	if key.Source == workload.SourcePod {
 		// A queued plain pod: admitted on quota alone; the default filters
 		// and scores place it, on its flavors' nodes.
-		labels, fail, acts := pl.state.AdmitAlone(pod, pl.permitTimeout())
+		flavorNodes, fail, acts := pl.state.AdmitAlone(pod, pl.permitTimeout())
 		pl.act(ctx, acts)
 		if fail != nil {
 			pl.state.PlanFailed(pod, 0, fail)
@@ -74,10 +74,10 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 			return nil, failureStatus(fail)
 		}
 		cs.Write(cycleKey, &cycleState{gang: true, alone: true})
-		if labels == nil {
+		if flavorNodes == nil {
 			return nil, nil
 		}
-		candidates := aloneCandidates(pod, labels, nodes)
+		candidates := aloneCandidates(pod, flavorNodes, pl.nodeInfo)
 		if candidates.Len() == 0 {
 			return nil, fwk.NewStatus(fwk.Unschedulable, "no node carries the labels of the flavors the pod's quota was charged to")
 		}
@@ -135,40 +135,25 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 }
 
 // aloneCandidates are the nodes a plain pod admitted on quota alone may be
-// placed on: those of the flavors it is charged to that have room for it.
-// Without this, every cycle of such a pod filters every node of the
-// cluster and scores a share of those that fit: while quota keeps hosts
-// free (woken pods not scheduled yet), that share is hundreds of empty
-// hosts. When no node of its flavors has room, all of them stay
-// candidates, so the filters report why and preemption may make room.
-func aloneCandidates(pod *corev1.Pod, labels map[string]string, nodes []fwk.NodeInfo) sets.Set[string] {
+// placed on: those of the flavors it is charged to (flavorNodes) that have
+// room for it in the cycle's snapshot (nodeInfo). Without this, every cycle
+// of such a pod filters every node of the cluster and scores a share of
+// those that fit: while quota keeps hosts free (woken pods not scheduled
+// yet), that share is hundreds of empty hosts. When none has room, all of
+// flavorNodes stay candidates, so the filters report why and preemption
+// may make room.
+func aloneCandidates(pod *corev1.Pod, flavorNodes []string, nodeInfo func(string) fwk.NodeInfo) sets.Set[string] {
 	request := workload.PodRequests(&pod.Spec)
-	var flavor []string
 	room := sets.New[string]()
-	for _, ni := range nodes {
-		n := ni.Node()
-		if n == nil || !carriesLabels(n.Labels, labels) {
-			continue
-		}
-		flavor = append(flavor, n.Name)
-		if feed.HasRoom(ni, request) {
-			room.Insert(n.Name)
+	for _, name := range flavorNodes {
+		if ni := nodeInfo(name); ni != nil && ni.Node() != nil && feed.HasRoom(ni, request) {
+			room.Insert(name)
 		}
 	}
 	if room.Len() == 0 {
-		return sets.New(flavor...)
+		return sets.New(flavorNodes...)
 	}
 	return room
-}
-
-// carriesLabels reports whether have carries every label of want.
-func carriesLabels(have, want map[string]string) bool {
-	for k, v := range want {
-		if have[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func (pl *Plugin) restrict(cs fwk.CycleState, gang bool, nodes sets.Set[string], empty string) (*fwk.PreFilterResult, *fwk.Status) {

@@ -2,7 +2,6 @@ package multislicegang
 
 import (
 	"context"
-	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -70,6 +69,12 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 		sort:  newSortKeys(st),
 	}
 	f.pl.requested = f.requested
+	f.pl.nodeInfo = func(name string) fwk.NodeInfo {
+		if f.nodes[name] == nil {
+			return nil
+		}
+		return f.nodeInfo(name)
+	}
 	f.gate = &Gate{rt: f.pl.rt, state: func() *state.State { return st }}
 	for _, n := range nodes {
 		f.nodes[n.Name] = n
@@ -138,13 +143,9 @@ func (f *fixture) cycle(p *corev1.Pod) fwk.CycleState {
 	return cs
 }
 
-// preFilter runs PreFilter in a new cycle of p, on every node.
+// preFilter runs PreFilter in a new cycle of p.
 func (f *fixture) preFilter(p *corev1.Pod) (*fwk.PreFilterResult, *fwk.Status) {
-	nodes := make([]fwk.NodeInfo, 0, len(f.nodes))
-	for _, name := range slices.Sorted(maps.Keys(f.nodes)) {
-		nodes = append(nodes, f.nodeInfo(name))
-	}
-	return f.pl.PreFilter(context.Background(), f.cycle(p), p, nodes)
+	return f.pl.PreFilter(context.Background(), f.cycle(p), p, nil)
 }
 
 // nodeInfo is node as the scheduler's snapshot has it.

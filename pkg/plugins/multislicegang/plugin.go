@@ -32,6 +32,8 @@ type Plugin struct {
 	sort   *sortKeys
 	// requested reads what pods on a node request in the cycle's snapshot.
 	requested state.Requested
+	// nodeInfo reads a node from the cycle's snapshot (nil: no such node).
+	nodeInfo func(name string) fwk.NodeInfo
 }
 
 var (
@@ -62,6 +64,7 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 		}
 		pl := &Plugin{handle: h, args: args, rt: rt, state: st, sort: newSortKeys(st)}
 		pl.requested = feed.SnapshotRequested(h)
+		pl.nodeInfo = feed.SnapshotNodeInfo(h)
 		rt.OnPodDeleted(pl.sort.forget)
 		return pl, nil
 	}
