@@ -38,7 +38,7 @@ func Wake(v *View, queues map[string][]*Waiting, now time.Time, starvation time.
 	cursors := make([]*wakeCursor, 0, len(queues))
 	for name, list := range queues {
 		if cq := v.b.queues[name]; cq != nil && len(list) > 0 {
-			cursors = append(cursors, &wakeCursor{cq: cq, list: list, misfit: map[string]*Problem{}})
+			cursors = append(cursors, &wakeCursor{cq: cq, list: list, misfit: map[string]*Problem{}, chargedAt: -1})
 		}
 	}
 	var out []workload.Key
@@ -77,7 +77,10 @@ type wakeCursor struct {
 	// behindHead: a StrictFIFO queue whose head was woken; its next
 	// workload ranks but is not woken.
 	behindHead bool
-	charge     *Charge
+	// charge is what the workload at chargedAt would be charged (-1: none
+	// computed yet).
+	charge    *Charge
+	chargedAt int
 }
 
 // find moves the cursor to the queue's next workload that fits v and sets
@@ -90,12 +93,19 @@ func (c *wakeCursor) find(v *View, now time.Time, starvation time.Duration) bool
 		c.blocked = true
 		return false
 	}
+	if c.chargedAt == c.pos && c.pos < len(c.list) && c.stillFits(v) {
+		// Quota only shrinks during a wake, so a charge that still fits
+		// is what assigning again would give: the flavors before it did
+		// not fit and still do not.
+		return true
+	}
 	for ; c.pos < len(c.list); c.pos++ {
 		w := c.list[c.pos]
 		p, known := c.misfit[w.Shape]
 		if !known {
 			c.charge, p = v.Assign(c.cq, w.Needs, nil)
 			if p == nil {
+				c.chargedAt = c.pos
 				return true
 			}
 			c.misfit[w.Shape] = p
@@ -107,6 +117,16 @@ func (c *wakeCursor) find(v *View, now time.Time, starvation time.Duration) bool
 	}
 	c.blocked = true
 	return false
+}
+
+// stillFits reports whether the cursor's charge fits what v has left.
+func (c *wakeCursor) stillFits(v *View) bool {
+	for fr, n := range c.charge.Usage {
+		if n > v.Available(c.cq, fr) {
+			return false
+		}
+	}
+	return true
 }
 
 // wakeRank orders the queues' next workloads: those that borrow nothing
