@@ -2,32 +2,50 @@ package feed
 
 import (
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 )
 
 // maxRemembered bounds the (object, reason) pairs whose last message is kept.
 const maxRemembered = 20000
 
-// EventSink records events for users, once per object and message: the
-// same "waiting for domains" line is not repeated every scheduling attempt.
+// RestatePeriod is how long an object's event of one reason stands before a
+// new message of the same reason is recorded: a queued workload's "0
+// available (nominal 24, 20 in use)" changes with every admission in its
+// cohort, and its Workload's condition already carries the current one.
+const RestatePeriod = 30 * time.Second
+
+// EventSink records events for users: on each object, the first event of
+// each reason, and a new message of the same reason at most once per
+// RestatePeriod. The same "waiting for domains" line is not repeated every
+// scheduling attempt, nor every change of the numbers in it.
 type EventSink struct {
 	recorder events.EventRecorder
+	clock    clock.PassiveClock
 	mu       sync.Mutex
-	last     map[string]string
+	last     map[string]recorded
 }
 
-// NewEventSink returns a sink writing to r (nil discards).
-func NewEventSink(r events.EventRecorder) *EventSink {
-	return &EventSink{recorder: r, last: map[string]string{}}
+// recorded is the last event of one reason on one object.
+type recorded struct {
+	msg string
+	at  time.Time
+}
+
+// NewEventSink returns a sink writing to r (nil discards), timed by clk.
+func NewEventSink(r events.EventRecorder, clk clock.PassiveClock) *EventSink {
+	return &EventSink{recorder: r, clock: clk, last: map[string]recorded{}}
 }
 
 func (s *EventSink) changed(obj, reason, msg string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := obj + "|" + reason
-	if s.last[k] == msg {
+	now := s.clock.Now()
+	if last, ok := s.last[k]; ok && (last.msg == msg || now.Sub(last.at) < RestatePeriod) {
 		return false
 	}
 	if len(s.last) >= maxRemembered {
@@ -35,7 +53,7 @@ func (s *EventSink) changed(obj, reason, msg string) bool {
 		// clusters that churn through many workloads.
 		clear(s.last)
 	}
-	s.last[k] = msg
+	s.last[k] = recorded{msg: msg, at: now}
 	return true
 }
 

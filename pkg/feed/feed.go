@@ -89,7 +89,7 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 	})
 	rt.state.AddScheduler(h.ProfileName())
 	rt.handles = append(rt.handles, h)
-	rt.events = NewEventSink(h.EventRecorder())
+	rt.events = NewEventSink(h.EventRecorder(), rt.state.Clock())
 	if err := rt.watchPods(ctx, h); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"k8s.io/utils/clock"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestJobChanged(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			st := state.New(state.Options{})
 			recorded := make(chan string, 4)
-			rt := &Runtime{state: st, events: NewEventSink(&events.FakeRecorder{Events: recorded})}
+			rt := &Runtime{state: st, events: NewEventSink(&events.FakeRecorder{Events: recorded}, clock.RealClock{})}
 			if tc.old != nil {
 				rt.jobChanged(t.Context(), nil, tc.old)
 				if _, known := st.Created(key); !known {

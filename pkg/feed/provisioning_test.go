@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"k8s.io/utils/clock"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -77,7 +78,7 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 	}
 
 	rt := NewRuntimeWithState(st)
-	rt.events = NewEventSink(events.NewFakeRecorder(10))
+	rt.events = NewEventSink(events.NewFakeRecorder(10), clock.RealClock{})
 	client := multislicefake.NewSimpleClientset() //nolint:staticcheck // NewClientset needs the OpenAPI schema of our types
 	wlIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})
 	reqIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})

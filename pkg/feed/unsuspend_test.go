@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"errors"
+	"k8s.io/utils/clock"
 	"strings"
 	"testing"
 	"time"
@@ -314,7 +315,7 @@ func newUnsuspendFixture(t *testing.T, env unsuspendEnv, jobs ...*batchv1.Job) *
 		}
 	}
 	f.client = fake.NewClientset(objs...)
-	sink := NewEventSink(&events.FakeRecorder{Events: f.events})
+	sink := NewEventSink(&events.FakeRecorder{Events: f.events}, clock.RealClock{})
 	f.u = newUnsuspender(sink, testingclock.NewFakeClock(unsuspendNow), func() unsuspendEnv { return env },
 		f.client.BatchV1(), batchv1listers.NewJobLister(f.jobs))
 	f.u.setJobSets(&jobSetAccess{
