@@ -1,12 +1,12 @@
 package feed
 
 import (
-	"k8s.io/utils/clock"
 	"strings"
 	"testing"
 
 	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"

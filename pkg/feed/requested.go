@@ -12,9 +12,10 @@ import (
 // a node request: decisions size free room as the scheduler's own filters
 // do, assumed pods included.
 func SnapshotRequested(h fwk.Handle) state.Requested {
+	nodeInfo := SnapshotNodeInfo(h)
 	return func(node string) (workload.Resources, bool) {
-		ni, err := h.SnapshotSharedLister().NodeInfos().Get(node)
-		if err != nil || ni.Node() == nil {
+		ni := nodeInfo(node)
+		if ni == nil || ni.Node() == nil {
 			return nil, false
 		}
 		return RequestedOf(ni), true

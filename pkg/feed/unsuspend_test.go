@@ -3,7 +3,6 @@ package feed
 import (
 	"context"
 	"errors"
-	"k8s.io/utils/clock"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +19,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"

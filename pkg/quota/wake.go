@@ -93,7 +93,7 @@ func (c *wakeCursor) find(v *View, now time.Time, starvation time.Duration) bool
 		c.blocked = true
 		return false
 	}
-	if c.chargedAt == c.pos && c.pos < len(c.list) && c.stillFits(v) {
+	if c.chargedAt == c.pos && c.pos < len(c.list) && v.fits(c.cq, c.charge.Usage) {
 		// Quota only shrinks during a wake, so a charge that still fits
 		// is what assigning again would give: the flavors before it did
 		// not fit and still do not.
@@ -117,16 +117,6 @@ func (c *wakeCursor) find(v *View, now time.Time, starvation time.Duration) bool
 	}
 	c.blocked = true
 	return false
-}
-
-// stillFits reports whether the cursor's charge fits what v has left.
-func (c *wakeCursor) stillFits(v *View) bool {
-	for fr, n := range c.charge.Usage {
-		if n > v.Available(c.cq, fr) {
-			return false
-		}
-	}
-	return true
 }
 
 // wakeRank orders the queues' next workloads: those that borrow nothing

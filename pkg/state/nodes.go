@@ -65,8 +65,9 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 		}
 	}
 	// A changed domain may now take a workload that was rejected there.
+	rejecting := s.rejectingLocked()
 	for _, d := range ch.Domains {
-		for _, w := range s.rejectingLocked() {
+		for _, w := range rejecting {
 			delete(w.rejected, d)
 		}
 	}

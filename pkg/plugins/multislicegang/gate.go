@@ -91,7 +91,7 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 	case v.Unresolvable:
 		g.rt.Events().WarnPod(pod, &v.Ref, "GangBlocked", v.Message)
 	case v.QueueReason != "":
-		// Once per workload and message: why its queue keeps it waiting.
+		// Why its queue keeps it waiting (the sink drops repeats).
 		g.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)
 		metrics.QueueRejections.WithLabelValues(v.QueueReason).Inc()
 	}
