@@ -3,6 +3,7 @@ package quota
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -75,7 +76,15 @@ func NewBook() *Book {
 }
 
 // SetFlavor adds or replaces a flavor.
-func (b *Book) SetFlavor(f *Flavor) { b.flavors[f.Name] = f }
+// It reports whether anything changed: an informer delivers every status
+// write and resync of the object, and only a change may admit anything.
+func (b *Book) SetFlavor(f *Flavor) bool {
+	if old := b.flavors[f.Name]; old != nil && reflect.DeepEqual(old, f) {
+		return false
+	}
+	b.flavors[f.Name] = f
+	return true
+}
 
 // DeleteFlavor removes a flavor.
 func (b *Book) DeleteFlavor(name string) { delete(b.flavors, name) }
@@ -83,17 +92,21 @@ func (b *Book) DeleteFlavor(name string) { delete(b.flavors, name) }
 // Flavor returns a flavor by name.
 func (b *Book) Flavor(name string) *Flavor { return b.flavors[name] }
 
-// SetClusterQueue adds or replaces a ClusterQueue. Charges of its
-// workloads are kept.
-func (b *Book) SetClusterQueue(cq *ClusterQueue) {
+// SetClusterQueue adds or replaces a ClusterQueue, and reports whether
+// anything changed (see SetFlavor). Charges of its workloads are kept.
+func (b *Book) SetClusterQueue(cq *ClusterQueue) bool {
 	if cq.Strategy == "" {
 		cq.Strategy = BestEffortFIFO
 	}
 	if cq.FairWeight < 0 {
 		cq.FairWeight = 0
 	}
+	if old := b.queues[cq.Name]; old != nil && reflect.DeepEqual(old, cq) {
+		return false
+	}
 	b.queues[cq.Name] = cq
 	b.indexCohorts()
+	return true
 }
 
 func (b *Book) indexCohorts() {
@@ -118,8 +131,16 @@ func (b *Book) ClusterQueue(name string) *ClusterQueue { return b.queues[name] }
 // ClusterQueues lists the ClusterQueues' names, sorted.
 func (b *Book) ClusterQueues() []string { return slices.Sorted(maps.Keys(b.queues)) }
 
-// SetLocalQueue adds or replaces a LocalQueue.
-func (b *Book) SetLocalQueue(lq *LocalQueue) { b.locals[lq.Namespace+"/"+lq.Name] = lq }
+// SetLocalQueue adds or replaces a LocalQueue, and reports whether
+// anything changed (see SetFlavor).
+func (b *Book) SetLocalQueue(lq *LocalQueue) bool {
+	key := lq.Namespace + "/" + lq.Name
+	if old := b.locals[key]; old != nil && *old == *lq {
+		return false
+	}
+	b.locals[key] = lq
+	return true
+}
 
 // DeleteLocalQueue removes a LocalQueue.
 func (b *Book) DeleteLocalQueue(namespace, name string) { delete(b.locals, namespace+"/"+name) }
@@ -139,8 +160,15 @@ func (b *Book) LocalQueues() []*LocalQueue {
 	return out
 }
 
-// SetNamespace records a namespace's labels, for namespace selectors.
-func (b *Book) SetNamespace(name string, l map[string]string) { b.namespaces[name] = labels.Set(l) }
+// SetNamespace records a namespace's labels, for namespace selectors, and
+// reports whether they changed (see SetFlavor).
+func (b *Book) SetNamespace(name string, l map[string]string) bool {
+	if old, ok := b.namespaces[name]; ok && maps.Equal(old, labels.Set(l)) {
+		return false
+	}
+	b.namespaces[name] = labels.Set(l)
+	return true
+}
 
 // DeleteNamespace forgets a namespace.
 func (b *Book) DeleteNamespace(name string) { delete(b.namespaces, name) }

@@ -152,3 +152,94 @@ func TestFormatAmount(t *testing.T) {
 		}
 	}
 }
+
+// Setting a queue object reports a change only when its model differs:
+// the informer delivers every status write of the object too.
+func TestSetReportsChanges(t *testing.T) {
+	sel, err := labels.Parse("team=a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSelector := func(s labels.Selector) *ClusterQueue {
+		cq := tpuQueue("a", "c", 8, "v5e")
+		cq.Namespaces = s
+		return cq
+	}
+	cases := map[string]struct {
+		first, again func(b *Book) bool
+		want         bool
+	}{
+		"ClusterQueue: the same model": {
+			first: func(b *Book) bool { return b.SetClusterQueue(tpuQueue("a", "c", 8, "v5e")) },
+			again: func(b *Book) bool { return b.SetClusterQueue(tpuQueue("a", "c", 8, "v5e")) },
+		},
+		"ClusterQueue: the same namespace selector, parsed again": {
+			first: func(b *Book) bool { return b.SetClusterQueue(withSelector(sel)) },
+			again: func(b *Book) bool {
+				s, _ := labels.Parse("team=a")
+				return b.SetClusterQueue(withSelector(s))
+			},
+		},
+		"ClusterQueue: nominal quota changed": {
+			first: func(b *Book) bool { return b.SetClusterQueue(tpuQueue("a", "c", 8, "v5e")) },
+			again: func(b *Book) bool { return b.SetClusterQueue(tpuQueue("a", "c", 16, "v5e")) },
+			want:  true,
+		},
+		"ClusterQueue: strategy changed": {
+			first: func(b *Book) bool { return b.SetClusterQueue(tpuQueue("a", "c", 8, "v5e")) },
+			again: func(b *Book) bool { return b.SetClusterQueue(queue("a").strategy(StrictFIFO).build()) },
+			want:  true,
+		},
+		"ResourceFlavor: the same labels": {
+			first: func(b *Book) bool { return b.SetFlavor(&Flavor{Name: "f", NodeLabels: map[string]string{"x": "1"}}) },
+			again: func(b *Book) bool { return b.SetFlavor(&Flavor{Name: "f", NodeLabels: map[string]string{"x": "1"}}) },
+		},
+		"ResourceFlavor: a label changed": {
+			first: func(b *Book) bool { return b.SetFlavor(&Flavor{Name: "f", NodeLabels: map[string]string{"x": "1"}}) },
+			again: func(b *Book) bool { return b.SetFlavor(&Flavor{Name: "f", NodeLabels: map[string]string{"x": "2"}}) },
+			want:  true,
+		},
+		"LocalQueue: the same ClusterQueue": {
+			first: func(b *Book) bool {
+				return b.SetLocalQueue(&LocalQueue{Namespace: "ns", Name: "lq", ClusterQueue: "a"})
+			},
+			again: func(b *Book) bool {
+				return b.SetLocalQueue(&LocalQueue{Namespace: "ns", Name: "lq", ClusterQueue: "a"})
+			},
+		},
+		"LocalQueue: pointed elsewhere": {
+			first: func(b *Book) bool {
+				return b.SetLocalQueue(&LocalQueue{Namespace: "ns", Name: "lq", ClusterQueue: "a"})
+			},
+			again: func(b *Book) bool {
+				return b.SetLocalQueue(&LocalQueue{Namespace: "ns", Name: "lq", ClusterQueue: "b"})
+			},
+			want: true,
+		},
+		"Namespace: the same labels": {
+			first: func(b *Book) bool { return b.SetNamespace("ns", map[string]string{"team": "a"}) },
+			again: func(b *Book) bool { return b.SetNamespace("ns", map[string]string{"team": "a"}) },
+		},
+		"Namespace: labels changed": {
+			first: func(b *Book) bool { return b.SetNamespace("ns", map[string]string{"team": "a"}) },
+			again: func(b *Book) bool { return b.SetNamespace("ns", map[string]string{"team": "b"}) },
+			want:  true,
+		},
+		"Namespace: first seen without labels": {
+			first: func(b *Book) bool { return b.SetNamespace("other", nil) },
+			again: func(b *Book) bool { return b.SetNamespace("ns", nil) },
+			want:  true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b := NewBook()
+			if !tc.first(b) {
+				t.Fatalf("the first Set reported no change")
+			}
+			if got := tc.again(b); got != tc.want {
+				t.Errorf("the second Set reported a change: %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

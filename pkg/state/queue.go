@@ -26,7 +26,9 @@ import (
 func (s *State) SetFlavor(f *quota.Flavor) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.book.SetFlavor(f)
+	if !s.book.SetFlavor(f) {
+		return Actions{}
+	}
 	return s.queuesChangedLocked()
 }
 
@@ -38,11 +40,16 @@ func (s *State) DeleteFlavor(name string) Actions {
 	return s.queuesChangedLocked()
 }
 
-// SetClusterQueue records a ClusterQueue.
+// SetClusterQueue records a ClusterQueue. Like every Set of a queue
+// object, it wakes waiting workloads only when the object's model changed:
+// the status the scheduler writes comes back as updates, and waking every
+// gated workload on each would run all of them through PreEnqueue again.
 func (s *State) SetClusterQueue(cq *quota.ClusterQueue) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.book.SetClusterQueue(cq)
+	if !s.book.SetClusterQueue(cq) {
+		return Actions{}
+	}
 	return s.queuesChangedLocked()
 }
 
@@ -58,7 +65,9 @@ func (s *State) DeleteClusterQueue(name string) Actions {
 func (s *State) SetLocalQueue(lq *quota.LocalQueue) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.book.SetLocalQueue(lq)
+	if !s.book.SetLocalQueue(lq) {
+		return Actions{}
+	}
 	return s.queuesChangedLocked()
 }
 
@@ -74,7 +83,9 @@ func (s *State) DeleteLocalQueue(namespace, name string) Actions {
 func (s *State) SetNamespace(name string, labels map[string]string) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.book.SetNamespace(name, labels)
+	if !s.book.SetNamespace(name, labels) {
+		return Actions{}
+	}
 	return s.queuesChangedLocked()
 }
 

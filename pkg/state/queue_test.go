@@ -71,6 +71,43 @@ func tpuCharged(f *fixture, name string) int64 {
 	return c.Usage[quota.FlavorResource{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}] / 1000
 }
 
+// Re-delivering a queue object whose model did not change (the status the
+// scheduler writes comes back as an update) wakes nothing; a change wakes
+// the workloads its queue holds.
+func TestUnchangedQueueObjectsWakeNothing(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(6)...), 8, quota.BestEffortFIFO)
+	f.addGang(queued("running", 1, 0))
+	f.commit(jsKey("running"))
+	waiting := f.addGang(queued("waiting", 1, 1))
+	admits(t, f, waiting, false, quota.ReasonQuotaExceeded)
+	cq := func(chips int64) *quota.ClusterQueue {
+		return &quota.ClusterQueue{
+			Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
+			Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
+			Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}},
+		}
+	}
+	unchanged := map[string]func() state.Actions{
+		"ClusterQueue": func() state.Actions { return f.s.SetClusterQueue(cq(8)) },
+		"LocalQueue": func() state.Actions {
+			return f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
+		},
+		"ResourceFlavor": func() state.Actions {
+			return f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+				wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}})
+		},
+	}
+	for kind, set := range unchanged {
+		if acts := set(); len(acts.Activate) != 0 {
+			t.Errorf("an unchanged %s activated %v", kind, names(acts.Activate))
+		}
+	}
+	acts := f.s.SetClusterQueue(cq(16))
+	if h := head(t, f, waiting); !slices.Contains(names(acts.Activate), h.Name) {
+		t.Errorf("raising the quota activated %v, not the waiting head %s", names(acts.Activate), h.Name)
+	}
+}
+
 // Seed 002 with quota as the binding constraint: six pools, 24 chips of
 // quota. The 3-slice JobSet takes it all; the 1- and 2-slice ones wait,
 // gated, and go together once it finishes.
