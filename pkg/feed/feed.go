@@ -43,6 +43,9 @@ type Runtime struct {
 	// attached and gated name the profiles whose MultisliceGang and
 	// MultisliceGate plugins were built on this runtime.
 	attached, gated map[string]bool
+	// permitTimeouts are the profiles' MultisliceGang permit timeouts,
+	// which the gate needs for the quota it reserves.
+	permitTimeouts map[string]time.Duration
 }
 
 // Settings are the plugin arguments every profile shares.
@@ -129,6 +132,24 @@ func (rt *Runtime) AttachGate(profile string) {
 		rt.gated = map[string]bool{}
 	}
 	rt.gated[profile] = true
+}
+
+// SetPermitTimeout records profile's MultisliceGang permit timeout.
+func (rt *Runtime) SetPermitTimeout(profile string, d time.Duration) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.permitTimeouts == nil {
+		rt.permitTimeouts = map[string]time.Duration{}
+	}
+	rt.permitTimeouts[profile] = d
+}
+
+// PermitTimeout returns profile's MultisliceGang permit timeout (zero
+// until its plugin was built).
+func (rt *Runtime) PermitTimeout(profile string) time.Duration {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.permitTimeouts[profile]
 }
 
 // Unpaired lists, sorted, the profiles that run MultisliceGang without the

@@ -3,7 +3,9 @@ package multislicegang
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -98,6 +100,57 @@ func TestPreFilterQueuedPlainPod(t *testing.T) {
 				t.Errorf("the quota was kept after no node fitted")
 			}
 		})
+	}
+}
+
+// A queued plain pod is charged as it passes the gate, so the pods created
+// while quota is free do not all pass: those beyond the quota wait gated,
+// and come through once quota is released. A pod charged at the gate is
+// not charged again in its cycle.
+func TestGateChargesQueuedPlainPods(t *testing.T) {
+	f := newFixture(t, builders.V5ePools(2)...)
+	withQueue(f, map[string]string{wellknown.TPUAcceleratorLabel: builders.V5e}, 8)
+	pods := make([]*corev1.Pod, 3)
+	for i := range pods {
+		pods[i] = unit.Pod(fmt.Sprintf("p%d", i)).TPU("4").Label(wellknown.QueueNameLabel, "lq").Obj()
+		pods[i].CreationTimestamp.Time = builders.Epoch.Add(time.Duration(i) * time.Second)
+		f.addPods(pods[i])
+	}
+	keyOf := func(p *corev1.Pod) workload.Key {
+		return workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: p.Name}
+	}
+	gate := func(p *corev1.Pod) status { return statusOf(f.gate.PreEnqueue(context.Background(), p)) }
+
+	for _, p := range pods[:2] {
+		if got := gate(p); got != (status{}) {
+			t.Fatalf("gate held %s within quota: %v", p.Name, got)
+		}
+		if f.st.ChargeOf(keyOf(p)) == nil {
+			t.Fatalf("%s passed the gate uncharged", p.Name)
+		}
+	}
+	if got := gate(pods[2]); got.Code != fwk.UnschedulableAndUnresolvable || !strings.Contains(got.Message, "quota") {
+		t.Fatalf("gate on the pod beyond the quota = %v, want it held for quota", got)
+	}
+	if f.st.ChargeOf(keyOf(pods[2])) != nil {
+		t.Fatalf("a gated pod was charged")
+	}
+
+	before := f.st.ChargeOf(keyOf(pods[0]))
+	if res := mustPreFilter(f, pods[0]); len(nodeNames(res)) == 0 {
+		t.Fatalf("PreFilter gave no candidates to a pod charged at the gate")
+	}
+	if after := f.st.ChargeOf(keyOf(pods[0])); after != before {
+		t.Errorf("PreFilter charged a pod charged at the gate again: %v, then %v", before, after)
+	}
+
+	// The first pod ends before it was placed: its quota goes to the third.
+	f.deletePods(pods[0])
+	if got := gate(pods[2]); got != (status{}) {
+		t.Fatalf("gate held the third pod after quota was released: %v", got)
+	}
+	if f.st.ChargeOf(keyOf(pods[2])) == nil {
+		t.Errorf("the third pod passed the gate uncharged")
 	}
 }
 

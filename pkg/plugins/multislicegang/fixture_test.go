@@ -75,7 +75,7 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 		}
 		return f.nodeInfo(name)
 	}
-	f.gate = &Gate{rt: f.pl.rt, state: func() *state.State { return st }}
+	f.gate = &Gate{rt: f.pl.rt, state: func() *state.State { return st }, permitTimeout: f.pl.permitTimeout}
 	for _, n := range nodes {
 		f.nodes[n.Name] = n
 		st.UpsertNode(n)

@@ -2,6 +2,7 @@ package multislicegang
 
 import (
 	"context"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -11,6 +12,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // GateName is the gate's name in KubeSchedulerConfiguration. Every profile
@@ -35,6 +37,8 @@ type Gate struct {
 	rt *feed.Runtime
 	// state is the shared state; nil until MultisliceGang attached it.
 	state func() *state.State
+	// permitTimeout is the profile's MultisliceGang permit timeout.
+	permitTimeout func() time.Duration
 }
 
 var (
@@ -46,8 +50,9 @@ var (
 // state MultisliceGang's factory builds on the same runtime.
 func GateFactory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 	return func(_ context.Context, _ runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-		rt.AttachGate(h.ProfileName())
-		return &Gate{rt: rt, state: rt.State}, nil
+		profile := h.ProfileName()
+		rt.AttachGate(profile)
+		return &Gate{rt: rt, state: rt.State, permitTimeout: func() time.Duration { return rt.PermitTimeout(profile) }}, nil
 	}
 }
 
@@ -73,6 +78,9 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 		// can be placed.
 		done, msg, problem := st.ReserveForCheck(pod)
 		if !done {
+			if v.Member.Key.Source == workload.SourcePod {
+				g.admitAlone(ctx, st, pod)
+			}
 			return nil
 		}
 		reason := "QuotaReserved"
@@ -101,6 +109,29 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 		go g.rt.Act(context.WithoutCancel(ctx), state.Actions{Activate: v.Wake})
 	}
 	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
+}
+
+// admitAlone charges a queued plain pod's quota as the pod passes the
+// gate, not in its scheduling cycle: otherwise every pod created while
+// quota is free passes, since none of them is charged yet, and those
+// beyond the quota each spend a cycle to learn it and wait in the
+// unschedulable queue instead of gated. The reservation lasts the permit
+// timeout, as one made in PreFilter; a pod that waits longer in the active
+// queue is charged again in its cycle. When the charge fails (the verdict
+// let the pod through to preempt, or a concurrent change took the quota)
+// the pod goes on, and its cycle says why.
+func (g *Gate) admitAlone(ctx context.Context, st *state.State, pod *corev1.Pod) {
+	timeout := g.permitTimeout()
+	if timeout <= 0 {
+		// Unreachable once started: every profile with the gate builds
+		// MultisliceGang too. Its cycle charges it instead.
+		return
+	}
+	_, _, acts := st.AdmitAlone(pod, timeout)
+	if !acts.Empty() {
+		// Under the scheduling queue's lock: see PreEnqueue.
+		go g.rt.Act(context.WithoutCancel(ctx), acts)
+	}
 }
 
 // EventsToRegister implements fwk.EnqueueExtensions: see Gate.

@@ -62,6 +62,7 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 		if err != nil {
 			return nil, err
 		}
+		rt.SetPermitTimeout(h.ProfileName(), args.PermitTimeout)
 		pl := &Plugin{handle: h, args: args, rt: rt, state: st, sort: newSortKeys(st)}
 		pl.requested = feed.SnapshotRequested(h)
 		pl.nodeInfo = feed.SnapshotNodeInfo(h)
