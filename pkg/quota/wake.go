@@ -15,11 +15,26 @@ type Waiting struct {
 	Shape string
 }
 
+// WaitingList is one ClusterQueue's waiting workloads in queue order: it
+// returns the i-th (nil past the end). A wake asks only for those it
+// reaches, usually a few per queue, so that a queue of thousands costs no
+// more than a short one.
+type WaitingList func(i int) *Waiting
+
+// WaitingSlice is a WaitingList over ws, already in queue order.
+func WaitingSlice(ws []*Waiting) WaitingList {
+	return func(i int) *Waiting {
+		if i < len(ws) {
+			return ws[i]
+		}
+		return nil
+	}
+}
+
 // Wake lists the waiting workloads of one cohort that the quota free in v
 // admits, in the order they would be admitted one after another, and
 // charges each of them in v. queues holds each ClusterQueue's waiting
-// workloads in queue order; a prefix of each queue is enough, deeper ones
-// are reached by later wakes.
+// workloads in queue order.
 //
 // It applies Decide's rules one admission at a time, so that what it wakes
 // is what the gate then lets through: within a queue, the first workload
@@ -34,10 +49,10 @@ type Waiting struct {
 // until the head is admitted (the admission wakes again): it is not woken
 // now, and when it would come first, the wake ends there, so that nothing
 // woken after it yields to it once the head is admitted.
-func Wake(v *View, queues map[string][]*Waiting, now time.Time, starvation time.Duration) []workload.Key {
+func Wake(v *View, queues map[string]WaitingList, now time.Time, starvation time.Duration) []workload.Key {
 	cursors := make([]*wakeCursor, 0, len(queues))
 	for name, list := range queues {
-		if cq := v.b.queues[name]; cq != nil && len(list) > 0 {
+		if cq := v.b.queues[name]; cq != nil {
 			cursors = append(cursors, &wakeCursor{cq: cq, list: list, misfit: map[string]*Problem{}, chargedAt: -1})
 		}
 	}
@@ -58,7 +73,7 @@ func Wake(v *View, queues map[string][]*Waiting, now time.Time, starvation time.
 			return out
 		}
 		v.Add(best.charge)
-		out = append(out, best.list[best.pos].Key)
+		out = append(out, best.cur.Key)
 		best.pos++
 		best.behindHead = best.cq.Strategy == StrictFIFO
 	}
@@ -67,9 +82,11 @@ func Wake(v *View, queues map[string][]*Waiting, now time.Time, starvation time.
 // wakeCursor walks one queue's waiting workloads during a wake.
 type wakeCursor struct {
 	cq   *ClusterQueue
-	list []*Waiting
-	// pos is the first workload not yet woken nor known not to fit.
+	list WaitingList
+	// pos is the first workload not yet woken nor known not to fit; cur is
+	// list(pos).
 	pos int
+	cur *Waiting
 	// misfit holds the shapes that did not fit, with why: v only shrinks
 	// during a wake, so they are not tried again.
 	misfit  map[string]*Problem
@@ -93,14 +110,18 @@ func (c *wakeCursor) find(v *View, now time.Time, starvation time.Duration) bool
 		c.blocked = true
 		return false
 	}
-	if c.chargedAt == c.pos && c.pos < len(c.list) && v.fits(c.cq, c.charge.Usage) {
+	if c.chargedAt == c.pos && c.cur != nil && v.fits(c.cq, c.charge.Usage) {
 		// Quota only shrinks during a wake, so a charge that still fits
 		// is what assigning again would give: the flavors before it did
 		// not fit and still do not.
 		return true
 	}
-	for ; c.pos < len(c.list); c.pos++ {
-		w := c.list[c.pos]
+	for ; ; c.pos++ {
+		w := c.list(c.pos)
+		if w == nil {
+			break
+		}
+		c.cur = w
 		p, known := c.misfit[w.Shape]
 		if !known {
 			c.charge, p = v.Assign(c.cq, w.Needs, nil)
@@ -115,6 +136,7 @@ func (c *wakeCursor) find(v *View, now time.Time, starvation time.Duration) bool
 			return false
 		}
 	}
+	c.cur = nil
 	c.blocked = true
 	return false
 }
@@ -128,7 +150,7 @@ type wakeRank struct {
 }
 
 func (c *wakeCursor) rank(v *View) wakeRank {
-	r := wakeRank{share: -1, c: &c.list[c.pos].Candidate}
+	r := wakeRank{share: -1, c: &c.cur.Candidate}
 	if v.Borrowing(c.cq, c.charge.Usage) {
 		r.share = v.Share(c.cq, c.charge.Usage)
 	}

@@ -36,6 +36,15 @@ func byQueue(ws ...*Waiting) map[string][]*Waiting {
 	return out
 }
 
+// lists is queues as Wake takes them.
+func lists(queues map[string][]*Waiting) map[string]WaitingList {
+	out := make(map[string]WaitingList, len(queues))
+	for name, ws := range queues {
+		out[name] = WaitingSlice(ws)
+	}
+	return out
+}
+
 func TestWake(t *testing.T) {
 	strict := queue("strict").strategy(StrictFIFO).group([]corev1.ResourceName{tpu}, "v5e").quota("v5e", tpu, 24, -1, -1).build()
 	cases := []struct {
@@ -88,7 +97,7 @@ func TestWake(t *testing.T) {
 				b.Charge(key("running-"+q), charge(q, "v5e", chips))
 			}
 			var got []string
-			for _, k := range Wake(b.View(), byQueue(tc.waiting...), t0.Add(tc.now), 30*time.Minute) {
+			for _, k := range Wake(b.View(), lists(byQueue(tc.waiting...)), t0.Add(tc.now), 30*time.Minute) {
 				got = append(got, k.Name)
 			}
 			if !slices.Equal(got, tc.want) {
@@ -165,7 +174,7 @@ func TestWakeAgreesWithDecide(t *testing.T) {
 		// nothing.
 		var all []workload.Key
 		for wakes := 0; ; wakes++ {
-			woken := Wake(b.View(), left, now, 30*time.Minute)
+			woken := Wake(b.View(), lists(left), now, 30*time.Minute)
 			if len(woken) == 0 {
 				break
 			}
@@ -209,4 +218,26 @@ func describeRound(round int, b *Book, ws []*Waiting, woken []workload.Key) stri
 	}
 	fmt.Fprintf(&s, "\n  woken: %v", woken)
 	return s.String()
+}
+
+// A wake reads a queue only as far as it needs: the workloads that fit and
+// the first one that does not.
+func TestWakeReadsOnlyWhatItReaches(t *testing.T) {
+	b := book([]string{"v5e"}, tpuQueue("q", "", 16, "v5e"))
+	var ws []*Waiting
+	for i := range 1000 {
+		ws = append(ws, waiting(fmt.Sprintf("w%04d", i), "q", 0, i, 1, 4))
+	}
+	read := 0
+	list := func(i int) *Waiting {
+		read = max(read, i+1)
+		return WaitingSlice(ws)(i)
+	}
+	woken := Wake(b.View(), map[string]WaitingList{"q": list}, t0, 30*time.Minute)
+	if len(woken) != 4 {
+		t.Fatalf("woke %d, want the 4 that fit 16 chips", len(woken))
+	}
+	if read > 5 {
+		t.Errorf("read %d workloads of the queue, want at most 5", read)
+	}
 }

@@ -3,71 +3,148 @@ package state
 import (
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // The workloads waiting to be admitted are indexed by the ClusterQueue they
 // resolve to, so that deciding a queue's order, and waking what freed quota
 // can admit, costs the queues of one cohort, not every workload.
 
+// pendingQueue is one ClusterQueue's waiting workloads, kept in queue
+// order as they are filed, so that its head, its first few and a
+// workload's place are read off without sorting.
+type pendingQueue struct {
+	entries []pendingEntry
+}
+
+// pendingEntry is a filed workload with the order keys it was filed by:
+// removal finds it by them even if the workload's priority changed since.
+type pendingEntry struct {
+	w        *Workload
+	priority int32
+	created  time.Time
+}
+
+func entryOf(w *Workload) pendingEntry {
+	return pendingEntry{w: w, priority: w.priority, created: w.model.Created}
+}
+
+func (e pendingEntry) before(o pendingEntry) bool {
+	return quota.Precedes(e.priority, o.priority, e.created, o.created, e.w.key, o.w.key)
+}
+
+// search is the position of the first entry not before e.
+func (q *pendingQueue) search(e pendingEntry) int {
+	return sort.Search(len(q.entries), func(i int) bool { return !q.entries[i].before(e) })
+}
+
+func (q *pendingQueue) insert(e pendingEntry) {
+	q.entries = slices.Insert(q.entries, q.search(e), e)
+}
+
+func (q *pendingQueue) remove(e pendingEntry) {
+	i := q.search(e)
+	if i < len(q.entries) && q.entries[i].w == e.w {
+		q.entries = slices.Delete(q.entries, i, i+1)
+		return
+	}
+	// Unreachable while entries are only filed through insert.
+	q.entries = slices.DeleteFunc(q.entries, func(o pendingEntry) bool { return o.w == e.w })
+}
+
+// len is how many workloads wait in the queue.
+func (q *pendingQueue) len() int {
+	if q == nil {
+		return 0
+	}
+	return len(q.entries)
+}
+
+// at is the i-th workload in queue order (nil past the end).
+func (q *pendingQueue) at(i int) *Workload {
+	if q == nil || i >= len(q.entries) {
+		return nil
+	}
+	return q.entries[i].w
+}
+
 // trackQueuedLocked files w under its ClusterQueue while it waits to be
 // admitted (complete, quota-managed, not charged, no reservation), and
 // takes it out otherwise. Callers call it wherever one of those changes.
 func (s *State) trackQueuedLocked(w *Workload) {
 	if w.queuedIn != "" {
-		if m := s.pendingByCQ[w.queuedIn]; m != nil {
-			delete(m, w.key)
-			if len(m) == 0 {
+		if q := s.pendingByCQ[w.queuedIn]; q != nil {
+			q.remove(w.queuedAs)
+			if q.len() == 0 {
 				delete(s.pendingByCQ, w.queuedIn)
 			}
 		}
-		w.queuedIn = ""
+		w.queuedIn, w.queuedAs = "", pendingEntry{}
 	}
+	cq := s.pendingQueueOfLocked(w)
+	if cq == "" {
+		return
+	}
+	q := s.pendingByCQ[cq]
+	if q == nil {
+		q = &pendingQueue{}
+		s.pendingByCQ[cq] = q
+	}
+	w.queuedIn, w.queuedAs = cq, entryOf(w)
+	q.insert(w.queuedAs)
+}
+
+// pendingQueueOfLocked is the ClusterQueue w waits in ("": w does not wait
+// to be admitted, or its queue objects are missing, which re-files
+// everything once they change).
+func (s *State) pendingQueueOfLocked(w *Workload) string {
 	if s.workloads[w.key] != w || !w.observed || w.model == nil || w.model.Finished || !w.complete ||
 		s.queueAPIProblemLocked() != nil || !s.awaitingAdmissionLocked(w) {
-		return
+		return ""
 	}
 	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
 	if p != nil {
-		// Waits for queue objects to change, which re-files everything.
-		return
+		return ""
 	}
-	m := s.pendingByCQ[cq.Name]
-	if m == nil {
-		m = map[workload.Key]*Workload{}
-		s.pendingByCQ[cq.Name] = m
-	}
-	m[w.key] = w
-	w.queuedIn = cq.Name
+	return cq.Name
 }
 
-// reindexQueuedLocked files every workload again (queue objects changed).
+// reindexQueuedLocked files every workload again (queue objects changed),
+// sorting each queue once.
 func (s *State) reindexQueuedLocked() {
 	clear(s.pendingByCQ)
 	for _, w := range s.workloads {
-		w.queuedIn = ""
-		s.trackQueuedLocked(w)
+		w.queuedIn, w.queuedAs = "", pendingEntry{}
+		cq := s.pendingQueueOfLocked(w)
+		if cq == "" {
+			continue
+		}
+		q := s.pendingByCQ[cq]
+		if q == nil {
+			q = &pendingQueue{}
+			s.pendingByCQ[cq] = q
+		}
+		w.queuedIn, w.queuedAs = cq, entryOf(w)
+		q.entries = append(q.entries, w.queuedAs)
+	}
+	for _, q := range s.pendingByCQ {
+		sortEntries(q.entries)
 	}
 }
 
-// firstPendingLocked lists the first n of cq's waiting workloads in queue
-// order, without sorting the whole queue.
-func (s *State) firstPendingLocked(cq string, n int) []*Workload {
-	m := s.pendingByCQ[cq]
-	out := make([]*Workload, 0, min(len(m), n)+1)
-	for _, w := range m {
-		if len(out) == n && !s.before(w, out[n-1]) {
-			continue
+// sortEntries puts entries in queue order.
+func sortEntries(entries []pendingEntry) {
+	slices.SortFunc(entries, func(a, b pendingEntry) int {
+		switch {
+		case a.before(b):
+			return -1
+		case b.before(a):
+			return 1
 		}
-		i := sort.Search(len(out), func(i int) bool { return s.before(w, out[i]) })
-		out = slices.Insert(out, i, w)
-		if len(out) > n {
-			out = out[:n]
-		}
-	}
-	return out
+		return 0
+	})
 }
 
 // wakeCohortLocked lists the heads of the waiting workloads of cq's cohort
@@ -81,29 +158,48 @@ func (s *State) wakeCohortLocked(cqName string) []PodRef {
 		return nil
 	}
 	view := s.book.View()
-	queues := map[string][]*quota.Waiting{}
-	byKey := map[workload.Key]*Workload{}
+	queues := map[string]quota.WaitingList{}
 	for _, q := range s.book.Cohort(cq) {
-		if len(s.pendingByCQ[q.Name]) == 0 || !view.AnyAvailable(q) {
+		pending := s.pendingByCQ[q.Name]
+		if pending.len() == 0 || !view.AnyAvailable(q) {
 			continue
 		}
-		// Bounded: deeper workloads are reached by later wakes.
-		for _, w := range s.firstPendingLocked(q.Name, maxWakeScan) {
-			byKey[w.key] = w
-			queues[q.Name] = append(queues[q.Name], &quota.Waiting{Candidate: queuePlace(w, q), Needs: s.needsLocked(w), Shape: s.shapeLocked(w)})
+		queues[q.Name] = func(i int) *quota.Waiting {
+			if i >= maxWakeScan {
+				return nil
+			}
+			if w := pending.at(i); w != nil {
+				return s.waitingLocked(w, q)
+			}
+			return nil
 		}
 	}
 	var out []PodRef
 	for _, k := range quota.Wake(view, queues, s.opts.Clock.Now(), s.opts.QuotaStarvation) {
-		if h := s.headLocked(byKey[k]); h != nil {
-			out = append(out, *h)
+		if w := s.workloads[k]; w != nil {
+			if h := s.headLocked(w); h != nil {
+				out = append(out, *h)
+			}
 		}
 	}
 	return out
 }
 
+// waitingLocked is w as a wake sees it in q. A wake reads hundreds of
+// waiting workloads, most of them only to skip a shape known not to fit:
+// each workload keeps one Waiting, refreshed here, rather than a new one
+// per wake. It is valid until the next call for w.
+func (s *State) waitingLocked(w *Workload, q *quota.ClusterQueue) *quota.Waiting {
+	if w.waiting == nil {
+		w.waiting = &quota.Waiting{}
+	}
+	*w.waiting = quota.Waiting{Candidate: queuePlace(w, q), Needs: s.needsLocked(w), Shape: s.shapeLocked(w)}
+	return w.waiting
+}
+
 // maxWakeScan bounds how deep into a queue one wake looks for workloads
-// that fit: a queue of thousands is not sorted and sized on every release.
+// that fit: past a few shapes that do not fit, a queue of thousands is not
+// walked on every release. Deeper ones are reached by later wakes.
 const maxWakeScan = 64
 
 // quotaGatedLocked reports whether w waits for its queue (quota, order,

@@ -241,14 +241,26 @@ func (s *State) queueVerdictLocked(w *Workload) quota.Verdict {
 	var starving []*Workload
 	now := s.opts.Clock.Now()
 	for name := range inCohort {
-		for _, o := range s.pendingByCQ[name] {
+		q := s.pendingByCQ[name]
+		if name != cq.Name {
+			if h := q.at(0); h != nil {
+				heads[name] = h
+			}
+			continue
+		}
+		// w's own queue: what comes before w, a prefix of the order.
+		for i := 0; ; i++ {
+			o := q.at(i)
+			if o == nil || (o != w && !s.before(o, w)) {
+				break
+			}
 			if o == w {
 				continue
 			}
-			if h := heads[name]; h == nil || s.before(o, h) {
+			if heads[name] == nil {
 				heads[name] = o
 			}
-			if since := o.waitingForQuotaSince(); name == cq.Name && !since.IsZero() && now.Sub(since) >= s.opts.QuotaStarvation && s.before(o, w) {
+			if since := o.waitingForQuotaSince(); !since.IsZero() && now.Sub(since) >= s.opts.QuotaStarvation {
 				starving = append(starving, o)
 			}
 		}

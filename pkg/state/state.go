@@ -118,7 +118,7 @@ type State struct {
 	book *quota.Book
 	// pendingByCQ indexes the workloads waiting to be admitted by
 	// ClusterQueue (see trackQueuedLocked).
-	pendingByCQ map[string]map[workload.Key]*Workload
+	pendingByCQ map[string]*pendingQueue
 	// claims are the preemptions under way, by preemptor; claimedNodes
 	// maps each node they keep to its preemptor (see claims.go).
 	claims       map[workload.Key]*claim
@@ -185,7 +185,7 @@ func New(opts Options) *State {
 		outstanding:  map[string]map[workload.Key]workload.Resources{},
 		blocked:      map[types.UID]PodRef{},
 		book:         quota.NewBook(),
-		pendingByCQ:  map[string]map[workload.Key]*Workload{},
+		pendingByCQ:  map[string]*pendingQueue{},
 		claims:       map[workload.Key]*claim{},
 		claimedNodes: map[string]workload.Key{},
 		evicting:     map[workload.Key]workload.Key{},

@@ -49,8 +49,11 @@ type Workload struct {
 	// queueProblem is why its queue last kept it waiting.
 	queueProblem problemBox
 	// queuedIn is the ClusterQueue it is filed under while it waits to be
-	// admitted ("": not filed).
+	// admitted ("": not filed), queuedAs its entry there.
 	queuedIn string
+	queuedAs pendingEntry
+	// waiting is the workload as wakes read it (see waitingLocked).
+	waiting *quota.Waiting
 	// ours is set once a member of this scheduler was seen: the workload
 	// stays reported after its pods are gone.
 	ours bool
