@@ -215,12 +215,10 @@ func (b *Book) Resolve(ns, queue string) (*ClusterQueue, *Problem) {
 func (b *Book) Charge(key workload.Key, c *Charge) {
 	b.Release(key)
 	b.charges[key] = c
-	u := b.usage[c.ClusterQueue]
-	if u == nil {
-		u = Usage{}
-		b.usage[c.ClusterQueue] = u
-	}
+	// A new map, never the shared one: views hold the old (see View).
+	u := b.usage[c.ClusterQueue].Clone()
 	u.Add(c.Usage)
+	b.usage[c.ClusterQueue] = u
 }
 
 // Release drops a workload's charge and returns it (nil when none).
@@ -230,10 +228,13 @@ func (b *Book) Release(key workload.Key) *Charge {
 		return nil
 	}
 	delete(b.charges, key)
-	if u := b.usage[c.ClusterQueue]; u != nil {
+	if old := b.usage[c.ClusterQueue]; old != nil {
+		u := old.Clone()
 		u.Sub(c.Usage)
 		if len(u) == 0 {
 			delete(b.usage, c.ClusterQueue)
+		} else {
+			b.usage[c.ClusterQueue] = u
 		}
 	}
 	return c
@@ -251,28 +252,34 @@ func (b *Book) Admitted() map[string]int {
 	return out
 }
 
-// View copies the usage, for one decision to read and simulate on.
-func (b *Book) View() *View {
-	usage := make(map[string]Usage, len(b.usage))
-	for cq, u := range b.usage {
-		usage[cq] = u.Clone()
-	}
-	return &View{b: b, usage: usage}
-}
+// View copies the usage, for one decision to read and simulate on. It
+// shares each queue's usage with the book until it changes one: the book
+// never modifies a usage in place either, so a view stays valid after
+// the lock it was taken under is released.
+func (b *Book) View() *View { return &View{b: b, usage: maps.Clone(b.usage)} }
 
 // View is the book's usage as one decision sees it.
 type View struct {
 	b     *Book
 	usage map[string]Usage
+	// owned are the queues whose usage this view copied, and may modify.
+	owned map[string]bool
 }
 
 // clone copies the view, for a simulation that must not change it.
-func (v *View) clone() *View {
-	usage := make(map[string]Usage, len(v.usage))
-	for cq, u := range v.usage {
-		usage[cq] = u.Clone()
+func (v *View) clone() *View { return &View{b: v.b, usage: maps.Clone(v.usage)} }
+
+// own returns cq's usage for the view to modify, copied on first use.
+func (v *View) own(cq string) Usage {
+	if v.owned[cq] {
+		return v.usage[cq]
 	}
-	return &View{b: v.b, usage: usage}
+	if v.owned == nil {
+		v.owned = map[string]bool{}
+	}
+	u := v.usage[cq].Clone()
+	v.usage[cq], v.owned[cq] = u, true
+	return u
 }
 
 // fits reports whether cq may use u more, flavor by flavor as charged.
@@ -292,19 +299,12 @@ func (v *View) Book() *Book { return v.b }
 func (v *View) Usage(cq string, fr FlavorResource) int64 { return v.usage[cq][fr] }
 
 // Add charges c in the view.
-func (v *View) Add(c *Charge) {
-	u := v.usage[c.ClusterQueue]
-	if u == nil {
-		u = Usage{}
-		v.usage[c.ClusterQueue] = u
-	}
-	u.Add(c.Usage)
-}
+func (v *View) Add(c *Charge) { v.own(c.ClusterQueue).Add(c.Usage) }
 
 // Remove takes c out of the view (a simulated eviction).
 func (v *View) Remove(c *Charge) {
-	if u := v.usage[c.ClusterQueue]; u != nil {
-		u.Sub(c.Usage)
+	if v.usage[c.ClusterQueue] != nil {
+		v.own(c.ClusterQueue).Sub(c.Usage)
 	}
 }
 

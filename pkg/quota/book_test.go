@@ -243,3 +243,35 @@ func TestSetReportsChanges(t *testing.T) {
 		})
 	}
 }
+
+// A view shares the book's usage without being changed by it: charges and
+// releases after the view was taken, and other views' simulations, leave
+// what it reads as it was.
+func TestViewsAreIndependent(t *testing.T) {
+	fr := FlavorResource{Flavor: "v5e", Resource: tpu}
+	b := book([]string{"v5e"}, tpuQueue("a", "c", 24, "v5e"), tpuQueue("b", "c", 24, "v5e"))
+	b.Charge(key("one"), charge("a", "v5e", 8))
+	v := b.View()
+	b.Charge(key("two"), charge("a", "v5e", 4))
+	b.Release(key("one"))
+	if got := v.Usage("a", fr); got != 8000 {
+		t.Errorf("the view reads %d after the book changed, want 8000", got)
+	}
+	other := b.View()
+	other.Add(charge("a", "v5e", 8))
+	other.Remove(charge("b", "v5e", 8)) // nothing charged there: a no-op
+	if got := b.View().Usage("a", fr); got != 4000 {
+		t.Errorf("the book reads %d after a view's simulation, want 4000", got)
+	}
+	if got := v.Usage("a", fr); got != 8000 {
+		t.Errorf("the first view reads %d after another view's simulation, want 8000", got)
+	}
+	v.Add(charge("a", "v5e", 2))
+	v.Add(charge("b", "v5e", 2))
+	if got, want := [2]int64{v.Usage("a", fr), v.Usage("b", fr)}, [2]int64{10000, 2000}; got != want {
+		t.Errorf("the view's own simulation reads %v, want %v", got, want)
+	}
+	if got := other.Usage("a", fr); got != 12000 {
+		t.Errorf("the other view reads %d, want 12000", got)
+	}
+}
