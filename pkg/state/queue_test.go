@@ -464,6 +464,31 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	}
 }
 
+// A queued plain pod is let through Permit at once, with no placement to
+// announce: the scheduler's Scheduled event on the pod says where it went.
+// A gang's Permit describes its placement.
+func TestPermitOfAQueuedPlainPod(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(2)...), 16, quota.BestEffortFIFO)
+	pod := unit.Pod("p").TPU("4").Label(wellknown.QueueNameLabel, "multislice-queue").Obj()
+	f.addPods(pod)
+	if _, fail, _ := f.s.AdmitAlone(pod, time.Minute); fail != nil {
+		t.Fatalf("AdmitAlone: %v", fail)
+	}
+	f.s.Reserve(pod, "pool-1-node-0")
+	if res := f.s.Permit(pod); !res.Allow || res.Committed != "" {
+		t.Errorf("Permit = %+v, want allowed with no placement to announce", res)
+	}
+
+	gang := f.addGang(queued("js", 1, 1))
+	f.commit(jsKey("js"))
+	for _, p := range gang {
+		f.reserve(p)
+	}
+	if res := f.s.Permit(gang[0]); !res.Allow || !strings.Contains(res.Committed, "slice 0") {
+		t.Errorf("the gang's Permit = %+v, want allowed with its placement", res)
+	}
+}
+
 // Admitting a workload lets go what waited behind it for order alone: the
 // next head of a StrictFIFO queue is woken by the admission, with no quota
 // released.

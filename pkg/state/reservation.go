@@ -363,7 +363,8 @@ type PermitResult struct {
 	Wait  time.Duration
 	// AllowWaiting lists the waiting members to let through with this pod.
 	AllowWaiting []types.UID
-	// Committed describes the placement when this pod completed the gate.
+	// Committed describes the placement when this pod completed the gate
+	// ("" for a queued plain pod: see Permit).
 	Committed string
 	Message   string
 	Ref       corev1.ObjectReference
@@ -417,7 +418,12 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 		// no node fit (and taken again later) is not another admission.
 		s.opts.Observer.WorkloadAdmitted(charge.ClusterQueue, s.opts.Clock.Now().Sub(w.model.Created))
 	}
-	res := PermitResult{Allow: true, Committed: DescribePlacement(w.model, r), Ref: v.Ref}
+	res := PermitResult{Allow: true, Ref: v.Ref}
+	if w.key.Source != workload.SourcePod {
+		// A queued plain pod's placement is the scheduler's own Scheduled
+		// event on the pod: one event per pod is enough, for thousands.
+		res.Committed = DescribePlacement(w.model, r)
+	}
 	for uid := range r.Reserved {
 		if uid != pod.UID {
 			res.AllowWaiting = append(res.AllowWaiting, uid)
