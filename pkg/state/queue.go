@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -475,7 +476,11 @@ func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) ([]stri
 	if qd.Problem != nil {
 		return nil, &planner.Failure{Message: qd.Problem.Message, Unresolvable: qd.Problem.Config, Reason: qd.Problem.Reason}, Actions{}
 	}
-	c, prob := qd.View.Assign(qd.ClusterQueue, qd.Needs, nil)
+	excluded, fail := s.flavorsThatCannotHoldLocked(qd.ClusterQueue, qd.Needs[0])
+	if fail != nil {
+		return nil, fail, Actions{}
+	}
+	c, prob := qd.View.Assign(qd.ClusterQueue, qd.Needs, excluded)
 	if prob != nil {
 		return nil, &planner.Failure{Message: prob.Message, Unresolvable: prob.Config, Reason: prob.Reason}, Actions{}
 	}
@@ -496,6 +501,50 @@ func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) ([]stri
 		return nil, &planner.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, acts
 	}
 	return s.nodesCarryingLocked(labels), nil, acts
+}
+
+// ReasonUnplaceable: no node the workload may use could ever hold it.
+const ReasonUnplaceable = "Unplaceable"
+
+// flavorsThatCannotHoldLocked excludes, for a queued plain pod, the
+// flavors whose nodes could not hold it even empty: quota charged to one of
+// them would be held by a pod that cannot be placed there. A flavor with no
+// node yet is kept (its nodes may join). When that leaves no flavor the
+// pod is compatible with, it is unplaceable until the nodes change.
+func (s *State) flavorsThatCannotHoldLocked(cq *quota.ClusterQueue, need quota.Need) (quota.Exclusions, *planner.Failure) {
+	var excluded quota.Exclusions
+	var cannot []string
+	kept := 0
+	for _, g := range cq.Groups {
+		for _, name := range g.Flavors {
+			f := s.book.Flavor(name)
+			if f == nil || (need.Compatible != nil && !need.Compatible(f)) {
+				continue
+			}
+			nodes := s.nodesCarryingLocked(f.NodeLabels)
+			holds := len(nodes) == 0
+			for _, n := range nodes {
+				if node := s.nodes.Node(n); node != nil && node.Allocatable.Count(need.Request) != 0 {
+					holds = true
+					break
+				}
+			}
+			if holds {
+				kept++
+				continue
+			}
+			if excluded == nil {
+				excluded = quota.Exclusions{}
+			}
+			excluded.Exclude(need.Slice, name)
+			cannot = append(cannot, fmt.Sprintf("%s (%d node(s))", name, len(nodes)))
+		}
+	}
+	if kept > 0 || len(cannot) == 0 {
+		return excluded, nil
+	}
+	return nil, &planner.Failure{Reason: ReasonUnplaceable, Unresolvable: true,
+		Message: fmt.Sprintf("the pod asks for %s, more than any node of flavor %s has allocatable", need.Request, strings.Join(cannot, ", "))}
 }
 
 // ReleaseAlone gives back what AdmitAlone took when the scheduler's

@@ -464,6 +464,63 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	}
 }
 
+// A queued plain pod that no node of a flavor could hold, even empty, is
+// not charged to that flavor: to another flavor that can hold it, or, when
+// none can, to nothing, and it is unplaceable until the nodes change.
+func TestPlainPodChargedOnlyWhereANodeCanHoldIt(t *testing.T) {
+	big := builders.NodePool("big").Nodes(1).TPU(builders.V5e, "2x4", 8).Label("size", "big").Build()
+	bigFlavor := &quota.Flavor{Name: "big", NodeLabels: map[string]string{"size": "big"}}
+	cases := map[string]struct {
+		// withBig adds flavor big, after vlp-24.
+		withBig  bool
+		chips    string
+		want     string // flavor charged
+		wantFail string
+	}{
+		"a node of the first flavor holds it":       {chips: "4", want: v5eFlavor},
+		"only the second flavor's node holds it":    {chips: "8", withBig: true, want: "big"},
+		"no node of any flavor holds it":            {chips: "16", withBig: true, wantFail: "more than any node of flavor vlp-24 (4 node(s)), big (1 node(s)) has allocatable"},
+		"the only flavor's nodes are all too small": {chips: "8", wantFail: "more than any node of flavor vlp-24 (4 node(s)) has allocatable"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, append(builders.V5ePools(2), big...)...)
+			f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4", "size": ""}})
+			flavors := []string{v5eFlavor}
+			quotas := map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: 64000}}
+			if tc.withBig {
+				f.s.SetFlavor(bigFlavor)
+				flavors = append(flavors, "big")
+				quotas[quota.FlavorResource{Flavor: "big", Resource: wellknown.ResourceTPU}] = quota.Limit{Nominal: 64000}
+			}
+			f.s.SetClusterQueue(&quota.ClusterQueue{Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
+				Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: flavors}}, Quotas: quotas})
+			f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
+			pod := unit.Pod("p").TPU(tc.chips).Label(wellknown.QueueNameLabel, "multislice-queue").Obj()
+			f.addPods(pod)
+			key := workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: "p"}
+
+			_, fail, _ := f.s.AdmitAlone(pod, time.Minute)
+			if tc.wantFail != "" {
+				if fail == nil || fail.Reason != state.ReasonUnplaceable || !fail.Unresolvable || !strings.Contains(fail.Message, tc.wantFail) {
+					t.Fatalf("AdmitAlone failure = %+v, want an unresolvable %s saying %q", fail, state.ReasonUnplaceable, tc.wantFail)
+				}
+				if c := f.s.ChargeOf(key); c != nil {
+					t.Errorf("charged %v though no node can hold the pod", c)
+				}
+				return
+			}
+			if fail != nil {
+				t.Fatalf("AdmitAlone: %v", fail)
+			}
+			c := f.s.ChargeOf(key)
+			if c == nil || c.Flavors[0][wellknown.ResourceTPU] != tc.want {
+				t.Errorf("charge = %+v, want flavor %s", c, tc.want)
+			}
+		})
+	}
+}
+
 // A queued plain pod is let through Permit at once, with no placement to
 // announce: the scheduler's Scheduled event on the pod says where it went.
 // A gang's Permit describes its placement.

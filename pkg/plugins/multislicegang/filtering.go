@@ -70,7 +70,11 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 		pl.act(ctx, acts)
 		if fail != nil {
 			pl.state.PlanFailed(pod, 0, fail)
-			pl.rt.Events().Normal(&v.Ref, fail.Reason, fail.Message)
+			if fail.Unresolvable {
+				pl.rt.Events().Warn(&v.Ref, fail.Reason, fail.Message)
+			} else {
+				pl.rt.Events().Normal(&v.Ref, fail.Reason, fail.Message)
+			}
 			return nil, failureStatus(fail)
 		}
 		cs.Write(cycleKey, &cycleState{gang: true, alone: true})

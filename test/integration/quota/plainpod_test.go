@@ -12,6 +12,7 @@ import (
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
@@ -49,6 +50,19 @@ func TestQueuedPlainPods(t *testing.T) {
 	}
 	e.cp.WaitForPodBound(t, ns, "c")
 	e.waitClusterQueue(t, "cq", 0, 2, 8)
+
+	// A pod within the quota that no node could hold, even empty (8 chips;
+	// the nodes have 4), is not charged: it waits, unplaceable.
+	for _, name := range []string{"b", "c"} {
+		if err := e.cp.Client.CoreV1().Pods(ns).Delete(t.Context(), name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.waitClusterQueue(t, "cq", 0, 0, 0)
+	e.cp.CreatePod(t, pod("huge").TPU("8").Obj())
+	waitPodEvent(t, e, ns, "huge", state.ReasonUnplaceable)
+	e.waitPodWorkload(t, ns, "huge", state.ReasonUnplaceable)
+	e.waitClusterQueue(t, "cq", 1, 0, 0)
 }
 
 // podEventReasons lists the reasons of the events about pod ns/name.
