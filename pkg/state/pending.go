@@ -83,17 +83,21 @@ func (s *State) trackQueuedLocked(w *Workload) {
 		}
 		w.queuedIn, w.queuedAs = "", pendingEntry{}
 	}
-	cq := s.pendingQueueOfLocked(w)
-	if cq == "" {
-		return
+	if cq := s.pendingQueueOfLocked(w); cq != "" {
+		s.fileLocked(w, cq).insert(w.queuedAs)
 	}
+}
+
+// fileLocked records that w waits in ClusterQueue cq and returns cq's
+// queue (created on first use), for the caller to put w's entry in.
+func (s *State) fileLocked(w *Workload, cq string) *pendingQueue {
 	q := s.pendingByCQ[cq]
 	if q == nil {
 		q = &pendingQueue{}
 		s.pendingByCQ[cq] = q
 	}
 	w.queuedIn, w.queuedAs = cq, entryOf(w)
-	q.insert(w.queuedAs)
+	return q
 }
 
 // pendingQueueOfLocked is the ClusterQueue w waits in ("": w does not wait
@@ -117,17 +121,10 @@ func (s *State) reindexQueuedLocked() {
 	clear(s.pendingByCQ)
 	for _, w := range s.workloads {
 		w.queuedIn, w.queuedAs = "", pendingEntry{}
-		cq := s.pendingQueueOfLocked(w)
-		if cq == "" {
-			continue
+		if cq := s.pendingQueueOfLocked(w); cq != "" {
+			q := s.fileLocked(w, cq)
+			q.entries = append(q.entries, w.queuedAs)
 		}
-		q := s.pendingByCQ[cq]
-		if q == nil {
-			q = &pendingQueue{}
-			s.pendingByCQ[cq] = q
-		}
-		w.queuedIn, w.queuedAs = cq, entryOf(w)
-		q.entries = append(q.entries, w.queuedAs)
 	}
 	for _, q := range s.pendingByCQ {
 		sortEntries(q.entries)
