@@ -22,6 +22,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // Runtime is the state shared by every plugin and profile of one scheduler.
@@ -43,6 +44,8 @@ type Runtime struct {
 	// attached and gated name the profiles whose MultisliceGang and
 	// MultisliceGate plugins were built on this runtime.
 	attached, gated map[string]bool
+	// pokes wake the discovery loops of the workload APIs (see rediscover).
+	pokes map[workload.Source]chan struct{}
 	// permitTimeouts are the profiles' MultisliceGang permit timeouts,
 	// which the gate needs for the quota it reserves.
 	permitTimeouts map[string]time.Duration
@@ -248,6 +251,7 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	if acts.Empty() {
 		return
 	}
+	rt.rediscover(acts.Rediscover)
 	rt.mu.Lock()
 	handles := rt.handles
 	rt.mu.Unlock()

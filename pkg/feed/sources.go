@@ -23,8 +23,9 @@ import (
 )
 
 // An API not known to be served is looked for again, first after
-// apiPollInitial and backing off to apiPollMax, so installing the JobSet or
-// PodGroup CRD later needs no scheduler restart.
+// apiPollInitial and backing off to apiPollMax, and at once when a new pod
+// names it (see rediscover), so installing the JobSet or PodGroup CRD later
+// needs no scheduler restart.
 const (
 	apiPollInitial = time.Second
 	apiPollMax     = 30 * time.Second
@@ -37,6 +38,40 @@ type workloadAPI struct {
 	groupVersion string
 	resource     string
 	start        func(ctx context.Context) (synced toolscache.InformerSynced, err error)
+	// initial and max bound the polling interval (zero: apiPollInitial and
+	// apiPollMax).
+	initial, max time.Duration
+}
+
+// rediscoverEvery bounds how often pods naming an API not served make it be
+// looked up again: a JobSet of a thousand pods causes one lookup, not a
+// thousand.
+const rediscoverEvery = time.Second
+
+// pokeOf returns the channel that asks source's discovery loop to look
+// again now (buffered: pokes while a lookup is pending merge).
+func (rt *Runtime) pokeOf(source workload.Source) chan struct{} {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.pokes == nil {
+		rt.pokes = map[workload.Source]chan struct{}{}
+	}
+	c := rt.pokes[source]
+	if c == nil {
+		c = make(chan struct{}, 1)
+		rt.pokes[source] = c
+	}
+	return c
+}
+
+// rediscover asks the discovery loops of sources to look again now.
+func (rt *Runtime) rediscover(sources []workload.Source) {
+	for _, src := range sources {
+		select {
+		case rt.pokeOf(src) <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // watchSources starts the JobSet and PodGroup informers whose APIs are
@@ -70,8 +105,14 @@ func synced(informer toolscache.SharedIndexInformer, err error) (toolscache.Info
 func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterface, api workloadAPI) {
 	logger := klog.FromContext(ctx)
 	warned := false
-	interval := apiPollInitial
+	initial, most := api.initial, api.max
+	if initial == 0 {
+		initial, most = apiPollInitial, apiPollMax
+	}
+	interval := initial
+	poke := rt.pokeOf(api.source)
 	for {
+		looked := time.Now()
 		status, err := resourceServed(disc, api.groupVersion, api.resource)
 		switch {
 		case err != nil:
@@ -99,8 +140,16 @@ func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterfa
 		case <-ctx.Done():
 			return
 		case <-time.After(interval):
+			interval = min(2*interval, most)
+		case <-poke:
+			if wait := rediscoverEvery - time.Since(looked); wait > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(wait):
+				}
+			}
 		}
-		interval = min(2*interval, apiPollMax)
 	}
 }
 

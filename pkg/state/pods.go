@@ -142,6 +142,12 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
 		acts.merge(s.observePodWorkloadLocked(pod, old, p))
 	}
+	if old == nil && p.Gang && p.MemberErr == nil && p.Node == "" && s.apis[p.Member.Key.Source] == APINotServed {
+		// A pending pod names a workload API last found not served: it may
+		// have been installed since, so look now rather than at the next
+		// backed-off poll.
+		acts.Rediscover = append(acts.Rediscover, p.Member.Key.Source)
+	}
 	if held != nil && !holdsAgain(old, p, held) {
 		// A domain may no longer be held.
 		s.bumpLocked()

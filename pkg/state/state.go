@@ -263,6 +263,9 @@ type Actions struct {
 	Events []Event
 	// Expired are workloads past their maximum run duration, to end.
 	Expired []Expiry
+	// Rediscover lists workload APIs to look up again now: a pod named one
+	// that was last found not served.
+	Rediscover []workload.Source
 }
 
 // Event is a message about a workload object.
@@ -278,6 +281,7 @@ func (a *Actions) merge(o Actions) {
 	a.Reject = append(a.Reject, o.Reject...)
 	a.Events = append(a.Events, o.Events...)
 	a.Expired = append(a.Expired, o.Expired...)
+	a.Rediscover = append(a.Rediscover, o.Rediscover...)
 	if o.Reason != "" {
 		a.Reason = o.Reason
 	}
@@ -285,7 +289,7 @@ func (a *Actions) merge(o Actions) {
 
 // Empty reports whether there is nothing to do.
 func (a *Actions) Empty() bool {
-	return len(a.Activate) == 0 && len(a.Reject) == 0 && len(a.Events) == 0 && len(a.Expired) == 0
+	return len(a.Activate) == 0 && len(a.Reject) == 0 && len(a.Events) == 0 && len(a.Expired) == 0 && len(a.Rediscover) == 0
 }
 
 // bumpLocked records that capacity or domains may have been freed.

@@ -501,3 +501,44 @@ func TestSetAPIActivatesTheSourcesPods(t *testing.T) {
 		t.Errorf("API(JobSet) = %v, want APINotServed", got)
 	}
 }
+
+// A pending pod that names a workload API last found not served asks for
+// that API to be looked up again (it may have been installed since); pods
+// of served or unknown APIs, updates and placed pods do not.
+func TestPodOfAnAPINotServedAsksForRediscovery(t *testing.T) {
+	js := unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj()
+	cases := map[string]struct {
+		status state.APIStatus
+		pod    *corev1.Pod
+		again  bool // delivered a second time (an update)
+		bound  bool // on a node already
+		want   []workload.Source
+	}{
+		"JobSet pod, API not served":      {status: state.APINotServed, pod: builders.Members(js)[0], want: []workload.Source{workload.SourceJobSet}},
+		"PodGroup pod, API not served":    {status: state.APINotServed, pod: unit.Pod("pg-0").InPodGroup("pg").Obj(), want: []workload.Source{workload.SourcePodGroup}},
+		"JobSet pod, API served":          {status: state.APIServed, pod: builders.Members(js)[0]},
+		"JobSet pod, API unknown":         {status: state.APIUnknown, pod: builders.Members(js)[0]},
+		"an update of a pod already seen": {status: state.APINotServed, pod: builders.Members(js)[0], again: true},
+		"a pod already bound":             {status: state.APINotServed, pod: builders.Members(js)[0], bound: true},
+		"a plain pod":                     {status: state.APINotServed, pod: unit.Pod("plain").Obj()},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, builders.V5ePools(1)...)
+			f.s.SetAPI(workload.SourceJobSet, tc.status)
+			f.s.SetAPI(workload.SourcePodGroup, tc.status)
+			pod := tc.pod
+			if tc.bound {
+				pod = pod.DeepCopy()
+				pod.Spec.NodeName = "pool-1-node-0"
+			}
+			acts := f.s.UpsertPod(pod)
+			if tc.again {
+				acts = f.s.UpsertPod(pod)
+			}
+			if !slices.Equal(acts.Rediscover, tc.want) {
+				t.Errorf("Rediscover = %v, want %v", acts.Rediscover, tc.want)
+			}
+		})
+	}
+}
