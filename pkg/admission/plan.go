@@ -71,7 +71,7 @@ func (p *planning) planIn(sc *atomicScope, demands []sliceDemand, ownDomains map
 			}
 			return nil, quotaFailure(problem)
 		}
-		r, fail := p.place(sc, p.onFlavors(demands, q.View.Book(), charge), ownDomains)
+		r, fail := p.place(sc, p.onFlavors(demands, q.View, charge), ownDomains)
 		if fail == nil {
 			r.Charge = charge
 			return r, nil
@@ -98,7 +98,7 @@ func quotaFailure(p *quota.Problem) *planner.Failure {
 
 // onFlavors restricts each slice's pods to the nodes of the flavors it is
 // charged to.
-func (p *planning) onFlavors(demands []sliceDemand, book *quota.Book, c *quota.Charge) []sliceDemand {
+func (p *planning) onFlavors(demands []sliceDemand, view *quota.View, c *quota.Charge) []sliceDemand {
 	out := make([]sliceDemand, len(demands))
 	for i, d := range demands {
 		out[i] = d
@@ -106,7 +106,7 @@ func (p *planning) onFlavors(demands []sliceDemand, book *quota.Book, c *quota.C
 		names = slices.Compact(names)
 		var flavors []*quota.Flavor
 		for _, name := range names {
-			if f := book.Flavor(name); f != nil && len(f.NodeLabels) > 0 {
+			if f := view.Flavor(name); f != nil && len(f.NodeLabels) > 0 {
 				flavors = append(flavors, f)
 			}
 		}

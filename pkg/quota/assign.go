@@ -73,7 +73,7 @@ func (v *View) Force(cq *ClusterQueue, needs []Need) *Charge {
 		for _, g := range cq.Groups {
 			f := ""
 			for _, name := range g.Flavors {
-				if fl := v.b.flavors[name]; fl != nil && (n.Compatible == nil || n.Compatible(fl)) {
+				if fl := v.flavors[name]; fl != nil && (n.Compatible == nil || n.Compatible(fl)) {
 					f = name
 					break
 				}
@@ -119,7 +119,7 @@ func (v *View) pick(cq *ClusterQueue, g Group, n Need, whole map[corev1.Resource
 	var short []string
 	compatible, forever := 0, 0
 	for _, name := range g.Flavors {
-		f := v.b.flavors[name]
+		f := v.flavors[name]
 		if f == nil || excluded[name] || (n.Compatible != nil && !n.Compatible(f)) {
 			continue
 		}

@@ -50,6 +50,9 @@ type Charge struct {
 
 // Book is the registry of queue objects and the ledger of charges. It is
 // not safe for concurrent use: its owner (the scheduler's state) locks.
+// Its maps of flavors, ClusterQueues and cohorts, and each queue's usage,
+// are replaced, never modified: a View keeps the ones it was taken with,
+// and plans read it after the lock is released.
 type Book struct {
 	flavors    map[string]*Flavor
 	queues     map[string]*ClusterQueue
@@ -59,7 +62,7 @@ type Book struct {
 	usage   map[string]Usage
 	charges map[workload.Key]*Charge
 	// cohorts lists each cohort's members, sorted by name, rebuilt when a
-	// ClusterQueue changes (readers share the book under a read lock).
+	// ClusterQueue changes.
 	cohorts map[string][]*ClusterQueue
 }
 
@@ -82,12 +85,29 @@ func (b *Book) SetFlavor(f *Flavor) bool {
 	if old := b.flavors[f.Name]; old != nil && reflect.DeepEqual(old, f) {
 		return false
 	}
-	b.flavors[f.Name] = f
+	b.flavors = withEntry(b.flavors, f.Name, f)
 	return true
 }
 
+// withEntry is m with k set to v, as a new map (see Book).
+func withEntry[V any](m map[string]V, k string, v V) map[string]V {
+	out := maps.Clone(m)
+	if out == nil {
+		out = map[string]V{}
+	}
+	out[k] = v
+	return out
+}
+
+// withoutEntry is m without k, as a new map (see Book).
+func withoutEntry[V any](m map[string]V, k string) map[string]V {
+	out := maps.Clone(m)
+	delete(out, k)
+	return out
+}
+
 // DeleteFlavor removes a flavor.
-func (b *Book) DeleteFlavor(name string) { delete(b.flavors, name) }
+func (b *Book) DeleteFlavor(name string) { b.flavors = withoutEntry(b.flavors, name) }
 
 // Flavor returns a flavor by name.
 func (b *Book) Flavor(name string) *Flavor { return b.flavors[name] }
@@ -104,24 +124,25 @@ func (b *Book) SetClusterQueue(cq *ClusterQueue) bool {
 	if old := b.queues[cq.Name]; old != nil && reflect.DeepEqual(old, cq) {
 		return false
 	}
-	b.queues[cq.Name] = cq
+	b.queues = withEntry(b.queues, cq.Name, cq)
 	b.indexCohorts()
 	return true
 }
 
 func (b *Book) indexCohorts() {
-	b.cohorts = map[string][]*ClusterQueue{}
+	cohorts := map[string][]*ClusterQueue{}
 	for _, name := range b.ClusterQueues() {
 		if q := b.queues[name]; q.Cohort != "" {
-			b.cohorts[q.Cohort] = append(b.cohorts[q.Cohort], q)
+			cohorts[q.Cohort] = append(cohorts[q.Cohort], q)
 		}
 	}
+	b.cohorts = cohorts
 }
 
 // DeleteClusterQueue removes a ClusterQueue; workloads admitted through it
 // stay charged to its name until they end.
 func (b *Book) DeleteClusterQueue(name string) {
-	delete(b.queues, name)
+	b.queues = withoutEntry(b.queues, name)
 	b.indexCohorts()
 }
 
@@ -175,11 +196,13 @@ func (b *Book) DeleteNamespace(name string) { delete(b.namespaces, name) }
 
 // Cohort lists the ClusterQueues of cq's cohort (only cq when it has
 // none), sorted by name.
-func (b *Book) Cohort(cq *ClusterQueue) []*ClusterQueue {
+func (b *Book) Cohort(cq *ClusterQueue) []*ClusterQueue { return cohortOf(b.cohorts, cq) }
+
+func cohortOf(cohorts map[string][]*ClusterQueue, cq *ClusterQueue) []*ClusterQueue {
 	if cq.Cohort == "" {
 		return []*ClusterQueue{cq}
 	}
-	return b.cohorts[cq.Cohort]
+	return cohorts[cq.Cohort]
 }
 
 // Resolve finds the ClusterQueue a workload of namespace ns naming
@@ -256,18 +279,25 @@ func (b *Book) Admitted() map[string]int {
 // shares each queue's usage with the book until it changes one: the book
 // never modifies a usage in place either, so a view stays valid after
 // the lock it was taken under is released.
-func (b *Book) View() *View { return &View{b: b, usage: maps.Clone(b.usage)} }
+func (b *Book) View() *View {
+	return &View{flavors: b.flavors, queues: b.queues, cohorts: b.cohorts, usage: maps.Clone(b.usage)}
+}
 
 // View is the book's usage as one decision sees it.
 type View struct {
-	b     *Book
-	usage map[string]Usage
+	// flavors, queues and cohorts are the book's when the view was taken.
+	flavors map[string]*Flavor
+	queues  map[string]*ClusterQueue
+	cohorts map[string][]*ClusterQueue
+	usage   map[string]Usage
 	// owned are the queues whose usage this view copied, and may modify.
 	owned map[string]bool
 }
 
 // clone copies the view, for a simulation that must not change it.
-func (v *View) clone() *View { return &View{b: v.b, usage: maps.Clone(v.usage)} }
+func (v *View) clone() *View {
+	return &View{flavors: v.flavors, queues: v.queues, cohorts: v.cohorts, usage: maps.Clone(v.usage)}
+}
 
 // own returns cq's usage for the view to modify, copied on first use.
 func (v *View) own(cq string) Usage {
@@ -292,8 +322,11 @@ func (v *View) fits(cq *ClusterQueue, u Usage) bool {
 	return true
 }
 
-// Book returns the registry the view was taken from.
-func (v *View) Book() *Book { return v.b }
+// Flavor returns a flavor by name, as the view was taken.
+func (v *View) Flavor(name string) *Flavor { return v.flavors[name] }
+
+// cohort lists the members of cq's cohort, as the view was taken.
+func (v *View) cohort(cq *ClusterQueue) []*ClusterQueue { return cohortOf(v.cohorts, cq) }
 
 // Usage returns cq's usage of fr.
 func (v *View) Usage(cq string, fr FlavorResource) int64 { return v.usage[cq][fr] }
@@ -326,7 +359,7 @@ func (v *View) Available(cq *ClusterQueue, fr FlavorResource) int64 {
 		return max(0, lim.Nominal-used)
 	}
 	var pool, drawn int64
-	for _, m := range v.b.Cohort(cq) {
+	for _, m := range v.cohort(cq) {
 		ml, ok := m.Quotas[fr]
 		if !ok {
 			drawn += v.usage[m.Name][fr]
@@ -364,7 +397,7 @@ func (v *View) Ceiling(cq *ClusterQueue, fr FlavorResource) int64 {
 		return lim.Nominal
 	}
 	total := lim.guaranteed()
-	for _, m := range v.b.Cohort(cq) {
+	for _, m := range v.cohort(cq) {
 		if ml, ok := m.Quotas[fr]; ok {
 			total += ml.Nominal - ml.guaranteed()
 		}
@@ -416,7 +449,7 @@ func (v *View) Share(cq *ClusterQueue, extra Usage) int64 {
 		return 0
 	}
 	pool := map[corev1.ResourceName]int64{}
-	for _, m := range v.b.Cohort(cq) {
+	for _, m := range v.cohort(cq) {
 		for fr, ml := range m.Quotas {
 			pool[fr.Resource] += ml.Nominal - ml.guaranteed()
 		}

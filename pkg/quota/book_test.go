@@ -1,6 +1,7 @@
 package quota
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -273,5 +274,41 @@ func TestViewsAreIndependent(t *testing.T) {
 	}
 	if got := other.Usage("a", fr); got != 12000 {
 		t.Errorf("the other view reads %d, want 12000", got)
+	}
+}
+
+// A view is read after the lock it was taken under is released (a plan runs
+// outside the state's lock) while the book keeps changing: the book
+// replaces its maps instead of writing into them, so the two never touch
+// the same map. Run with -race to check it.
+func TestViewReadWhileTheBookChanges(t *testing.T) {
+	b := book([]string{"v5e"}, tpuQueue("a", "c", 24, "v5e"), tpuQueue("b", "c", 24, "v5e"))
+	v := b.View()
+	cq := b.ClusterQueue("a")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 2000 {
+			name := fmt.Sprintf("extra-%d", i%7)
+			b.SetFlavor(&Flavor{Name: name, NodeLabels: map[string]string{"i": fmt.Sprint(i)}})
+			b.SetClusterQueue(tpuQueue(name, "c", int64(i%5+1), "v5e"))
+			b.Charge(key(name), charge("b", "v5e", 1))
+			b.DeleteClusterQueue(name)
+			b.DeleteFlavor(name)
+		}
+	}()
+	fr := FlavorResource{Flavor: "v5e", Resource: tpu}
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		if _, p := v.Assign(cq, []Need{tpus(0, 2, 4)}, nil); p != nil {
+			t.Fatalf("Assign on the view taken before the changes: %v", p)
+		}
+		if got := v.Available(cq, fr); got != 48000 {
+			t.Fatalf("the view's Available changed to %d under it", got)
+		}
 	}
 }

@@ -77,7 +77,7 @@ func Decide(v *View, cands []*Candidate, now time.Time, starvation time.Duration
 	var borrowers []borrower
 	for name, list := range byQueue {
 		sort.Slice(list, func(i, j int) bool { return Before(list[i], list[j]) })
-		cq := v.b.queues[name]
+		cq := v.queues[name]
 		var blocker *Candidate
 		for _, c := range list {
 			switch {
@@ -108,7 +108,7 @@ func Decide(v *View, cands []*Candidate, now time.Time, starvation time.Duration
 		})
 		after := v.clone()
 		for i, b := range borrowers {
-			if i > 0 && b.c.ClusterQueue != borrowers[0].c.ClusterQueue && !after.fits(v.b.queues[b.c.ClusterQueue], b.c.Charge.Usage) {
+			if i > 0 && b.c.ClusterQueue != borrowers[0].c.ClusterQueue && !after.fits(v.queues[b.c.ClusterQueue], b.c.Charge.Usage) {
 				fairest := borrowers[0].c
 				out[b.c.Key] = Verdict{After: fairest.Key, Problem: &Problem{Reason: ReasonYieldingToFairShare,
 					Message: fmt.Sprintf("yielding the cohort's unused quota to %s of ClusterQueue %s, whose weighted share would stay lower", fairest.Key, fairest.ClusterQueue)}}

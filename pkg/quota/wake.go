@@ -52,7 +52,7 @@ func WaitingSlice(ws []*Waiting) WaitingList {
 func Wake(v *View, queues map[string]WaitingList, now time.Time, starvation time.Duration) []workload.Key {
 	cursors := make([]*wakeCursor, 0, len(queues))
 	for name, list := range queues {
-		if cq := v.b.queues[name]; cq != nil {
+		if cq := v.queues[name]; cq != nil {
 			cursors = append(cursors, &wakeCursor{cq: cq, list: list, misfit: map[string]*Problem{}, chargedAt: -1})
 		}
 	}

@@ -143,7 +143,7 @@ func TestWakeAgreesWithDecide(t *testing.T) {
 			cands := []*Candidate{}
 			add := func(o *Waiting) {
 				c := o.Candidate
-				c.Charge, c.Problem = view.Assign(view.b.queues[o.ClusterQueue], o.Needs, nil)
+				c.Charge, c.Problem = view.Assign(view.queues[o.ClusterQueue], o.Needs, nil)
 				cands = append(cands, &c)
 			}
 			add(w)
