@@ -38,7 +38,7 @@ func Plan(sn *state.Snapshot) (*state.Reservation, *planner.Failure) {
 		p.planned[d.slice] = true
 	}
 	if q := sn.Quota; q != nil && q.Problem != nil {
-		return nil, quotaFailure(q.Problem)
+		return nil, state.QuotaFailure(q.Problem)
 	}
 	if sn.AtomicKey != "" && len(demands) > 0 {
 		return p.planAtomic(demands, ownDomains)
@@ -69,7 +69,7 @@ func (p *planning) planIn(sc *atomicScope, demands []sliceDemand, ownDomains map
 			if last != nil {
 				return nil, last
 			}
-			return nil, quotaFailure(problem)
+			return nil, state.QuotaFailure(problem)
 		}
 		r, fail := p.place(sc, p.onFlavors(demands, q.View, charge), ownDomains)
 		if fail == nil {
@@ -90,10 +90,6 @@ func (p *planning) planIn(sc *atomicScope, demands []sliceDemand, ownDomains map
 			return nil, fail
 		}
 	}
-}
-
-func quotaFailure(p *quota.Problem) *planner.Failure {
-	return &planner.Failure{Message: p.Message, Unresolvable: p.Config, Reason: p.Reason}
 }
 
 // onFlavors restricts each slice's pods to the nodes of the flavors it is

@@ -474,7 +474,7 @@ func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) ([]stri
 	}
 	qd := s.quotaDecisionLocked(w)
 	if qd.Problem != nil {
-		return nil, &planner.Failure{Message: qd.Problem.Message, Unresolvable: qd.Problem.Config, Reason: qd.Problem.Reason}, Actions{}
+		return nil, QuotaFailure(qd.Problem), Actions{}
 	}
 	excluded, fail := s.flavorsThatCannotHoldLocked(qd.ClusterQueue, qd.Needs[0])
 	if fail != nil {
@@ -482,7 +482,7 @@ func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) ([]stri
 	}
 	c, prob := qd.View.Assign(qd.ClusterQueue, qd.Needs, excluded)
 	if prob != nil {
-		return nil, &planner.Failure{Message: prob.Message, Unresolvable: prob.Config, Reason: prob.Reason}, Actions{}
+		return nil, QuotaFailure(prob), Actions{}
 	}
 	labels := map[string]string{}
 	for _, name := range c.Flavors[0] {
@@ -501,6 +501,12 @@ func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) ([]stri
 		return nil, &planner.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, acts
 	}
 	return s.nodesCarryingLocked(labels), nil, acts
+}
+
+// QuotaFailure is why a workload's queue cannot admit it, as a planning
+// failure: unresolvable when only a change to queue objects can help.
+func QuotaFailure(p *quota.Problem) *planner.Failure {
+	return &planner.Failure{Message: p.Message, Unresolvable: p.Config, Reason: p.Reason}
 }
 
 // ReasonUnplaceable: no node the workload may use could ever hold it.
