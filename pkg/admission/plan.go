@@ -33,6 +33,9 @@ func Plan(sn *state.Snapshot) (*state.Reservation, *planner.Failure) {
 		sn.Qualifiers = map[string]func(string) bool{}
 	}
 	p := &planning{sn: sn, self: self, quals: sn.Qualifiers, planned: map[int]bool{}}
+	if f := p.scattered(); f != nil {
+		return nil, f
+	}
 	demands, ownDomains := p.demands()
 	for _, d := range demands {
 		p.planned[d.slice] = true

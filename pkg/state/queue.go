@@ -512,6 +512,10 @@ func QuotaFailure(p *quota.Problem) *planner.Failure {
 // ReasonUnplaceable: no node the workload may use could ever hold it.
 const ReasonUnplaceable = "Unplaceable"
 
+// ReasonGangBlocked: pods of the workload already bound make its gang
+// impossible to complete (scheduled one by one, as plain pods).
+const ReasonGangBlocked = "GangBlocked"
+
 // flavorsThatCannotHoldLocked excludes, for a queued plain pod, the
 // flavors whose nodes could not hold it even empty: quota charged to one of
 // them would be held by a pod that cannot be placed there. A flavor with no

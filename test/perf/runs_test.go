@@ -113,7 +113,7 @@ func oneIf(b bool) float64 {
 // scheduler before installing the CRDs, and until the scheduler's
 // discovery finds the JobSet API, JobSet pods are scheduled as plain pods:
 // the run would measure something else, or a gang whose pods were partly
-// bound as plain pods would wait for ever.
+// bound as plain pods would be reported GangBlocked and never complete.
 type jobSetProbes struct{ *runs[struct{}] }
 
 func newJobSetProbes() jobSetProbes { return jobSetProbes{newRuns[struct{}]("")} }

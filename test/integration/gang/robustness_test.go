@@ -1,6 +1,7 @@
 package gang_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -141,4 +142,62 @@ func TestRestartAfterPartialBindingCompletesTheGang(t *testing.T) {
 	if !p.PoolsBySlice["0"]["pool-2"] {
 		t.Errorf("slice 0 moved from pool-2 to %v", p.PoolsBySlice["0"])
 	}
+}
+
+// A gang whose pods were bound one by one, split so that no plan can keep
+// its promise (here slice 0 across two pools, as plain pods land before the
+// scheduler finds the JobSet API served), is reported GangBlocked, naming
+// the split, and its other pods wait instead of completing the gang around
+// it. Replacing the split pods places the gang whole.
+func TestGangSplitByPlainPlacementIsReportedBlocked(t *testing.T) {
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	v5ePools(t, cp, 3)
+	ns := cp.CreateNamespace(t, "split")
+	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+
+	js := jobsets.Create(t, multislice(ns, "gang", 2))
+	var split, waiting []*corev1.Pod
+	for _, p := range builders.PodsOf(js, 0) {
+		if p.Labels[wellknown.JobGlobalIndexLabel] != "0" {
+			waiting = append(waiting, p)
+			continue
+		}
+		node := fmt.Sprintf("pool-%d-node-0", 1+len(split))
+		if err := cp.Client.CoreV1().Pods(ns).Bind(t.Context(), &corev1.Binding{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: p.Name},
+			Target:     corev1.ObjectReference{Kind: "Node", Name: node},
+		}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		split = append(split, p)
+	}
+
+	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+	note := waitForWorkloadEvent(t, cp, ns, "gang", "GangBlocked")
+	for _, want := range []string{"cannot be completed as a gang", "has pods bound in 2 domains (gke-nodepool=pool-1, pool-2)", "restart or delete the workload"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("GangBlocked = %q does not say %q", note, want)
+		}
+	}
+	time.Sleep(time.Second)
+	for _, p := range waiting {
+		got, err := cp.Client.CoreV1().Pods(ns).Get(t.Context(), p.Name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Spec.NodeName != "" {
+			t.Errorf("pod %s of slice 1 was bound to %s beside a split slice 0", p.Name, got.Spec.NodeName)
+		}
+	}
+
+	// The Job controller replaces slice 0's pods.
+	for _, p := range split {
+		if err := cp.Client.CoreV1().Pods(ns).Delete(t.Context(), p.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+			t.Fatal(err)
+		}
+		p.Name += "-retry"
+		jobsets.CreatePod(t, p)
+	}
+	checkExclusive(t, waitWhollyPlaced(t, cp, ns, "gang", 4))
 }

@@ -1,0 +1,84 @@
+package admission_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+)
+
+// A gang whose pods were bound one by one (as plain pods, before its API
+// was found served) so that no plan can keep its promise is reported
+// blocked, naming what is split; one whose bound pods are consistent is
+// completed around them.
+func TestPlanReportsAGangScatteredByPlainPlacement(t *testing.T) {
+	js := jobSetModel("a").slices(2, 2, pool, 0, tpuSpec()).obj()
+	pending := func(slice, index int) *state.Pod { return member(js, slice, index, tpuSpec()).p }
+	bound := func(slice, index int, node string) *state.Pod { return member(js, slice, index, tpuSpec()).on(node).p }
+	pools := func() *snap { return snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2) }
+	cases := map[string]struct {
+		sn      *snap
+		blocked []string // what the failure names; none: the plan succeeds
+		want    map[int]placement
+	}{
+		"a slice split over two pools": {
+			sn: pools().self(js, bound(0, 0, "pool-1-node-0"), bound(0, 1, "pool-2-node-0"), pending(1, 0), pending(1, 1)),
+			blocked: []string{"ns/a cannot be completed as a gang",
+				"slice 0 (a-0) has pods bound in 2 domains (gke-nodepool=pool-1, pool-2)", "restart or delete the workload"},
+		},
+		"two slices in one pool": {
+			sn:      pools().self(js, bound(0, 0, "pool-1-node-0"), pending(0, 1), bound(1, 0, "pool-1-node-1"), pending(1, 1)),
+			blocked: []string{"slice 0 (a-0) and slice 1 (a-1) have pods bound in the same domain gke-nodepool=pool-1"},
+		},
+		"a pod on a node of no pool": {
+			sn:      pools().cpuNode("cpu-0").self(js, bound(0, 0, "cpu-0"), pending(0, 1), pending(1, 0), pending(1, 1)),
+			blocked: []string{"slice 0 (a-0) has pods bound on cpu-0, which has no gke-nodepool label"},
+		},
+		"every problem is named": {
+			sn: pools().cpuNode("cpu-0").self(js, bound(0, 0, "pool-1-node-0"), bound(0, 1, "pool-2-node-0"),
+				bound(1, 0, "pool-2-node-1"), bound(1, 1, "cpu-0")),
+			blocked: []string{"slice 0 (a-0) has pods bound in 2 domains", "slice 0 (a-0) and slice 1 (a-1) have pods bound in the same domain gke-nodepool=pool-2"},
+		},
+		"bound pods each in their own slice's pool: the rest follows them": {
+			sn:   pools().use("pool-2-node-0", 4).self(js, bound(0, 0, "pool-2-node-0"), pending(0, 1), pending(1, 0), pending(1, 1)),
+			want: map[int]placement{0: {Domain: "pool-2", Slots: slotsOn("pool-2-node-1")}, 1: both("pool-1")},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			r, fail := admission.Plan(tc.sn.sn)
+			if len(tc.blocked) == 0 {
+				if fail != nil {
+					t.Fatalf("plan failed: %v", fail.Message)
+				}
+				if diff := cmp.Diff(tc.want, placements(r)); diff != "" {
+					t.Errorf("plan (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if fail == nil {
+				t.Fatalf("plan = %v, want the gang reported blocked", placements(r))
+			}
+			if fail.Reason != state.ReasonGangBlocked || !fail.Unresolvable {
+				t.Errorf("failure reason %q unresolvable %v, want %q and unresolvable", fail.Reason, fail.Unresolvable, state.ReasonGangBlocked)
+			}
+			for _, want := range tc.blocked {
+				if !strings.Contains(fail.Message, want) {
+					t.Errorf("failure %q does not say %q", fail.Message, want)
+				}
+			}
+		})
+	}
+}
+
+func slotsOn(nodes ...string) []planner.Slot {
+	var out []planner.Slot
+	for _, n := range nodes {
+		out = append(out, slot(n, 0, 1))
+	}
+	return out
+}
