@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/kubernetes/pkg/features"
+
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/version"
 )
 
@@ -84,5 +87,38 @@ func TestKubernetesVersionMatchesGoMod(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "k8s.io/kubernetes "+version.KubernetesVersion) {
 		t.Errorf("go.mod does not require k8s.io/kubernetes %s; update version.KubernetesVersion", version.KubernetesVersion)
+	}
+}
+
+// Our default for NominatedNodeNameForExpectation holds unless the command
+// line sets the gate, either way. (The flags' registry is global to the
+// process and keeps what every case parsed: the cases run in order.)
+func TestDefaultFeatureGatesYieldToTheCommandLine(t *testing.T) {
+	gate := features.NominatedNodeNameForExpectation
+	t.Cleanup(func() {
+		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{string(gate): true}); err != nil {
+			t.Error(err)
+		}
+	})
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"--feature-gates=NominatedNodeNameForExpectation=true"}, true},
+		{[]string{"--feature-gates=NominatedNodeNameForExpectation=false"}, false},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			cmd := NewCommand()
+			if err := cmd.ParseFlags(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.PersistentPreRunE(cmd, nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := utilfeature.DefaultFeatureGate.Enabled(gate); got != tc.want {
+				t.Errorf("%s enabled = %v, want %v", gate, got, tc.want)
+			}
+		})
 	}
 }

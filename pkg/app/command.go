@@ -40,8 +40,9 @@ kube-scheduler: pods opt in with spec.schedulerName.
 
 It accepts every kube-scheduler flag and a KubeSchedulerConfiguration file
 (--config); see the project README for the plugins and their arguments.`,
-		// Feature gates must be set before anything reads them.
-		PersistentPreRunE: func(*cobra.Command, []string) error { return opts.ComponentGlobalsRegistry.Set() },
+		// Feature gates must be set before anything reads them: our
+		// defaults first, then the command line's.
+		PersistentPreRunE: func(*cobra.Command, []string) error { return SetFeatureGates(opts) },
 		RunE: func(c *cobra.Command, _ []string) error {
 			// The upstream --version reports the Kubernetes library
 			// version; ours reports our build.

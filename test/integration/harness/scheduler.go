@@ -47,7 +47,7 @@ func SetupScheduler(ctx context.Context, args []string) (*schedulerserverconfig.
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, err
 	}
-	if err := opts.ComponentGlobalsRegistry.Set(); err != nil {
+	if err := app.SetFeatureGates(opts); err != nil {
 		return nil, nil, err
 	}
 	return app.Setup(ctx, opts)
