@@ -6,14 +6,11 @@ import (
 	"testing"
 	"time"
 
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
-	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -73,7 +70,7 @@ func TestWithinClusterQueuePreemption(t *testing.T) {
 			harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
 			kubelet := cp.StartKubelet(t, terminationDelay)
 			jobsets := cp.NewJobSets(t, harness.AllAtOnce)
-			queues := multisliceclient.NewForConfigOrDie(cp.Config)
+			queues := cp.Queues()
 			ns := queueNamespace
 			explain := func(ctx context.Context) string {
 				return cp.DescribeJobSet(ctx, ns, "high") + "\n" + cp.DescribeJobSet(ctx, ns, "low")
@@ -128,31 +125,9 @@ func TestWithinClusterQueuePreemption(t *testing.T) {
 
 // waitWorkload waits until the Workload object of JobSet ns/jobset
 // satisfies ok.
-func waitWorkload(t *testing.T, queues multisliceclient.Interface, ns, jobset, what string, ok func(*multislicev1alpha1.Workload) bool) {
+func waitWorkload(t *testing.T, queues *harness.Queues, ns, jobset, what string, ok func(*multislicev1alpha1.Workload) bool) {
 	t.Helper()
-	var wl *multislicev1alpha1.Workload
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		got, err := queues.MultisliceV1alpha1().Workloads(ns).Get(ctx, "jobset-"+jobset, metav1.GetOptions{})
-		if err != nil {
-			return false, nil
-		}
-		wl = got
-		return ok(got), nil
-	})
-	if err != nil {
-		var conds []metav1.Condition
-		if wl != nil {
-			conds = wl.Status.Conditions
-		}
-		t.Fatalf("Workload of JobSet %s/%s never %s; last conditions: %+v", ns, jobset, what, conds)
-	}
+	queues.WaitWorkload(t, ns, "jobset-"+jobset, what, ok)
 }
 
-// workloadCondition reports whether the Workload has condition typ with
-// status and (when not empty) reason.
-func workloadCondition(typ string, status metav1.ConditionStatus, reason string) func(*multislicev1alpha1.Workload) bool {
-	return func(wl *multislicev1alpha1.Workload) bool {
-		c := apimeta.FindStatusCondition(wl.Status.Conditions, typ)
-		return c != nil && c.Status == status && (reason == "" || c.Reason == reason)
-	}
-}
+var workloadCondition = harness.WorkloadCondition

@@ -10,7 +10,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/ptr"
@@ -55,7 +54,7 @@ func startBare(t *testing.T, ns string) *env {
 	cp.InstallWorkloadCRDs(t)
 	cp.InstallQueueCRDs(t)
 	cp.InstallProvisioningCRDs(t)
-	e := &env{cp: cp, client: multisliceclient.NewForConfigOrDie(cp.Config), jobsets: cp.NewJobSets(t, harness.AllAtOnce), ns: ns}
+	e := &env{cp: cp, client: cp.Queues().Client, jobsets: cp.NewJobSets(t, harness.AllAtOnce), ns: ns}
 	if ns == "" {
 		e.ns = cp.CreateNamespace(t, "dws")
 	}
@@ -74,7 +73,8 @@ func (e *env) createQueues(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(api.ResourceFlavors().Create(ctx, &multislicev1alpha1.ResourceFlavor{ObjectMeta: metav1.ObjectMeta{Name: "default-flavor"}}, metav1.CreateOptions{}))
+	q := &harness.Queues{Client: e.client}
+	q.CreateFlavor(t, "default-flavor", nil)
 	must(api.AdmissionChecks().Create(ctx, &multislicev1alpha1.AdmissionCheck{ObjectMeta: metav1.ObjectMeta{Name: checkName},
 		Spec: multislicev1alpha1.AdmissionCheckSpec{ControllerName: multislicev1alpha1.ProvisioningRequestControllerName,
 			Parameters: &multislicev1alpha1.AdmissionCheckParametersReference{APIGroup: "kueue.x-k8s.io", Kind: "ProvisioningRequestConfig", Name: "dws-config"}}}, metav1.CreateOptions{}))
@@ -83,13 +83,10 @@ func (e *env) createQueues(t *testing.T) {
 			ManagedResources: []corev1.ResourceName{wellknown.ResourceGPU},
 			RetryStrategy: &multislicev1alpha1.ProvisioningRequestRetryStrategy{BackoffLimitCount: ptr.To[int32](2),
 				BackoffBaseSeconds: ptr.To[int32](1), BackoffMaxSeconds: ptr.To[int32](2)}}}, metav1.CreateOptions{}))
-	must(api.ClusterQueues().Create(ctx, &multislicev1alpha1.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: "dws-cluster-queue"},
-		Spec: multislicev1alpha1.ClusterQueueSpec{AdmissionChecks: []string{checkName}, ResourceGroups: []multislicev1alpha1.ResourceGroup{{
-			CoveredResources: []corev1.ResourceName{wellknown.ResourceGPU},
-			Flavors: []multislicev1alpha1.FlavorQuotas{{Name: "default-flavor", Resources: []multislicev1alpha1.ResourceQuota{
-				{Name: wellknown.ResourceGPU, NominalQuota: *resource.NewQuantity(16, resource.DecimalSI)}}}}}}}}, metav1.CreateOptions{}))
-	must(api.LocalQueues(e.ns).Create(ctx, &multislicev1alpha1.LocalQueue{ObjectMeta: metav1.ObjectMeta{Namespace: e.ns, Name: "dws-local-queue"},
-		Spec: multislicev1alpha1.LocalQueueSpec{ClusterQueue: "dws-cluster-queue"}}, metav1.CreateOptions{}))
+	q.CreateClusterQueue(t, "dws-cluster-queue", multislicev1alpha1.ClusterQueueSpec{AdmissionChecks: []string{checkName},
+		ResourceGroups: []multislicev1alpha1.ResourceGroup{harness.ResourceGroup(
+			harness.Quota{Flavor: "default-flavor", Resource: wellknown.ResourceGPU, Nominal: 16, Borrowing: -1, Lending: -1})}})
+	q.CreateLocalQueue(t, e.ns, "dws-local-queue", "dws-cluster-queue")
 }
 
 // gpuJobSet is a JobSet of workers Jobs of one pod asking for one GPU, in

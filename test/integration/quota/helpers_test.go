@@ -1,21 +1,16 @@
 package quota_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
-	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
-	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
@@ -25,7 +20,7 @@ import (
 // and the scheduler running.
 type env struct {
 	cp      *harness.ControlPlane
-	queues  multisliceclient.Interface
+	q       *harness.Queues
 	jobsets *harness.JobSets
 }
 
@@ -42,7 +37,7 @@ func start(t *testing.T, pools int, manifests ...string) *env {
 		cp.CreateFromFile(t, m)
 	}
 	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
-	return &env{cp: cp, queues: multisliceclient.NewForConfigOrDie(cp.Config), jobsets: cp.NewJobSets(t, harness.AllAtOnce)}
+	return &env{cp: cp, q: cp.Queues(), jobsets: cp.NewJobSets(t, harness.AllAtOnce)}
 }
 
 // queued is a JobSet of slices × (2 pods × 4 chips) on v5e 2x4 pools in
@@ -75,7 +70,7 @@ func (e *env) waitPodWorkload(t *testing.T, ns, pod, reason string) {
 
 func (e *env) waitWorkloadNamed(t *testing.T, ns, name, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
 	t.Helper()
-	return harness.WaitWorkload(t, e.queues, ns, name, what, ok)
+	return e.q.WaitWorkload(t, ns, name, what, ok)
 }
 
 // condition reports whether the Workload has condition typ with status and
@@ -86,43 +81,13 @@ var condition = harness.WorkloadCondition
 // admitted workloads and uses chips of google.com/tpu.
 func (e *env) waitClusterQueue(t *testing.T, name string, pending, admitted int32, chips int64) *multislicev1alpha1.ClusterQueue {
 	t.Helper()
-	var cq *multislicev1alpha1.ClusterQueue
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		got, err := e.queues.MultisliceV1alpha1().ClusterQueues().Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return false, nil
-		}
-		cq = got
-		st := got.Status
-		return st.PendingWorkloads == pending && st.AdmittedWorkloads == admitted && tpuTotal(st.FlavorsUsage) == chips, nil
-	})
-	if err != nil {
-		t.Fatalf("ClusterQueue %s status never had %d pending, %d admitted, %d chips in use; last: %+v", name, pending, admitted, chips, cq.Status)
-	}
-	return cq
-}
-
-func tpuTotal(usage []multislicev1alpha1.FlavorUsage) int64 {
-	var n int64
-	for _, f := range usage {
-		for _, r := range f.Resources {
-			if r.Name == wellknown.ResourceTPU {
-				n += r.Total.Value()
-			}
-		}
-	}
-	return n
+	return e.q.WaitClusterQueue(t, name, pending, admitted, chips)
 }
 
 // v5eFlavor creates the flavor of the v5e 2x4 pools.
 func (e *env) v5eFlavor(t *testing.T, name string) {
 	t.Helper()
-	rf := &multislicev1alpha1.ResourceFlavor{ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: multislicev1alpha1.ResourceFlavorSpec{NodeLabels: map[string]string{
-			wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}}}
-	if _, err := e.queues.MultisliceV1alpha1().ResourceFlavors().Create(t.Context(), rf, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e.q.CreateFlavor(t, name, map[string]string{wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"})
 }
 
 // tpuQuota is a google.com/tpu quota of a flavor; borrowing and lending
@@ -135,31 +100,18 @@ type tpuQuota struct {
 // clusterQueue creates a ClusterQueue over the given TPU quotas.
 func (e *env) clusterQueue(t *testing.T, name, cohort string, strategy multislicev1alpha1.QueueingStrategy, quotas ...tpuQuota) {
 	t.Helper()
-	group := multislicev1alpha1.ResourceGroup{CoveredResources: []corev1.ResourceName{wellknown.ResourceTPU}}
+	var qs []harness.Quota
 	for _, q := range quotas {
-		rq := multislicev1alpha1.ResourceQuota{Name: wellknown.ResourceTPU, NominalQuota: *resource.NewQuantity(q.nominal, resource.DecimalSI)}
-		if q.borrowing >= 0 {
-			rq.BorrowingLimit = resource.NewQuantity(q.borrowing, resource.DecimalSI)
-		}
-		if q.lending >= 0 {
-			rq.LendingLimit = resource.NewQuantity(q.lending, resource.DecimalSI)
-		}
-		group.Flavors = append(group.Flavors, multislicev1alpha1.FlavorQuotas{Name: q.flavor, Resources: []multislicev1alpha1.ResourceQuota{rq}})
+		qs = append(qs, harness.Quota{Flavor: q.flavor, Resource: wellknown.ResourceTPU, Nominal: q.nominal, Borrowing: q.borrowing, Lending: q.lending})
 	}
-	cq := &multislicev1alpha1.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: multislicev1alpha1.ClusterQueueSpec{
-		Cohort: cohort, QueueingStrategy: strategy, ResourceGroups: []multislicev1alpha1.ResourceGroup{group}}}
-	if _, err := e.queues.MultisliceV1alpha1().ClusterQueues().Create(t.Context(), cq, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e.q.CreateClusterQueue(t, name, multislicev1alpha1.ClusterQueueSpec{Cohort: cohort, QueueingStrategy: strategy,
+		ResourceGroups: []multislicev1alpha1.ResourceGroup{harness.ResourceGroup(qs...)}})
 }
 
 // localQueue creates LocalQueue ns/name pointing at cq.
 func (e *env) localQueue(t *testing.T, ns, name, cq string) {
 	t.Helper()
-	lq := &multislicev1alpha1.LocalQueue{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: multislicev1alpha1.LocalQueueSpec{ClusterQueue: cq}}
-	if _, err := e.queues.MultisliceV1alpha1().LocalQueues(ns).Create(t.Context(), lq, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e.q.CreateLocalQueue(t, ns, name, cq)
 }
 
 func findCondition(wl *multislicev1alpha1.Workload, typ string) *metav1.Condition {

@@ -26,13 +26,10 @@ func TestMisconfiguredQueuesSayWhyAndRecover(t *testing.T) {
 	e.localQueue(t, ns, "selective", "selective")
 	e.localQueue(t, ns, "flavorless", "flavorless")
 	e.localQueue(t, ns, "lq", "cq")
-	selective := &multislicev1alpha1.ClusterQueue{ObjectMeta: metav1.ObjectMeta{Name: "selective"}, Spec: multislicev1alpha1.ClusterQueueSpec{
+	e.q.CreateClusterQueue(t, "selective", multislicev1alpha1.ClusterQueueSpec{
 		NamespaceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"team": "ml"}},
 		ResourceGroups: []multislicev1alpha1.ResourceGroup{{Flavors: []multislicev1alpha1.FlavorQuotas{{Name: "v5e",
-			Resources: []multislicev1alpha1.ResourceQuota{{Name: wellknown.ResourceTPU, NominalQuota: resourceChips(16)}}}}}}}}
-	if _, err := e.queues.MultisliceV1alpha1().ClusterQueues().Create(t.Context(), selective, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+			Resources: []multislicev1alpha1.ResourceQuota{{Name: wellknown.ResourceTPU, NominalQuota: resourceChips(16)}}}}}}})
 	e.clusterQueue(t, "flavorless", "", multislicev1alpha1.BestEffortFIFO, tpuQuota{"late-flavor", 16, -1, -1})
 
 	// Pods that also ask for CPU, which the queue does not cover.
