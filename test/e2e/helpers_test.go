@@ -31,6 +31,7 @@ import (
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // namespace creates a namespace for one test, waits for the default service
@@ -343,7 +344,7 @@ func waitClusterQueue(t *testing.T, name string, pending, admitted int32, tpus i
 			return false, nil
 		}
 		last = cq
-		return cq.Status.PendingWorkloads == pending && cq.Status.AdmittedWorkloads == admitted && tpuUsage(cq.Status.FlavorsUsage) == tpus, nil
+		return cq.Status.PendingWorkloads == pending && cq.Status.AdmittedWorkloads == admitted && builders.TPUInUse(cq.Status.FlavorsUsage) == tpus, nil
 	}, func() string {
 		if last == nil {
 			return "no ClusterQueue"
@@ -351,19 +352,6 @@ func waitClusterQueue(t *testing.T, name string, pending, admitted int32, tpus i
 		return fmt.Sprintf("%d pending, %d admitted, usage %+v", last.Status.PendingWorkloads, last.Status.AdmittedWorkloads, last.Status.FlavorsUsage)
 	})
 	return last
-}
-
-// tpuUsage sums the google.com/tpu in use over a queue's flavors.
-func tpuUsage(usage []multislicev1alpha1.FlavorUsage) int64 {
-	var n int64
-	for _, f := range usage {
-		for _, r := range f.Resources {
-			if r.Name == wellknown.ResourceTPU {
-				n += r.Total.Value()
-			}
-		}
-	}
-	return n
 }
 
 // workloadHistory records every state the Workload objects of a namespace

@@ -128,13 +128,7 @@ func TestRestartAfterPartialBindingCompletesTheGang(t *testing.T) {
 		if p.Labels[wellknown.JobGlobalIndexLabel] != "0" {
 			continue
 		}
-		node := "pool-2-node-" + p.Labels[wellknown.JobCompletionIndexLabel]
-		if err := cp.Client.CoreV1().Pods(ns).Bind(t.Context(), &corev1.Binding{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: p.Name},
-			Target:     corev1.ObjectReference{Kind: "Node", Name: node},
-		}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		cp.BindPod(t, ns, p.Name, "pool-2-node-"+p.Labels[wellknown.JobCompletionIndexLabel])
 	}
 
 	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
@@ -163,13 +157,7 @@ func TestGangSplitByPlainPlacementIsReportedBlocked(t *testing.T) {
 			waiting = append(waiting, p)
 			continue
 		}
-		node := fmt.Sprintf("pool-%d-node-0", 1+len(split))
-		if err := cp.Client.CoreV1().Pods(ns).Bind(t.Context(), &corev1.Binding{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: p.Name},
-			Target:     corev1.ObjectReference{Kind: "Node", Name: node},
-		}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		cp.BindPod(t, ns, p.Name, fmt.Sprintf("pool-%d-node-0", 1+len(split)))
 		split = append(split, p)
 	}
 

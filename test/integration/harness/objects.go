@@ -146,3 +146,14 @@ func (cp *ControlPlane) WaitForEvent(t testing.TB, namespace, name, reason strin
 		t.Fatalf("no %s event for %s/%s: %v", reason, namespace, name, err)
 	}
 }
+
+// BindPod binds pod ns/name to node as a scheduler would, without one.
+func (cp *ControlPlane) BindPod(t testing.TB, ns, name, node string) {
+	t.Helper()
+	if err := cp.Client.CoreV1().Pods(ns).Bind(t.Context(), &corev1.Binding{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Target:     corev1.ObjectReference{Kind: "Node", Name: node},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("bind pod %s/%s to %s: %v", ns, name, node, err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // Queues creates and waits on queue objects (ResourceFlavors,
@@ -118,7 +119,7 @@ func (q *Queues) WaitClusterQueue(t testing.TB, name string, pending, admitted i
 		}
 		cq = got
 		st := got.Status
-		return st.PendingWorkloads == pending && st.AdmittedWorkloads == admitted && TPUInUse(st.FlavorsUsage) == chips, nil
+		return st.PendingWorkloads == pending && st.AdmittedWorkloads == admitted && builders.TPUInUse(st.FlavorsUsage) == chips, nil
 	})
 	if err != nil {
 		var last any
@@ -128,17 +129,4 @@ func (q *Queues) WaitClusterQueue(t testing.TB, name string, pending, admitted i
 		t.Fatalf("ClusterQueue %s status never had %d pending, %d admitted, %d chips in use; last: %+v", name, pending, admitted, chips, last)
 	}
 	return cq
-}
-
-// TPUInUse sums google.com/tpu over a ClusterQueue's flavors usage.
-func TPUInUse(usage []multislicev1alpha1.FlavorUsage) int64 {
-	var n int64
-	for _, f := range usage {
-		for _, r := range f.Resources {
-			if r.Name == wellknown.ResourceTPU {
-				n += r.Total.Value()
-			}
-		}
-	}
-	return n
 }
