@@ -12,9 +12,9 @@ import (
 )
 
 // scattered reports a workload whose pods already bound break the gang's
-// promise in a way no plan can repair: a confined slice whose pods sit in
-// more than one domain (or on a node outside every domain), or two slices
-// sharing one. That happens when its pods were scheduled one by one, as
+// promise in a way no plan can repair: a confined slice that still needs
+// pods, whose pods sit in more than one domain (or on a node outside every
+// domain), or sharing its domain with another slice. That happens when its pods were scheduled one by one, as
 // plain pods: before the scheduler learned that their JobSet or PodGroup
 // API is served, or by another scheduler. Planning the rest would complete
 // the gang around the split (nil: nothing is scattered). Only a change to
@@ -26,11 +26,13 @@ func (p *planning) scattered() *planner.Failure {
 		unlabeled []string // nodes without the slice's key
 	}
 	per := map[int]*where{}
+	placed := map[int]int{}
 	for _, m := range p.self.Members {
 		i := m.Member.Slice
 		if m.Node == "" || i >= len(model.Slices) || model.Slices[i].DomainKey == "" {
 			continue
 		}
+		placed[i]++
 		n := p.sn.Nodes[m.Node]
 		if n == nil {
 			// Not in the snapshot (being deleted): nothing to plan around.
@@ -51,6 +53,9 @@ func (p *planning) scattered() *planner.Failure {
 			w.domains = append(w.domains, v)
 		}
 	}
+	// A slice placed whole needs no plan, wherever its pods are: only the
+	// slices that still need pods are planned wrong around a split.
+	needs := func(i int) bool { return placed[i] < model.Slices[i].Pods }
 	var problems []string
 	owner := map[string]int{} // key=value → first slice found there
 	for _, i := range slices.Sorted(maps.Keys(per)) {
@@ -58,6 +63,7 @@ func (p *planning) scattered() *planner.Failure {
 		key := wellknown.ShortLabel(sl.DomainKey)
 		name := describeSlice(i, sl.Name)
 		switch {
+		case !needs(i):
 		case len(w.domains) > 1:
 			problems = append(problems, fmt.Sprintf("%s has pods bound in %d domains (%s=%s)", name, len(w.domains), key, strings.Join(w.domains, ", ")))
 		case len(w.unlabeled) > 0:
@@ -65,11 +71,14 @@ func (p *planning) scattered() *planner.Failure {
 		}
 		for _, v := range w.domains {
 			at := sl.DomainKey + "=" + v
-			if other, seen := owner[at]; seen {
-				problems = append(problems, fmt.Sprintf("%s and %s have pods bound in the same domain %s=%s", describeSlice(other, model.Slices[other].Name), name, key, v))
+			other, seen := owner[at]
+			if !seen {
+				owner[at] = i
 				continue
 			}
-			owner[at] = i
+			if needs(i) || needs(other) {
+				problems = append(problems, fmt.Sprintf("%s and %s have pods bound in the same domain %s=%s", describeSlice(other, model.Slices[other].Name), name, key, v))
+			}
 		}
 	}
 	if len(problems) == 0 {

@@ -138,11 +138,12 @@ func TestRestartAfterPartialBindingCompletesTheGang(t *testing.T) {
 	}
 }
 
-// A gang whose pods were bound one by one, split so that no plan can keep
-// its promise (here slice 0 across two pools, as plain pods land before the
-// scheduler finds the JobSet API served), is reported GangBlocked, naming
-// the split, and its other pods wait instead of completing the gang around
-// it. Replacing the split pods places the gang whole.
+// A gang whose pods were bound one by one, so that no plan can keep its
+// promise (here the first pod of each slice in one pool, as plain pods land
+// before the scheduler finds the JobSet API served), is reported
+// GangBlocked, naming the split, and its other pods wait instead of
+// completing the gang around it. Replacing the split pods places the gang
+// whole.
 func TestGangSplitByPlainPlacementIsReportedBlocked(t *testing.T) {
 	cp := harness.StartControlPlane(t)
 	cp.InstallWorkloadCRDs(t)
@@ -153,17 +154,17 @@ func TestGangSplitByPlainPlacementIsReportedBlocked(t *testing.T) {
 	js := jobsets.Create(t, multislice(ns, "gang", 2))
 	var split, waiting []*corev1.Pod
 	for _, p := range builders.PodsOf(js, 0) {
-		if p.Labels[wellknown.JobGlobalIndexLabel] != "0" {
+		if p.Labels[wellknown.JobCompletionIndexLabel] != "0" {
 			waiting = append(waiting, p)
 			continue
 		}
-		cp.BindPod(t, ns, p.Name, fmt.Sprintf("pool-%d-node-0", 1+len(split)))
+		cp.BindPod(t, ns, p.Name, fmt.Sprintf("pool-1-node-%d", len(split)))
 		split = append(split, p)
 	}
 
 	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
 	note := waitForWorkloadEvent(t, cp, ns, "gang", "GangBlocked")
-	for _, want := range []string{"cannot be completed as a gang", "has pods bound in 2 domains (gke-nodepool=pool-1, pool-2)", "restart or delete the workload"} {
+	for _, want := range []string{"cannot be completed as a gang", "have pods bound in the same domain gke-nodepool=pool-1", "restart or delete the workload"} {
 		if !strings.Contains(note, want) {
 			t.Errorf("GangBlocked = %q does not say %q", note, want)
 		}
@@ -175,11 +176,11 @@ func TestGangSplitByPlainPlacementIsReportedBlocked(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.Spec.NodeName != "" {
-			t.Errorf("pod %s of slice 1 was bound to %s beside a split slice 0", p.Name, got.Spec.NodeName)
+			t.Errorf("pod %s was bound to %s beside the split pods", p.Name, got.Spec.NodeName)
 		}
 	}
 
-	// The Job controller replaces slice 0's pods.
+	// The Job controller replaces the split pods.
 	for _, p := range split {
 		if err := cp.Client.CoreV1().Pods(ns).Delete(t.Context(), p.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
 			t.Fatal(err)
