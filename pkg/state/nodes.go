@@ -258,7 +258,7 @@ func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
 		w.queueProblem.Store(&quota.Problem{Reason: f.Reason, Message: f.Message, Config: f.Unresolvable})
 	} else if s.awaitingAdmissionLocked(w) {
 		// Quota would fit; the domains do not.
-		w.queueProblem.Store(&quota.Problem{Reason: reasonWaitingForDomains, Message: f.Message})
+		w.queueProblem.Store(&quota.Problem{Reason: ReasonWaitingForDomains, Message: f.Message})
 	}
 	s.observeWaitingLocked()
 }

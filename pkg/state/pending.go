@@ -204,8 +204,5 @@ const maxWakeScan = 64
 // woken by quota released or queue objects changed, not by capacity freed.
 func (s *State) quotaGatedLocked(w *Workload) bool {
 	p := w.queueProblem.Load()
-	return p != nil && p.Reason != reasonWaitingForDomains && s.awaitingAdmissionLocked(w)
+	return p != nil && p.Reason != ReasonWaitingForDomains && s.awaitingAdmissionLocked(w)
 }
-
-// reasonWaitingForDomains: quota would fit, the domains do not.
-const reasonWaitingForDomains = "WaitingForDomains"

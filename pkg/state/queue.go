@@ -509,12 +509,18 @@ func QuotaFailure(p *quota.Problem) *planner.Failure {
 	return &planner.Failure{Message: p.Message, Unresolvable: p.Config, Reason: p.Reason}
 }
 
-// ReasonUnplaceable: no node the workload may use could ever hold it.
-const ReasonUnplaceable = "Unplaceable"
-
-// ReasonGangBlocked: pods of the workload already bound make its gang
-// impossible to complete (scheduled one by one, as plain pods).
-const ReasonGangBlocked = "GangBlocked"
+// Why a workload is not admitted, beside its queue's quota.Reason* values.
+const (
+	// ReasonUnplaceable: no node the workload may use could ever hold it.
+	ReasonUnplaceable = "Unplaceable"
+	// ReasonGangBlocked: only a change to the workload's objects can help:
+	// malformed fields or labels, or pods already bound (one by one, as
+	// plain pods) that split its gang.
+	ReasonGangBlocked = "GangBlocked"
+	// ReasonWaitingForDomains: quota would fit (or none applies), the
+	// domains do not.
+	ReasonWaitingForDomains = "WaitingForDomains"
+)
 
 // flavorsThatCannotHoldLocked excludes, for a queued plain pod, the
 // flavors whose nodes could not hold it even empty: quota charged to one of

@@ -70,11 +70,7 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 		pl.act(ctx, acts)
 		if fail != nil {
 			pl.state.PlanFailed(pod, 0, fail)
-			if fail.Unresolvable {
-				pl.rt.Events().Warn(&v.Ref, fail.Reason, fail.Message)
-			} else {
-				pl.rt.Events().Normal(&v.Ref, fail.Reason, fail.Message)
-			}
+			pl.reportFailure(&v.Ref, fail)
 			return nil, failureStatus(fail)
 		}
 		cs.Write(cycleKey, &cycleState{gang: true, alone: true})
@@ -108,16 +104,7 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	if fail != nil {
 		pl.state.PlanFailed(pod, sn.Generation, fail)
 		cs.Write(feed.PlanSnapshotKey, &feed.PlanSnapshot{Snapshot: sn})
-		switch {
-		case fail.Reason != "" && fail.Unresolvable:
-			pl.rt.Events().Warn(&v.Ref, fail.Reason, fail.Message)
-		case fail.Reason != "":
-			pl.rt.Events().Normal(&v.Ref, fail.Reason, fail.Message)
-		case fail.Unresolvable:
-			pl.rt.Events().Warn(&v.Ref, "Unplaceable", fail.Message)
-		default:
-			pl.rt.Events().Normal(&v.Ref, "WaitingForDomains", fail.Message)
-		}
+		pl.reportFailure(&v.Ref, fail)
 		return nil, failureStatus(fail)
 	}
 	r.FollowerTimeout = pl.followerTimeout()
@@ -166,6 +153,25 @@ func (pl *Plugin) restrict(cs fwk.CycleState, gang bool, nodes sets.Set[string],
 		return nil, fwk.NewStatus(fwk.Unschedulable, empty)
 	}
 	return &fwk.PreFilterResult{NodeNames: nodes}, nil
+}
+
+// reportFailure records why the workload could not be admitted as an event
+// on it: a warning when only a change to its objects (or the nodes) can
+// help. Failures the planner decided carry no reason of their own.
+func (pl *Plugin) reportFailure(ref *corev1.ObjectReference, f *planner.Failure) {
+	reason := f.Reason
+	switch {
+	case reason != "":
+	case f.Unresolvable:
+		reason = state.ReasonUnplaceable
+	default:
+		reason = state.ReasonWaitingForDomains
+	}
+	if f.Unresolvable {
+		pl.rt.Events().Warn(ref, reason, f.Message)
+		return
+	}
+	pl.rt.Events().Normal(ref, reason, f.Message)
 }
 
 func failureStatus(f *planner.Failure) *fwk.Status {

@@ -97,7 +97,7 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 	}
 	switch {
 	case v.Unresolvable:
-		g.rt.Events().WarnPod(pod, &v.Ref, "GangBlocked", v.Message)
+		g.rt.Events().WarnPod(pod, &v.Ref, state.ReasonGangBlocked, v.Message)
 	case v.QueueReason != "":
 		// Why its queue keeps it waiting (the sink drops repeats).
 		g.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)

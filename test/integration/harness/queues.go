@@ -13,6 +13,7 @@ import (
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
@@ -104,6 +105,18 @@ func (q *Queues) CreateLocalQueue(t testing.TB, ns, name, cq string) {
 func (q *Queues) WaitWorkload(t testing.TB, ns, name, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
 	t.Helper()
 	return WaitWorkload(t, q.Client, ns, name, what, ok)
+}
+
+// WaitWorkloadOf waits until the Workload object the scheduler keeps for
+// the workload key satisfies ok, and returns it.
+func (q *Queues) WaitWorkloadOf(t testing.TB, key workload.Key, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
+	t.Helper()
+	return WaitWorkload(t, q.Client, key.Namespace, key.ObjectName(), what, ok)
+}
+
+// JobSetKey is the workload key of JobSet ns/name.
+func JobSetKey(ns, name string) workload.Key {
+	return workload.Key{Source: workload.SourceJobSet, Namespace: ns, Name: name}
 }
 
 // WaitClusterQueue waits until ClusterQueue name's status counts pending

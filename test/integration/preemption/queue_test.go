@@ -127,7 +127,7 @@ func TestWithinClusterQueuePreemption(t *testing.T) {
 // satisfies ok.
 func waitWorkload(t *testing.T, queues *harness.Queues, ns, jobset, what string, ok func(*multislicev1alpha1.Workload) bool) {
 	t.Helper()
-	queues.WaitWorkload(t, ns, "jobset-"+jobset, what, ok)
+	queues.WaitWorkloadOf(t, harness.JobSetKey(ns, jobset), what, ok)
 }
 
 var workloadCondition = harness.WorkloadCondition

@@ -188,7 +188,7 @@ func (p *provisioner) requests() []string {
 // waitWorkload waits until the Workload object of JobSet name satisfies ok.
 func (e *env) waitWorkload(t *testing.T, name, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
 	t.Helper()
-	return e.waitWorkloadNamed(t, "jobset-"+name, what, ok)
+	return e.waitWorkloadNamed(t, harness.JobSetKey(e.ns, name).ObjectName(), what, ok)
 }
 
 // waitWorkloadNamed waits until Workload object name satisfies ok.

@@ -12,6 +12,7 @@ import (
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
 )
@@ -58,14 +59,14 @@ func queued(ns, name, queue string, slices int32) *jobsetv1alpha2.JobSet {
 // returns it.
 func (e *env) waitWorkload(t *testing.T, ns, jobset, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
 	t.Helper()
-	return e.waitWorkloadNamed(t, ns, "jobset-"+jobset, what, ok)
+	return e.q.WaitWorkloadOf(t, harness.JobSetKey(ns, jobset), what, ok)
 }
 
 // waitPodWorkload waits until a queued plain pod's Workload object waits
 // for reason.
 func (e *env) waitPodWorkload(t *testing.T, ns, pod, reason string) {
 	t.Helper()
-	e.waitWorkloadNamed(t, ns, "pod-"+pod, "waiting with "+reason, condition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, reason))
+	e.q.WaitWorkloadOf(t, workload.Key{Source: workload.SourcePod, Namespace: ns, Name: pod}, "waiting with "+reason, condition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, reason))
 }
 
 func (e *env) waitWorkloadNamed(t *testing.T, ns, name, what string, ok func(*multislicev1alpha1.Workload) bool) *multislicev1alpha1.Workload {
