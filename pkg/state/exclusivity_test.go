@@ -234,7 +234,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 	if diff := cmp.Diff(wantSlots, got.Slices[0].Slots); diff != "" {
 		t.Errorf("slots after an extra reserve (-want +got):\n%s", diff)
 	}
-	if want := (state.ReservedPod{Slice: 0, Node: "pool-1-node-0", Shape: -1}); got.Reserved[w1.UID] != want {
+	if want := (state.ReservedPod{Slice: 0, Node: "pool-1-node-0", Shape: -1, Order: 1}); got.Reserved[w1.UID] != want {
 		t.Errorf("extra member reserved as %+v, want %+v", got.Reserved[w1.UID], want)
 	}
 	if ok, _ := f.s.Check(plainTPU, "pool-1-node-1", f.free("pool-1-node-1")); ok {

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -49,6 +50,8 @@ type Reservation struct {
 	FollowerTimeout time.Duration
 	// Reserved maps pods that passed Reserve to where they took room.
 	Reserved map[types.UID]ReservedPod
+	// reserves counts the pods reserved so far: each one's Order.
+	reserves int
 	// Charge admits the workload through its queue along with the
 	// reservation (nil: not quota-managed, or admitted already).
 	Charge *quota.Charge
@@ -80,6 +83,11 @@ type ReservedPod struct {
 	Node  string
 	// Shape is the slot's shape, -1 when the pod took no slot.
 	Shape int
+	// Order is the number of pods reserved under the reservation before
+	// this one. Permit lets waiting members through in this order: a
+	// gang's binds start together, and the member that has waited longest
+	// should not be the one sent last.
+	Order int
 }
 
 // Commit records a reservation decided on a snapshot. It fails when the
@@ -284,7 +292,8 @@ func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
 	if sr == nil {
 		return 0
 	}
-	rp := ReservedPod{Slice: p.Member.Slice, Node: node, Shape: -1}
+	rp := ReservedPod{Slice: p.Member.Slice, Node: node, Shape: -1, Order: r.reserves}
+	r.reserves++
 	for i := range sr.Slots {
 		slot := &sr.Slots[i]
 		if slot.Node == node && slot.Count > 0 && sr.Shapes[slot.Shape].Sig == p.RequestSig {
@@ -429,7 +438,9 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 			res.AllowWaiting = append(res.AllowWaiting, uid)
 		}
 	}
-	slices.Sort(res.AllowWaiting)
+	slices.SortFunc(res.AllowWaiting, func(a, b types.UID) int {
+		return cmp.Compare(r.Reserved[a].Order, r.Reserved[b].Order)
+	})
 	return res
 }
 

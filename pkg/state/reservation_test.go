@@ -149,6 +149,26 @@ func TestUnreserve(t *testing.T) {
 	}
 }
 
+// The member that has waited longest in Permit is let through first: a
+// gang's binds all start at once and complete roughly in that order.
+func TestPermitLetsWaitingMembersThroughInReserveOrder(t *testing.T) {
+	f, all := gang(t)
+	f.commit(jsKey("a"))
+	order := []*corev1.Pod{all[2], all[0], all[3]}
+	for _, p := range order {
+		f.reserve(p)
+		if res := f.s.Permit(p); res.Allow {
+			t.Fatalf("Permit(%s) allowed before the gang was reserved", p.Name)
+		}
+	}
+	f.reserve(all[1])
+	res := f.s.Permit(all[1])
+	want := []types.UID{all[2].UID, all[0].UID, all[3].UID}
+	if !res.Allow || !slices.Equal(res.AllowWaiting, want) {
+		t.Errorf("Permit(last member) = allow %v, waiting %v; want allow, waiting %v", res.Allow, res.AllowWaiting, want)
+	}
+}
+
 func TestPermit(t *testing.T) {
 	f, all := gang(t)
 	key := jsKey("a")
