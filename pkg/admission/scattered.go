@@ -14,11 +14,12 @@ import (
 // scattered reports a workload whose pods already bound break the gang's
 // promise in a way no plan can repair: a confined slice that still needs
 // pods, whose pods sit in more than one domain (or on a node outside every
-// domain), or sharing its domain with another slice. That happens when its pods were scheduled one by one, as
-// plain pods: before the scheduler learned that their JobSet or PodGroup
-// API is served, or by another scheduler. Planning the rest would complete
-// the gang around the split (nil: nothing is scattered). Only a change to
-// the workload's pods helps: its owner restarting it, or the pods deleted.
+// domain), or sharing its domain with another slice. That happens when its
+// pods were scheduled one by one, as plain pods: before the scheduler
+// learned that their JobSet or PodGroup API is served, or by another
+// scheduler. Planning the rest would complete the gang around the split
+// (nil: nothing is scattered). Only a change to the workload's pods helps:
+// its owner restarting it, or the pods deleted.
 func (p *planning) scattered() *planner.Failure {
 	model := p.self.Model
 	type where struct {

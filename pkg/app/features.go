@@ -28,21 +28,14 @@ var DefaultFeatureGates = map[featuregate.Feature]bool{
 }
 
 // SetFeatureGates applies DefaultFeatureGates, then the --feature-gates
-// that opts parsed from the command line.
+// that opts parsed from the command line, which override them.
 func SetFeatureGates(opts *options.Options) error {
-	if err := setDefaultFeatureGates(utilfeature.DefaultMutableFeatureGate); err != nil {
+	defaults := make(map[string]bool, len(DefaultFeatureGates))
+	for f, on := range DefaultFeatureGates {
+		defaults[string(f)] = on
+	}
+	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(defaults); err != nil {
 		return err
 	}
 	return opts.ComponentGlobalsRegistry.Set()
-}
-
-// setDefaultFeatureGates applies DefaultFeatureGates to gates. Called
-// before the command line's --feature-gates are applied, so that those
-// override it.
-func setDefaultFeatureGates(gates featuregate.MutableFeatureGate) error {
-	m := make(map[string]bool, len(DefaultFeatureGates))
-	for f, on := range DefaultFeatureGates {
-		m[string(f)] = on
-	}
-	return gates.SetFromMap(m)
 }

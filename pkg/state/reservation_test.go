@@ -149,8 +149,8 @@ func TestUnreserve(t *testing.T) {
 	}
 }
 
-// The member that has waited longest in Permit is let through first: a
-// gang's binds all start at once and complete roughly in that order.
+// Waiting members are let through in the order they were reserved, so the
+// one that has waited longest is not sent to bind last.
 func TestPermitLetsWaitingMembersThroughInReserveOrder(t *testing.T) {
 	f, all := gang(t)
 	f.commit(jsKey("a"))

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -117,13 +118,7 @@ func TestRestartWhileWaitingInPermitLeavesNoPartialGang(t *testing.T) {
 // A scheduler that died mid-binding left one slice bound: the next one keeps
 // that slice where it is and completes the workload.
 func TestRestartAfterPartialBindingCompletesTheGang(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	v5ePools(t, cp, 3)
-	ns := cp.CreateNamespace(t, "partial")
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
-
-	js := jobsets.Create(t, multislice(ns, "gang", 2))
+	cp, ns, _, js := gangBeforeScheduler(t, "partial")
 	for _, p := range builders.PodsOf(js, 0) {
 		if p.Labels[wellknown.JobGlobalIndexLabel] != "0" {
 			continue
@@ -145,13 +140,7 @@ func TestRestartAfterPartialBindingCompletesTheGang(t *testing.T) {
 // completing the gang around it. Replacing the split pods places the gang
 // whole.
 func TestGangSplitByPlainPlacementIsReportedBlocked(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	v5ePools(t, cp, 3)
-	ns := cp.CreateNamespace(t, "split")
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
-
-	js := jobsets.Create(t, multislice(ns, "gang", 2))
+	cp, ns, jobsets, js := gangBeforeScheduler(t, "split")
 	var split, waiting []*corev1.Pod
 	for _, p := range builders.PodsOf(js, 0) {
 		if p.Labels[wellknown.JobCompletionIndexLabel] != "0" {
@@ -189,4 +178,18 @@ func TestGangSplitByPlainPlacementIsReportedBlocked(t *testing.T) {
 		jobsets.CreatePod(t, p)
 	}
 	checkExclusive(t, waitWhollyPlaced(t, cp, ns, "gang", 4))
+}
+
+// gangBeforeScheduler starts a control plane with 3 v5e pools and creates
+// JobSet "gang" of 2 slices in namespace name, with no scheduler running:
+// its pods can be bound by hand first, as a scheduler that died or plain
+// placement left them.
+func gangBeforeScheduler(t *testing.T, name string) (*harness.ControlPlane, string, *harness.JobSets, *jobsetv1alpha2.JobSet) {
+	t.Helper()
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	v5ePools(t, cp, 3)
+	ns := cp.CreateNamespace(t, name)
+	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+	return cp, ns, jobsets, jobsets.Create(t, multislice(ns, "gang", 2))
 }

@@ -78,12 +78,12 @@ func TestWithinClusterQueuePreemption(t *testing.T) {
 
 			jobsets.CreateAll(t, queuedV5e("low", lowPriority, 3))
 			cp.WaitWhollyPlaced(t, ns, "low", 6)
-			waitWorkload(t, queues, ns, "low", "admitted", workloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+			waitWorkload(t, queues, ns, "low", "admitted", harness.WorkloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
 
 			jobsets.CreateAll(t, queuedV5e("high", highPriority, 1))
 			if !tc.preempts {
 				waitWorkload(t, queues, ns, "high", "waiting for quota",
-					workloadCondition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
+					harness.WorkloadCondition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
 				cp.ExpectNoneBound(t, ns, "high", 5*time.Second)
 				kubelet.ExpectNoDisruption(t, "withinClusterQueue: Never, yet a pod was preempted", harness.AnyPod, 0)
 				if p, err := cp.PlacementOf(t.Context(), ns, "low"); err != nil || p.Bound != 6 {
@@ -100,7 +100,7 @@ func TestWithinClusterQueuePreemption(t *testing.T) {
 				harness.OfJobSet(ns, "low", 0), 6, explain)
 			checkVictims(t, victims, ns+"/high")
 			cp.WaitWhollyPlaced(t, ns, "high", 2)
-			waitWorkload(t, queues, ns, "high", "admitted", workloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+			waitWorkload(t, queues, ns, "high", "admitted", harness.WorkloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
 			checkPreemptionEvents(t, cp, ns, "low", "high")
 
 			// Restarted, low needs 24 chips and 16 are left: it waits, whole,
@@ -108,16 +108,16 @@ func TestWithinClusterQueuePreemption(t *testing.T) {
 			jobsets.Restart(t, ns, "low")
 			cp.ExpectNoneBound(t, ns, "low", 3*time.Second)
 			waitWorkload(t, queues, ns, "low", "waiting for quota",
-				workloadCondition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
+				harness.WorkloadCondition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
 			// Its Workload records the eviction while it waits.
 			waitWorkload(t, queues, ns, "low", "evicted by high",
-				workloadCondition(multislicev1alpha1.WorkloadEvicted, metav1.ConditionTrue, multislicev1alpha1.ReasonPreempted))
+				harness.WorkloadCondition(multislicev1alpha1.WorkloadEvicted, metav1.ConditionTrue, multislicev1alpha1.ReasonPreempted))
 
 			jobsets.Delete(t, ns, "high")
 			cp.WaitWhollyPlaced(t, ns, "low", 6)
-			waitWorkload(t, queues, ns, "low", "admitted", workloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
+			waitWorkload(t, queues, ns, "low", "admitted", harness.WorkloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionTrue, ""))
 			waitWorkload(t, queues, ns, "low", "no longer evicted",
-				workloadCondition(multislicev1alpha1.WorkloadEvicted, metav1.ConditionFalse, multislicev1alpha1.ReasonAdmitted))
+				harness.WorkloadCondition(multislicev1alpha1.WorkloadEvicted, metav1.ConditionFalse, multislicev1alpha1.ReasonAdmitted))
 			kubelet.ExpectNoDisruption(t, "high was never a victim", harness.OfJobSet(ns, "high", -1), 0)
 		})
 	}
@@ -129,5 +129,3 @@ func waitWorkload(t *testing.T, queues *harness.Queues, ns, jobset, what string,
 	t.Helper()
 	queues.WaitWorkloadOf(t, harness.JobSetKey(ns, jobset), what, ok)
 }
-
-var workloadCondition = harness.WorkloadCondition
