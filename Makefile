@@ -110,7 +110,7 @@ test-e2e: cluster-binaries ## End-to-end tests on the local cluster (real JobSet
 	$(GO) test $(TEST_FLAGS) -count=1 -timeout 20m ./test/e2e/...
 
 .PHONY: test-integration
-test-integration: etcd fixtures ## Tests on a real kube-apiserver + etcd, and a smoke run of the benchmarks.
+test-integration: etcd fixtures $(BIN)/multislice-scheduler ## Tests on a real kube-apiserver + etcd (with replicas of bin/multislice-scheduler), and a smoke run of the benchmarks.
 	PATH=$(BIN):$$PATH $(GO) test $(TEST_FLAGS) -timeout 20m ./test/integration/...
 	rm -rf $(OUTPUT)/bench-smoke
 	# The perf package's own tests (result accounting, scenario config), then

@@ -2,46 +2,258 @@ package feed
 
 import (
 	"context"
+	"strings"
+	"sync"
+	"time"
 
+	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/klog/v2"
 	schedutil "k8s.io/kubernetes/pkg/scheduler/util"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
+// Evictions are carried out until done. Evicting a whole workload is one
+// decision; a pod left running because one delete failed would leave the
+// victim half running and its preemptor unplaced. So every pod to evict
+// is kept until it is gone, replaced (another UID) or being deleted, and
+// failed writes are retried with a backoff. Only the leader evicts; a new
+// leader finishes the evictions its predecessor began, which the victims'
+// DisruptionTarget conditions record (resumeEvictions).
+
+// evictReasons are the DisruptionTarget reasons this scheduler evicts
+// with, whole workload by whole workload.
+var evictReasons = map[string]bool{
+	corev1.PodReasonPreemptionByScheduler: true,
+	"CapacityRevoked":                     true,
+	"MaximumRunDurationExceeded":          true,
+}
+
+const (
+	evictBackoffBase = 500 * time.Millisecond
+	evictBackoffMax  = 30 * time.Second
+	// evictParallelism bounds the pods being evicted at once.
+	evictParallelism = 16
+)
+
+// eviction is one pod to evict.
+type eviction struct {
+	ref             state.PodRef
+	reason, message string
+	failures        int
+	next            time.Time
+}
+
+// evictor holds the evictions not done yet.
+type evictor struct {
+	mu      sync.Mutex
+	pending map[types.UID]*eviction
+	kick    chan struct{}
+}
+
+func newEvictor() *evictor {
+	return &evictor{pending: map[types.UID]*eviction{}, kick: make(chan struct{}, 1)}
+}
+
+func (e *evictor) add(ref state.PodRef, reason, message string) {
+	e.mu.Lock()
+	if _, ok := e.pending[ref.UID]; !ok {
+		e.pending[ref.UID] = &eviction{ref: ref, reason: reason, message: message}
+	}
+	e.mu.Unlock()
+	select {
+	case e.kick <- struct{}{}:
+	default:
+	}
+}
+
+// due lists the evictions to try now, and when the next one is due.
+func (e *evictor) due(now time.Time) ([]*eviction, time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []*eviction
+	var next time.Time
+	for _, ev := range e.pending {
+		if !ev.next.After(now) {
+			out = append(out, ev)
+		} else if next.IsZero() || ev.next.Before(next) {
+			next = ev.next
+		}
+	}
+	return out, next
+}
+
+// done forgets an eviction; failed schedules its retry.
+func (e *evictor) done(uid types.UID) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.pending, uid)
+}
+
+func (e *evictor) failed(ev *eviction, now time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ev.failures++
+	wait := evictBackoffBase << min(ev.failures-1, 10)
+	ev.next = now.Add(min(wait, evictBackoffMax))
+}
+
+// Len is the number of evictions not done yet.
+func (e *evictor) Len() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.pending)
+}
+
 // Evict marks each pod DisruptionTarget (reason, message) and deletes it,
-// as the scheduler does for preemption: the owner sees why its pods went.
-// Pods already gone are skipped; errors are logged. Only the leader evicts.
+// as the scheduler does for preemption, so that the owner sees why its
+// pods went; it retries until every pod is gone. Pods already gone are
+// skipped. Only the leader evicts: a standby's call is dropped (the
+// leader decided, and evicts, itself).
 func (rt *Runtime) Evict(ctx context.Context, pods []state.PodRef, reason, message string) {
-	rt.mu.Lock()
-	handles := rt.handles
-	rt.mu.Unlock()
-	if len(handles) == 0 || !rt.Leading() {
+	if !rt.Leading() {
 		return
 	}
-	h := handles[0]
-	logger := klog.FromContext(ctx)
-	lister := h.SharedInformerFactory().Core().V1().Pods().Lister()
-	cs := h.ClientSet()
+	ev := rt.evictions()
 	for _, ref := range pods {
-		pod, err := lister.Pods(ref.Namespace).Get(ref.Name)
-		if err != nil || pod.UID != ref.UID || pod.DeletionTimestamp != nil {
-			continue
+		ev.add(ref, reason, message)
+	}
+}
+
+// evictions returns the runtime's evictor, starting its loop on first use.
+func (rt *Runtime) evictions() *evictor {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.evict == nil {
+		rt.evict = newEvictor()
+	}
+	return rt.evict
+}
+
+// runEvictions carries out evictions until ctx ends. It runs on the leader
+// only (WhileLeading), on the first profile's handle.
+func (rt *Runtime) runEvictions(ctx context.Context, cs kubernetes.Interface, pods corelisters.PodLister) {
+	ev := rt.evictions()
+	rt.resumeEvictions(ctx, pods)
+	timer := time.NewTimer(time.Second)
+	defer timer.Stop()
+	for {
+		now := time.Now()
+		due, next := ev.due(now)
+		var g errgroup.Group
+		g.SetLimit(evictParallelism)
+		for _, e := range due {
+			g.Go(func() error {
+				if evictOne(ctx, cs, pods, e) {
+					ev.done(e.ref.UID)
+				} else {
+					ev.failed(e, time.Now())
+				}
+				return nil
+			})
 		}
+		_ = g.Wait()
+		metrics.PendingEvictions.Set(float64(ev.Len()))
+		wait := time.Second
+		if !next.IsZero() {
+			wait = min(wait, max(time.Until(next), 10*time.Millisecond))
+		}
+		timer.Reset(wait)
+		select {
+		case <-ctx.Done():
+			return
+		case <-ev.kick:
+		case <-timer.C:
+		}
+	}
+}
+
+// evictOne marks and deletes one pod; it reports whether the eviction is
+// done (the pod is gone, replaced or being deleted).
+func evictOne(ctx context.Context, cs kubernetes.Interface, pods corelisters.PodLister, e *eviction) bool {
+	logger := klog.FromContext(ctx)
+	pod, err := pods.Pods(e.ref.Namespace).Get(e.ref.Name)
+	if apierrors.IsNotFound(err) || (err == nil && (pod.UID != e.ref.UID || pod.DeletionTimestamp != nil)) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	if !hasDisruptionTarget(pod, e.reason) {
 		cond := &corev1.PodCondition{
 			Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue,
-			Reason: reason, Message: pod.Spec.SchedulerName + ": " + message, LastTransitionTime: metav1.Now(),
+			Reason: e.reason, Message: pod.Spec.SchedulerName + ": " + e.message, LastTransitionTime: metav1.Now(),
 		}
 		status := pod.Status.DeepCopy()
 		ReplacePodCondition(status, cond)
-		if err := schedutil.PatchPodStatus(ctx, cs, pod.Name, pod.Namespace, &pod.Status, status); err != nil && !apierrors.IsNotFound(err) {
-			logger.Error(err, "Could not mark an evicted pod DisruptionTarget", "pod", klog.KObj(pod), "reason", reason)
+		if err := schedutil.PatchPodStatus(ctx, cs, pod.Name, pod.Namespace, &pod.Status, status); err != nil {
+			if apierrors.IsNotFound(err) {
+				return true
+			}
+			logIfFirst(logger, e, err, "Could not mark an evicted pod DisruptionTarget; retrying")
+			return false
 		}
-		if err := schedutil.DeletePod(ctx, cs, pod); err != nil && !apierrors.IsNotFound(err) {
-			logger.Error(err, "Could not delete an evicted pod", "pod", klog.KObj(pod), "reason", reason)
+	}
+	err = cs.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &e.ref.UID}})
+	switch {
+	case err == nil, apierrors.IsNotFound(err):
+		return true
+	case apierrors.IsConflict(err):
+		// Another pod of the same name: the victim is gone.
+		return true
+	}
+	logIfFirst(logger, e, err, "Could not delete an evicted pod; retrying")
+	return false
+}
+
+// logIfFirst logs a failed eviction the first time and every tenth retry.
+func logIfFirst(logger klog.Logger, e *eviction, err error, msg string) {
+	if e.failures%10 == 0 {
+		logger.Error(err, msg, "pod", klog.KRef(e.ref.Namespace, e.ref.Name), "reason", e.reason, "failures", e.failures)
+	}
+}
+
+func hasDisruptionTarget(pod *corev1.Pod, reason string) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue && c.Reason == reason {
+			return true
+		}
+	}
+	return false
+}
+
+// resumeEvictions finishes, on a replica that starts leading, the
+// evictions an earlier leader began: a pod of this scheduler still running
+// with a DisruptionTarget condition this scheduler sets had its workload
+// chosen for eviction, so every live pod of that workload is evicted.
+func (rt *Runtime) resumeEvictions(ctx context.Context, pods corelisters.PodLister) {
+	list, err := pods.List(labels.Everything())
+	if err != nil {
+		return
+	}
+	st := rt.state
+	for _, pod := range list {
+		if pod.DeletionTimestamp != nil || pod.Spec.NodeName == "" || !st.OurScheduler(pod.Spec.SchedulerName) {
+			continue
+		}
+		for _, c := range pod.Status.Conditions {
+			if c.Type != corev1.DisruptionTarget || c.Status != corev1.ConditionTrue || !evictReasons[c.Reason] ||
+				!strings.HasPrefix(c.Message, pod.Spec.SchedulerName+": ") {
+				continue
+			}
+			msg := strings.TrimPrefix(c.Message, pod.Spec.SchedulerName+": ")
+			victims := append([]state.PodRef{{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}}, st.Peers(pod)...)
+			klog.FromContext(ctx).Info("Finishing an eviction begun before this replica led", "pod", klog.KObj(pod), "reason", c.Reason, "pods", len(victims))
+			rt.Evict(ctx, victims, c.Reason, msg)
+			break
 		}
 	}
 }

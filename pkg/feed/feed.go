@@ -49,6 +49,10 @@ type Runtime struct {
 	// permitTimeouts are the profiles' MultisliceGang permit timeouts,
 	// which the gate needs for the quota it reserves.
 	permitTimeouts map[string]time.Duration
+	// evict holds the evictions not carried out yet (see evict.go).
+	evict *evictor
+	// recorder writes admissions on Workload objects (see record.go).
+	recorder recorderSlot
 }
 
 // Settings are the plugin arguments every profile shares.
@@ -56,6 +60,8 @@ type Settings struct {
 	DefaultDomainKey  string
 	DefaultLocalQueue string
 	QuotaStarvation   time.Duration
+	// QuotaReconcile is how often the leader reconciles usage with the API.
+	QuotaReconcile time.Duration
 }
 
 // OnPodDeleted registers a function called for every deleted pod, after
@@ -92,6 +98,7 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 		DefaultLocalQueue: set.DefaultLocalQueue,
 		QuotaStarvation:   set.QuotaStarvation,
 		Observer:          metrics.Observer(),
+		RecordAdmissions:  true,
 	})
 	rt.state.AddScheduler(h.ProfileName())
 	rt.handles = append(rt.handles, h)
@@ -105,6 +112,17 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 	rt.watchSources(ctx, h, rt.watchJobs(ctx, h))
 	rt.watchQueues(ctx, h)
 	go rt.expireLoop(ctx)
+	podInformer := h.SharedInformerFactory().Core().V1().Pods()
+	rt.WhileLeading(ctx, func(ctx context.Context) {
+		if !toolscache.WaitForCacheSync(ctx.Done(), podInformer.Informer().HasSynced) {
+			return
+		}
+		// A standby held every pod back in PreEnqueue (MultisliceGate):
+		// decide on all of them now, from the state its informers built.
+		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
+		go rt.reconcileUsage(ctx, podInformer.Lister(), set.QuotaReconcile)
+		rt.runEvictions(ctx, h.ClientSet(), podInformer.Lister())
+	})
 	return rt.state, nil
 }
 
@@ -117,6 +135,7 @@ func (rt *Runtime) agree(profile string, set Settings) error {
 		{"defaultDomainKey", set.DefaultDomainKey, rt.settings.DefaultDomainKey},
 		{"defaultLocalQueue", set.DefaultLocalQueue, rt.settings.DefaultLocalQueue},
 		{"quotaStarvationTimeoutSeconds", int64(set.QuotaStarvation / time.Second), int64(rt.settings.QuotaStarvation / time.Second)},
+		{"quotaReconcileSeconds", int64(set.QuotaReconcile / time.Second), int64(rt.settings.QuotaReconcile / time.Second)},
 	} {
 		if f.got != f.want {
 			return fmt.Errorf("MultisliceGangArgs.%s: profile %q sets %v, but another profile sets %v; every profile shares one state and must set the same value",
@@ -241,7 +260,11 @@ func (rt *Runtime) expireLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-ticker.C:
-			rt.Act(ctx, rt.state.Expire())
+			if rt.Leading() {
+				// A standby holds no reservation or claim of its own, and
+				// ends nothing.
+				rt.Act(ctx, rt.state.Expire())
+			}
 		}
 	}
 }
@@ -263,6 +286,10 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	}
 	for _, e := range acts.Expired {
 		rt.end(ctx, handles[0], e)
+	}
+	if !rt.Leading() {
+		// Events tell users about decisions, which only the leader takes.
+		acts.Events = nil
 	}
 	for _, e := range acts.Events {
 		if e.Warning {

@@ -83,7 +83,13 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 		return nil, err
 	}
 	workloads := v1.Workloads()
-	_ = workloads.Informer() // registered before Start, for the writer's lister
+	// What Workload objects record of admissions is part of the state:
+	// a scheduler that takes over charges running workloads as recorded.
+	if err := feedInformer(ctx, rt, workloads.Informer(),
+		func(wl *multislicev1alpha1.Workload) state.Actions { return rt.feedRecords(wl, false) },
+		func(wl *multislicev1alpha1.Workload) state.Actions { return rt.feedRecords(wl, true) }); err != nil {
+		return nil, err
+	}
 	checksSynced, err := rt.startCheckFeed(ctx, factory, client, h.ClientSet(), h.SharedInformerFactory().Core().V1().Pods().Lister(), workloads.Lister())
 	if err != nil {
 		return nil, err
@@ -97,6 +103,13 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 	if err != nil {
 		return nil, err
 	}
+	recordCfg := rest.CopyConfig(cfg)
+	recordCfg.QPS, recordCfg.Burst = recordQPS, recordBurst
+	recordClient, err := multisliceclient.NewForConfig(recordCfg)
+	if err != nil {
+		return nil, err
+	}
+	rt.startRecorder(recordClient)
 	informers := []toolscache.InformerSynced{nsInformer.HasSynced, v1.ResourceFlavors().Informer().HasSynced,
 		v1.ClusterQueues().Informer().HasSynced, v1.LocalQueues().Informer().HasSynced, workloads.Informer().HasSynced}
 	informers = append(informers, checksSynced...)

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -19,6 +20,7 @@ import (
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	multislicetyped "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/multislice/v1alpha1"
 	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -177,11 +179,20 @@ func (w *statusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport
 			return err
 		}
 		return nil
-	case !equality.Semantic.DeepEqual(cur.Spec, want.Spec):
+	}
+	_, err = applyWorkload(ctx, api, cur, want)
+	return goneIsDone(err)
+}
+
+// applyWorkload makes Workload object cur's spec and status say what want
+// says, writing only what differs, and returns the object as written.
+func applyWorkload(ctx context.Context, api workloadsAPI, cur, want *multislicev1alpha1.Workload) (*multislicev1alpha1.Workload, error) {
+	var err error
+	if !equality.Semantic.DeepEqual(cur.Spec, want.Spec) {
 		up := cur.DeepCopy()
 		up.Spec = want.Spec
 		if cur, err = api.Update(ctx, up, metav1.UpdateOptions{}); err != nil {
-			return goneIsDone(err)
+			return nil, err
 		}
 	}
 	st := *cur.Status.DeepCopy()
@@ -191,13 +202,19 @@ func (w *statusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport
 		apimeta.SetStatusCondition(&st.Conditions, c)
 	}
 	if equality.Semantic.DeepEqual(st, cur.Status) {
-		return nil
+		return cur, nil
 	}
 	up := cur.DeepCopy()
 	up.Status = st
-	_, err = api.UpdateStatus(ctx, up, metav1.UpdateOptions{})
-	return goneIsDone(err)
+	return api.UpdateStatus(ctx, up, metav1.UpdateOptions{})
 }
+
+// workloadsAPI is the typed client of one namespace's Workload objects.
+type workloadsAPI = multislicetyped.WorkloadInterface
+
+// errStaleWorkload: a Workload object of the same name belongs to a
+// deleted owner; it is deleted and written anew.
+var errStaleWorkload = errors.New("the Workload object belongs to a deleted object of the same name")
 
 // goneIsDone: a Workload object deleted between the informer's view and
 // the write (garbage-collected with its owner, which the state has not
@@ -241,11 +258,17 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 		adm := &multislicev1alpha1.Admission{ClusterQueue: r.Charge.ClusterQueue}
 		for i, sl := range r.Model.Slices {
 			a := multislicev1alpha1.PodSetAssignment{Name: sl.Name, Count: int32(sl.Pods), Domain: r.Domains[i], Flavors: r.Charge.Flavors[i]}
-			usage := workload.Resources{}
-			for res := range r.Charge.Flavors[i] {
-				usage[res] = requestOf(r, i)[res] * int64(sl.Pods)
+			if u, ok := r.Charge.Slices[i]; ok {
+				// What it was charged, exactly: a scheduler that takes over
+				// charges the workload as recorded (see state/record.go).
+				a.ResourceUsage = resourceUsageList(u)
+			} else {
+				usage := workload.Resources{}
+				for res := range r.Charge.Flavors[i] {
+					usage[res] = requestOf(r, i)[res] * int64(sl.Pods)
+				}
+				a.ResourceUsage = resourceList(usage)
 			}
-			a.ResourceUsage = resourceList(usage)
 			adm.PodSetAssignments = append(adm.PodSetAssignments, a)
 		}
 		wl.Status.Admission = adm

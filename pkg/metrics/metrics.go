@@ -133,6 +133,28 @@ var (
 		Buckets:        metrics.ExponentialBuckets(0.0005, 2, 14),
 		StabilityLevel: metrics.ALPHA,
 	})
+	// QuotaDrift counts differences found between what the ClusterQueues
+	// are charged and what the API shows, by kind.
+	QuotaDrift = metrics.NewCounterVec(&metrics.CounterOpts{
+		Subsystem:      subsystem,
+		Name:           "quota_drift_total",
+		Help:           "Workloads whose quota charge differed from what the API shows, found by the periodic reconcile, by kind (uncharged, phantom, stale_view).",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"kind"})
+	// QuotaReconciles counts the reconciles of usage with the API.
+	QuotaReconciles = metrics.NewCounter(&metrics.CounterOpts{
+		Subsystem:      subsystem,
+		Name:           "quota_reconciles_total",
+		Help:           "Times the leader compared every ClusterQueue's usage with what the API shows.",
+		StabilityLevel: metrics.ALPHA,
+	})
+	// PendingEvictions is the number of pods the leader still has to evict.
+	PendingEvictions = metrics.NewGauge(&metrics.GaugeOpts{
+		Subsystem:      subsystem,
+		Name:           "pending_evictions",
+		Help:           "Pods chosen for eviction (preemption, revoked capacity, maximum run duration) that are not gone yet; failed deletions are retried.",
+		StabilityLevel: metrics.ALPHA,
+	})
 )
 
 var registerOnce sync.Once
@@ -142,7 +164,7 @@ func Register() {
 	registerOnce.Do(func() {
 		legacyregistry.MustRegister(GangWait, ActiveReservations, ReservationReleases, PlanningDuration, GangsWaiting,
 			PendingWorkloads, AdmittedWorkloads, QuotaUsage, QuotaBorrowed, AdmissionWait, Admissions, QueueRejections,
-			Preemptions, PreemptionVictims, PreemptionDuration)
+			Preemptions, PreemptionVictims, PreemptionDuration, QuotaDrift, QuotaReconciles, PendingEvictions)
 	})
 }
 

@@ -31,7 +31,7 @@ func (e Exclusions) Exclude(i int, f string) {
 // covers it; any other requested resource no group covers makes the
 // workload inadmissible.
 func (v *View) Assign(cq *ClusterQueue, needs []Need, excluded Exclusions) (*Charge, *Problem) {
-	c := &Charge{ClusterQueue: cq.Name, Usage: Usage{}, Flavors: map[int]map[corev1.ResourceName]string{}}
+	c := &Charge{ClusterQueue: cq.Name, Usage: Usage{}, Flavors: map[int]map[corev1.ResourceName]string{}, Slices: map[int]Usage{}}
 	whole := map[corev1.ResourceName]int64{}
 	for _, n := range needs {
 		for r := range n.Request {
@@ -52,7 +52,7 @@ func (v *View) Assign(cq *ClusterQueue, needs []Need, excluded Exclusions) (*Cha
 			}
 			for _, r := range g.Covered {
 				if t := n.total(r); t > 0 {
-					c.Usage[FlavorResource{Flavor: f, Resource: r}] += t
+					c.add(n.Slice, FlavorResource{Flavor: f, Resource: r}, t)
 					chosen[r] = f
 				}
 			}
@@ -67,7 +67,7 @@ func (v *View) Assign(cq *ClusterQueue, needs []Need, excluded Exclusions) (*Cha
 // whether or not the quota has room. Resources no group covers are left
 // uncharged.
 func (v *View) Force(cq *ClusterQueue, needs []Need) *Charge {
-	c := &Charge{ClusterQueue: cq.Name, Usage: Usage{}, Flavors: map[int]map[corev1.ResourceName]string{}}
+	c := &Charge{ClusterQueue: cq.Name, Usage: Usage{}, Flavors: map[int]map[corev1.ResourceName]string{}, Slices: map[int]Usage{}}
 	for _, n := range needs {
 		chosen := map[corev1.ResourceName]string{}
 		for _, g := range cq.Groups {
@@ -83,7 +83,7 @@ func (v *View) Force(cq *ClusterQueue, needs []Need) *Charge {
 			}
 			for _, r := range g.Covered {
 				if t := n.total(r); t > 0 && f != "" {
-					c.Usage[FlavorResource{Flavor: f, Resource: r}] += t
+					c.add(n.Slice, FlavorResource{Flavor: f, Resource: r}, t)
 					chosen[r] = f
 				}
 			}
@@ -91,6 +91,15 @@ func (v *View) Force(cq *ClusterQueue, needs []Need) *Charge {
 		c.Flavors[n.Slice] = chosen
 	}
 	return c
+}
+
+// add charges v of fr for slice i.
+func (c *Charge) add(i int, fr FlavorResource, v int64) {
+	c.Usage[fr] += v
+	if c.Slices[i] == nil {
+		c.Slices[i] = Usage{}
+	}
+	c.Slices[i][fr] += v
 }
 
 // groupsOf lists the groups slice n draws from, in the queue's order.

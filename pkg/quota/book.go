@@ -46,6 +46,24 @@ type Charge struct {
 	Usage        Usage
 	// Flavors maps, per slice, each charged resource to its flavor.
 	Flavors map[int]map[corev1.ResourceName]string
+	// Slices is, per slice, its part of Usage: what a Workload object's
+	// admission records per pod set.
+	Slices map[int]Usage
+}
+
+// FromSlices is the charge to ClusterQueue cq of slices, each with the
+// usage and flavors given: a charge as a Workload object records it.
+func FromSlices(cq string, slices map[int]Usage) *Charge {
+	c := &Charge{ClusterQueue: cq, Usage: Usage{}, Flavors: map[int]map[corev1.ResourceName]string{}, Slices: slices}
+	for i, u := range slices {
+		chosen := map[corev1.ResourceName]string{}
+		for fr, v := range u {
+			c.Usage[fr] += v
+			chosen[fr.Resource] = fr.Flavor
+		}
+		c.Flavors[i] = chosen
+	}
+	return c
 }
 
 // Book is the registry of queue objects and the ledger of charges. It is
@@ -265,6 +283,15 @@ func (b *Book) Release(key workload.Key) *Charge {
 
 // ChargeOf returns a workload's charge (nil when not admitted).
 func (b *Book) ChargeOf(key workload.Key) *Charge { return b.charges[key] }
+
+// Charged lists the workloads charged, in no order.
+func (b *Book) Charged() []workload.Key {
+	out := make([]workload.Key, 0, len(b.charges))
+	for k := range b.charges {
+		out = append(out, k)
+	}
+	return out
+}
 
 // Admitted counts, per ClusterQueue, the workloads charged to it.
 func (b *Book) Admitted() map[string]int {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -186,6 +187,37 @@ func (s *State) VictimPods(key workload.Key) []PodRef {
 	}
 	slices.SortFunc(out, func(a, b PodRef) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// Peers lists the live pods of pod's workload that belong to the same
+// object and attempt as pod (pod excluded; none for a plain pod): what was
+// evicted with it when its workload was evicted whole.
+func (s *State) Peers(pod *corev1.Pod) []PodRef {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.pods[pod.UID]
+	if p == nil || !p.Gang || p.MemberErr != nil {
+		return nil
+	}
+	w := s.workloads[p.Member.Key]
+	if w == nil {
+		return nil
+	}
+	var out []PodRef
+	for _, o := range w.members {
+		if o.UID != p.UID && !o.Terminal && o.Member.OwnerUID == p.Member.OwnerUID && o.Member.RestartAttempt == p.Member.RestartAttempt {
+			out = append(out, o.Ref())
+		}
+	}
+	slices.SortFunc(out, func(a, b PodRef) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// OurScheduler reports whether name is one of this scheduler's profiles.
+func (s *State) OurScheduler(name string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.schedulers.Has(name)
 }
 
 // claimedForOther says which other workload node is kept for, if any.

@@ -71,7 +71,7 @@ func TestExclusivityComesFromTheWorkload(t *testing.T) {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}
 			ok, why := f.s.Check(member, "pool-1-node-0", f.free("pool-1-node-0"))
-			if ok == tc.wantHeld || (tc.wantHeld && why != "node is held by PodGroup ns/pg") {
+			if ok == tc.wantHeld || (tc.wantHeld && why != "gke-nodepool=pool-1 is held by PodGroup ns/pg") {
 				t.Errorf("Check(JobSet member on pool-1) = %v %q, want held %v", ok, why, tc.wantHeld)
 			}
 			if ok, why := f.s.Check(member, "pool-2-node-0", f.free("pool-2-node-0")); !ok {
@@ -146,7 +146,7 @@ func TestRecreatedJobSet(t *testing.T) {
 	if diff := cmp.Diff(map[int]string{0: "pool-2", 1: "pool-3"}, domains(r)); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}
-	if ok, why := f.s.Check(newPods[0], "pool-1-node-0", f.free("pool-1-node-0")); ok || why != "node is held by pods of a deleted JobSet ns/a of the same name (uid a-uid)" {
+	if ok, why := f.s.Check(newPods[0], "pool-1-node-0", f.free("pool-1-node-0")); ok || why != "gke-nodepool=pool-1 is held by pods of a deleted JobSet ns/a of the same name (uid a-uid)" {
 		t.Errorf("Check(new pod on the old pods' domain) = %v %q, want held", ok, why)
 	}
 	if ok, why := f.s.Check(newPods[0], "pool-2-node-0", f.free("pool-2-node-0")); !ok {

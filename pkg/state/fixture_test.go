@@ -55,11 +55,19 @@ type fixture struct {
 
 func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 	t.Helper()
+	return newFixtureWith(t, state.Options{}, nodes...)
+}
+
+// newFixtureWith is newFixture with opts (its clock, rejection memory and
+// observer are the fixture's).
+func newFixtureWith(t *testing.T, opts state.Options, nodes ...*corev1.Node) *fixture {
+	t.Helper()
 	clk := testingclock.NewFakeClock(builders.Epoch)
 	obs := &observer{}
+	opts.Clock, opts.RejectionMemory, opts.Observer = clk, 5*time.Minute, obs
 	f := &fixture{
 		t: t, clock: clk, obs: obs,
-		s:      state.New(state.Options{Clock: clk, RejectionMemory: 5 * time.Minute, Observer: obs}),
+		s:      state.New(opts),
 		pods:   map[types.UID]*corev1.Pod{},
 		placed: map[types.UID]string{},
 		nodes:  map[string]*corev1.Node{},

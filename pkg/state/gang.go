@@ -146,10 +146,18 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 			// may not be admitted waits gated instead of planning.
 			qv := s.queueVerdictLocked(w)
 			if qv.Proceed || (qv.Problem.Reason == quota.ReasonQuotaExceeded && s.mayPreemptForQuotaLocked(w)) {
-				w.queueProblem.Store(nil)
+				if w.blockedBy == nil {
+					// A blocked member's reason stands until it is
+					// scheduled (MemberUnschedulable).
+					w.queueProblem.Store(nil)
+				}
 			} else {
 				v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason
-				w.queueProblem.Store(qv.Problem)
+				if w.blockedBy == nil {
+					// A blocked member is the first thing to fix: its reason
+					// stands (MemberUnschedulable).
+					w.queueProblem.Store(qv.Problem)
+				}
 				if qv.Problem.Reason == quota.ReasonQuotaExceeded {
 					w.markWaitingForQuota(s.opts.Clock.Now())
 				}

@@ -237,10 +237,13 @@ func TestJobAdmittedThroughQuota(t *testing.T) {
 		t.Fatalf("partly completed first charged %d chips, want 8", got)
 	}
 
+	// The last pod succeeds (the scheduler's informer reports it gone) and
+	// the Job completes: the charge goes with the last pod on a node.
+	acts := f.deletePod(builders.InPhase(builders.Bound(firstPods[1], f.placed[firstPods[1].UID]), corev1.PodSucceeded))
 	done := partly.DeepCopy()
 	done.Status.Succeeded = 2
 	done.Status.Conditions = []batchv1.JobCondition{{Type: batchv1.JobComplete, Status: corev1.ConditionTrue}}
-	acts := f.addJob(done)
+	merge(&acts, f.addJob(done))
 	if got := jobCharged(f, "first"); got != 0 {
 		t.Fatalf("complete first still charged %d chips", got)
 	}

@@ -51,8 +51,10 @@ func nodeChanged(a, b *corev1.Node) bool {
 func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Actions {
 	var acts Actions
 	clear(s.carrying)
-	if ch.Failed {
-		// Reservations on the node are no longer what was planned.
+	if ch.Failed || ch.Moved {
+		// Reservations on the node, or in a domain it left or joined, are
+		// no longer what was planned: a slice must not follow a node into
+		// another pool, nor share its pool with a node it did not plan.
 		touched := map[workload.Key]bool{}
 		if ref, ok := s.nodeReserved[name]; ok {
 			touched[ref.key] = true
@@ -60,8 +62,21 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 		for k := range s.outstanding[name] {
 			touched[k] = true
 		}
+		if ch.Moved {
+			for k, r := range s.reservations {
+				for _, sr := range r.Slices {
+					if sr.Domain != "" && slices.Contains(ch.Domains, topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}) {
+						touched[k] = true
+					}
+				}
+			}
+		}
+		what, reason := "failed", ReleaseNodeFailure
+		if !ch.Failed {
+			what, reason = "moved to another domain", ReleaseNodeMoved
+		}
 		for _, k := range slices.SortedFunc(maps.Keys(touched), compareKeys) {
-			acts.merge(s.releaseLocked(k, ReleaseNodeFailure, fmt.Sprintf("node %s of the reservation of %s failed", name, k)))
+			acts.merge(s.releaseLocked(k, reason, fmt.Sprintf("node %s of the reservation of %s %s", name, k, what)))
 		}
 	}
 	// A changed domain may now take a workload that was rejected there.
@@ -137,20 +152,47 @@ func (s *State) Check(pod *corev1.Pod, node string, free func() workload.Resourc
 			}
 		}
 		if w := s.workloads[self]; w != nil && w.confines(p.Member.Slice) {
-			// Pods of a deleted object of the same name are another holder.
-			own := workload.Holder{Key: self, UID: p.Member.OwnerUID}
-			if own.UID == "" {
-				own.UID = w.model.UID
+			if ok, why := s.domainFreeForLocked(w, p, node); !ok {
+				return false, why
 			}
-			for h := range s.nodeHolders[node] {
-				if h == own {
-					continue
-				}
-				if h.Key == self {
-					return false, fmt.Sprintf("node is held by pods of a deleted %s of the same name (uid %s)", h.Key, h.UID)
-				}
-				return false, fmt.Sprintf("node is held by %s", h.Key)
+		}
+	}
+	return true, ""
+}
+
+// domainFreeForLocked checks a confined slice's pod against the whole
+// domain node lies in, not the node alone: no other workload's pod may run
+// anywhere in it (nodes move between pools when relabelled), and a slice
+// with a reservation stays in the domain it reserved.
+func (s *State) domainFreeForLocked(w *Workload, p *Pod, node string) (bool, string) {
+	key := w.model.Slices[p.Member.Slice].DomainKey
+	value, ok := s.nodes.DomainOf(node, key)
+	if !ok {
+		return false, fmt.Sprintf("node has no %s label: the pod's slice must stay in one such domain", wellknown.ShortLabel(key))
+	}
+	if r := s.reservations[w.key]; r != nil && r.Attempt == p.Member.RestartAttempt {
+		if sr := r.Slices[p.Member.Slice]; sr != nil && sr.Domain != "" && sr.DomainKey == key && sr.Domain != value {
+			return false, fmt.Sprintf("node is in %s=%s, not in %s, where the pod's slice is reserved", wellknown.ShortLabel(key), value, sr.Domain)
+		}
+	}
+	// Pods of a deleted object of the same name are another holder.
+	own := workload.Holder{Key: w.key, UID: p.Member.OwnerUID}
+	if own.UID == "" {
+		own.UID = w.model.UID
+	}
+	nodes := s.nodes.NodesOf(topology.DomainRef{Key: key, Value: value})
+	if len(nodes) == 0 {
+		nodes = []string{node}
+	}
+	for _, n := range nodes {
+		for h := range s.nodeHolders[n] {
+			if h == own {
+				continue
 			}
+			if h.Key == w.key {
+				return false, fmt.Sprintf("%s=%s is held by pods of a deleted %s of the same name (uid %s)", wellknown.ShortLabel(key), value, h.Key, h.UID)
+			}
+			return false, fmt.Sprintf("%s=%s is held by %s", wellknown.ShortLabel(key), value, h.Key)
 		}
 	}
 	return true, ""
@@ -232,6 +274,51 @@ func describeDomain(sr *SliceReservation) string {
 		return "their planned nodes"
 	}
 	return wellknown.ShortLabel(sr.DomainKey) + "=" + sr.Domain
+}
+
+// ReasonMemberUnschedulable: a member of the gang cannot be scheduled for
+// a reason the plan cannot see (another plugin rejected it); the gang
+// waits for it, holding nothing.
+const ReasonMemberUnschedulable = "MemberUnschedulable"
+
+// MemberUnschedulable records that a gang member's scheduling cycle failed
+// before this scheduler's plan saw it: another plugin's PreFilter rejected
+// it (a PersistentVolumeClaim that does not exist, …), so no reservation
+// can complete the gang while that lasts. An uncommitted reservation is
+// released at once, its quota and domains with it (its reserved members
+// are rejected), rather than held until the permit timeout; and the pod
+// becomes the head the gang plans through, so the gang plans again only
+// once that pod passes those filters. A committed reservation keeps the
+// pod's room: its other members are bound or binding.
+func (s *State) MemberUnschedulable(pod *corev1.Pod, reason string) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pods[pod.UID]
+	if p == nil || !p.Gang || p.MemberErr != nil || p.Node != "" || !p.Live() {
+		return Actions{}
+	}
+	w := s.workloads[p.Member.Key]
+	if w == nil || w.model == nil || !w.current(p) || w.placedWhole() {
+		return Actions{}
+	}
+	r := s.reservations[w.key]
+	if r != nil && r.Committed {
+		return Actions{}
+	}
+	msg := fmt.Sprintf("pod %s/%s cannot be scheduled (%s); the gang waits for it, holding no quota or domains", pod.Namespace, pod.Name, reason)
+	ref := p.Ref()
+	first := w.blockedBy == nil || w.blockedBy.UID != p.UID
+	w.blockedBy = &ref
+	w.queueProblem.Store(&quota.Problem{Reason: ReasonMemberUnschedulable, Message: msg})
+	var acts Actions
+	if r != nil {
+		acts = s.releaseLocked(w.key, ReleaseMemberFail, msg)
+	}
+	s.headLocked(w)
+	if first || r != nil {
+		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: ReasonMemberUnschedulable, Message: msg})
+	}
+	return acts
 }
 
 // PlanFailed records that the workload could not be planned at this

@@ -221,6 +221,15 @@ func (s *State) admissibleLocked(w *Workload, p *Pod) bool {
 // committed, so a gang that cannot be placed costs the scheduling queue one
 // pod, not all of its pods, on every cluster event.
 func (s *State) headLocked(w *Workload) *PodRef {
+	if b := w.blockedBy; b != nil {
+		if p := s.pods[b.UID]; p != nil && p.Node == "" && p.Live() && w.current(p) {
+			if h := w.waitingHead; h == nil || h.UID != b.UID {
+				s.setHeadLocked(w, b)
+			}
+			return b
+		}
+		w.blockedBy = nil
+	}
 	if h := w.waitingHead; h != nil {
 		if p := s.pods[h.UID]; p != nil && p.Node == "" && p.Live() && w.current(p) {
 			return h
@@ -461,6 +470,20 @@ func (s *State) reholdLocked(w *Workload) {
 func (s *State) pendingLocked(w *Workload) []PodRef {
 	var out []PodRef
 	for _, p := range w.members {
+		if p.Node == "" && p.Live() && s.schedulers.Has(p.Scheduler) {
+			out = append(out, p.Ref())
+		}
+	}
+	return out
+}
+
+// PendingPods lists every pod of this scheduler's profiles not on a node
+// and live: what a replica that starts leading decides on.
+func (s *State) PendingPods() []PodRef {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []PodRef
+	for _, p := range s.pods {
 		if p.Node == "" && p.Live() && s.schedulers.Has(p.Scheduler) {
 			out = append(out, p.Ref())
 		}

@@ -102,6 +102,7 @@ func (s *State) DeleteNamespace(name string) Actions {
 // workloads (or make a failed plan worth retrying).
 func (s *State) queuesChangedLocked() Actions {
 	s.bumpLocked()
+	s.rechargeAllLocked()
 	s.reindexQueuedLocked()
 	return Actions{Activate: s.wakeAllLocked()}
 }
@@ -366,22 +367,11 @@ func (w *Workload) waitingForQuotaSince() time.Time {
 func (w *Workload) markWaitingForQuota(now time.Time) { w.quotaSince.CompareAndSwap(0, now.UnixNano()) }
 
 // settleQuotaLocked releases w's charge once nothing of its admission
-// lives: no reservation, and no placed live pod of its current attempt
-// (or the workload finished, restarted or is gone). Freed quota wakes the
-// workloads waiting for it.
+// lives (see holdsQuotaLocked). Freed quota wakes the workloads waiting
+// for it.
 func (s *State) settleQuotaLocked(w *Workload) Actions {
-	if s.book.ChargeOf(w.key) == nil {
+	if s.book.ChargeOf(w.key) == nil || s.holdsQuotaLocked(w) {
 		return Actions{}
-	}
-	if w.model != nil && w.observed && !w.model.Finished {
-		if s.reservations[w.key] != nil || w.check.holdsQuota() {
-			return Actions{}
-		}
-		for _, c := range w.slices {
-			if c.placed > 0 {
-				return Actions{}
-			}
-		}
 	}
 	c := s.book.Release(w.key)
 	s.trackQueuedLocked(w)
@@ -389,27 +379,66 @@ func (s *State) settleQuotaLocked(w *Workload) Actions {
 	return Actions{Activate: s.wakeCohortLocked(c.ClusterQueue)}
 }
 
-// rechargeLocked charges a quota-managed workload found running without a
-// charge (the scheduler restarted): each slice to the flavor of the nodes
-// its pods run on, whether or not the quota has room.
-func (s *State) rechargeLocked(w *Workload) {
-	if w.model == nil || w.model.Finished || !w.observed || !s.awaitingAdmissionLocked(w) {
-		return
+// holdsQuotaLocked reports whether anything of w's admission lives: a
+// reservation being placed, a provisioning check holding quota for
+// capacity being provisioned (while its owner still wants it), or any of
+// its pods on a node, of any attempt, terminating ones included. Usage
+// follows what the API shows: a pod uses its node until it is gone,
+// whether or not its owner is finished, restarting or deleted.
+func (s *State) holdsQuotaLocked(w *Workload) bool {
+	if s.reservations[w.key] != nil || w.onNodes() > 0 {
+		return true
 	}
+	return w.model != nil && w.observed && !w.model.Finished && w.check.holdsQuota()
+}
+
+// rechargeLocked charges a quota-managed workload found with pods on
+// nodes and no charge (the scheduler restarted, or its queue objects or
+// the queue API appeared after its pods were placed): each slice to the
+// flavor of the nodes its pods run on, whether or not the quota has room.
+// It reports whether it charged w. A workload whose queue cannot be
+// resolved yet is charged once it can (queuesChangedLocked).
+func (s *State) rechargeLocked(w *Workload) bool {
+	if w.model == nil || !s.awaitingAdmissionLocked(w) || w.onNodes() == 0 {
+		return false
+	}
+	if c := s.recordedChargeLocked(w.key, w.model.UID); c != nil {
+		// Charged as its Workload object records, to the ClusterQueue and
+		// flavors it was admitted with, whatever the queue objects say now.
+		s.book.Charge(w.key, c)
+	} else if !s.forceChargeLocked(w) {
+		return false
+	}
+	for _, c := range w.slices {
+		if c.placed > 0 {
+			// Its current attempt runs.
+			w.ranAttempt = w.model.RestartAttempt + 1
+			break
+		}
+	}
+	if w.placedAt.IsZero() {
+		// Found running after a restart: its pods' age stands in.
+		for _, m := range w.members {
+			if m.Live() && m.Created.After(w.placedAt) {
+				w.placedAt = m.Created
+			}
+		}
+	}
+	s.trackQueuedLocked(w)
+	return true
+}
+
+// forceChargeLocked charges w, found with pods on nodes and no record of
+// its admission, to its queue: each slice to the flavor of the nodes its
+// pods run on. It reports false when the queue cannot be resolved.
+func (s *State) forceChargeLocked(w *Workload) bool {
 	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
 	if p != nil {
-		return
-	}
-	running := false
-	for _, c := range w.slices {
-		running = running || c.placed > 0
-	}
-	if !running {
-		return
+		return false
 	}
 	needs := slices.Clone(s.needsLocked(w))
 	for _, m := range w.members {
-		if m.Node == "" || !m.Live() || !w.current(m) {
+		if m.Node == "" || !(m.Live() || m.Deleting) || m.Member.Slice >= len(needs) {
 			continue
 		}
 		n := s.nodes.Node(m.Node)
@@ -420,16 +449,17 @@ func (s *State) rechargeLocked(w *Workload) {
 		needs[m.Member.Slice].Compatible = func(f *quota.Flavor) bool { return f.Matches(labels) }
 	}
 	s.book.Charge(w.key, s.book.View().Force(cq, needs))
-	w.ranAttempt = w.model.RestartAttempt + 1
-	if w.placedAt.IsZero() {
-		// Found running after a restart: its pods' age stands in.
-		for _, m := range w.members {
-			if m.Live() && m.Created.After(w.placedAt) {
-				w.placedAt = m.Created
-			}
-		}
+	return true
+}
+
+// rechargeAllLocked charges every workload with pods on nodes that is
+// not charged yet: what the queues could not account for before (a
+// missing flavor or LocalQueue, the queue API not served) is accounted
+// for before anything else is admitted.
+func (s *State) rechargeAllLocked() {
+	for _, w := range s.workloads {
+		s.rechargeLocked(w)
 	}
-	s.trackQueuedLocked(w)
 }
 
 // ChargeOf returns a workload's charge (nil when it is not admitted).

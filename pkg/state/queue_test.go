@@ -136,9 +136,15 @@ func TestQuotaAdmitsInTurn(t *testing.T) {
 	if got := tpuCharged(f, "js3"); got != 24 {
 		t.Fatalf("js3 charged %d chips once bound, want 24", got)
 	}
+	// Its pods succeed (the scheduler's informer reports them gone), then
+	// its owner reports it complete: the charge goes with the last pod.
+	var acts state.Actions
+	for _, p := range p3 {
+		merge(&acts, f.deletePod(builders.InPhase(builders.Bound(p, f.placed[p.UID]), corev1.PodSucceeded)))
+	}
 	done := js3.DeepCopy()
 	done.Status.Conditions = []metav1.Condition{{Type: string(jobsetv1alpha2.JobSetCompleted), Status: metav1.ConditionTrue}}
-	acts := f.addJobSet(done)
+	merge(&acts, f.addJobSet(done))
 	if got := tpuCharged(f, "js3"); got != 0 {
 		t.Fatalf("finished js3 still charged %d chips", got)
 	}

@@ -119,22 +119,15 @@ func (s *State) QueueReport() QueueReport {
 		if queue == "" || !w.observed || w.model == nil {
 			continue
 		}
-		wr := WorkloadReport{Key: key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(key), Eviction: w.eviction, Check: s.checkReportLocked(w), RunExpired: w.runExpired}
+		wr := s.workloadReportLocked(w, queue)
 		if wr.Charge == nil && !w.ours {
 			// Its pods are another scheduler's (or do not exist yet):
 			// not this scheduler's to admit or report.
 			continue
 		}
-		wr.Requests = sliceRequests(w)
-		if cq, p := s.book.Resolve(key.Namespace, queue); p == nil {
-			wr.ClusterQueue = cq.Name
-		}
 		lq := rep.LocalQueues[key.Namespace+"/"+queue]
 		switch {
 		case wr.Charge != nil:
-			wr.ClusterQueue = wr.Charge.ClusterQueue
-			wr.Domains = s.domainsLocked(w)
-			wr.Placed = w.placedWhole()
 			checked := wr.Check == nil || wr.Check.State != checkRequesting.String()
 			cq := cqOf(wr.ClusterQueue)
 			cq.Reserving++
@@ -165,6 +158,21 @@ func (s *State) QueueReport() QueueReport {
 		rep.Workloads = append(rep.Workloads, wr)
 	}
 	return rep
+}
+
+// workloadReportLocked is w's report, w naming LocalQueue queue.
+func (s *State) workloadReportLocked(w *Workload, queue string) WorkloadReport {
+	wr := WorkloadReport{Key: w.key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(w.key),
+		Eviction: w.eviction, Check: s.checkReportLocked(w), RunExpired: w.runExpired, Requests: sliceRequests(w)}
+	if cq, p := s.book.Resolve(w.key.Namespace, queue); p == nil {
+		wr.ClusterQueue = cq.Name
+	}
+	if wr.Charge != nil {
+		wr.ClusterQueue = wr.Charge.ClusterQueue
+		wr.Domains = s.domainsLocked(w)
+		wr.Placed = w.placedWhole()
+	}
+	return wr
 }
 
 // sliceRequests is each slice's per-pod request, from its template or

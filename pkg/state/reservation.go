@@ -30,6 +30,8 @@ const (
 	ReleasePreemption  ReleaseReason = "preemption"
 	ReleaseMemberFail  ReleaseReason = "member_failed"
 	ReleaseRejected    ReleaseReason = "rejected_by_filters"
+	ReleaseNodeMoved   ReleaseReason = "node_moved"
+	ReleaseStale       ReleaseReason = "stale_at_commit"
 )
 
 // Reservation holds, for one attempt of a workload, a domain for every
@@ -55,6 +57,9 @@ type Reservation struct {
 	// Charge admits the workload through its queue along with the
 	// reservation (nil: not quota-managed, or admitted already).
 	Charge *quota.Charge
+	// recording is set once the gate passed and the admission is being
+	// written on the Workload object; recorded once it is.
+	recording, recorded bool
 }
 
 // SliceReservation is where one slice goes.
@@ -150,6 +155,7 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 	var acts Actions
 	if w != nil {
 		s.setHeadLocked(w, nil)
+		w.blockedBy = nil
 		w.failure = nil
 		// Members rejected while the workload waited come back now.
 		acts.Activate = s.pendingLocked(w)
@@ -330,18 +336,22 @@ func (s *State) Unreserve(pod *corev1.Pod, id uint64) Actions {
 	if !p.Gang || p.MemberErr != nil {
 		return Actions{}
 	}
-	r := s.reservations[p.Member.Key]
-	if r == nil || id == 0 || r.ID != id {
-		return Actions{}
+	var acts Actions
+	if r := s.reservations[p.Member.Key]; r != nil && id != 0 && r.ID == id {
+		if _, in := r.Reserved[pod.UID]; in {
+			s.unreservePodLocked(r, pod.UID)
+			if !r.Committed {
+				acts = s.releaseLocked(p.Member.Key, ReleaseMemberFail, fmt.Sprintf("pod %s/%s of the gang could not be placed", pod.Namespace, pod.Name))
+			}
+		}
 	}
-	if _, in := r.Reserved[pod.UID]; !in {
-		return Actions{}
+	if w := s.workloads[p.Member.Key]; w != nil {
+		// The pod left its node: a workload whose reservation ended while
+		// its members were still assumed (rejected after a timeout) holds
+		// its quota only until the last of them is unreserved.
+		acts.merge(s.settleQuotaLocked(w))
 	}
-	s.unreservePodLocked(r, pod.UID)
-	if r.Committed {
-		return Actions{}
-	}
-	return s.releaseLocked(p.Member.Key, ReleaseMemberFail, fmt.Sprintf("pod %s/%s of the gang could not be placed", pod.Namespace, pod.Name))
+	return acts
 }
 
 // unreservePodLocked gives a reserved pod's room back to its slice.
@@ -377,6 +387,16 @@ type PermitResult struct {
 	Committed string
 	Message   string
 	Ref       corev1.ObjectReference
+	// Actions are what the scheduler must do besides: a reservation found
+	// stale when its gate passed is released (its waiting members are
+	// rejected, what it held is offered again).
+	Actions Actions
+	// Record, when set, is the ID of a reservation whose admission must
+	// now be written on its Workload object (RecordAdmission); its
+	// members wait until AdmissionRecorded lets them through. Key is the
+	// workload's.
+	Record uint64
+	Key    workload.Key
 }
 
 // Permit holds gang pods until every required member is reserved: every pod
@@ -401,6 +421,11 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 	}
 	need, have := 0, 0
 	for i := range r.Slices {
+		if i >= len(w.model.Slices) {
+			// The workload changed shape under its reservation (which
+			// upsertSourceLocked releases): nothing of it may bind.
+			return PermitResult{Message: fmt.Sprintf("%s changed shape while reserved", w.key), Ref: v.Ref}
+		}
 		want := w.model.Slices[i].Pods
 		if r.Staged {
 			want = 1
@@ -415,6 +440,29 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 		}
 		return PermitResult{Wait: wait, Message: fmt.Sprintf("waiting for %d of %d gang members of %s to be reserved", need-have, need, w.key), Ref: v.Ref}
 	}
+	if why := s.staleLocked(w, r); why != "" {
+		msg := fmt.Sprintf("the reservation of %s no longer holds: %s", w.key, why)
+		return PermitResult{Message: msg, Ref: v.Ref, Actions: s.releaseLocked(w.key, ReleaseStale, msg)}
+	}
+	if s.recordFirstLocked(w, r) {
+		// The admission is written on the Workload object before any pod
+		// binds (see record.go): the members wait until it is.
+		first := !r.recording
+		r.recording = true
+		res := PermitResult{Wait: max(r.Deadline.Sub(s.opts.Clock.Now()), time.Second), Ref: v.Ref,
+			Message: fmt.Sprintf("waiting for the admission of %s to be recorded on its Workload object", w.key)}
+		if first {
+			res.Record, res.Key = r.ID, w.key
+		}
+		return res
+	}
+	return s.commitGateLocked(w, r, v.Ref, pod.UID)
+}
+
+// commitGateLocked commits a reservation whose gate passed: its members
+// may bind. self is the member whose Permit passed it (let through by its
+// own answer), "" when none is (every member waits).
+func (s *State) commitGateLocked(w *Workload, r *Reservation, ref corev1.ObjectReference, self types.UID) PermitResult {
 	r.Committed = true
 	r.Deadline = s.opts.Clock.Now().Add(r.FollowerTimeout)
 	charge := r.Charge
@@ -427,14 +475,14 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 		// no node fit (and taken again later) is not another admission.
 		s.opts.Observer.WorkloadAdmitted(charge.ClusterQueue, s.opts.Clock.Now().Sub(w.model.Created))
 	}
-	res := PermitResult{Allow: true, Ref: v.Ref}
+	res := PermitResult{Allow: true, Ref: ref}
 	if w.key.Source != workload.SourcePod {
 		// A queued plain pod's placement is the scheduler's own Scheduled
 		// event on the pod: one event per pod is enough, for thousands.
 		res.Committed = DescribePlacement(w.model, r)
 	}
 	for uid := range r.Reserved {
-		if uid != pod.UID {
+		if uid != self {
 			res.AllowWaiting = append(res.AllowWaiting, uid)
 		}
 	}
@@ -442,6 +490,44 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 		return cmp.Compare(r.Reserved[a].Order, r.Reserved[b].Order)
 	})
 	return res
+}
+
+// staleLocked re-checks, when a workload's gate passes and before any of
+// its pods may bind, every reserved pod's node against what the cluster is
+// now: the node must still exist and be usable, lie in the domain its
+// slice reserved, carry the flavor labels the slice was charged for, and
+// be held by no other workload. Node labels can change at any time; what
+// was true when the pods were reserved is not trusted. It returns why the
+// reservation no longer holds ("" when it does).
+func (s *State) staleLocked(w *Workload, r *Reservation) string {
+	own := r.Holder
+	for _, rp := range r.Reserved {
+		sr := r.Slices[rp.Slice]
+		if sr == nil {
+			continue
+		}
+		n := s.nodes.Node(rp.Node)
+		switch {
+		case n == nil:
+			return fmt.Sprintf("node %s of slice %d is gone", rp.Node, rp.Slice)
+		case !n.Usable:
+			return fmt.Sprintf("node %s of slice %d is not usable", rp.Node, rp.Slice)
+		case len(sr.NodeLabels) > 0 && !labelsMatch(n.Labels(), sr.NodeLabels):
+			return fmt.Sprintf("node %s of slice %d no longer carries the labels of its flavor", rp.Node, rp.Slice)
+		}
+		if sr.Domain == "" {
+			continue
+		}
+		if v, ok := s.nodes.DomainOf(rp.Node, sr.DomainKey); !ok || v != sr.Domain {
+			return fmt.Sprintf("node %s of slice %d is no longer in %s=%s", rp.Node, rp.Slice, wellknown.ShortLabel(sr.DomainKey), sr.Domain)
+		}
+		for h := range s.nodeHolders[rp.Node] {
+			if h != own {
+				return fmt.Sprintf("node %s of slice %d is held by %s", rp.Node, rp.Slice, h.Key)
+			}
+		}
+	}
+	return ""
 }
 
 // settleLocked drops a committed reservation once every pod of its slices
@@ -453,7 +539,7 @@ func (s *State) settleLocked(key workload.Key) Actions {
 		return Actions{}
 	}
 	for i := range r.Slices {
-		if w.slices[i].bound < w.model.Slices[i].Pods {
+		if i >= len(w.slices) || w.slices[i].bound < w.model.Slices[i].Pods {
 			return Actions{}
 		}
 	}
@@ -592,12 +678,16 @@ func DescribePlacement(w *workload.Workload, r *Reservation) string {
 			unconfined++
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("slice %d (%s) on %s=%s", i, w.Slices[i].Name, wellknown.ShortLabel(sr.DomainKey), sr.Domain))
+		name := fmt.Sprint(i)
+		if i < len(w.Slices) {
+			name = w.Slices[i].Name
+		}
+		parts = append(parts, fmt.Sprintf("slice %d (%s) on %s=%s", i, name, wellknown.ShortLabel(sr.DomainKey), sr.Domain))
 	}
 	if unconfined > 0 {
 		pods := 0
 		for _, i := range idx {
-			if r.Slices[i].Domain == "" {
+			if r.Slices[i].Domain == "" && i < len(w.Slices) {
 				pods += w.Slices[i].Pods
 			}
 		}

@@ -49,6 +49,10 @@ type Options struct {
 	// QuotaStarvation is how long the head of a BestEffortFIFO queue may
 	// wait for quota before the workloads behind it wait for it.
 	QuotaStarvation time.Duration
+	// RecordAdmissions makes a quota-managed gang's members wait in
+	// Permit until its admission is written on its Workload object
+	// (see record.go).
+	RecordAdmissions bool
 }
 
 // Observer is told what metrics measure. Implementations must be cheap and
@@ -142,6 +146,10 @@ type State struct {
 	// checks are the provisioning admission checks, by AdmissionCheck
 	// name (see checks.go).
 	checks map[string]*provisioning.Check
+	// recorded are the admissions Workload objects record (record.go).
+	recorded map[workload.Key]*RecordedAdmission
+	// suspects are the drifts the last Reconcile found (reconcile.go).
+	suspects map[workload.Key]DriftKind
 
 	// blocked holds plain pods a reservation kept off nodes, to activate
 	// when reservations end. It has its own lock: Filter records into it.
@@ -194,6 +202,8 @@ func New(opts Options) *State {
 		rejecting:    map[workload.Key]*Workload{},
 		carrying:     map[string][]string{},
 		checks:       map[string]*provisioning.Check{},
+		recorded:     map[workload.Key]*RecordedAdmission{},
+		suspects:     map[workload.Key]DriftKind{},
 	}
 }
 
@@ -233,6 +243,7 @@ func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
 	if src == QueueAPI {
 		// Queued plain pods are workloads only where queues are.
 		s.apis[workload.SourcePod] = status
+		s.rechargeAllLocked()
 		s.reindexQueuedLocked()
 		acts.Activate = append(acts.Activate, s.wakeAllLocked()...)
 	}

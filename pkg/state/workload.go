@@ -34,6 +34,10 @@ type Workload struct {
 	// plans through: it alone passes PreEnqueue and is retried when
 	// something is freed; the others are activated once its plan commits.
 	waitingHead *PodRef
+	// blockedBy is a member other filters rejected before the plan could
+	// see it (see MemberUnschedulable): while it is pending, it is the
+	// head, so the gang plans again only once that pod can be scheduled.
+	blockedBy *PodRef
 	failure     *planner.Failure
 	failGen     uint64
 	// rejected domains: the workload's pods failed other filters there.
@@ -333,7 +337,10 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 		w.ending = false
 	}
 	var acts Actions
-	if r := s.reservations[key]; r != nil && (model == nil || model.Finished || model.RestartAttempt != r.Attempt || model.UID != r.Holder.UID) {
+	if r := s.reservations[key]; r != nil && (model == nil || model.Finished || model.RestartAttempt != r.Attempt || model.UID != r.Holder.UID ||
+		old == nil || len(old.Slices) != len(model.Slices)) {
+		// Its slices are indexed by the model it was planned on: a JobSet
+		// scaled up or down is planned again.
 		reason := ReleaseRestart
 		if model == nil || model.Finished {
 			reason = ReleaseDeleted

@@ -49,6 +49,9 @@ type Change struct {
 	Domains []DomainRef
 	// Failed is true when the node went from usable to unusable (or away).
 	Failed bool
+	// Moved is true when a node already known left or joined a domain
+	// (its value of an indexed key changed, or was added or removed).
+	Moved bool
 }
 
 // Upsert adds or replaces a node.
@@ -69,10 +72,12 @@ func (ix *Index) Upsert(obj *corev1.Node) Change {
 				delete(values, oldV)
 			}
 			ch.Domains = append(ch.Domains, DomainRef{key, oldV})
+			ch.Moved = true
 		}
 		if hasNew && (!hadOld || oldV != newV) {
 			values[newV] = insert(values[newV], obj.Name)
 			ch.Domains = append(ch.Domains, DomainRef{key, newV})
+			ch.Moved = ch.Moved || old != nil
 		} else if hasNew && old != nil && old.Usable != n.Usable {
 			ch.Domains = append(ch.Domains, DomainRef{key, newV})
 		}

@@ -25,4 +25,8 @@ type MultisliceGangArgs struct {
 	// ClusterQueue may wait for quota before the workloads behind it wait
 	// for it too.
 	QuotaStarvationTimeout time.Duration
+	// QuotaReconcileInterval is how often the leader compares every
+	// ClusterQueue's usage with what the API shows (pods on nodes), and
+	// reports and corrects any difference.
+	QuotaReconcileInterval time.Duration
 }

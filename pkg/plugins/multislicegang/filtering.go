@@ -210,7 +210,17 @@ func (pl *Plugin) Filter(_ context.Context, cs fwk.CycleState, pod *corev1.Pod, 
 // plan goes elsewhere instead of timing out into the same domain again.
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, statuses fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
 	c := readCycle(cs)
-	if c != nil && c.alone {
+	if c == nil {
+		// This plugin's PreFilter did not run: another plugin's PreFilter
+		// rejected the pod first. A gang member rejected there keeps its
+		// whole gang from completing; its gang must not hold quota and
+		// domains meanwhile.
+		if v := pl.state.Classify(pod); v.Gang && !v.Wait && !v.Unresolvable && v.Member.Key.Source != workload.SourcePod {
+			pl.act(ctx, pl.state.MemberUnschedulable(pod, describeStatus(statuses.Get(""))))
+		}
+		return nil, fwk.NewStatus(fwk.Unschedulable)
+	}
+	if c.alone {
 		// A queued plain pod no node fits: its quota goes back at once.
 		pl.act(ctx, pl.state.ReleaseAlone(pod, "no node fits the pod"))
 		return nil, fwk.NewStatus(fwk.Unschedulable)
@@ -224,14 +234,22 @@ func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1
 		if st == nil || st.IsSuccess() {
 			return nil, fwk.NewStatus(fwk.Unschedulable)
 		}
-		msg := strings.Join(st.Reasons(), ", ")
-		if p := st.Plugin(); p != "" {
-			msg = p + ": " + msg
-		}
-		reasons[msg]++
+		reasons[describeStatus(st)]++
 	}
 	pl.act(ctx, pl.state.Rejected(pod, summarize(reasons)))
 	return nil, fwk.NewStatus(fwk.Unschedulable, "the pod fits none of its reserved nodes; its workload plans again elsewhere")
+}
+
+// describeStatus renders a failed status as "Plugin: reasons".
+func describeStatus(st *fwk.Status) string {
+	if st == nil {
+		return "rejected by another plugin"
+	}
+	msg := strings.Join(st.Reasons(), ", ")
+	if p := st.Plugin(); p != "" {
+		msg = p + ": " + msg
+	}
+	return msg
 }
 
 func summarize(reasons map[string]int) string {

@@ -15,6 +15,9 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
+// WaitingForLeadership is why a standby replica holds every pod back.
+const WaitingForLeadership = "waiting for this scheduler replica to lead (it is a standby)"
+
 // GateName is the gate's name in KubeSchedulerConfiguration. Every profile
 // that enables MultisliceGang enables it too (a startup error says so).
 const GateName = "MultisliceGate"
@@ -68,6 +71,13 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 		// Unreachable once started: Setup refuses a profile with the gate
 		// and without MultisliceGang.
 		return nil
+	}
+	if !g.rt.Leading() {
+		// A standby decides nothing: it neither charges quota nor lets a
+		// head plan, and says nothing about decisions it did not take.
+		// Its pods are activated once it leads, and decided then on what
+		// the API shows (see feed.Runtime.Attach).
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, WaitingForLeadership)
 	}
 	v := st.Admit(pod)
 	if v.Gang && !v.Wait && !v.Unresolvable {

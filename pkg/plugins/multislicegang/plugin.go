@@ -58,6 +58,7 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 			DefaultDomainKey:  args.DefaultDomainKey,
 			DefaultLocalQueue: args.DefaultLocalQueue,
 			QuotaStarvation:   args.QuotaStarvationTimeout,
+			QuotaReconcile:    args.QuotaReconcileInterval,
 		})
 		if err != nil {
 			return nil, err

@@ -85,6 +85,15 @@ func (j *JobSets) CreateObject(t testing.TB, js *jobsetv1alpha2.JobSet) *jobsetv
 	return created
 }
 
+// DeleteObject deletes only the JobSet object, as `kubectl delete` does
+// first: its pods are left to the caller (no garbage collector runs here).
+func (j *JobSets) DeleteObject(t testing.TB, ns, name string) {
+	t.Helper()
+	if err := j.client.JobsetV1alpha2().JobSets(ns).Delete(t.Context(), name, metav1.DeleteOptions{}); err != nil {
+		t.Fatalf("delete JobSet %s/%s: %v", ns, name, err)
+	}
+}
+
 // CreatePod creates one pod of a JobSet (see builders.PodsOf) as the
 // configured mode would. In Staged mode a copy of the pod is first mutated
 // as JobSet's webhook would (builders.JobSetPodWebhook), with the priority

@@ -62,5 +62,6 @@ func Convert(v *MultisliceGangArgs) *config.MultisliceGangArgs {
 		DefaultDomainKey:       *v.DefaultDomainKey,
 		DefaultLocalQueue:      *v.DefaultLocalQueue,
 		QuotaStarvationTimeout: time.Duration(*v.QuotaStarvationTimeoutSeconds) * time.Second,
+		QuotaReconcileInterval: time.Duration(*v.QuotaReconcileSeconds) * time.Second,
 	}
 }

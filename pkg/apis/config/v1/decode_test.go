@@ -20,16 +20,16 @@ func TestDecodeArgs(t *testing.T) {
 	}{
 		"no args: defaults": {
 			nilArgs: true,
-			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second},
+			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second},
 		},
 		"empty object: defaults": {
 			raw:  `{}`,
-			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second},
+			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second},
 		},
 		"all fields": {
-			raw: `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120}`,
+			raw: `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120,"quotaReconcileSeconds":5}`,
 			want: &config.MultisliceGangArgs{PermitTimeout: 30 * time.Second, FollowerTimeout: 60 * time.Second, DefaultDomainKey: "cloud.google.com/gke-nodepool",
-				DefaultLocalQueue: "default-queue", QuotaStarvationTimeout: 120 * time.Second},
+				DefaultLocalQueue: "default-queue", QuotaStarvationTimeout: 120 * time.Second, QuotaReconcileInterval: 5 * time.Second},
 		},
 		"unknown field": {
 			raw:     `{"permitTimeoutSecond":30}`,
@@ -58,6 +58,10 @@ func TestDecodeArgs(t *testing.T) {
 		"zero starvation timeout": {
 			raw:     `{"quotaStarvationTimeoutSeconds":0}`,
 			wantErr: "MultisliceGangArgs.quotaStarvationTimeoutSeconds",
+		},
+		"reconcile interval out of range": {
+			raw:     `{"quotaReconcileSeconds":7200}`,
+			wantErr: "MultisliceGangArgs.quotaReconcileSeconds: Invalid value: 7200",
 		},
 		"bad default queue": {
 			raw:     `{"defaultLocalQueue":"Not_A_Name"}`,

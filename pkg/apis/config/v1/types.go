@@ -43,6 +43,11 @@ type MultisliceGangArgs struct {
 	// workloads behind it are admitted; after that they wait for it.
 	// Default 600.
 	QuotaStarvationTimeoutSeconds *int64 `json:"quotaStarvationTimeoutSeconds,omitempty"`
+	// QuotaReconcileSeconds is how often the leader compares every
+	// ClusterQueue's usage with what the API shows (pods on nodes), and
+	// reports (metric multislice_quota_drift_total, a QuotaDrift event)
+	// and corrects any difference. Default 30.
+	QuotaReconcileSeconds *int64 `json:"quotaReconcileSeconds,omitempty"`
 }
 
 // DeepCopyObject implements runtime.Object.
@@ -71,6 +76,10 @@ func (in *MultisliceGangArgs) DeepCopyObject() runtime.Object {
 		v := *in.QuotaStarvationTimeoutSeconds
 		out.QuotaStarvationTimeoutSeconds = &v
 	}
+	if in.QuotaReconcileSeconds != nil {
+		v := *in.QuotaReconcileSeconds
+		out.QuotaReconcileSeconds = &v
+	}
 	return &out
 }
 
@@ -79,6 +88,7 @@ const (
 	DefaultPermitTimeoutSeconds   int64 = 300
 	DefaultFollowerTimeoutSeconds int64 = 300
 	DefaultQuotaStarvationSeconds int64 = 600
+	DefaultQuotaReconcileSeconds  int64 = 30
 )
 
 // SetDefaults fills unset fields.
@@ -102,5 +112,9 @@ func SetDefaults(args *MultisliceGangArgs) {
 	if args.QuotaStarvationTimeoutSeconds == nil {
 		v := DefaultQuotaStarvationSeconds
 		args.QuotaStarvationTimeoutSeconds = &v
+	}
+	if args.QuotaReconcileSeconds == nil {
+		v := DefaultQuotaReconcileSeconds
+		args.QuotaReconcileSeconds = &v
 	}
 }

@@ -21,6 +21,9 @@ func ValidateMultisliceGangArgs(path *field.Path, args *config.MultisliceGangArg
 	errs = append(errs, timeout(path.Child("permitTimeoutSeconds"), args.PermitTimeout)...)
 	errs = append(errs, timeout(path.Child("followerTimeoutSeconds"), args.FollowerTimeout)...)
 	errs = append(errs, timeout(path.Child("quotaStarvationTimeoutSeconds"), args.QuotaStarvationTimeout)...)
+	if d := args.QuotaReconcileInterval; d < time.Second || d > time.Hour {
+		errs = append(errs, field.Invalid(path.Child("quotaReconcileSeconds"), int64(d/time.Second), "must be between 1 and 3600 seconds"))
+	}
 	if q := args.DefaultLocalQueue; q != "" {
 		for _, msg := range metavalidation.IsDNS1123Subdomain(q) {
 			errs = append(errs, field.Invalid(path.Child("defaultLocalQueue"), q, msg))

@@ -1,0 +1,177 @@
+package feed
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// A quota-managed gang's admission is written on its Workload object before
+// any of its pods binds (state/record.go says why). The recorder does the
+// writing, off the scheduling loop: the gang's members wait in Permit
+// meanwhile, and a write that fails is retried until it succeeds or the
+// reservation ends (its permit timeout rejects them).
+
+// Admission writes use a client of their own, apart from the status
+// writer's: a burst of status writes must not hold an admission back.
+const (
+	recordQPS          = 50
+	recordBurst        = 100
+	recordBackoffStart = 50 * time.Millisecond
+	recordBackoffMax   = 2 * time.Second
+)
+
+// recorder writes admissions on Workload objects.
+type recorder struct {
+	client multisliceclient.Interface
+}
+
+// RecordAdmission writes the admission of reservation id of key on its
+// Workload object, retrying until it is written or the reservation no
+// longer waits for it; once written, done gets what to let through.
+func (rt *Runtime) RecordAdmission(ctx context.Context, key workload.Key, id uint64, done func(state.PermitResult)) {
+	go func() {
+		ctx := context.WithoutCancel(ctx)
+		logger := klog.FromContext(ctx)
+		backoff := recordBackoffStart
+		failures := 0
+		for {
+			rep, ok := rt.state.PendingRecord(key, id)
+			if !ok {
+				return
+			}
+			rec := rt.recorder.Load()
+			var err error
+			if rec == nil {
+				err = errNoQueueAPI
+			} else {
+				err = rec.write(ctx, &rep)
+			}
+			if err == nil {
+				done(rt.state.AdmissionRecorded(key, id))
+				return
+			}
+			if failures%10 == 0 {
+				logger.Error(err, "Recording an admission on its Workload object; retrying", "workload", key, "failures", failures)
+			}
+			failures++
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+				return
+			}
+			backoff = min(2*backoff, recordBackoffMax)
+		}
+	}()
+}
+
+// errNoQueueAPI: a quota-managed workload is admitted only with the queue
+// API served, which starts the recorder; this covers the moment between.
+var errNoQueueAPI = apierrors.NewServiceUnavailable("the Workload API client is not started yet")
+
+// write makes the Workload object of r say what r says, admission
+// included, reading the object from the API (not a cache): what was
+// written is what counts.
+func (rc *recorder) write(ctx context.Context, r *state.WorkloadReport) error {
+	name := WorkloadName(r.Key)
+	want := desiredWorkload(r, name)
+	api := rc.client.MultisliceV1alpha1().Workloads(r.Key.Namespace)
+	cur, err := api.Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		cur, err = api.Create(ctx, want, metav1.CreateOptions{})
+	}
+	if err != nil {
+		return err
+	}
+	if !ownedBy(cur, r.Ref.UID) {
+		// Left by a deleted object of the same name.
+		_ = api.Delete(ctx, name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &cur.UID}})
+		return apierrors.NewConflict(multislicev1alpha1.Resource("workloads"), name, errStaleWorkload)
+	}
+	_, err = applyWorkload(ctx, api, cur, want)
+	return err
+}
+
+// recordedAdmission reads what a Workload object records of its owner's
+// admission, and the workload it belongs to (ok false when it belongs to
+// none this scheduler knows).
+func recordedAdmission(wl *multislicev1alpha1.Workload) (workload.Key, *state.RecordedAdmission, bool) {
+	var owner *metav1.OwnerReference
+	for i := range wl.OwnerReferences {
+		if o := &wl.OwnerReferences[i]; o.Controller != nil && *o.Controller {
+			owner = o
+		}
+	}
+	if owner == nil {
+		return workload.Key{}, nil, false
+	}
+	key := workload.Key{Source: workload.Source(owner.Kind), Namespace: wl.Namespace, Name: owner.Name}
+	rec := &state.RecordedAdmission{OwnerUID: owner.UID}
+	adm := wl.Status.Admission
+	if adm == nil || adm.ClusterQueue == "" || wl.DeletionTimestamp != nil {
+		return key, rec, true
+	}
+	index := map[string]int{}
+	for i, ps := range wl.Spec.PodSets {
+		index[ps.Name] = i
+	}
+	perSlice := map[int]quota.Usage{}
+	for _, a := range adm.PodSetAssignments {
+		i, ok := index[a.Name]
+		if !ok {
+			continue
+		}
+		u := quota.Usage{}
+		for res, q := range a.ResourceUsage {
+			if f := a.Flavors[res]; f != "" {
+				u[quota.FlavorResource{Flavor: f, Resource: res}] += q.MilliValue()
+			}
+		}
+		perSlice[i] = u
+	}
+	rec.Charge = quota.FromSlices(adm.ClusterQueue, perSlice)
+	return key, rec, true
+}
+
+// feedRecords passes what Workload objects record to the state.
+func (rt *Runtime) feedRecords(wl *multislicev1alpha1.Workload, gone bool) state.Actions {
+	key, rec, ok := recordedAdmission(wl)
+	if !ok {
+		return state.Actions{}
+	}
+	if gone {
+		rec = nil
+	}
+	return rt.state.SetRecordedAdmission(key, rec)
+}
+
+// startRecorder makes the recorder, with its own client.
+func (rt *Runtime) startRecorder(client multisliceclient.Interface) {
+	rt.recorder.Store(&recorder{client: client})
+}
+
+// recorderSlot holds the recorder once the queue API is served.
+type recorderSlot = atomic.Pointer[recorder]
+
+// resourceUsageList renders a slice's recorded usage, the pod count
+// included (a ClusterQueue may cover `pods`).
+func resourceUsageList(u quota.Usage) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for fr, v := range u {
+		if v != 0 {
+			out[fr.Resource] = quota.Quantity(fr.Resource, v)
+		}
+	}
+	return out
+}

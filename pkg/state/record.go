@@ -1,0 +1,100 @@
+package state
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Admissions are recorded on the API before they take effect. When a
+// quota-managed gang's gate passes, its members wait in Permit until the
+// admission — its ClusterQueue, and each slice's flavors and usage — is
+// written on its Workload object (status.admission); only then may any
+// pod bind. A scheduler that takes over (a restart, a failover) so finds,
+// for every pod bound, what it is charged to, even when the queue objects
+// have changed or are missing since. A queued plain pod needs no record:
+// it is a workload of one pod, whose binding is itself its admission.
+//
+// What a ClusterQueue uses is what the API shows: the pods on nodes of
+// its workloads (charged as their Workload objects record, or else by the
+// flavors of their nodes), and on the leader the reservations whose pods
+// wait in Permit — which nothing else can see, and which hold nothing a
+// successor could count twice, since none of their pods is bound.
+
+// RecordedAdmission is what a Workload object's status.admission says of
+// the workload it belongs to.
+type RecordedAdmission struct {
+	// OwnerUID is the UID of the object the Workload object belongs to.
+	OwnerUID types.UID
+	// Charge is the admission as recorded (nil: none recorded).
+	Charge *quota.Charge
+}
+
+// recordFirstLocked reports whether r's admission must be recorded before
+// its pods bind.
+func (s *State) recordFirstLocked(w *Workload, r *Reservation) bool {
+	return s.opts.RecordAdmissions && r.Charge != nil && w.key.Source != workload.SourcePod && !r.recorded
+}
+
+// PendingRecord returns the report of key's workload to record on its
+// Workload object while reservation id waits for it (ok false once it no
+// longer does: released, replaced or recorded).
+func (s *State) PendingRecord(key workload.Key, id uint64) (WorkloadReport, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, w := s.reservations[key], s.workloads[key]
+	if r == nil || w == nil || r.ID != id || !r.recording || r.Committed || w.model == nil {
+		return WorkloadReport{}, false
+	}
+	return s.workloadReportLocked(w, s.queueNameLocked(w)), true
+}
+
+// AdmissionRecorded records that reservation id's admission is on its
+// Workload object: its gate is committed, and every member waiting in
+// Permit may bind (the result lists them). It answers nothing once the
+// reservation is gone or replaced.
+func (s *State) AdmissionRecorded(key workload.Key, id uint64) PermitResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, w := s.reservations[key], s.workloads[key]
+	if r == nil || w == nil || r.ID != id || !r.recording || r.Committed || w.model == nil {
+		return PermitResult{}
+	}
+	if why := s.staleLocked(w, r); why != "" {
+		msg := fmt.Sprintf("the reservation of %s no longer holds: %s", w.key, why)
+		return PermitResult{Message: msg, Ref: w.ref, Actions: s.releaseLocked(w.key, ReleaseStale, msg)}
+	}
+	r.recorded = true
+	return s.commitGateLocked(w, r, w.ref, "")
+}
+
+// SetRecordedAdmission records what key's Workload object says of its
+// admission (rec nil: the object is gone). A workload with pods on nodes
+// and no charge (the scheduler started after they were placed) is charged
+// as recorded.
+func (s *State) SetRecordedAdmission(key workload.Key, rec *RecordedAdmission) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rec == nil || rec.Charge == nil {
+		delete(s.recorded, key)
+		return Actions{}
+	}
+	s.recorded[key] = rec
+	if w := s.workloads[key]; w != nil && s.rechargeLocked(w) {
+		s.bumpLocked()
+	}
+	return Actions{}
+}
+
+// recordedChargeLocked is the charge key's Workload object records for
+// the object uid (nil: none, or one of another object of the same name).
+func (s *State) recordedChargeLocked(key workload.Key, uid types.UID) *quota.Charge {
+	rec := s.recorded[key]
+	if rec == nil || rec.Charge == nil || (uid != "" && rec.OwnerUID != uid) {
+		return nil
+	}
+	return rec.Charge
+}

@@ -1,0 +1,16 @@
+// Package faults_test is the fault suite: each test drives the scheduler
+// on a real kube-apiserver through a failure a platform team meets in
+// production — a restart or a failover mid-decision, queue objects that
+// come and go, API calls that fail, nodes that change under reservations,
+// workloads deleted or resized mid-flight — and checks what the API shows
+// afterwards: every gang whole or wholly pending, no ClusterQueue using
+// more than its quota, no cleanup left half done.
+package faults_test
+
+import (
+	"testing"
+
+	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
+)
+
+func TestMain(m *testing.M) { harness.Main(m) }
