@@ -37,6 +37,14 @@ BENCH_FILTER := $(if $(filter large,$(BENCH_SIZE)),performance,performance$(comm
 
 TEST_FLAGS ?=
 
+# Fuzzing (`make test-fuzz`): FUZZTIME per target, and FUZZFLAGS: one
+# worker (the short run of `make test` shares the machine) and a bounded
+# minimization, so that a new input does not stall a short run. FUZZ_PKGS
+# are the packages whose tests define fuzz targets.
+FUZZTIME  ?= 10s
+FUZZFLAGS ?= -parallel 1 -fuzzminimizetime 2s
+FUZZ_PKGS  = $(addprefix ./,$(sort $(dir $(shell grep -rl --include='*_test.go' '^func Fuzz' cmd pkg internal))))
+
 # The local cluster (`make run`, `make demo`, `make test-e2e`). Every component
 # is built from vendor/: third-party binaries change only when the vendored
 # modules do (vendor/modules.txt), ours when their sources do.
@@ -99,11 +107,36 @@ fixtures:
 	@mkdir -p $(APISERVER_FIXTURES)
 
 .PHONY: test
-test: test-unit test-integration ## Unit and integration tests (the README's test command).
+test: test-unit test-fuzz-short test-integration ## Unit tests, a short fuzzing run and integration tests (the README's test command).
 
 .PHONY: test-unit
 test-unit: ## Unit tests of the framework-free and glue packages.
 	$(GO) test $(TEST_FLAGS) $(UNIT_PKGS)
+
+# Go fuzzes one target per `go test` run, so every target `go test -list`
+# finds in FUZZ_PKGS runs on its own. Go 1.26's fuzzing coordinator can fail
+# a run that found nothing with a bare "context deadline exceeded" as
+# -fuzztime ends (golang/go#75804): such a run, with no failing input
+# written, is reported and passes.
+.PHONY: test-fuzz
+test-fuzz: ## Fuzz what users write (pod labels, JobSets, Jobs, PodGroups, queues, provisioning configs, node pool files): every target for FUZZTIME (10s; FUZZTIME=5m for longer).
+	@for pkg in $(FUZZ_PKGS); do \
+	  targets="$$($(GO) test -list '^Fuzz' $$pkg)" || { echo "$$targets"; exit 1; }; \
+	  for target in $$(echo "$$targets" | grep '^Fuzz'); do \
+	    echo "== $$target ($$pkg) for $(FUZZTIME)"; \
+	    log="$$(mktemp)"; \
+	    if ! $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg 2>&1 | tee "$$log"; then \
+	      if grep -qx '    context deadline exceeded' "$$log" && ! grep -q 'Failing input written' "$$log"; then \
+	        echo "$$target: found nothing; the fuzzing engine overran -fuzztime (golang/go#75804)"; \
+	      else rm -f "$$log"; exit 1; fi; \
+	    fi; \
+	    rm -f "$$log"; \
+	  done; \
+	done
+
+.PHONY: test-fuzz-short
+test-fuzz-short: ## test-fuzz for 3s per target (a step of `make test`).
+	@$(MAKE) --no-print-directory test-fuzz FUZZTIME=3s
 
 .PHONY: test-e2e
 test-e2e: cluster-binaries ## End-to-end tests on the local cluster (real JobSet webhooks and controllers, KWOK nodes).

@@ -2,10 +2,13 @@ package feed
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
@@ -28,10 +31,16 @@ func localQueueModel(lq *multislicev1alpha1.LocalQueue) *quota.LocalQueue {
 }
 
 // clusterQueueModel converts a ClusterQueue. The apiserver validates the
-// spec; what it cannot (a label selector that does not parse) is an error
-// naming the field, and the queue is then left out, so its workloads wait
-// with ClusterQueueNotFound until it is fixed.
+// spec; what it cannot (a label selector that does not parse), and what a
+// spec that escaped validation may hold (an older CRD) but the model cannot
+// (quantities negative or too large to count, strategies and policies it
+// does not know, a run duration a time.Duration does not hold), is an
+// error naming the field, and the queue is then left out, so its workloads
+// wait with ClusterQueueNotFound until it is fixed.
 func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue, error) {
+	invalid := func(field, format string, args ...any) error {
+		return fmt.Errorf("ClusterQueue %s: %s: %s", cq.Name, field, fmt.Sprintf(format, args...))
+	}
 	out := &quota.ClusterQueue{
 		Name:            cq.Name,
 		Cohort:          cq.Spec.Cohort,
@@ -41,10 +50,17 @@ func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue
 		AdmissionChecks: cq.Spec.AdmissionChecks,
 	}
 	if d := cq.Spec.MaxRunDurationSeconds; d != nil {
+		if limit := int64(math.MaxInt64 / time.Second); *d < 1 || *d > limit {
+			return nil, invalid("spec.maxRunDurationSeconds", "must be from 1 to %d, got %d", limit, *d)
+		}
 		out.MaxRunDuration = time.Duration(*d) * time.Second
 	}
-	if out.Strategy == "" {
+	switch out.Strategy {
+	case "":
 		out.Strategy = quota.BestEffortFIFO
+	case quota.StrictFIFO, quota.BestEffortFIFO:
+	default:
+		return nil, invalid("spec.queueingStrategy", "%q is neither %s nor %s", out.Strategy, quota.StrictFIFO, quota.BestEffortFIFO)
 	}
 	if sel := cq.Spec.NamespaceSelector; sel != nil {
 		s, err := metav1.LabelSelectorAsSelector(sel)
@@ -53,22 +69,42 @@ func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue
 		}
 		out.Namespaces = s
 	}
-	for _, rg := range cq.Spec.ResourceGroups {
+	milli := func(field string, q *resource.Quantity) (int64, error) {
+		switch {
+		case q.Sign() < 0:
+			return 0, invalid(field, "must not be negative, got %s", q.String())
+		case q.Cmp(*maxQuota) > 0:
+			return 0, invalid(field, "%s is more than can be counted (at most %s)", q.String(), maxQuota.String())
+		}
+		return q.MilliValue(), nil
+	}
+	for i, rg := range cq.Spec.ResourceGroups {
 		g := quota.Group{Covered: slices.Clone(rg.CoveredResources)}
-		for _, fq := range rg.Flavors {
+		for j, fq := range rg.Flavors {
 			g.Flavors = append(g.Flavors, fq.Name)
-			for _, rq := range fq.Resources {
+			for k, rq := range fq.Resources {
 				if len(rg.CoveredResources) == 0 && !slices.Contains(g.Covered, rq.Name) {
 					// An omitted coveredResources means what the flavors list.
 					g.Covered = append(g.Covered, rq.Name)
 				}
-				l := quota.Limit{Nominal: rq.NominalQuota.MilliValue()}
+				field := fmt.Sprintf("spec.resourceGroups[%d].flavors[%d].resources[%d].", i, j, k)
+				var l quota.Limit
+				var err error
+				if l.Nominal, err = milli(field+"nominalQuota", &rq.NominalQuota); err != nil {
+					return nil, err
+				}
 				if rq.BorrowingLimit != nil {
-					v := rq.BorrowingLimit.MilliValue()
+					v, err := milli(field+"borrowingLimit", rq.BorrowingLimit)
+					if err != nil {
+						return nil, err
+					}
 					l.Borrowing = &v
 				}
 				if rq.LendingLimit != nil {
-					v := rq.LendingLimit.MilliValue()
+					v, err := milli(field+"lendingLimit", rq.LendingLimit)
+					if err != nil {
+						return nil, err
+					}
 					l.Lending = &v
 				}
 				out.Quotas[quota.FlavorResource{Flavor: fq.Name, Resource: rq.Name}] = l
@@ -77,9 +113,30 @@ func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue
 		out.Groups = append(out.Groups, g)
 	}
 	if fs := cq.Spec.FairSharing; fs != nil && fs.Weight != nil {
-		out.FairWeight = fs.Weight.MilliValue()
+		w, err := milli("spec.fairSharing.weight", fs.Weight)
+		if err != nil {
+			return nil, err
+		}
+		out.FairWeight = w
 	}
 	if p := cq.Spec.Preemption; p != nil {
+		// The CRD's enums; "" is what the CRD defaults to Never.
+		type policy struct {
+			field, value string
+			allowed      []string
+		}
+		policies := []policy{
+			{"withinClusterQueue", string(p.WithinClusterQueue), []string{"Never", "LowerPriority", "LowerOrNewerEqualPriority"}},
+			{"reclaimWithinCohort", string(p.ReclaimWithinCohort), []string{"Never", "LowerPriority", "Any"}},
+		}
+		if b := p.BorrowWithinCohort; b != nil {
+			policies = append(policies, policy{"borrowWithinCohort.policy", string(b.Policy), []string{"Never", "LowerPriority"}})
+		}
+		for _, pol := range policies {
+			if pol.value != "" && !slices.Contains(pol.allowed, pol.value) {
+				return nil, invalid("spec.preemption."+pol.field, "%q is not one of %s", pol.value, strings.Join(pol.allowed, ", "))
+			}
+		}
 		out.Preemption = quota.Preemption{
 			WithinClusterQueue:  string(p.WithinClusterQueue),
 			ReclaimWithinCohort: string(p.ReclaimWithinCohort),
@@ -95,6 +152,9 @@ func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue
 	}
 	return out, nil
 }
+
+// maxQuota is the largest amount the quota model holds, as a quantity.
+var maxQuota = resource.NewMilliQuantity(math.MaxInt64, resource.DecimalSI)
 
 // usageList renders a usage as the status' per-flavor list, in the order
 // of flavors then resources, whole units.

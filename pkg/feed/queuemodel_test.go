@@ -1,9 +1,9 @@
 package feed
 
 import (
-	"time"
-
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -70,6 +70,36 @@ func TestClusterQueueModel(t *testing.T) {
 	bad.Spec.NamespaceSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "team", Operator: "Sometimes"}}}
 	if _, err := clusterQueueModel(bad); err == nil {
 		t.Errorf("an unparsable namespaceSelector was accepted")
+	}
+	// Caught by FuzzQueueModel: values the CRD rejects, taken as they
+	// were (a quantity too large for milli-units wrapped, an overlong run
+	// duration overflowed, an unknown strategy or policy meant Never).
+	type spec = multislicev1alpha1.ClusterQueueSpec
+	quotaOf := func(s *spec, flavor int) *multislicev1alpha1.ResourceQuota {
+		return &s.ResourceGroups[0].Flavors[flavor].Resources[0]
+	}
+	for _, tc := range []struct {
+		edit func(*spec)
+		want string
+	}{
+		{func(s *spec) { s.QueueingStrategy = "Fastest" },
+			`ClusterQueue cq: spec.queueingStrategy: "Fastest" is neither StrictFIFO nor BestEffortFIFO`},
+		{func(s *spec) { quotaOf(s, 1).NominalQuota = q("-1") },
+			"ClusterQueue cq: spec.resourceGroups[0].flavors[1].resources[0].nominalQuota: must not be negative, got -1"},
+		{func(s *spec) { quotaOf(s, 0).LendingLimit = ptr.To(q("10E")) },
+			"ClusterQueue cq: spec.resourceGroups[0].flavors[0].resources[0].lendingLimit: 10E is more than can be counted"},
+		{func(s *spec) { s.FairSharing.Weight = ptr.To(q("1e30")) },
+			"ClusterQueue cq: spec.fairSharing.weight: 1e30 is more than can be counted"},
+		{func(s *spec) { s.MaxRunDurationSeconds = ptr.To[int64](1 << 62) },
+			"ClusterQueue cq: spec.maxRunDurationSeconds: must be from 1 to 9223372036, got 4611686018427387904"},
+		{func(s *spec) { s.Preemption.WithinClusterQueue = "Always" },
+			`ClusterQueue cq: spec.preemption.withinClusterQueue: "Always" is not one of Never, LowerPriority, LowerOrNewerEqualPriority`},
+	} {
+		bad := cq.DeepCopy()
+		tc.edit(&bad.Spec)
+		if m, err := clusterQueueModel(bad); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("clusterQueueModel = %+v, %v; want error %q", m, err, tc.want)
+		}
 	}
 	all := cq.DeepCopy()
 	all.Spec.NamespaceSelector = &metav1.LabelSelector{}

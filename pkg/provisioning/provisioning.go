@@ -9,6 +9,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +18,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
@@ -86,13 +89,18 @@ var DefaultRetry = Retry{
 }
 
 // Backoff is how long to wait before attempt+1 after attempt failed
-// (attempts count from 1): base·2^(attempt-1), at most Max.
+// (attempts count from 1): base·2^(attempt-1), at most Max, never
+// negative; at most 63 doublings whatever the attempt.
 func (r Retry) Backoff(attempt int32) time.Duration {
-	d := r.Base
-	for i := int32(1); i < attempt && d < r.Max; i++ {
-		d *= 2
+	d := max(r.Base, 0)
+	for i := int32(1); i < attempt && d > 0 && d < r.Max; i++ {
+		if d > r.Max/2 {
+			d = r.Max
+		} else {
+			d *= 2
+		}
 	}
-	return min(d, r.Max)
+	return max(0, min(d, r.Max))
 }
 
 // RequestName is the name of a workload's request for one check and
@@ -144,6 +152,9 @@ func MaxRunDuration(params map[string]autoscalingv1.Parameter) (time.Duration, e
 	var n int64
 	if _, err := fmt.Sscanf(string(v), "%d", &n); err != nil || n <= 0 || fmt.Sprint(n) != string(v) {
 		return 0, fmt.Errorf("%s: %q is not a positive number of seconds", wellknown.MaxRunDurationSecondsParameter, v)
+	}
+	if limit := int64(math.MaxInt64 / time.Second); n > limit {
+		return 0, fmt.Errorf("%s: %q is more seconds than a duration holds (%d)", wellknown.MaxRunDurationSecondsParameter, v, limit)
 	}
 	return time.Duration(n) * time.Second, nil
 }
@@ -246,6 +257,10 @@ func Resolve(ac *multislicev1alpha1.AdmissionCheck, cfg *multislicev1alpha1.Prov
 		c.Problem = fmt.Sprintf("ProvisioningRequestConfig %s, named by AdmissionCheck %s, not found", ref.Name, ac.Name)
 		return c, true
 	}
+	if p := configProblem(&cfg.Spec); p != "" {
+		c.Problem = fmt.Sprintf("ProvisioningRequestConfig %s, named by AdmissionCheck %s: %s", ref.Name, ac.Name, p)
+		return c, true
+	}
 	c.Class = cfg.Spec.ProvisioningClassName
 	if len(cfg.Spec.Parameters) > 0 {
 		c.Parameters = make(map[string]string, len(cfg.Spec.Parameters))
@@ -272,3 +287,51 @@ func Resolve(ac *multislicev1alpha1.AdmissionCheck, cfg *multislicev1alpha1.Prov
 	}
 	return c, true
 }
+
+// configProblem is what makes a config unusable, naming the field ("" for
+// nothing). Its CRD validates all of it; a config that was not validated
+// (an older CRD, a client that bypassed it) must still not make requests
+// the apiserver rejects, back off for negative times or steer pods with
+// a node selector no node can carry.
+func configProblem(spec *multislicev1alpha1.ProvisioningRequestConfigSpec) string {
+	if errs := validation.IsDNS1123Subdomain(spec.ProvisioningClassName); len(errs) > 0 {
+		return fmt.Sprintf("spec.provisioningClassName: %q: %s", spec.ProvisioningClassName, errs[0])
+	}
+	for _, k := range slices.Sorted(maps.Keys(spec.Parameters)) {
+		v := spec.Parameters[k]
+		if len(v) > maxParameterLength {
+			return fmt.Sprintf("spec.parameters[%s]: longer than %d characters", k, maxParameterLength)
+		}
+		if k == wellknown.MaxRunDurationSecondsParameter {
+			if _, err := MaxRunDuration(map[string]autoscalingv1.Parameter{k: autoscalingv1.Parameter(v)}); err != nil {
+				return fmt.Sprintf("spec.parameters[%s]: %s", k, strings.TrimPrefix(err.Error(), k+": "))
+			}
+		}
+	}
+	if rs := spec.RetryStrategy; rs != nil {
+		for _, f := range []struct {
+			name string
+			v    *int32
+		}{{"backoffLimitCount", rs.BackoffLimitCount}, {"backoffBaseSeconds", rs.BackoffBaseSeconds}, {"backoffMaxSeconds", rs.BackoffMaxSeconds}} {
+			if f.v != nil && *f.v < 0 {
+				return fmt.Sprintf("spec.retryStrategy.%s: must not be negative, got %d", f.name, *f.v)
+			}
+		}
+	}
+	if u := spec.PodSetUpdates; u != nil {
+		for i, e := range u.NodeSelector {
+			field := fmt.Sprintf("spec.podSetUpdates.nodeSelector[%d]", i)
+			if errs := validation.IsQualifiedName(e.Key); len(errs) > 0 {
+				return fmt.Sprintf("%s.key: %q is not a node label key: %s", field, e.Key, errs[0])
+			}
+			if e.ValueFromProvisioningClassDetail == "" {
+				return field + ".valueFromProvisioningClassDetail: is required"
+			}
+		}
+	}
+	return ""
+}
+
+// maxParameterLength is the most characters a ProvisioningRequest's
+// parameter may have.
+const maxParameterLength = 255

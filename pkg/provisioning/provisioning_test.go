@@ -1,6 +1,7 @@
 package provisioning
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,13 @@ func TestBackoff(t *testing.T) {
 	for attempt, want := range map[int32]time.Duration{1: time.Minute, 2: 2 * time.Minute, 3: 4 * time.Minute, 5: 16 * time.Minute, 6: 30 * time.Minute, 40: 30 * time.Minute} {
 		if got := r.Backoff(attempt); got != want {
 			t.Errorf("Backoff(%d) = %v, want %v", attempt, got, want)
+		}
+	}
+	// Caught by FuzzResolve: a negative base gave negative backoffs (and
+	// a zero one looped once per attempt, 2^31 times here).
+	for _, r := range []Retry{{Base: -time.Minute, Max: time.Hour}, {Base: 0, Max: time.Hour}, {Base: time.Minute, Max: -time.Minute}} {
+		if got := r.Backoff(math.MaxInt32); got != 0 {
+			t.Errorf("%+v: Backoff = %v, want 0", r, got)
 		}
 	}
 }
@@ -54,6 +62,9 @@ func TestParametersAndMaxRunDuration(t *testing.T) {
 		"zero":    {v: "0", wantErr: true},
 		"junk":    {v: "10m", wantErr: true},
 		"sign":    {v: "+5", wantErr: true},
+		"largest": {v: "9223372036", want: 9223372036 * time.Second},
+		// Caught by FuzzResolve: it used to overflow into a negative duration.
+		"more than a duration holds": {v: "9223372037", wantErr: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -136,6 +147,33 @@ func TestResolve(t *testing.T) {
 	} {
 		if c, _ := Resolve(ac(multislicev1alpha1.ProvisioningRequestControllerName, tc.ref), tc.cfg); c.Problem == "" {
 			t.Errorf("%s: no problem reported", name)
+		}
+	}
+	// Caught by FuzzResolve: configs the CRD would reject, resolved as if
+	// they were fine.
+	type spec = multislicev1alpha1.ProvisioningRequestConfigSpec
+	long := multislicev1alpha1.Parameter(strings.Repeat("v", 256))
+	for name, tc := range map[string]struct {
+		edit func(*spec)
+		want string
+	}{
+		"no class":       {func(s *spec) { s.ProvisioningClassName = "" }, "spec.provisioningClassName:"},
+		"negative base":  {func(s *spec) { s.RetryStrategy.BackoffBaseSeconds = ptr.To[int32](-60) }, "spec.retryStrategy.backoffBaseSeconds: must not be negative, got -60"},
+		"negative limit": {func(s *spec) { s.RetryStrategy.BackoffLimitCount = ptr.To[int32](-1) }, "spec.retryStrategy.backoffLimitCount: must not be negative"},
+		"bad run duration": {func(s *spec) { s.Parameters = map[string]multislicev1alpha1.Parameter{"maxRunDurationSeconds": "10m"} },
+			`spec.parameters[maxRunDurationSeconds]: "10m" is not a positive number of seconds`},
+		"long parameter": {func(s *spec) { s.Parameters = map[string]multislicev1alpha1.Parameter{"x": long} },
+			"spec.parameters[x]: longer than 255 characters"},
+		"node selector key": {func(s *spec) {
+			s.PodSetUpdates = &multislicev1alpha1.ProvisioningRequestPodSetUpdates{NodeSelector: []multislicev1alpha1.ProvisioningRequestPodSetUpdatesNodeSelector{
+				{Key: "bad key!", ValueFromProvisioningClassDetail: "nodePool"}}}
+		}, `spec.podSetUpdates.nodeSelector[0].key: "bad key!" is not a node label key`},
+	} {
+		bad := cfg.DeepCopy()
+		tc.edit(&bad.Spec)
+		c, _ := Resolve(ac(multislicev1alpha1.ProvisioningRequestControllerName, ref), bad)
+		if want := "ProvisioningRequestConfig dws-config, named by AdmissionCheck dws-prov: " + tc.want; !strings.HasPrefix(c.Problem, want) {
+			t.Errorf("%s: Problem %q, want %q", name, c.Problem, want)
 		}
 	}
 }

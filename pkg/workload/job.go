@@ -42,20 +42,24 @@ func FromJob(job *batchv1.Job, defaultDomainKey string) (*Workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	pods, idle, err := jobSlicePods(job)
+	pods, idle, err := jobSlicePods(obj, job)
 	if err != nil {
-		return nil, &InvalidError{obj, "spec.parallelism", err.Error()}
+		return nil, err
 	}
 	suspended := job.Spec.Suspend != nil && *job.Spec.Suspend
 	complete, failed := jobConditions(job)
 	template := job.Spec.Template.Spec.DeepCopy()
+	request, err := templateRequests(obj, "spec.template.spec", template)
+	if err != nil {
+		return nil, err
+	}
 	return &Workload{
 		Key:     Key{Source: SourceJob, Namespace: job.Namespace, Name: job.Name},
 		UID:     job.UID,
 		Created: job.CreationTimestamp.Time,
 		Slices: []Slice{{
 			Index: 0, Name: job.Name, Pods: pods,
-			Request: PodRequests(template), Template: template, DomainKey: domainKey,
+			Request: request, Template: template, DomainKey: domainKey,
 		}},
 		Groups: 1,
 		// A Job scaled to parallelism 0 runs nothing, as if suspended.
@@ -97,13 +101,13 @@ func jobDomainKey(obj string, annotations map[string]string) (string, error) {
 // reached (pods that succeeded are not replaced, so a Job whose pods partly
 // completed asks only for what is left), and at least 1. idle is set for a
 // Job that runs no pods at all: parallelism 0 (scaled down) or completions
-// 0 (nothing to do).
-func jobSlicePods(job *batchv1.Job) (pods int, idle bool, err error) {
+// 0 (nothing to do). obj names the Job in errors.
+func jobSlicePods(obj string, job *batchv1.Job) (pods int, idle bool, err error) {
 	spec := &job.Spec
 	if (spec.Parallelism != nil && *spec.Parallelism == 0) || (spec.Completions != nil && *spec.Completions == 0) {
 		return 1, true, nil
 	}
-	n, err := jobPods(spec)
+	n, err := jobPods(obj, "spec", spec)
 	if err != nil {
 		return 0, false, err
 	}
@@ -136,9 +140,11 @@ func jobConditions(job *batchv1.Job) (complete, failed bool) {
 // plain pods, and pods of a JobSet's Jobs are the JobSet's (ok false for
 // both). err reports malformed labels.
 func JobMember(pod *corev1.Pod) (m Member, ok bool, err error) {
-	name, named := pod.Labels[wellknown.JobNameLabel]
+	nameLabel := wellknown.JobNameLabel
+	name, named := pod.Labels[nameLabel]
 	if !named {
-		name, named = pod.Labels[wellknown.LegacyJobNameLabel]
+		nameLabel = wellknown.LegacyJobNameLabel
+		name, named = pod.Labels[nameLabel]
 	}
 	if !named {
 		return Member{}, false, nil
@@ -151,7 +157,7 @@ func JobMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 	}
 	obj := fmt.Sprintf("Pod %s/%s", pod.Namespace, pod.Name)
 	if name == "" {
-		return Member{}, true, &InvalidError{obj, "metadata.labels[" + wellknown.JobNameLabel + "]", "empty Job name"}
+		return Member{}, true, &InvalidError{obj, "metadata.labels[" + nameLabel + "]", "empty Job name"}
 	}
 	m.Key = Key{Source: SourceJob, Namespace: pod.Namespace, Name: name}
 	uid, has := pod.Labels[wellknown.JobControllerUIDLabel]

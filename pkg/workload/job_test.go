@@ -203,6 +203,23 @@ func TestFromJob(t *testing.T) {
 			job:     job(-1),
 			wantErr: "Job ns/train: spec.parallelism: must be positive, got -1",
 		},
+		// Caught by FuzzFromJob: the completions at fault were reported as
+		// spec.parallelism; any parallelism was accepted; a request too
+		// large to count wrapped to nothing.
+		"negative completions": {
+			job:     job(2, completions(-1)),
+			wantErr: "Job ns/train: spec.completions: must be positive, got -1",
+		},
+		"more pods than a slice may have": {
+			job:     job(1 << 30),
+			wantErr: "Job ns/train: spec.parallelism: 1073741824 pods at once are more than one slice may have (1000000)",
+		},
+		"a request too large to count": {
+			job: job(1, func(j *batchv1.Job) {
+				j.Spec.Template.Spec.Containers[0].Resources.Requests[corev1.ResourceMemory] = resource.MustParse("1e30")
+			}),
+			wantErr: "Job ns/train: spec.template.spec: its pods ask for 1e30 of memory each, more than can be counted",
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -287,6 +304,10 @@ func TestJobMember(t *testing.T) {
 		},
 		"empty Job name": {
 			labels: queued(map[string]string{wellknown.JobNameLabel: ""}), isMember: true, wantErr: "empty Job name",
+		},
+		// Caught by FuzzMemberOf: the error named batch.kubernetes.io/job-name.
+		"empty legacy Job name": {
+			labels: queued(map[string]string{wellknown.LegacyJobNameLabel: ""}), isMember: true, wantErr: "metadata.labels[job-name]: empty Job name",
 		},
 		"garbage completion index": {
 			labels: queued(map[string]string{wellknown.JobNameLabel: "train", wellknown.JobCompletionIndexLabel: "first"}), isMember: true,

@@ -18,6 +18,10 @@ import (
 // malformed rather than planned (each slice needs its own domain).
 const maxSlices = 10000
 
+// maxPods bounds the pods of one slice (what a Job runs at once, a
+// PodGroup's minMember) and the indexes read from pod labels.
+const maxPods = maxSlices * 100
+
 // InvalidError explains why an object cannot be turned into a workload.
 // Field names the offending field so users can fix it.
 type InvalidError struct {
@@ -78,15 +82,18 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 		if domainKey == "" {
 			domainKey = defaultDomainKey
 		}
-		pods, err := jobPods(&rj.Template.Spec)
+		pods, err := jobPods(obj, field+".template.spec", &rj.Template.Spec)
 		if err != nil {
-			return nil, &InvalidError{obj, field + ".template.spec.parallelism", err.Error()}
+			return nil, err
 		}
 		if index+int(rj.Replicas) > maxSlices {
 			return nil, &InvalidError{obj, field + ".replicas", fmt.Sprintf("the JobSet has more than %d Jobs", maxSlices)}
 		}
 		template := rj.Template.Spec.Template.Spec.DeepCopy()
-		request := PodRequests(template)
+		request, err := templateRequests(obj, field+".template.spec.template.spec", template)
+		if err != nil {
+			return nil, err
+		}
 		for r := 0; r < int(rj.Replicas); r++ {
 			w.Slices = append(w.Slices, Slice{
 				Index:     index,
@@ -146,17 +153,25 @@ func startupGroups(js *jobsetv1alpha2.JobSet) []int {
 }
 
 // jobPods is how many pods of a Job run at once: its parallelism (default 1),
-// capped by completions as the Job controller does.
-func jobPods(spec *batchv1.JobSpec) (int, error) {
+// capped by completions as the Job controller does, at most maxPods. An
+// error is an *InvalidError of obj naming the field of spec, which is at
+// field, that is at fault.
+func jobPods(obj, field string, spec *batchv1.JobSpec) (int, error) {
 	p := int32(1)
 	if spec.Parallelism != nil {
 		p = *spec.Parallelism
 	}
-	if spec.Completions != nil && *spec.Completions < p {
-		p = *spec.Completions
-	}
 	if p <= 0 {
-		return 0, fmt.Errorf("must be positive, got %d", p)
+		return 0, &InvalidError{obj, field + ".parallelism", fmt.Sprintf("must be positive, got %d", p)}
+	}
+	if c := spec.Completions; c != nil {
+		if *c <= 0 {
+			return 0, &InvalidError{obj, field + ".completions", fmt.Sprintf("must be positive, got %d", *c)}
+		}
+		p = min(p, *c)
+	}
+	if p > maxPods {
+		return 0, &InvalidError{obj, field + ".parallelism", fmt.Sprintf("%d pods at once are more than one slice may have (%d)", p, maxPods)}
 	}
 	return int(p), nil
 }
@@ -237,7 +252,7 @@ func labelInt(pod *corev1.Pod, key string, required bool) (int, error) {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 || n >= maxSlices*100 {
+	if err != nil || n < 0 || n >= maxPods {
 		return 0, fmt.Errorf("%q is not a non-negative integer", v)
 	}
 	return n, nil

@@ -19,7 +19,7 @@ func FromPodGroup(pg *schedv1alpha1.PodGroup, template *corev1.PodSpec, defaultD
 	if pg.Spec.MinMember <= 0 {
 		return nil, &InvalidError{obj, "spec.minMember", fmt.Sprintf("must be positive, got %d", pg.Spec.MinMember)}
 	}
-	if pg.Spec.MinMember > maxSlices*100 {
+	if pg.Spec.MinMember > maxPods {
 		return nil, &InvalidError{obj, "spec.minMember", fmt.Sprintf("%d is more pods than one gang may have", pg.Spec.MinMember)}
 	}
 	domainKey, set := pg.Annotations[wellknown.PodGroupDomainKeyAnnotation]

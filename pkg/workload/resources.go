@@ -2,10 +2,12 @@ package workload
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	resourcehelper "k8s.io/component-helpers/resource"
 )
 
@@ -17,15 +19,48 @@ type Resources map[corev1.ResourceName]int64
 // (init containers, sidecars and overhead included), plus one pod slot. A
 // resource a container only limits counts its limit as its request, as the
 // apiserver defaults it on the pod: templates (a JobSet's, the seeds' TPU
-// pods that set only `limits: google.com/tpu`) are not defaulted.
+// pods that set only `limits: google.com/tpu`) are not defaulted. An
+// amount too large to count in milli-units counts as math.MaxInt64: such a
+// pod fits nowhere, rather than asking for nothing.
 func PodRequests(spec *corev1.PodSpec) Resources {
-	out := Resources{corev1.ResourcePods: 1000}
-	for name, q := range PodRequestList(spec) {
-		if v := q.MilliValue(); v > 0 {
-			out[name] = v
-		}
-	}
+	out, _ := podRequests(spec)
 	return out
+}
+
+// maxMilli is the largest amount Resources holds, as a quantity.
+var maxMilli = resource.NewMilliQuantity(math.MaxInt64, resource.DecimalSI)
+
+// podRequests is PodRequests, and the first resource by name asked for in
+// an amount too large to count ("" for none).
+func podRequests(spec *corev1.PodSpec) (out Resources, tooLarge corev1.ResourceName) {
+	out = Resources{corev1.ResourcePods: 1000}
+	for name, q := range PodRequestList(spec) {
+		// A pod takes one pod slot, whatever its containers say.
+		if name == corev1.ResourcePods || q.Sign() <= 0 {
+			continue
+		}
+		if q.Cmp(*maxMilli) > 0 {
+			out[name] = math.MaxInt64
+			if tooLarge == "" || name < tooLarge {
+				tooLarge = name
+			}
+			continue
+		}
+		out[name] = q.MilliValue()
+	}
+	return out, tooLarge
+}
+
+// templateRequests is PodRequests of the pod template at field of obj (a
+// JobSet or Job), where an amount too large to count is an *InvalidError.
+func templateRequests(obj, field string, spec *corev1.PodSpec) (Resources, error) {
+	out, tooLarge := podRequests(spec)
+	if tooLarge != "" {
+		q := PodRequestList(spec)[tooLarge]
+		return nil, &InvalidError{obj, field, fmt.Sprintf("its pods ask for %s of %s each, more than can be counted (at most %s)",
+			q.String(), tooLarge, maxMilli.String())}
+	}
+	return out, nil
 }
 
 // PodRequestList is PodRequests as quantities, without the pod slot.

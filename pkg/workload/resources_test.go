@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,6 +29,16 @@ func TestPodRequests(t *testing.T) {
 				InitContainers: []corev1.Container{{Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: q("3")}}}},
 				Containers:     []corev1.Container{{Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: q("1")}}}}},
 			want: Resources{corev1.ResourcePods: 1000, corev1.ResourceCPU: 3000}},
+		// Caught by FuzzFromPodGroup: a pods request replaced the pod slot,
+		// and an amount too large for milli-units counted as nothing.
+		{name: "one pod slot, whatever a container asks for",
+			spec: corev1.PodSpec{Containers: []corev1.Container{{Resources: corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourcePods: q("5")}}}}},
+			want: Resources{corev1.ResourcePods: 1000}},
+		{name: "too large to count: fits nowhere",
+			spec: corev1.PodSpec{Containers: []corev1.Container{{Resources: corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceMemory: q("9223372036854775807"), corev1.ResourceCPU: q("1e30")}}}}},
+			want: Resources{corev1.ResourcePods: 1000, corev1.ResourceMemory: math.MaxInt64, corev1.ResourceCPU: math.MaxInt64}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
 
@@ -110,6 +111,24 @@ func TestFromJobSet(t *testing.T) {
 		"negative replicas": {
 			js:      jobset(nil, rj("slice", -1, 1, nil)),
 			wantErr: "spec.replicatedJobs[0].replicas",
+		},
+		// Caught by FuzzFromJobSet: zero completions were reported as the
+		// parallelism's fault; a request too large to count wrapped.
+		"zero completions": {
+			js: func() *jobsetv1alpha2.JobSet {
+				j := jobset(nil, rj("slice", 1, 4, nil))
+				j.Spec.ReplicatedJobs[0].Template.Spec.Completions = ptr(int32(0))
+				return j
+			}(),
+			wantErr: "spec.replicatedJobs[0].template.spec.completions: must be positive, got 0",
+		},
+		"a request too large to count": {
+			js: func() *jobsetv1alpha2.JobSet {
+				j := jobset(nil, rj("slice", 1, 4, nil))
+				j.Spec.ReplicatedJobs[0].Template.Spec.Template.Spec.Containers[0].Resources.Requests[wellknown.ResourceTPU] = resource.MustParse("1e30")
+				return j
+			}(),
+			wantErr: "spec.replicatedJobs[0].template.spec.template.spec: its pods ask for 1e30 of google.com/tpu each, more than can be counted",
 		},
 		"no jobs": {
 			js:      jobset(nil, rj("slice", 0, 1, nil)),
@@ -222,6 +241,17 @@ func TestFromPodGroup(t *testing.T) {
 	pg.Spec.MinMember = 0
 	if _, err := FromPodGroup(pg, nil, ""); err == nil || !strings.Contains(err.Error(), "spec.minMember") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A long name is cut and hashed into a valid object name, also when the cut
+// falls right after a dot (caught by FuzzNames in pkg/provisioning).
+func TestObjectName(t *testing.T) {
+	for _, name := range []string{"train", strings.Repeat("a", 250), strings.Repeat("a", 232) + "." + strings.Repeat("b", 17)} {
+		got := Key{Source: SourceJobSet, Namespace: "ns", Name: name}.ObjectName()
+		if errs := validation.IsDNS1123Subdomain(got); len(errs) > 0 {
+			t.Errorf("ObjectName of %q = %q: %v", name, got, errs)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -106,6 +107,11 @@ type GPU struct {
 	// PerNode is each node's nvidia.com/gpu capacity.
 	PerNode int64 `json:"perNode"`
 }
+
+// maxNodes bounds the nodes of a file, and so the count and nodes of each
+// pool: every node is a KWOK node of the one local cluster, and a file
+// asking for more (count: 1000000) is a mistake to report, not to try.
+const maxNodes = 10000
 
 // Built-in per-node defaults when neither the pool nor the file's defaults
 // set a value.
@@ -204,6 +210,7 @@ func (f *File) Config() (Config, error) {
 	}
 	var out []ExpandedPool
 	seen := map[string]string{}
+	total := 0
 	for i := range f.Pools {
 		field := fmt.Sprintf("pools[%d]", i)
 		pools, err := f.Pools[i].expand(field, f.Defaults)
@@ -212,6 +219,7 @@ func (f *File) Config() (Config, error) {
 			continue
 		}
 		for _, p := range pools {
+			total += p.Nodes
 			if prev, dup := seen[p.Name]; dup {
 				errs = append(errs, fmt.Errorf("%s.name: pool %q is also defined by %s", field, p.Name, prev))
 				continue
@@ -219,6 +227,9 @@ func (f *File) Config() (Config, error) {
 			seen[p.Name] = field
 			out = append(out, p)
 		}
+	}
+	if total > maxNodes {
+		errs = append(errs, fmt.Errorf("pools: %d nodes in all, more than the local cluster runs (%d)", total, maxNodes))
 	}
 	var queued *QueuedProvisioning
 	if f.QueuedProvisioning != nil {
@@ -243,22 +254,22 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 	switch {
 	case count < 0:
 		fail("count", "must not be negative, got %d", count)
+	case count > maxNodes:
+		fail("count", "must be at most %d, got %d", maxNodes, count)
 	case count == 0:
 		count = 1
+	}
+	// The longest generated pool name must still be a valid label value
+	// (and node names too, below).
+	longest := p.Name
+	if p.Count > 1 {
+		longest += "-" + strconv.Itoa(count-1)
 	}
 	if p.Name == "" {
 		fail("name", "is required")
 	} else {
-		// The longest generated name (pool and node) must still be a valid label value and node name.
-		longest := p.Name
-		if p.Count > 1 {
-			longest += "-" + strconv.Itoa(count-1)
-		}
 		for _, msg := range validation.IsDNS1123Label(longest) {
 			fail("name", "%q: %s", longest, msg)
-		}
-		if n := len(longest + "-node-999"); n > validation.DNS1123SubdomainMaxLength {
-			fail("name", "too long for node names (%d characters)", n)
 		}
 	}
 
@@ -271,6 +282,7 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 	quantity("cpu", p.CPU, d.CPU, defaultCPU, corev1.ResourceCPU)
 	quantity("memory", p.Memory, d.Memory, defaultMemory, corev1.ResourceMemory)
 	quantity("pods", p.Pods, d.Pods, defaultPods, corev1.ResourcePods)
+	wholePods(fail, "pods", capacity)
 
 	labels := map[string]string{}
 	for k, v := range p.Labels {
@@ -299,20 +311,23 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 	labels[corev1.LabelOSStable] = "linux"
 	labels[corev1.LabelArchStable] = "amd64"
 
-	var taints []corev1.Taint
-	for j, s := range p.Taints {
-		t, err := ParseTaint(s)
-		if err != nil {
-			fail(fmt.Sprintf("taints[%d]", j), "%v", err)
-			continue
+	var accelerator corev1.ResourceName
+	if p.AcceleratorTaint == nil || *p.AcceleratorTaint {
+		switch {
+		case p.TPU != nil && p.GPU == nil:
+			accelerator = wellknown.ResourceTPU
+		case p.GPU != nil && p.TPU == nil:
+			accelerator = wellknown.ResourceGPU
 		}
-		taints = append(taints, t)
 	}
-	acceleratorTaint := p.AcceleratorTaint == nil || *p.AcceleratorTaint
+	taints := parseTaints(fail, "taints", p.Taints, accelerator, "set acceleratorTaint: false to set your own")
 
 	nodes := p.Nodes
-	if p.Nodes < 0 {
+	switch {
+	case p.Nodes < 0:
 		fail("nodes", "must be positive, got %d", p.Nodes)
+	case p.Nodes > maxNodes:
+		fail("nodes", "must be at most %d, got %d", maxNodes, p.Nodes)
 	}
 	switch {
 	case p.TPU != nil && p.GPU != nil:
@@ -336,6 +351,8 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 			switch {
 			case chips%t.ChipsPerNode != 0:
 				fail("tpu.chipsPerNode", "topology %s has %d chips, not a multiple of %d chips per node", t.Topology, chips, t.ChipsPerNode)
+			case nodes == 0 && chips/t.ChipsPerNode > maxNodes:
+				fail("tpu.topology", "topology %s has %d chips, %d nodes of %d chips: more than %d", t.Topology, chips, chips/t.ChipsPerNode, t.ChipsPerNode, maxNodes)
 			case nodes == 0:
 				nodes = int(chips / t.ChipsPerNode)
 			case int64(nodes)*t.ChipsPerNode != chips:
@@ -345,9 +362,6 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 		labels[wellknown.TPUAcceleratorLabel] = t.Accelerator
 		labels[wellknown.TPUTopologyLabel] = t.Topology
 		capacity[wellknown.ResourceTPU] = *resource.NewQuantity(t.ChipsPerNode, resource.DecimalSI)
-		if acceleratorTaint {
-			taints = append(taints, corev1.Taint{Key: string(wellknown.ResourceTPU), Value: "present", Effect: corev1.TaintEffectNoSchedule})
-		}
 	case p.GPU != nil:
 		g := p.GPU
 		if g.Model == "" {
@@ -362,12 +376,16 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 		}
 		labels[wellknown.GPUAcceleratorLabel] = g.Model
 		capacity[wellknown.ResourceGPU] = *resource.NewQuantity(g.PerNode, resource.DecimalSI)
-		if acceleratorTaint {
-			taints = append(taints, corev1.Taint{Key: string(wellknown.ResourceGPU), Value: "present", Effect: corev1.TaintEffectNoSchedule})
-		}
 	}
 	if nodes == 0 && p.Nodes == 0 && p.TPU == nil {
 		fail("nodes", "is required for a pool without tpu")
+	}
+	// A node's name is also its kubernetes.io/hostname label.
+	if p.Name != "" && nodes > 0 && nodes <= maxNodes {
+		if node := (ExpandedPool{Name: longest}).NodeName(nodes - 1); len(node) > validation.LabelValueMaxLength {
+			fail("name", "too long: node %s has %d characters, more than its %s label may have (%d)",
+				node, len(node), corev1.LabelHostname, validation.LabelValueMaxLength)
+		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -396,7 +414,8 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 }
 
 // TopologyChips returns the number of chips of a TPU topology such as 2x4
-// or 4x4x4.
+// or 4x4x4. The topology is also the nodes' gke-tpu-topology label, so it
+// must be a label value.
 func TopologyChips(topology string) (int64, error) {
 	if topology == "" {
 		return 0, errors.New("is required (e.g. 2x4)")
@@ -408,10 +427,16 @@ func TopologyChips(topology string) (int64, error) {
 	chips := int64(1)
 	for _, d := range dims {
 		n, err := strconv.ParseInt(d, 10, 64)
-		if err != nil || n <= 0 {
+		if err != nil || n <= 0 || strings.Trim(d, "0123456789") != "" {
 			return 0, fmt.Errorf("%q: dimension %q is not a positive integer", topology, d)
 		}
+		if chips > math.MaxInt64/n {
+			return 0, fmt.Errorf("%q: more chips than can be counted", topology)
+		}
 		chips *= n
+	}
+	for _, msg := range validation.IsValidLabelValue(topology) {
+		return 0, fmt.Errorf("%q: %s", topology, msg)
 	}
 	return chips, nil
 }
@@ -438,13 +463,62 @@ func ParseTaint(s string) (corev1.Taint, error) {
 	return corev1.Taint{Key: key, Value: value, Effect: e}, nil
 }
 
-// regionOf derives a GCP region from a zone: us-east5-b → us-east5.
+// regionOf derives a GCP region from a zone: us-east5-b → us-east5. A
+// zone whose prefix is no label value (a--b) has no region.
 func regionOf(zone string) (string, bool) {
 	i := strings.LastIndex(zone, "-")
-	if i <= 0 || i == len(zone)-1 || len(zone)-i > 2 {
+	if i <= 0 || i == len(zone)-1 || len(zone)-i > 2 || len(validation.IsValidLabelValue(zone[:i])) > 0 {
 		return "", false
 	}
 	return zone[:i], true
+}
+
+// parseTaints parses the taints at field sub and adds GKE's accelerator
+// taint of accelerator (accelerator=present:NoSchedule; none for ""). A
+// node has one taint of a key and effect: a second one is reported through
+// fail, and so is one of the accelerator taint's key and effect with
+// another value (how says what to do instead).
+func parseTaints(fail func(sub, format string, args ...any), sub string, list []string, accelerator corev1.ResourceName, how string) []corev1.Taint {
+	var out []corev1.Taint
+	first := map[string]int{} // key and effect → index in list
+	for j, s := range list {
+		field := fmt.Sprintf("%s[%d]", sub, j)
+		t, err := ParseTaint(s)
+		if err != nil {
+			fail(field, "%v", err)
+			continue
+		}
+		if i, dup := first[taintKey(t)]; dup {
+			fail(field, "%q: a node has one taint of key %s and effect %s; %s[%d] is another", s, t.Key, t.Effect, sub, i)
+			continue
+		}
+		first[taintKey(t)] = j
+		out = append(out, t)
+	}
+	if accelerator == "" {
+		return out
+	}
+	want := corev1.Taint{Key: string(accelerator), Value: "present", Effect: corev1.TaintEffectNoSchedule}
+	for _, t := range out {
+		if taintKey(t) == taintKey(want) {
+			if t.Value != want.Value {
+				j := first[taintKey(t)]
+				fail(fmt.Sprintf("%s[%d]", sub, j), "%q: the nodes get GKE's accelerator taint %s=%s:%s; %s", list[j], want.Key, want.Value, want.Effect, how)
+			}
+			return out
+		}
+	}
+	return append(out, want)
+}
+
+// wholePods reports through fail a pods capacity that is not a whole
+// number (the apiserver rejects such a node).
+func wholePods(fail func(sub, format string, args ...any), sub string, capacity corev1.ResourceList) {
+	if q, ok := capacity[corev1.ResourcePods]; ok {
+		if _, whole := q.AsInt64(); !whole {
+			fail(sub, "must be a whole number, got %s", q.String())
+		}
+	}
 }
 
 func firstNonEmpty(values ...string) string {

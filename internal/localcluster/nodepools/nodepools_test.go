@@ -103,6 +103,18 @@ pools:
 			},
 		},
 		{
+			name: "a zone whose prefix is no region; the accelerator taint written out once",
+			file: header + "pools:\n- name: v6e\n  zone: a--b\n  taints: [\"google.com/tpu=present:NoSchedule\"]\n  tpu: {accelerator: tpu-v6e-slice, topology: 4x4, chipsPerNode: 4}\n",
+			check: func(t *testing.T, pools []ExpandedPool) {
+				if region, ok := pools[0].Labels[corev1.LabelTopologyRegion]; ok {
+					t.Errorf("region label %q", region)
+				}
+				if diff := cmp.Diff([]corev1.Taint{{Key: "google.com/tpu", Value: "present", Effect: corev1.TaintEffectNoSchedule}}, pools[0].Taints); diff != "" {
+					t.Errorf("taints (-want +got):\n%s", diff)
+				}
+			},
+		},
+		{
 			name: "explicit node count that matches the topology",
 			file: header + "pools:\n- name: v6e\n  nodes: 4\n  tpu: {accelerator: tpu-v6e-slice, topology: 4x4, chipsPerNode: 4}\n",
 			check: func(t *testing.T, pools []ExpandedPool) {
@@ -152,6 +164,19 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"bad label", header + "pools:\n- name: a\n  nodes: 1\n  labels: {\"a b\": x}\n", []string{`pools[0].labels: key "a b"`}},
 		{"duplicate pool from count", header + "pools:\n- name: v5e-1\n  nodes: 1\n- name: v5e\n  count: 2\n  nodes: 1\n", []string{`pools[1].name: pool "v5e-1" is also defined by pools[0]`}},
 		{"several errors at once", header + "pools:\n- name: a\n- name: b\n  nodes: 1\n  cpu: \"-2\"\n", []string{"pools[0].nodes", "pools[1].cpu: must be positive"}},
+		// Caught by FuzzParseFields: each passed validation, and then either
+		// allocated without bound or made nodes the apiserver rejects.
+		{"huge count", header + "pools:\n- name: a\n  nodes: 1\n  count: 1000000000\n", []string{"pools[0].count: must be at most 10000, got 1000000000"}},
+		{"huge node number", header + "pools:\n- name: a\n  nodes: 1000000000\n", []string{"pools[0].nodes: must be at most 10000"}},
+		{"too many nodes in all", header + "pools:\n- name: a\n  nodes: 6000\n- name: b\n  nodes: 6000\n", []string{"pools: 12000 nodes in all, more than the local cluster runs (10000)"}},
+		{"topology of too many nodes", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: 1000x1000, chipsPerNode: 1}\n", []string{"pools[0].tpu.topology: topology 1000x1000 has 1000000 chips"}},
+		{"overflowing topology", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: 9223372036854775807x2, chipsPerNode: 1}\n", []string{"pools[0].tpu.topology:", "more chips than can be counted"}},
+		{"signed topology, no label value", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: +2x4, chipsPerNode: 4}\n", []string{`pools[0].tpu.topology: "+2x4": dimension "+2"`}},
+		{"node name too long for its hostname label", header + "pools:\n- name: " + strings.Repeat("p", 60) + "\n  nodes: 1\n", []string{"pools[0].name: too long: node " + strings.Repeat("p", 60) + "-node-0 has 67 characters"}},
+		{"fractional pods", header + "pools:\n- name: a\n  nodes: 1\n  pods: \"1.5\"\n", []string{"pools[0].pods: must be a whole number, got 1500m"}},
+		{"two taints of one key and effect", header + "pools:\n- name: a\n  nodes: 1\n  taints: [\"a=b:NoSchedule\", \"a=c:NoSchedule\"]\n", []string{`pools[0].taints[1]: "a=c:NoSchedule": a node has one taint of key a and effect NoSchedule; taints[0] is another`}},
+		{"a taint clashing with the accelerator taint", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: 2x4, chipsPerNode: 4}\n  taints: [\"google.com/tpu=x:NoSchedule\"]\n",
+			[]string{`pools[0].taints[0]: "google.com/tpu=x:NoSchedule": the nodes get GKE's accelerator taint google.com/tpu=present:NoSchedule; set acceleratorTaint: false`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,6 +208,10 @@ func TestTopologyChips(t *testing.T) {
 		{"2x4x4x4", 0, true},
 		{"axb", 0, true},
 		{"", 0, true},
+		{"+2x4", 0, true},
+		{"9223372036854775807x2", 0, true},
+		{"3037000500x3037000500", 0, true},
+		{strings.Repeat("0", 62) + "2x4", 0, true}, // not a label value
 	}
 	for _, tc := range tests {
 		got, err := TopologyChips(tc.in)

@@ -135,6 +135,7 @@ func (s *QueuedProvisioningSpec) expand(d Defaults) (*QueuedProvisioning, error)
 	quantity("machine.cpu", m.CPU, d.CPU, defaultCPU, corev1.ResourceCPU)
 	quantity("machine.memory", m.Memory, d.Memory, defaultMemory, corev1.ResourceMemory)
 	quantity("machine.pods", m.Pods, d.Pods, defaultPods, corev1.ResourcePods)
+	wholePods(fail, "machine.pods", out.Machine.Capacity)
 	if m.GPUsPerNode <= 0 {
 		fail("machine.gpusPerNode", "must be positive, got %d (queued provisioning creates GPU nodes)", m.GPUsPerNode)
 	} else {
@@ -152,15 +153,7 @@ func (s *QueuedProvisioningSpec) expand(d Defaults) (*QueuedProvisioning, error)
 		fail("machine.type", "%q: %s", m.Type, msg)
 	}
 	out.Machine.Type = m.Type
-	for j, t := range m.Taints {
-		taint, err := ParseTaint(t)
-		if err != nil {
-			fail(fmt.Sprintf("machine.taints[%d]", j), "%v", err)
-			continue
-		}
-		out.Machine.Taints = append(out.Machine.Taints, taint)
-	}
-	out.Machine.Taints = append(out.Machine.Taints, corev1.Taint{Key: string(wellknown.ResourceGPU), Value: "present", Effect: corev1.TaintEffectNoSchedule})
+	out.Machine.Taints = parseTaints(fail, "machine.taints", m.Taints, wellknown.ResourceGPU, "every provisioned node gets it")
 
 	if len(s.Zones) == 0 {
 		fail("zones", "at least one zone is required")
