@@ -164,6 +164,11 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	}
 	if p.Gang && p.MemberErr == nil {
 		w := s.workloads[p.Member.Key]
+		if w != nil && old == nil && len(w.rejected) > 0 {
+			// A member replaced (its owner recreated it, perhaps fixed):
+			// the domains its predecessor was rejected in may take it.
+			w.rejected = nil
+		}
 		if w != nil && p.Node != "" && !p.Assumed && p.Live() && w.current(p) {
 			// A running member of a workload admitted before this
 			// scheduler started: charge its queue.

@@ -177,3 +177,17 @@ func slotNodes(r *state.Reservation) []string {
 	}
 	return sortedStrings(out)
 }
+
+// The member rejected there is replaced (its owner recreated it, perhaps
+// fixed): the domain is planned on again at once.
+func TestReplacedMemberClearsRejections(t *testing.T) {
+	f, all, _ := rejectedSetup(t)
+	f.deletePod(all[1])
+	replaced := all[1].DeepCopy()
+	replaced.Name += "-retry"
+	replaced.UID += "-retry"
+	f.addPods(replaced)
+	if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(f.mustPlan(jsKey("a")))); diff != "" {
+		t.Errorf("plan after the member was replaced (-want +got):\n%s", diff)
+	}
+}

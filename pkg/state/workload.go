@@ -38,8 +38,8 @@ type Workload struct {
 	// see it (see MemberUnschedulable): while it is pending, it is the
 	// head, so the gang plans again only once that pod can be scheduled.
 	blockedBy *PodRef
-	failure     *planner.Failure
-	failGen     uint64
+	failure   *planner.Failure
+	failGen   uint64
 	// rejected domains: the workload's pods failed other filters there.
 	rejected     map[topology.DomainRef]rejection
 	firstPending time.Time

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apiserver/pkg/endpoints/request"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
@@ -108,4 +109,135 @@ func TestFailoverDoesNotOvercommit(t *testing.T) {
 		cp.ExpectPodStaysUnbound(t, ns, fmt.Sprintf("plain-%d", i), 0)
 	}
 	waitChips(t, cp, ns, 8)
+}
+
+// The leader killed at each step of a gang's life; the standby takes over
+// from what the API shows. Whatever the step, afterwards no gang is
+// partly bound, no ClusterQueue is over its quota, and the takeover took at
+// most the lease duration + 2 s.
+func TestFailoverAtEveryStepOfAGang(t *testing.T) {
+	for _, step := range []struct {
+		name string
+		run  func(t *testing.T, f *failoverEnv)
+	}{
+		{"quota charged at the gate, bind in flight", failoverAtTheGate},
+		{"members waiting in Permit", failoverInPermit},
+		{"gang half bound", failoverMidBind},
+		{"victims half evicted", failoverMidEviction},
+	} {
+		t.Run(step.name, func(t *testing.T) { step.run(t, startFailover(t)) })
+	}
+}
+
+// failoverEnv is a control plane with v5e pools, a queue of 8 chips, the
+// example PriorityClasses, the emulated kubelet and two replicas behind
+// the fault proxy.
+type failoverEnv struct {
+	cp       *harness.ControlPlane
+	fp       *harness.FaultProxy
+	replicas pair
+	jobsets  *harness.JobSets
+	kubelet  *harness.Kubelet
+	ns       string
+}
+
+func startFailover(t *testing.T) *failoverEnv {
+	t.Helper()
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	cp.InstallQueueCRDs(t)
+	cp.CreateFromFile(t, "manifests/examples/priorityclasses.yaml")
+	v5ePools(t, cp, 2)
+	ns := cp.CreateNamespace(t, "matrix")
+	createQueues(t, cp.Queues(), ns, 8)
+	fp := cp.StartFaultProxy(t)
+	config := harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 30})
+	return &failoverEnv{cp: cp, fp: fp, replicas: startPair(t, cp, fp, config),
+		jobsets: cp.NewJobSets(t, harness.AllAtOnce), kubelet: cp.StartKubelet(t, 0), ns: ns}
+}
+
+// A queued plain pod is charged as it passes the leader's gate and its
+// bind is in flight when the leader dies; another arrives meanwhile. The
+// new leader binds exactly one of them: the quota holds one.
+func failoverAtTheGate(t *testing.T, f *failoverEnv) {
+	f.fp.SetRules(harness.FaultRule{Name: "binds", Match: harness.Binds(), Hold: true})
+	for i := range 2 {
+		f.cp.CreatePod(t, queuedPod(f.ns, fmt.Sprintf("plain-%d", i)))
+	}
+	f.fp.WaitHeld(t, "binds", 2)
+	f.replicas.failover(t, f.cp)
+	f.fp.SetRules()
+	f.cp.CreatePod(t, queuedPod(f.ns, "plain-2"))
+	waitChips(t, f.cp, f.ns, 8)
+	neverOver(t, f.cp, f.ns, 8, 3*time.Second)
+}
+
+// A gang's members wait in Permit for one that cannot be placed (its
+// affinity names a pod that does not exist) when the leader dies. Nothing
+// of it is bound; once the member is replaced, the new leader places the
+// gang whole.
+func failoverInPermit(t *testing.T, f *failoverEnv) {
+	js := f.jobsets.CreateObject(t, queued(f.ns, "gang", 1))
+	pods := builders.PodsOf(js, 0)
+	blocked := pods[1].DeepCopy()
+	pods[1].Spec.Affinity = &corev1.Affinity{PodAffinity: &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+		TopologyKey:   corev1.LabelHostname,
+		LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"example.com/missing": "true"}},
+	}}}}
+	for _, p := range pods {
+		f.jobsets.CreatePod(t, p)
+	}
+	f.cp.WaitForWorkloadEvent(t, f.ns, "gang", "Reserved")
+	f.cp.WaitForPodCondition(t, f.ns, pods[1].Name, corev1.PodScheduled, corev1.ConditionFalse)
+	f.replicas.failover(t, f.cp)
+	f.cp.ExpectNoneBound(t, f.ns, "gang", 2*time.Second)
+	if err := f.cp.Client.CoreV1().Pods(f.ns).Delete(t.Context(), pods[1].Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+		t.Fatal(err)
+	}
+	blocked.Name += "-retry"
+	f.jobsets.CreatePod(t, blocked)
+	f.cp.WaitWhollyPlaced(t, f.ns, "gang", 2)
+}
+
+// The leader dies with a gang half bound (binds slowed at the proxy). The
+// new leader completes it where it is: one pool, no other workload in it.
+func failoverMidBind(t *testing.T, f *failoverEnv) {
+	f.fp.SetRules(harness.FaultRule{Name: "binds", Match: harness.Binds(), Delay: 1500 * time.Millisecond})
+	js := f.jobsets.CreateObject(t, queued(f.ns, "gang", 1))
+	pods := builders.PodsOf(js, 0)
+	slow := pods[1].Name
+	f.fp.SetRules(
+		harness.FaultRule{Name: "slow", Match: namedBinds(slow), Hold: true},
+		harness.FaultRule{Name: "binds", Match: harness.Binds()},
+	)
+	for _, p := range pods {
+		f.jobsets.CreatePod(t, p)
+	}
+	f.cp.WaitForPodBound(t, f.ns, pods[0].Name)
+	f.fp.WaitHeld(t, "slow", 1)
+	f.replicas.failover(t, f.cp)
+	f.fp.SetRules()
+	f.cp.WaitWhollyPlaced(t, f.ns, "gang", 2)
+	waitChips(t, f.cp, f.ns, 8)
+}
+
+// A high-priority JobSet preempts a low-priority one; the leader dies
+// after marking the victims and before deleting them (deletions held). The
+// new leader finishes the eviction — the victim gone whole — and places
+// the preemptor.
+func failoverMidEviction(t *testing.T, f *failoverEnv) {
+	low := unqueued(f.ns, "low", 2)
+	low.Spec.ReplicatedJobs[0].Template.Spec.Template.Spec.PriorityClassName = "low-priority-job"
+	f.jobsets.Create(t, low)
+	f.cp.WaitWhollyPlaced(t, f.ns, "low", 4)
+
+	f.fp.SetRules(harness.FaultRule{Name: "deletes", Match: harness.PodDeletes(), Hold: true})
+	high := unqueued(f.ns, "high", 1)
+	high.Spec.ReplicatedJobs[0].Template.Spec.Template.Spec.PriorityClassName = "high-priority-job"
+	f.jobsets.Create(t, high)
+	f.fp.WaitHeld(t, "deletes", 1)
+	f.replicas.failover(t, f.cp)
+	f.fp.SetRules()
+	f.kubelet.WaitTerminated(t, "the victim was left half evicted", harness.OfJobSet(f.ns, "low", 0), 4, nil)
+	f.cp.WaitWhollyPlaced(t, f.ns, "high", 2)
 }

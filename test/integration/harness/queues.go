@@ -143,3 +143,26 @@ func (q *Queues) WaitClusterQueue(t testing.TB, name string, pending, admitted i
 	}
 	return cq
 }
+
+// WaitClusterQueueUsage waits until ClusterQueue name's status says chips
+// of google.com/tpu are in use, and returns it.
+func (q *Queues) WaitClusterQueueUsage(t testing.TB, name string, chips int64) *multislicev1alpha1.ClusterQueue {
+	t.Helper()
+	var cq *multislicev1alpha1.ClusterQueue
+	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		got, err := q.Client.MultisliceV1alpha1().ClusterQueues().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		cq = got
+		return builders.TPUInUse(got.Status.FlavorsUsage) == chips, nil
+	})
+	if err != nil {
+		var last any
+		if cq != nil {
+			last = cq.Status
+		}
+		t.Fatalf("ClusterQueue %s status never had %d chips in use; last: %+v", name, chips, last)
+	}
+	return cq
+}
