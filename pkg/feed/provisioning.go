@@ -208,6 +208,11 @@ const syncParallelism = 8
 func (p *provisioner) sync(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	st := p.rt.state
+	for _, c := range st.ChecksToRestore() {
+		attempt := p.latestAttempt(c)
+		logger.Info("Resuming a provisioning check begun before this replica led", "workload", c.Key, "check", c.Check, "attempt", attempt)
+		p.rt.Act(ctx, st.RestoreCheck(c.Key, attempt))
+	}
 	var g errgroup.Group
 	g.SetLimit(syncParallelism)
 	for _, task := range st.ProvisioningTasks() {
@@ -311,6 +316,21 @@ func (p *provisioner) create(ctx context.Context, t *state.ProvisioningTask) err
 		return nil
 	}
 	return err
+}
+
+// maxResumedAttempts bounds how far latestAttempt looks.
+const maxResumedAttempts = 64
+
+// latestAttempt is the highest attempt of c's check whose request exists
+// (0: none does).
+func (p *provisioner) latestAttempt(c state.CheckToRestore) int32 {
+	var latest int32
+	for n := int32(1); n <= maxResumedAttempts; n++ {
+		if _, err := p.requests.ProvisioningRequests(c.Key.Namespace).Get(provisioning.RequestName(c.Key.ObjectName(), c.Check, n)); err == nil {
+			latest = n
+		}
+	}
+	return latest
 }
 
 // annotate names the request on every pod of the workload waiting to be

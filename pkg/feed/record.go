@@ -118,6 +118,9 @@ func recordedAdmission(wl *multislicev1alpha1.Workload) (workload.Key, *state.Re
 	}
 	key := workload.Key{Source: workload.Source(owner.Kind), Namespace: wl.Namespace, Name: owner.Name}
 	rec := &state.RecordedAdmission{OwnerUID: owner.UID}
+	if len(wl.Status.AdmissionChecks) > 0 {
+		rec.Check, rec.CheckState = wl.Status.AdmissionChecks[0].Name, wl.Status.AdmissionChecks[0].State
+	}
 	adm := wl.Status.Admission
 	if adm == nil || adm.ClusterQueue == "" || wl.DeletionTimestamp != nil {
 		return key, rec, true

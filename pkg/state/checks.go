@@ -172,6 +172,11 @@ func (s *State) ReserveForCheck(pod *corev1.Pod) (done bool, message string, fai
 	if t := w.check; t != nil && t.check == c.Name && t.phase == checkReady {
 		return false, "", nil
 	}
+	if s.checkRestorePendingLocked(w) {
+		// The leader before this one reserved its quota and requested its
+		// capacity: resumed from the API (RestoreCheck), not done again.
+		return true, fmt.Sprintf("resuming the provisioning check of %s from its Workload object", w.key), nil
+	}
 	if !s.awaitingAdmissionLocked(w) {
 		// Charged already: the request is under way.
 		return true, fmt.Sprintf("waiting for the provisioning of %s", w.key), nil

@@ -1,12 +1,14 @@
 package state_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -330,5 +332,42 @@ func TestReconcileReportsWhatPersists(t *testing.T) {
 	f.s.Reconcile(api)
 	if found, _ := f.s.Reconcile(api); len(found) != 0 {
 		t.Errorf("after the fixes: %+v", found)
+	}
+}
+
+// A scheduler that takes over while a workload's capacity is being
+// provisioned resumes its check from the Workload object: charged as
+// recorded, at the latest request's attempt, without reserving anew.
+func TestProvisioningCheckResumedFromItsWorkloadObject(t *testing.T) {
+	f := withCheck(newFixture(t, zonedPools()...), 24)
+	pods := f.addGang(queued("js", 2, 0))
+	fr := quota.FlavorResource{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}
+	f.s.SetRecordedAdmission(jsKey("js"), &state.RecordedAdmission{OwnerUID: "js-uid", Check: checkName, CheckState: "Pending",
+		Charge: quota.FromSlices("cluster-queue", map[int]quota.Usage{0: {fr: 8000}, 1: {fr: 8000}})})
+	h := head(t, f, pods)
+	if done, msg, _ := f.s.ReserveForCheck(h); !done || !strings.Contains(msg, "resuming") {
+		t.Fatalf("ReserveForCheck before the check is resumed = %v %q, want it to wait", done, msg)
+	}
+	if got := f.s.ChecksToRestore(); len(got) != 1 || got[0].Key != jsKey("js") || got[0].Check != checkName {
+		t.Fatalf("ChecksToRestore = %+v", got)
+	}
+	acts := f.s.RestoreCheck(jsKey("js"), 3)
+	if names(acts.Activate)[0] != h.Name {
+		t.Errorf("resuming activated %v, want the head %s", names(acts.Activate), h.Name)
+	}
+	if got := tpuCharged(f, "js"); got != 16 {
+		t.Errorf("charged %d chips, want 16 as recorded", got)
+	}
+	if tasks := f.s.ProvisioningTasks(); len(tasks) != 0 {
+		t.Errorf("tasks = %+v; the request exists", tasks)
+	}
+	reqs := f.s.ProvisioningRequests()
+	if len(reqs) != 1 || reqs[0].Request != "jobset-js-dws-prov-3" {
+		t.Fatalf("requests read = %+v, want attempt 3's", reqs)
+	}
+	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 3, Outcome: provisioning.Provisioned})
+	admits(t, f, pods, true, "")
+	if len(f.s.ChecksToRestore()) != 0 {
+		t.Error("still to restore once resumed")
 	}
 }

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
 
@@ -31,6 +32,9 @@ type RecordedAdmission struct {
 	OwnerUID types.UID
 	// Charge is the admission as recorded (nil: none recorded).
 	Charge *quota.Charge
+	// Check and CheckState are the admission check the object records
+	// and its state (Pending, Ready, Retry, Rejected; "" for none).
+	Check, CheckState string
 }
 
 // recordFirstLocked reports whether r's admission must be recorded before
@@ -97,4 +101,78 @@ func (s *State) recordedChargeLocked(key workload.Key, uid types.UID) *quota.Cha
 		return nil
 	}
 	return rec.Charge
+}
+
+// Provisioning checks are rebuilt from the API too. A workload whose quota
+// was reserved for its check, and whose capacity is being provisioned,
+// has nothing on a node; its Workload object records the admission and
+// the check's state, and its ProvisioningRequests exist, numbered by
+// attempt. A scheduler that takes over charges it as recorded and resumes
+// the check at its latest request, instead of reserving quota anew (which
+// another workload may have taken meanwhile) and replaying every attempt.
+
+// CheckToRestore is a workload whose provisioning check must be resumed
+// from its Workload object and requests.
+type CheckToRestore struct {
+	Key   workload.Key
+	Check string
+}
+
+// ChecksToRestore lists the workloads whose Workload object records quota
+// reserved for a provisioning check still pending or ready, that this
+// scheduler neither charges nor tracks yet.
+func (s *State) ChecksToRestore() []CheckToRestore {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []CheckToRestore
+	for key, rec := range s.recorded {
+		if w := s.workloads[key]; w != nil && s.restorableLocked(w, rec) {
+			out = append(out, CheckToRestore{Key: key, Check: rec.Check})
+		}
+	}
+	slices.SortFunc(out, func(a, b CheckToRestore) int { return a.Key.Compare(b.Key) })
+	return out
+}
+
+// restorableLocked: w's record says its check holds quota, and nothing of
+// it is known here yet.
+func (s *State) restorableLocked(w *Workload, rec *RecordedAdmission) bool {
+	return rec.Charge != nil && rec.Check != "" && (rec.CheckState == checkRequesting.String() || rec.CheckState == checkReady.String()) &&
+		w.model != nil && w.observed && !w.model.Finished && rec.OwnerUID == w.model.UID &&
+		w.check == nil && s.book.ChargeOf(w.key) == nil && s.reservations[w.key] == nil && w.onNodes() == 0
+}
+
+// RestoreCheck resumes key's provisioning check at request attempt (the
+// latest that exists; 0: none does, and the check starts over), charging
+// the workload as its Workload object records. Its head is activated: the
+// check's requests say what comes next.
+func (s *State) RestoreCheck(key workload.Key, attempt int32) Actions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, rec := s.workloads[key], s.recorded[key]
+	if w == nil || rec == nil || !s.restorableLocked(w, rec) {
+		return Actions{}
+	}
+	t := &checkTrack{check: rec.Check, attempt: attempt, phase: checkRequesting, created: true, since: s.opts.Clock.Now(),
+		message: "resumed from its Workload object after the scheduler took over"}
+	if attempt == 0 {
+		// Nothing to resume: the check starts over, as for a new workload.
+		t = &checkTrack{check: rec.Check, phase: checkBackoff, since: s.opts.Clock.Now(), message: "its ProvisioningRequest is gone; requesting anew"}
+		w.check = t
+		s.bumpLocked()
+		return Actions{Activate: s.headRefsLocked(w)}
+	}
+	s.book.Charge(key, rec.Charge)
+	w.check = t
+	s.trackQueuedLocked(w)
+	s.bumpLocked()
+	return Actions{Activate: s.headRefsLocked(w)}
+}
+
+// checkRestorePendingLocked reports whether w's check waits to be resumed
+// from its Workload object (see RestoreCheck): its head must not reserve
+// quota anew meanwhile.
+func (s *State) checkRestorePendingLocked(w *Workload) bool {
+	rec := s.recorded[w.key]
+	return rec != nil && s.restorableLocked(w, rec)
 }
