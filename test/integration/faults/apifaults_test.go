@@ -26,19 +26,13 @@ const apiFaultsDuration = 75 * time.Second
 // status counts exactly what its bound pods use, no pod the scheduler
 // began to evict still runs, and the periodic reconcile found no drift.
 func TestAPIFaultsLeaveEveryGangWholeOrPending(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	cp.InstallQueueCRDs(t)
+	c := newCluster(t, "apifaults", 6, 24)
+	cp, q, ns, jobsets := c.cp, c.q, c.ns, c.jobsets
 	cp.CreateFromFile(t, "manifests/examples/priorityclasses.yaml")
-	v5ePools(t, cp, 6)
-	ns := cp.CreateNamespace(t, "apifaults")
-	q := cp.Queues()
-	createQueues(t, q, ns, 24)
 	fp := cp.StartFaultProxy(t)
 	config := harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 15, "followerTimeoutSeconds": 15, "quotaReconcileSeconds": 2})
 	harness.StartSchedulerWithKubeconfig(t, fp.Kubeconfig(t, "scheduler"), config)
 	cp.StartKubelet(t, 0)
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 	driftBefore := harness.MetricValue(t, "multislice_quota_drift_total", nil)
 
 	fp.SetRules(

@@ -78,15 +78,10 @@ func namedBinds(names ...string) harness.RequestMatcher {
 // new leader starts from what the API shows — the gang holds the whole
 // quota — and binds none of the plain pods on top of it.
 func TestFailoverDoesNotOvercommit(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	cp.InstallQueueCRDs(t)
-	v5ePools(t, cp, 4)
-	ns := cp.CreateNamespace(t, "failover")
-	createQueues(t, cp.Queues(), ns, 8)
+	c := newCluster(t, "failover", 4, 8)
+	cp, ns, jobsets := c.cp, c.ns, c.jobsets
 	fp := cp.StartFaultProxy(t)
 	replicas := startPair(t, cp, fp, harness.SchedulerConfig(t))
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 
 	fp.SetRules(harness.FaultRule{Name: "binds", Match: harness.Binds(), Hold: true})
 	jobsets.Create(t, queued(ns, "gang", 1))
@@ -143,17 +138,12 @@ type failoverEnv struct {
 
 func startFailover(t *testing.T) *failoverEnv {
 	t.Helper()
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	cp.InstallQueueCRDs(t)
-	cp.CreateFromFile(t, "manifests/examples/priorityclasses.yaml")
-	v5ePools(t, cp, 2)
-	ns := cp.CreateNamespace(t, "matrix")
-	createQueues(t, cp.Queues(), ns, 8)
-	fp := cp.StartFaultProxy(t)
+	c := newCluster(t, "matrix", 2, 8)
+	c.cp.CreateFromFile(t, "manifests/examples/priorityclasses.yaml")
+	fp := c.cp.StartFaultProxy(t)
 	config := harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 30})
-	return &failoverEnv{cp: cp, fp: fp, replicas: startPair(t, cp, fp, config),
-		jobsets: cp.NewJobSets(t, harness.AllAtOnce), kubelet: cp.StartKubelet(t, 0), ns: ns}
+	return &failoverEnv{cp: c.cp, fp: fp, replicas: startPair(t, c.cp, fp, config),
+		jobsets: c.jobsets, kubelet: c.cp.StartKubelet(t, 0), ns: c.ns}
 }
 
 // A queued plain pod is charged as it passes the leader's gate and its

@@ -26,6 +26,30 @@ const (
 	localQueue   = "lq"
 )
 
+// cluster is a control plane with the workload and queue APIs, v5e pools,
+// a namespace, and a JobSet emulator creating JobSets' pods all at once.
+type cluster struct {
+	cp      *harness.ControlPlane
+	q       *harness.Queues
+	ns      string
+	jobsets *harness.JobSets
+}
+
+// newCluster starts a cluster of pools v5e pools and a namespace named
+// after prefix; with chips > 0, queue objects (createQueues) of that quota.
+func newCluster(t *testing.T, prefix string, pools int, chips int64) *cluster {
+	t.Helper()
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	cp.InstallQueueCRDs(t)
+	v5ePools(t, cp, pools)
+	c := &cluster{cp: cp, q: cp.Queues(), ns: cp.CreateNamespace(t, prefix), jobsets: cp.NewJobSets(t, harness.AllAtOnce)}
+	if chips > 0 {
+		createQueues(t, c.q, c.ns, chips)
+	}
+	return c
+}
+
 // v5ePools creates n v5e 2x4 pools (2 hosts × 4 chips) named pool-1…n.
 func v5ePools(t *testing.T, cp *harness.ControlPlane, n int) {
 	t.Helper()

@@ -41,13 +41,9 @@ func unqueued(ns, name string, slices int32) *jobsetv1alpha2.JobSet {
 // would split the slice over P and Q and put two workloads in Q. Once the
 // node is back in P, the slice completes there.
 func TestNodeRelabelledUnderAReservationIsNotUsed(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	v5ePools(t, cp, 2)
-	ns := cp.CreateNamespace(t, "relabel")
-	fp := cp.StartFaultProxy(t)
-	harness.StartSchedulerWithKubeconfig(t, fp.Kubeconfig(t, "scheduler"), harness.SchedulerConfig(t))
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+	c := newCluster(t, "relabel", 2, 0)
+	cp, ns, jobsets := c.cp, c.ns, c.jobsets
+	fp := startBehindProxy(t, cp)
 
 	other := jobsets.Create(t, unqueued(ns, "other", 1))
 	q := cp.WaitWhollyPlaced(t, ns, other.Name, 2).Pools()[0]
@@ -88,13 +84,9 @@ func TestNodeRelabelledUnderAReservationIsNotUsed(t *testing.T) {
 // down to 1 slice. The scheduler must go on scheduling: the old shape's
 // reservation ends, nothing indexes its slices by the new numbers.
 func TestJobSetScaledDownWhileItsBindsAreInFlight(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	v5ePools(t, cp, 3)
-	ns := cp.CreateNamespace(t, "scaled")
-	fp := cp.StartFaultProxy(t)
-	harness.StartSchedulerWithKubeconfig(t, fp.Kubeconfig(t, "scheduler"), harness.SchedulerConfig(t))
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+	c := newCluster(t, "scaled", 3, 0)
+	cp, ns, jobsets := c.cp, c.ns, c.jobsets
+	fp := startBehindProxy(t, cp)
 
 	fp.SetRules(harness.FaultRule{Name: "binds", Match: harness.Binds(), Hold: true})
 	jobsets.Create(t, unqueued(ns, "elastic", 2))
@@ -125,15 +117,11 @@ func TestJobSetScaledDownWhileItsBindsAreInFlight(t *testing.T) {
 // apiserver refuses the deletion of one victim pod once. The eviction is
 // retried until every pod of the victim is gone, and the preemptor runs.
 func TestFailedVictimDeletionIsRetried(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
+	c := newCluster(t, "victim", 1, 0)
+	cp, ns, jobsets := c.cp, c.ns, c.jobsets
 	cp.CreateFromFile(t, "manifests/examples/priorityclasses.yaml")
-	v5ePools(t, cp, 1)
-	ns := cp.CreateNamespace(t, "victim")
-	fp := cp.StartFaultProxy(t)
-	harness.StartSchedulerWithKubeconfig(t, fp.Kubeconfig(t, "scheduler"), harness.SchedulerConfig(t))
+	fp := startBehindProxy(t, cp)
 	kubelet := cp.StartKubelet(t, 0)
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 
 	_, err := spclient.NewForConfigOrDie(cp.Config).SchedulingV1alpha1().PodGroups(ns).Create(t.Context(), &schedv1alpha1.PodGroup{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "serving", Annotations: map[string]string{wellknown.PodGroupDomainKeyAnnotation: wellknown.NodePoolLabel}},
@@ -161,6 +149,15 @@ func TestFailedVictimDeletionIsRetried(t *testing.T) {
 		return p.Namespace == ns && p.Labels[wellknown.PodGroupLabel] == "serving"
 	}, 2, nil)
 	cp.WaitWhollyPlaced(t, ns, "training", 2)
+}
+
+// startBehindProxy starts the scheduler, with the shipped configuration,
+// talking to the apiserver through a fault proxy it returns.
+func startBehindProxy(t *testing.T, cp *harness.ControlPlane) *harness.FaultProxy {
+	t.Helper()
+	fp := cp.StartFaultProxy(t)
+	harness.StartSchedulerWithKubeconfig(t, fp.Kubeconfig(t, "scheduler"), harness.SchedulerConfig(t))
+	return fp
 }
 
 // namedDeletes matches the deletions of the named pods.

@@ -27,16 +27,12 @@ import (
 // no second request is made, and once the request is provisioned the
 // first workload is placed on its capacity.
 func TestFailoverMidProvisioning(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	cp.InstallQueueCRDs(t)
+	c := newCluster(t, "midprov", 0, 0)
+	cp, q, ns, jobsets := c.cp, c.q, c.ns, c.jobsets
 	cp.InstallProvisioningCRDs(t)
-	ns := cp.CreateNamespace(t, "midprov")
-	q := cp.Queues()
 	createProvisioningQueue(t, q, ns)
 	fp := cp.StartFaultProxy(t)
 	replicas := startPair(t, cp, fp, harness.SchedulerConfig(t))
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 
 	jobsets.Create(t, gpuJobSet(ns, "first"))
 	request := harness.JobSetKey(ns, "first").ObjectName() + "-dws-prov-1"

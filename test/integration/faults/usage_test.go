@@ -24,15 +24,9 @@ import (
 // scheduler restarted before the flavor is back: once it is, the running
 // workload is counted before anything else of its queue is admitted.
 func TestFlavorOutageAcrossARestartDoesNotOvercommit(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	cp.InstallQueueCRDs(t)
-	v5ePools(t, cp, 4)
-	ns := cp.CreateNamespace(t, "flavor")
-	q := cp.Queues()
-	createQueues(t, q, ns, 8)
+	c := newCluster(t, "flavor", 4, 8)
+	cp, q, ns, jobsets := c.cp, c.q, c.ns, c.jobsets
 	sched := harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 
 	jobsets.Create(t, queued(ns, "running", 1))
 	cp.WaitWhollyPlaced(t, ns, "running", 2)
@@ -65,6 +59,7 @@ func TestQueueAPIArrivingLateCountsRunningWorkloads(t *testing.T) {
 	jobsets.Create(t, queued(ns, "running", 1))
 	cp.WaitWhollyPlaced(t, ns, "running", 2)
 
+	// The queue API arrives: its CRDs, then its objects.
 	cp.InstallQueueCRDs(t)
 	q := cp.Queues()
 	createQueues(t, q, ns, 8)
@@ -83,15 +78,9 @@ func TestQueueAPIArrivingLateCountsRunningWorkloads(t *testing.T) {
 // workload that fits is admitted, nothing of the stuck gang binds, and
 // its Workload says which pod it waits for.
 func TestGangWithAMemberThatCannotBeScheduledGivesItsQuotaBack(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	cp.InstallQueueCRDs(t)
-	v5ePools(t, cp, 4)
-	ns := cp.CreateNamespace(t, "stuck")
-	q := cp.Queues()
-	createQueues(t, q, ns, 16)
+	c := newCluster(t, "stuck", 4, 16)
+	cp, q, ns, jobsets := c.cp, c.q, c.ns, c.jobsets
 	harness.StartScheduler(t, cp, harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 20}))
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 
 	stuck := jobsets.CreateObject(t, queued(ns, "stuck", 2))
 	var blocked string
@@ -123,16 +112,10 @@ func TestGangWithAMemberThatCannotBeScheduledGivesItsQuotaBack(t *testing.T) {
 // through their termination grace period: their quota is used until they
 // are gone, and a waiting workload is admitted only then.
 func TestQuotaHeldUntilADeletedOwnersPodsAreGone(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	cp.InstallQueueCRDs(t)
-	v5ePools(t, cp, 4)
-	ns := cp.CreateNamespace(t, "graceful")
-	q := cp.Queues()
-	createQueues(t, q, ns, 8)
+	c := newCluster(t, "graceful", 4, 8)
+	cp, q, ns, jobsets := c.cp, c.q, c.ns, c.jobsets
 	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
 	kubelet := cp.StartKubelet(t, 6*time.Second)
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 
 	jobsets.Create(t, queued(ns, "first", 1))
 	cp.WaitWhollyPlaced(t, ns, "first", 2)

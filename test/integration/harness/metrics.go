@@ -20,21 +20,30 @@ func MetricValue(t testing.TB, name string, want map[string]string) float64 {
 	}
 	total := 0.0
 	for _, f := range families {
-		if f.GetName() != name {
+		if f.GetName() == name {
+			total += sumSamples(f, want)
+		}
+	}
+	return total
+}
+
+// sumSamples sums a metric family's samples whose labels include want:
+// the sample count for histograms, the value otherwise.
+func sumSamples(f *dto.MetricFamily, want map[string]string) float64 {
+	total := 0.0
+	for _, m := range f.GetMetric() {
+		if !hasLabels(m, want) {
 			continue
 		}
-		for _, m := range f.GetMetric() {
-			if !hasLabels(m, want) {
-				continue
-			}
-			switch {
-			case m.GetHistogram() != nil:
-				total += float64(m.GetHistogram().GetSampleCount())
-			case m.GetCounter() != nil:
-				total += m.GetCounter().GetValue()
-			case m.GetGauge() != nil:
-				total += m.GetGauge().GetValue()
-			}
+		switch {
+		case m.GetHistogram() != nil:
+			total += float64(m.GetHistogram().GetSampleCount())
+		case m.GetCounter() != nil:
+			total += m.GetCounter().GetValue()
+		case m.GetGauge() != nil:
+			total += m.GetGauge().GetValue()
+		case m.GetUntyped() != nil:
+			total += m.GetUntyped().GetValue()
 		}
 	}
 	return total

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -124,29 +125,23 @@ func JobSetKey(ns, name string) workload.Key {
 // it.
 func (q *Queues) WaitClusterQueue(t testing.TB, name string, pending, admitted int32, chips int64) *multislicev1alpha1.ClusterQueue {
 	t.Helper()
-	var cq *multislicev1alpha1.ClusterQueue
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		got, err := q.Client.MultisliceV1alpha1().ClusterQueues().Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return false, nil
-		}
-		cq = got
-		st := got.Status
-		return st.PendingWorkloads == pending && st.AdmittedWorkloads == admitted && builders.TPUInUse(st.FlavorsUsage) == chips, nil
+	return q.waitClusterQueue(t, name, fmt.Sprintf("%d pending, %d admitted, %d chips in use", pending, admitted, chips), func(st multislicev1alpha1.ClusterQueueStatus) bool {
+		return st.PendingWorkloads == pending && st.AdmittedWorkloads == admitted && builders.TPUInUse(st.FlavorsUsage) == chips
 	})
-	if err != nil {
-		var last any
-		if cq != nil {
-			last = cq.Status
-		}
-		t.Fatalf("ClusterQueue %s status never had %d pending, %d admitted, %d chips in use; last: %+v", name, pending, admitted, chips, last)
-	}
-	return cq
 }
 
 // WaitClusterQueueUsage waits until ClusterQueue name's status says chips
 // of google.com/tpu are in use, and returns it.
 func (q *Queues) WaitClusterQueueUsage(t testing.TB, name string, chips int64) *multislicev1alpha1.ClusterQueue {
+	t.Helper()
+	return q.waitClusterQueue(t, name, fmt.Sprintf("%d chips in use", chips), func(st multislicev1alpha1.ClusterQueueStatus) bool {
+		return builders.TPUInUse(st.FlavorsUsage) == chips
+	})
+}
+
+// waitClusterQueue waits until ClusterQueue name's status satisfies ok
+// (what says what), and returns it.
+func (q *Queues) waitClusterQueue(t testing.TB, name, what string, ok func(multislicev1alpha1.ClusterQueueStatus) bool) *multislicev1alpha1.ClusterQueue {
 	t.Helper()
 	var cq *multislicev1alpha1.ClusterQueue
 	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, WaitTimeout, true, func(ctx context.Context) (bool, error) {
@@ -155,14 +150,14 @@ func (q *Queues) WaitClusterQueueUsage(t testing.TB, name string, chips int64) *
 			return false, nil
 		}
 		cq = got
-		return builders.TPUInUse(got.Status.FlavorsUsage) == chips, nil
+		return ok(got.Status), nil
 	})
 	if err != nil {
 		var last any
 		if cq != nil {
 			last = cq.Status
 		}
-		t.Fatalf("ClusterQueue %s status never had %d chips in use; last: %+v", name, chips, last)
+		t.Fatalf("ClusterQueue %s status never had %s; last: %+v", name, what, last)
 	}
 	return cq
 }

@@ -572,21 +572,5 @@ func (r *Replica) Metric(t testing.TB, name string, want map[string]string) floa
 	if f == nil {
 		return 0
 	}
-	total := 0.0
-	for _, m := range f.GetMetric() {
-		if !hasLabels(m, want) {
-			continue
-		}
-		switch {
-		case m.GetHistogram() != nil:
-			total += float64(m.GetHistogram().GetSampleCount())
-		case m.GetCounter() != nil:
-			total += m.GetCounter().GetValue()
-		case m.GetGauge() != nil:
-			total += m.GetGauge().GetValue()
-		case m.GetUntyped() != nil:
-			total += m.GetUntyped().GetValue()
-		}
-	}
-	return total
+	return sumSamples(f, want)
 }
