@@ -371,3 +371,18 @@ func TestProvisioningCheckResumedFromItsWorkloadObject(t *testing.T) {
 		t.Error("still to restore once resumed")
 	}
 }
+
+// Pods assumed while their gang waits in Permit are not on nodes as the
+// API shows them: no drift.
+func TestReconcileIgnoresAssumedPods(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(4)...), 16, quota.BestEffortFIFO)
+	pods := f.addGang(queued("waiting", 2, 0))
+	f.commit(jsKey("waiting"))
+	for _, p := range pods[:3] {
+		f.reserve(p)
+	}
+	f.s.Reconcile(pods)
+	if found, _ := f.s.Reconcile(pods); len(found) != 0 {
+		t.Errorf("drift %+v while members are assumed, waiting in Permit", found)
+	}
+}

@@ -111,7 +111,7 @@ func (s *State) driftLocked(key workload.Key, api int) (Drift, bool) {
 		}
 		return d, false
 	}
-	if have := w.onNodes(); have != api {
+	if have := w.boundOnNodes(); have != api {
 		d.Kind, d.Message = DriftStaleView, fmt.Sprintf("the scheduler sees %d pods of %s on nodes, the API %d", have, key, api)
 		return d, true
 	}
@@ -155,4 +155,17 @@ func (s *State) fixDriftLocked(d Drift, acts Actions) (bool, Actions) {
 		}
 	}
 	return false, acts
+}
+
+// boundOnNodes counts the workload's pods bound to a node as the API shows
+// them: live ones and those being deleted, not the ones assumed while
+// their binding is pending (those the API cannot show yet).
+func (w *Workload) boundOnNodes() int {
+	n := 0
+	for _, p := range w.members {
+		if p.Node != "" && !p.Assumed && (p.Live() || p.Deleting) {
+			n++
+		}
+	}
+	return n
 }

@@ -30,7 +30,7 @@ func TestAPIFaultsLeaveEveryGangWholeOrPending(t *testing.T) {
 	cp, q, ns, jobsets := c.cp, c.q, c.ns, c.jobsets
 	cp.CreateFromFile(t, "manifests/examples/priorityclasses.yaml")
 	fp := cp.StartFaultProxy(t)
-	config := harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 15, "followerTimeoutSeconds": 15, "quotaReconcileSeconds": 2})
+	config := schedulerConfig(t, map[string]any{"permitTimeoutSeconds": 15, "followerTimeoutSeconds": 15})
 	harness.StartSchedulerWithKubeconfig(t, fp.Kubeconfig(t, "scheduler"), config)
 	cp.StartKubelet(t, 0)
 	driftBefore := harness.MetricValue(t, "multislice_quota_drift_total", nil)

@@ -45,7 +45,7 @@ func TestNodeChurnUnderReservedAndRunningSlices(t *testing.T) {
 		cp.CreateNodePool(t, pools[name])
 	}
 	ns := cp.CreateNamespace(t, "churn")
-	harness.StartScheduler(t, cp, harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 60, "followerTimeoutSeconds": 60}))
+	harness.StartScheduler(t, cp, schedulerConfig(t, map[string]any{"permitTimeoutSeconds": 60, "followerTimeoutSeconds": 60}))
 	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 	for _, name := range []string{"running-a", "running-b"} {
 		jobsets.Create(t, unqueued(ns, name, 1))

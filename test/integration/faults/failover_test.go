@@ -32,6 +32,16 @@ func startPair(t *testing.T, cp *harness.ControlPlane, fp *harness.FaultProxy, c
 		ExtraArgs: []string{"--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics"}}
 	a := harness.StartReplica(t, cp, "a", opts)
 	b := harness.StartReplica(t, cp, "b", opts)
+	t.Cleanup(func() {
+		// Whichever replica still runs reconciled usage as it went.
+		for _, r := range []*harness.Replica{a, b} {
+			if r.Running() {
+				if drift := r.Metric(t, "multislice_quota_drift_total", nil); drift != 0 {
+					t.Errorf("replica %s's quota reconcile found %v drifted charges", r.Name(), drift)
+				}
+			}
+		}
+	})
 	leader, _ := harness.WaitForLeader(t, cp, a, b)
 	if leader == a {
 		return pair{leader: a, standby: b}
@@ -81,7 +91,7 @@ func TestFailoverDoesNotOvercommit(t *testing.T) {
 	c := newCluster(t, "failover", 4, 8)
 	cp, ns, jobsets := c.cp, c.ns, c.jobsets
 	fp := cp.StartFaultProxy(t)
-	replicas := startPair(t, cp, fp, harness.SchedulerConfig(t))
+	replicas := startPair(t, cp, fp, schedulerConfig(t, nil))
 
 	fp.SetRules(harness.FaultRule{Name: "binds", Match: harness.Binds(), Hold: true})
 	jobsets.Create(t, queued(ns, "gang", 1))
@@ -141,7 +151,7 @@ func startFailover(t *testing.T) *failoverEnv {
 	c := newCluster(t, "matrix", 2, 8)
 	c.cp.CreateFromFile(t, "manifests/examples/priorityclasses.yaml")
 	fp := c.cp.StartFaultProxy(t)
-	config := harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 30})
+	config := schedulerConfig(t, map[string]any{"permitTimeoutSeconds": 30})
 	return &failoverEnv{cp: c.cp, fp: fp, replicas: startPair(t, c.cp, fp, config),
 		jobsets: c.jobsets, kubelet: c.cp.StartKubelet(t, 0), ns: c.ns}
 }

@@ -3,6 +3,7 @@ package faults_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -48,6 +49,20 @@ func newCluster(t *testing.T, prefix string, pools int, chips int64) *cluster {
 		createQueues(t, c.q, c.ns, chips)
 	}
 	return c
+}
+
+// reconcileEvery is how often the schedulers of the fault suite reconcile
+// quota usage with the API: every test is also a test that it finds no
+// drift (see TestMain).
+const reconcileEvery = 1
+
+// schedulerConfig is the shipped configuration with MultisliceGang's args
+// set to args, and usage reconciled every reconcileEvery seconds.
+func schedulerConfig(t *testing.T, args map[string]any) string {
+	t.Helper()
+	all := map[string]any{"quotaReconcileSeconds": reconcileEvery}
+	maps.Copy(all, args)
+	return harness.SchedulerConfigWithArgs(t, all)
 }
 
 // v5ePools creates n v5e 2x4 pools (2 hosts × 4 chips) named pool-1…n.

@@ -8,9 +8,20 @@
 package faults_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
 )
 
-func TestMain(m *testing.M) { harness.Main(m) }
+// TestMain runs the suite, then fails it if the periodic reconcile of any
+// in-process scheduler found quota charged differently from what the API
+// showed (replicas are checked by startPair).
+func TestMain(m *testing.M) {
+	harness.MainThen(m, func() error {
+		if drift := harness.GatheredValue("multislice_quota_drift_total", nil); drift != 0 {
+			return fmt.Errorf("the quota reconcile found %v drifted charges during the fault suite", drift)
+		}
+		return nil
+	})
+}

@@ -156,7 +156,7 @@ func TestFailedVictimDeletionIsRetried(t *testing.T) {
 func startBehindProxy(t *testing.T, cp *harness.ControlPlane) *harness.FaultProxy {
 	t.Helper()
 	fp := cp.StartFaultProxy(t)
-	harness.StartSchedulerWithKubeconfig(t, fp.Kubeconfig(t, "scheduler"), harness.SchedulerConfig(t))
+	harness.StartSchedulerWithKubeconfig(t, fp.Kubeconfig(t, "scheduler"), schedulerConfig(t, nil))
 	return fp
 }
 

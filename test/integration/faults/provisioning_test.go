@@ -32,7 +32,7 @@ func TestFailoverMidProvisioning(t *testing.T) {
 	cp.InstallProvisioningCRDs(t)
 	createProvisioningQueue(t, q, ns)
 	fp := cp.StartFaultProxy(t)
-	replicas := startPair(t, cp, fp, harness.SchedulerConfig(t))
+	replicas := startPair(t, cp, fp, schedulerConfig(t, nil))
 
 	jobsets.Create(t, gpuJobSet(ns, "first"))
 	request := harness.JobSetKey(ns, "first").ObjectName() + "-dws-prov-1"

@@ -26,7 +26,7 @@ import (
 func TestFlavorOutageAcrossARestartDoesNotOvercommit(t *testing.T) {
 	c := newCluster(t, "flavor", 4, 8)
 	cp, q, ns, jobsets := c.cp, c.q, c.ns, c.jobsets
-	sched := harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+	sched := harness.StartScheduler(t, cp, schedulerConfig(t, nil))
 
 	jobsets.Create(t, queued(ns, "running", 1))
 	cp.WaitWhollyPlaced(t, ns, "running", 2)
@@ -36,7 +36,7 @@ func TestFlavorOutageAcrossARestartDoesNotOvercommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	sched.Stop()
-	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+	harness.StartScheduler(t, cp, schedulerConfig(t, nil))
 	jobsets.Create(t, queued(ns, "second", 1))
 	createFlavor(t, q)
 
@@ -54,7 +54,7 @@ func TestQueueAPIArrivingLateCountsRunningWorkloads(t *testing.T) {
 	cp.InstallWorkloadCRDs(t)
 	v5ePools(t, cp, 4)
 	ns := cp.CreateNamespace(t, "lateapi")
-	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+	harness.StartScheduler(t, cp, schedulerConfig(t, nil))
 	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
 	jobsets.Create(t, queued(ns, "running", 1))
 	cp.WaitWhollyPlaced(t, ns, "running", 2)
@@ -80,7 +80,7 @@ func TestQueueAPIArrivingLateCountsRunningWorkloads(t *testing.T) {
 func TestGangWithAMemberThatCannotBeScheduledGivesItsQuotaBack(t *testing.T) {
 	c := newCluster(t, "stuck", 4, 16)
 	cp, q, ns, jobsets := c.cp, c.q, c.ns, c.jobsets
-	harness.StartScheduler(t, cp, harness.SchedulerConfigWithArgs(t, map[string]any{"permitTimeoutSeconds": 20}))
+	harness.StartScheduler(t, cp, schedulerConfig(t, map[string]any{"permitTimeoutSeconds": 20}))
 
 	stuck := jobsets.CreateObject(t, queued(ns, "stuck", 2))
 	var blocked string
@@ -114,7 +114,7 @@ func TestGangWithAMemberThatCannotBeScheduledGivesItsQuotaBack(t *testing.T) {
 func TestQuotaHeldUntilADeletedOwnersPodsAreGone(t *testing.T) {
 	c := newCluster(t, "graceful", 4, 8)
 	cp, q, ns, jobsets := c.cp, c.q, c.ns, c.jobsets
-	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+	harness.StartScheduler(t, cp, schedulerConfig(t, nil))
 	kubelet := cp.StartKubelet(t, 6*time.Second)
 
 	jobsets.Create(t, queued(ns, "first", 1))

@@ -30,7 +30,11 @@ const adminToken = "multislice-harness-admin-token"
 // Main starts one etcd for the whole test binary, runs the tests and stops
 // etcd. Call it from TestMain. etcd must be on PATH (`make test` builds it
 // from the module graph into bin/).
-func Main(m *testing.M) {
+func Main(m *testing.M) { MainThen(m, nil) }
+
+// MainThen is Main, with after run once the tests passed: an error it
+// returns is printed and fails the test binary.
+func MainThen(m *testing.M, after func() error) {
 	flag.Parse()
 	if err := ensureAPIServerFixtureDir(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -47,6 +51,12 @@ func Main(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	if code == 0 && after != nil {
+		if err := after(); err != nil {
+			fmt.Fprintln(os.Stderr, "FAIL:", err)
+			code = 1
+		}
+	}
 	stop()
 	os.Exit(code)
 }

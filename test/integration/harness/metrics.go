@@ -14,9 +14,24 @@ import (
 // the sample count for histograms, the value otherwise.
 func MetricValue(t testing.TB, name string, want map[string]string) float64 {
 	t.Helper()
-	families, err := legacyregistry.DefaultGatherer.Gather()
+	v, err := gathered(name, want)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return v
+}
+
+// GatheredValue is MetricValue outside a test (0 when the registry cannot
+// be read).
+func GatheredValue(name string, want map[string]string) float64 {
+	v, _ := gathered(name, want)
+	return v
+}
+
+func gathered(name string, want map[string]string) (float64, error) {
+	families, err := legacyregistry.DefaultGatherer.Gather()
+	if err != nil {
+		return 0, err
 	}
 	total := 0.0
 	for _, f := range families {
@@ -24,7 +39,7 @@ func MetricValue(t testing.TB, name string, want map[string]string) float64 {
 			total += sumSamples(f, want)
 		}
 	}
-	return total
+	return total, nil
 }
 
 // sumSamples sums a metric family's samples whose labels include want:
