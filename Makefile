@@ -51,6 +51,10 @@ FUZZ_PKGS  = $(addprefix ./,$(sort $(dir $(shell grep -rl --include='*_test.go' 
 NODEPOOLS    ?= manifests/examples/nodepools.yaml
 POD_RUN_TIME ?= 0
 SCENARIO     ?= multislice-v5e
+# The chaos soak (`make chaos`): how long, and the seed of its random
+# choices (0: one from the clock, printed).
+DURATION     ?= 10m
+SEED         ?= 0
 KUBE_VERSION   := $(shell $(GO) list -m -f '{{.Version}}' k8s.io/kubernetes)
 KUBE_MAJOR     := $(word 1,$(subst ., ,$(KUBE_VERSION:v%=%)))
 KUBE_MINOR     := $(word 2,$(subst ., ,$(KUBE_VERSION:v%=%)))
@@ -276,6 +280,10 @@ run: cluster-binaries kubectl ## Local cluster on loopback with simulated TPU/GP
 .PHONY: demo
 demo: cluster-binaries ## Run a scenario of manifests/examples (SCENARIO=multislice-v5e|hotswap-v6e|queueing-v5e|dws-gpu) on a fresh cluster; prints a timeline.
 	$(BIN)/localcluster demo --scenario manifests/examples/$(SCENARIO)/demo.yaml --nodepools $(NODEPOOLS)
+
+.PHONY: chaos
+chaos: cluster-binaries ## Chaos soak on a fresh cluster, 2 scheduler replicas: random workloads, pool failures, leader kills, invariants checked (DURATION=10m, SEED=n); _output/chaos/summary.md.
+	$(BIN)/localcluster chaos --duration $(DURATION) --seed $(SEED)
 
 .PHONY: clean
 clean:

@@ -6,6 +6,7 @@
 //	localcluster fail-pool POOL          make a whole node pool fail
 //	localcluster recover-pool POOL       bring it back
 //	localcluster demo --scenario DIR     run a scenario end to end, printing a timeline
+//	localcluster chaos --duration 10m    soak the scheduler with random load and faults, checking its invariants
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -23,6 +25,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster"
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/chaos"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/demo"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/timeline"
@@ -38,21 +41,30 @@ func main() {
 type clusterFlags struct {
 	dir, binDir, repoDir, nodePools, kubeconfig string
 	podRunTime                                  time.Duration
+	schedulerReplicas                           int
 }
 
 func (f *clusterFlags) register(cmd *cobra.Command, defaultDir, defaultKubeconfig string) {
+	f.registerWithReplicas(cmd, defaultDir, defaultKubeconfig, 1)
+}
+
+// registerWithReplicas registers the cluster flags with a command's own
+// default number of multislice-scheduler replicas.
+func (f *clusterFlags) registerWithReplicas(cmd *cobra.Command, defaultDir, defaultKubeconfig string, replicas int) {
 	cmd.Flags().StringVar(&f.dir, "dir", defaultDir, "state directory (certificates, etcd data, logs); wiped at start")
 	cmd.Flags().StringVar(&f.binDir, "bin-dir", "bin", "directory holding the component binaries (make cluster-binaries)")
 	cmd.Flags().StringVar(&f.repoDir, "repo", ".", "repository root (manifests/ is read from it)")
 	cmd.Flags().StringVar(&f.nodePools, "nodepools", "manifests/examples/nodepools.yaml", "node pool file")
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig, "where to write the admin kubeconfig")
 	cmd.Flags().DurationVar(&f.podRunTime, "pod-run-time", 0, "how long Job pods run before they succeed (0: until deleted; the pod annotation "+localcluster.RunTimeAnnotation+" overrides it)")
+	cmd.Flags().IntVar(&f.schedulerReplicas, "scheduler-replicas", replicas, "multislice-scheduler processes; more than 1 run with leader election on the configuration's lease (lease "+
+		localcluster.LeaseDuration.String()+", renew "+localcluster.RenewDeadline.String()+", retry "+localcluster.RetryPeriod.String()+")")
 }
 
 func (f *clusterFlags) options() localcluster.Options {
 	return localcluster.Options{
 		Dir: f.dir, BinDir: f.binDir, RepoDir: f.repoDir, NodePools: f.nodePools,
-		Kubeconfig: f.kubeconfig, PodRunTime: f.podRunTime, Log: os.Stdout,
+		Kubeconfig: f.kubeconfig, PodRunTime: f.podRunTime, SchedulerReplicas: f.schedulerReplicas, Log: os.Stdout,
 	}
 }
 
@@ -63,7 +75,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newUpCommand(), newPoolsCommand(), newFaultCommand("fail-pool"), newFaultCommand("recover-pool"), newDemoCommand())
+	root.AddCommand(newUpCommand(), newPoolsCommand(), newFaultCommand("fail-pool"), newFaultCommand("recover-pool"), newDemoCommand(), newChaosCommand())
 	return root
 }
 
@@ -149,7 +161,19 @@ Fault injection (in another terminal):
   %s get provisioningrequests -A
 `, localcluster.DescribeQueuedProvisioning(qp), kubectl)
 	}
+	if replicas := c.SchedulerReplicas(); len(replicas) > 1 {
+		leader, _ := c.SchedulerLeader()
+		fmt.Printf("multislice-scheduler runs as %d replicas (%s) with leader election on its lease (%s, renew %s, retry %s); leading now: %s.\n",
+			len(replicas), strings.Join(replicas, ", "), localcluster.LeaseDuration, localcluster.RenewDeadline, localcluster.RetryPeriod, orNone(leader))
+	}
 	fmt.Printf("Component logs: %s\nPress Ctrl-C to stop.\n", filepath.Join(opts.Dir, "logs"))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none yet"
+	}
+	return s
 }
 
 // kubectlCommand is how to call kubectl: from PATH, or the one `make run`
@@ -289,5 +313,48 @@ func newDemoCommand() *cobra.Command {
 	}
 	f.register(cmd, "_output/demo", "_output/demo/kubeconfig")
 	cmd.Flags().StringVar(&scenarioPath, "scenario", "manifests/examples/multislice-v5e/demo.yaml", "scenario file")
+	return cmd
+}
+
+func newChaosCommand() *cobra.Command {
+	var f clusterFlags
+	var duration time.Duration
+	var seed int64
+	cmd := &cobra.Command{
+		Use:   "chaos",
+		Short: "Soak the scheduler on a fresh cluster: random workloads, pool failures and leader kills, with its invariants checked throughout",
+		Long: `Starts a fresh local cluster with two scheduler replicas under leader election,
+installs queues, then for --duration keeps random JobSets, PodGroups and Jobs in
+flight, fails and recovers node pools and kills the leading replica, while
+checking from the API that no pool is shared by confined workloads, no gang
+stays partial, no ClusterQueue exceeds its quota and every wait has a reason.
+Prints a summary table (also written to <dir>/summary.md); exits non-zero if
+any invariant was violated. Component logs are in <dir>/logs, the soak's own
+log in <dir>/chaos.log.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := signalContext()
+			defer cancel()
+			if seed == 0 {
+				seed = time.Now().UnixNano() % 1_000_000
+			}
+			opts := f.options()
+			opts.Log = nil
+			summary, err := chaos.Run(ctx, chaos.Options{Cluster: opts, Duration: duration, Seed: seed, Out: os.Stdout})
+			if summary != nil {
+				fmt.Printf("\n%s\nSummary written to %s; rerun with --seed %d (make chaos SEED=%d).\n", summary.Markdown(), filepath.Join(opts.Dir, "summary.md"), seed, seed)
+			}
+			if err != nil {
+				return err
+			}
+			if n := len(summary.Violations); n > 0 {
+				return fmt.Errorf("%d violation(s) of the scheduler's invariants", n)
+			}
+			return nil
+		},
+	}
+	f.registerWithReplicas(cmd, "_output/chaos", "_output/chaos/kubeconfig", 2)
+	cmd.Flags().DurationVar(&duration, "duration", 10*time.Minute, "how long to inject workloads and faults")
+	cmd.Flags().Int64Var(&seed, "seed", 0, "seed of the random workloads and faults (0: one from the clock, printed)")
 	return cmd
 }

@@ -54,6 +54,21 @@ type Options struct {
 	// Kubeconfig is where the admin kubeconfig is written; Dir/kubeconfig
 	// when empty.
 	Kubeconfig string
+	// SchedulerReplicas is how many multislice-scheduler processes run
+	// (0 means 1). One runs without leader election, as `make run` always
+	// has; several run with it, on the lease the configuration names and
+	// with short timings (LeaseDuration, RenewDeadline, RetryPeriod), each
+	// with its own secure port, as the Deployment's replicas do. A replica
+	// that exits on its own (it lost the lease) is started again, as the
+	// Deployment's kubelet would.
+	SchedulerReplicas int
+	// SchedulerConfig is multislice-scheduler's KubeSchedulerConfiguration;
+	// manifests/scheduler/config.yaml when empty. Its clientConnection is
+	// pointed at the scheduler's kubeconfig, the rest is used as written.
+	SchedulerConfig string
+	// SchedulerFlags are added to every multislice-scheduler replica's
+	// command line (e.g. --v=2 for its scheduling decisions in its log).
+	SchedulerFlags []string
 	// Log receives progress messages; nothing is printed when nil.
 	Log io.Writer
 }
@@ -78,6 +93,9 @@ type Cluster struct {
 	procs    []*process
 	failure  error
 	failed   chan struct{}
+	failOnce sync.Once
+	exits    []ComponentExit
+	stopped  bool
 	bg       context.Context
 	cancel   context.CancelFunc
 	stopOnce sync.Once
@@ -133,7 +151,7 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 		}
 	}()
 	c = cl
-	if c.ports, err = freePorts(); err != nil {
+	if c.ports, err = freePorts(opts.SchedulerReplicas); err != nil {
 		return nil, err
 	}
 	if c.pki, err = newPKI(filepath.Join(opts.Dir, "pki")); err != nil {
@@ -177,7 +195,7 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err := os.WriteFile(cfg("jobset.yaml"), jobsetConfig(c.ports.jobsetWebhook, c.ports.jobsetHealth, filepath.Join(opts.Dir, "pki", "jobset-webhook")), 0o600); err != nil {
 		return nil, err
 	}
-	if err := renderSchedulerConfig(filepath.Join(opts.RepoDir, "manifests", "scheduler", "config.yaml"), cfg("multislice-scheduler.yaml"), creds.kubeconfigs["multislice-scheduler"]); err != nil {
+	if err := renderSchedulerConfig(opts.SchedulerConfig, cfg("multislice-scheduler.yaml"), creds.kubeconfigs["multislice-scheduler"]); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(cfg("kube-scheduler.yaml"), kubeSchedulerConfig(creds.kubeconfigs["kube-scheduler"]), 0o600); err != nil {
@@ -190,8 +208,14 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 		{"kube-controller-manager", "kube-controller-manager", controllerManagerArgs(c, creds.kubeconfigs["kube-controller-manager"], creds.loopbackServing, creds.serviceAccount), nil},
 		{"kwok", "kwok", []string{"--kubeconfig=" + creds.kubeconfigs["kwok"], "--config=" + cfg("kwok.yaml")}, []string{"HOME=" + filepath.Join(opts.Dir, "kwok-home")}},
 		{"jobset-controller", "jobset-controller", []string{"--config=" + cfg("jobset.yaml")}, []string{"KUBECONFIG=" + creds.kubeconfigs["jobset-controller"]}},
-		{"kube-scheduler", "multislice-scheduler", schedulerArgs(cfg("kube-scheduler.yaml"), c.ports.kubeScheduler, creds.loopbackServing), nil},
-		{"multislice-scheduler", "multislice-scheduler", schedulerArgs(cfg("multislice-scheduler.yaml"), c.ports.scheduler, creds.loopbackServing), nil},
+		{"kube-scheduler", "multislice-scheduler", schedulerArgs(cfg("kube-scheduler.yaml"), c.ports.kubeScheduler, creds.loopbackServing, false), nil},
+	}
+	replicas := c.SchedulerReplicas()
+	for i, name := range replicas {
+		starts = append(starts, struct {
+			name, bin string
+			args, env []string
+		}{name, "multislice-scheduler", append(schedulerArgs(cfg("multislice-scheduler.yaml"), c.ports.schedulers[i], creds.loopbackServing, len(replicas) > 1), opts.SchedulerFlags...), nil})
 	}
 	for _, s := range starts {
 		if err := c.run(s.name, s.bin, s.args, s.env); err != nil {
@@ -213,10 +237,17 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if _, err := c.ApplyNodePools(ctx, pools); err != nil {
 		return nil, err
 	}
-	for _, probe := range []struct {
+	probes := []struct {
 		name string
 		port int
-	}{{"kube-controller-manager", c.ports.controllerManager}, {"kube-scheduler", c.ports.kubeScheduler}, {"multislice-scheduler", c.ports.scheduler}} {
+	}{{"kube-controller-manager", c.ports.controllerManager}, {"kube-scheduler", c.ports.kubeScheduler}}
+	for i, name := range replicas {
+		probes = append(probes, struct {
+			name string
+			port int
+		}{name, c.ports.schedulers[i]})
+	}
+	for _, probe := range probes {
 		if err := c.waitHTTP(ctx, probe.name, loopbackURL("https", probe.port)+"/healthz", 90*time.Second); err != nil {
 			return nil, err
 		}
@@ -236,7 +267,6 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err := c.applyQueuedProvisioning(poolConfig.QueuedProvisioning); err != nil {
 		return nil, err
 	}
-	go c.monitor(bg)
 	if opts.WatchNodePools {
 		go c.watchNodePools(bg, opts.NodePools, poolData)
 	}
@@ -248,7 +278,7 @@ func (o Options) complete() (Options, error) {
 	if o.Dir == "" || o.BinDir == "" || o.RepoDir == "" || o.NodePools == "" {
 		return o, errors.New("localcluster: Dir, BinDir, RepoDir and NodePools are required")
 	}
-	for _, p := range []*string{&o.Dir, &o.BinDir, &o.RepoDir, &o.NodePools, &o.Kubeconfig} {
+	for _, p := range []*string{&o.Dir, &o.BinDir, &o.RepoDir, &o.NodePools, &o.Kubeconfig, &o.SchedulerConfig} {
 		if *p == "" {
 			continue
 		}
@@ -260,6 +290,15 @@ func (o Options) complete() (Options, error) {
 	}
 	if o.Kubeconfig == "" {
 		o.Kubeconfig = filepath.Join(o.Dir, "kubeconfig")
+	}
+	if o.SchedulerReplicas < 0 {
+		return o, fmt.Errorf("localcluster: SchedulerReplicas must not be negative, got %d", o.SchedulerReplicas)
+	}
+	if o.SchedulerReplicas == 0 {
+		o.SchedulerReplicas = 1
+	}
+	if o.SchedulerConfig == "" {
+		o.SchedulerConfig = filepath.Join(o.RepoDir, "manifests", "scheduler", "config.yaml")
 	}
 	return o, nil
 }
@@ -350,9 +389,9 @@ func (c *Cluster) connect(kubeconfig string) error {
 	return err
 }
 
-// run starts a component from BinDir.
+// run starts a component from BinDir and watches it (supervise.go).
 func (c *Cluster) run(name, bin string, args, env []string) error {
-	p, err := c.spawner.startProcess(name, filepath.Join(c.opts.BinDir, bin), args, env, filepath.Join(c.opts.Dir, "logs"))
+	p, err := c.spawner.startProcess(name, filepath.Join(c.opts.BinDir, bin), args, env, filepath.Join(c.opts.Dir, "logs"), false)
 	if err != nil {
 		return err
 	}
@@ -360,6 +399,7 @@ func (c *Cluster) run(name, bin string, args, env []string) error {
 	c.procs = append(c.procs, p)
 	c.mu.Unlock()
 	c.logf("started %-24s pid %d, log %s", name, p.pid(), p.logPath)
+	go c.watch(p)
 	return nil
 }
 
@@ -381,31 +421,6 @@ func (c *Cluster) componentFailure() error {
 	return nil
 }
 
-// monitor records the first component that exits on its own.
-func (c *Cluster) monitor(ctx context.Context) {
-	procs := c.processes()
-	exited := make(chan *process, len(procs))
-	for _, p := range procs {
-		go func() {
-			select {
-			case <-p.done:
-				exited <- p
-			case <-ctx.Done():
-			}
-		}()
-	}
-	select {
-	case p := <-exited:
-		if err := p.unexpectedExit(); err != nil {
-			c.mu.Lock()
-			c.failure = err
-			c.mu.Unlock()
-			close(c.failed)
-		}
-	case <-ctx.Done():
-	}
-}
-
 // Failed is closed when a component exits on its own; Err then says which.
 func (c *Cluster) Failed() <-chan struct{} { return c.failed }
 
@@ -422,6 +437,9 @@ func (c *Cluster) Stop() {
 	c.stopOnce.Do(func() {
 		c.cancel()
 		c.stopProvisioner()
+		c.mu.Lock()
+		c.stopped = true
+		c.mu.Unlock()
 		procs := c.processes()
 		for i := len(procs) - 1; i >= 0; i-- {
 			procs[i].stop(10 * time.Second)

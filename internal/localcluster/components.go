@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -19,11 +20,15 @@ const ServiceCIDR = "10.96.0.0/16"
 
 // ports are the loopback ports of one cluster, all picked free at start.
 type ports struct {
-	etcdClient, etcdPeer, apiserver, controllerManager    int
-	jobsetWebhook, jobsetHealth, scheduler, kubeScheduler int
+	etcdClient, etcdPeer, apiserver, controllerManager int
+	jobsetWebhook, jobsetHealth, kubeScheduler         int
+	// schedulers are the secure ports of multislice-scheduler's replicas.
+	schedulers []int
 }
 
-func freePorts() (ports, error) {
+// freePorts picks the cluster's ports, with one secure port for each of
+// schedulerReplicas replicas of multislice-scheduler.
+func freePorts(schedulerReplicas int) (ports, error) {
 	var ls []net.Listener
 	defer func() {
 		for _, l := range ls {
@@ -38,9 +43,13 @@ func freePorts() (ports, error) {
 		ls = append(ls, l)
 		return l.Addr().(*net.TCPAddr).Port, nil
 	}
-	var p ports
-	for _, dst := range []*int{&p.etcdClient, &p.etcdPeer, &p.apiserver, &p.controllerManager,
-		&p.jobsetWebhook, &p.jobsetHealth, &p.scheduler, &p.kubeScheduler} {
+	p := ports{schedulers: make([]int, schedulerReplicas)}
+	dsts := []*int{&p.etcdClient, &p.etcdPeer, &p.apiserver, &p.controllerManager,
+		&p.jobsetWebhook, &p.jobsetHealth, &p.kubeScheduler}
+	for i := range p.schedulers {
+		dsts = append(dsts, &p.schedulers[i])
+	}
+	for _, dst := range dsts {
 		port, err := next()
 		if err != nil {
 			return ports{}, err
@@ -207,13 +216,36 @@ func controllerManagerArgs(c *Cluster, kubeconfig string, serving, sa keyPair) [
 	}
 }
 
-func schedulerArgs(config string, port int, serving keyPair) []string {
-	return []string{
-		"--config=" + config,
-		"--leader-elect=false",
-		"--bind-address=127.0.0.1",
-		"--secure-port=" + strconv.Itoa(port),
-		"--tls-cert-file=" + serving.Cert,
-		"--tls-private-key-file=" + serving.Key,
+// Leader election of multislice-scheduler when it runs as several
+// replicas: kube-scheduler's defaults (15 s, 10 s, 2 s) made short, so that
+// a standby takes over a killed leader within seconds, as tests and the
+// chaos soak need. The lease is the one the configuration names.
+const (
+	LeaseDuration = 4 * time.Second
+	RenewDeadline = 2 * time.Second
+	RetryPeriod   = 500 * time.Millisecond
+)
+
+// schedulerArgs are the flags of a scheduler process. Without leader
+// election (kube-scheduler, and a single multislice-scheduler) the
+// configuration's leaderElection is overridden off; with it, on the lease
+// the configuration names, with the short timings above.
+func schedulerArgs(config string, port int, serving keyPair, leaderElect bool) []string {
+	args := []string{"--config=" + config}
+	if leaderElect {
+		args = append(args,
+			"--leader-elect=true",
+			"--leader-elect-lease-duration="+LeaseDuration.String(),
+			"--leader-elect-renew-deadline="+RenewDeadline.String(),
+			"--leader-elect-retry-period="+RetryPeriod.String(),
+		)
+	} else {
+		args = append(args, "--leader-elect=false")
 	}
+	return append(args,
+		"--bind-address=127.0.0.1",
+		"--secure-port="+strconv.Itoa(port),
+		"--tls-cert-file="+serving.Cert,
+		"--tls-private-key-file="+serving.Key,
+	)
 }

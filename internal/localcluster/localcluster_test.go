@@ -1,6 +1,7 @@
 package localcluster
 
 import (
+	"context"
 	"crypto/x509"
 	"encoding/pem"
 	"os"
@@ -198,4 +199,176 @@ func TestClaimDir(t *testing.T) {
 			t.Errorf("unrelated process was killed: %v", err)
 		}
 	})
+}
+
+func TestSchedulerArgs(t *testing.T) {
+	tests := []struct {
+		name        string
+		leaderElect bool
+		want        []string
+		notWant     []string
+	}{
+		{
+			name:    "one replica runs without leader election",
+			want:    []string{"--leader-elect=false", "--secure-port=1234"},
+			notWant: []string{"--leader-elect=true", "--leader-elect-lease-duration"},
+		},
+		{
+			name:        "replicas elect a leader with short timings",
+			leaderElect: true,
+			want: []string{"--leader-elect=true", "--leader-elect-lease-duration=4s",
+				"--leader-elect-renew-deadline=2s", "--leader-elect-retry-period=500ms", "--secure-port=1234"},
+			notWant: []string{"--leader-elect=false", "--leader-elect-resource-name"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := strings.Join(schedulerArgs("/cfg.yaml", 1234, keyPair{Cert: "c", Key: "k"}, tc.leaderElect), " ")
+			for _, w := range tc.want {
+				if !strings.Contains(args, w) {
+					t.Errorf("args %q lack %q", args, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(args, w) {
+					t.Errorf("args %q have %q", args, w)
+				}
+			}
+		})
+	}
+}
+
+func TestSchedulerReplicaNames(t *testing.T) {
+	tests := []struct {
+		replicas int
+		want     string
+	}{
+		{0, "multislice-scheduler"},
+		{1, "multislice-scheduler"},
+		{2, "multislice-scheduler-0 multislice-scheduler-1"},
+	}
+	for _, tc := range tests {
+		c := &Cluster{opts: Options{SchedulerReplicas: tc.replicas}}
+		if got := strings.Join(c.SchedulerReplicas(), " "); got != tc.want {
+			t.Errorf("%d replicas: %q, want %q", tc.replicas, got, tc.want)
+		}
+	}
+}
+
+// supervised is a Cluster that supervises shell commands as components,
+// without any control plane.
+func supervised(t *testing.T, replicas int) *Cluster {
+	t.Helper()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	c := &Cluster{
+		opts:    Options{Dir: dir, BinDir: filepath.Dir(sh), SchedulerReplicas: replicas},
+		spawner: newSpawner(), failed: make(chan struct{}), bg: bg, cancel: cancel,
+	}
+	t.Cleanup(c.Stop)
+	return c
+}
+
+func TestKillAndRestart(t *testing.T) {
+	c := supervised(t, 2)
+	script := `echo "I0101 leaderelection.go:272] \"Successfully acquired lease\" lock=\"multislice-system/multislice-scheduler\""; exec sleep 300`
+	if err := c.run("multislice-scheduler-0", "sh", []string{"-c", script}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.run("multislice-scheduler-1", "sh", []string{"-c", "exec sleep 300"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a leader", func() bool { name, ok := c.SchedulerLeader(); return ok && name == "multislice-scheduler-0" })
+
+	first, _ := c.process("multislice-scheduler-0")
+	if err := c.Kill("multislice-scheduler-0"); err != nil {
+		t.Fatal(err)
+	}
+	if done, _ := first.exited(); !done {
+		t.Fatal("killed component still runs")
+	}
+	if name, ok := c.SchedulerLeader(); ok {
+		t.Errorf("leader %s after the leader was killed", name)
+	}
+	if err := c.Restart("multislice-scheduler-0"); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := c.process("multislice-scheduler-0")
+	if second == first || second.pid() == first.pid() {
+		t.Fatal("not started again")
+	}
+	if strings.Join(second.args, " ") != strings.Join(first.args, " ") {
+		t.Errorf("restarted with %q, want %q", second.args, first.args)
+	}
+	waitFor(t, "the restarted replica to lead", func() bool { _, ok := c.SchedulerLeader(); return ok })
+	log, err := os.ReadFile(second.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(log), leaseAcquiredLine); n != 2 {
+		t.Errorf("log has %d lease lines, want both runs' (appended):\n%s", n, log)
+	}
+	select {
+	case <-c.Failed():
+		t.Fatalf("a killed component failed the cluster: %v", c.Err())
+	default:
+	}
+	if err := c.Kill("nope"); err == nil {
+		t.Error("killing an unknown component succeeded")
+	}
+}
+
+func TestExitOnItsOwn(t *testing.T) {
+	t.Run("a scheduler replica is started again", func(t *testing.T) {
+		c := supervised(t, 2)
+		// Exits at once the first time, then runs.
+		marker := filepath.Join(c.opts.Dir, "ran")
+		script := `if [ -e ` + marker + ` ]; then exec sleep 300; fi; touch ` + marker + `; echo "leaderelection lost"; exit 1`
+		if err := c.run("multislice-scheduler-1", "sh", []string{"-c", script}, nil); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the replica to run again", func() bool {
+			exits := c.Exits()
+			p, _ := c.process("multislice-scheduler-1")
+			done, _ := p.exited()
+			return len(exits) == 1 && exits[0].Restarted && !done
+		})
+		select {
+		case <-c.Failed():
+			t.Fatalf("the replica's exit failed the cluster: %v", c.Err())
+		default:
+		}
+	})
+	t.Run("any other component fails the cluster", func(t *testing.T) {
+		c := supervised(t, 2)
+		if err := c.run("etcd", "sh", []string{"-c", "exit 3"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-c.Failed():
+		case <-time.After(10 * time.Second):
+			t.Fatal("the cluster did not fail")
+		}
+		if err := c.Err(); err == nil || !strings.Contains(err.Error(), "etcd stopped unexpectedly") {
+			t.Errorf("Err = %v", err)
+		}
+	})
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -22,11 +22,22 @@ type process struct {
 	name    string
 	logPath string
 	cmd     *exec.Cmd
+	// bin, args and env are what it was started with, so that it can be
+	// started again the same way (Cluster.Restart).
+	bin       string
+	args, env []string
+	logDir    string
+	// logStart is the size of the log when this run of the component
+	// started: a restarted component appends to its log, and what it
+	// wrote before belongs to its previous run.
+	logStart int64
 
 	done     chan struct{}
 	err      error
 	stopping bool
-	mu       sync.Mutex
+	// lease is what the log says of the scheduler's lease (leader.go).
+	lease leaseScan
+	mu    sync.Mutex
 }
 
 // spawner starts every child from one OS thread that lives as long as the
@@ -69,15 +80,25 @@ func (s *spawner) start(cmd *exec.Cmd) error {
 
 func (s *spawner) close() { close(s.quit) }
 
-// startProcess runs bin with args, output to logDir/name.log.
-func (s *spawner) startProcess(name, bin string, args, env []string, logDir string) (*process, error) {
+// startProcess runs bin with args, output to logDir/name.log. The log is
+// started afresh unless appendLog, which a restart sets so that the
+// previous run's lines stay for whoever investigates it.
+func (s *spawner) startProcess(name, bin string, args, env []string, logDir string, appendLog bool) (*process, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("%s: %w (build it with `make cluster-binaries`)", name, err)
 	}
 	logPath := filepath.Join(logDir, name+".log")
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if appendLog {
+		flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	logFile, err := os.OpenFile(logPath, flags, 0o644)
 	if err != nil {
 		return nil, err
+	}
+	var logStart int64
+	if st, err := logFile.Stat(); err == nil {
+		logStart = st.Size()
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -88,7 +109,10 @@ func (s *spawner) startProcess(name, bin string, args, env []string, logDir stri
 		_ = logFile.Close()
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	p := &process{name: name, logPath: logPath, cmd: cmd, done: make(chan struct{})}
+	p := &process{
+		name: name, logPath: logPath, cmd: cmd, done: make(chan struct{}),
+		bin: bin, args: args, env: env, logDir: logDir, logStart: logStart,
+	}
 	go func() {
 		err := cmd.Wait()
 		_ = logFile.Close()
@@ -148,6 +172,21 @@ func (p *process) stop(grace time.Duration) {
 			_ = syscall.Kill(-pgid, syscall.SIGKILL)
 			<-p.done
 		}
+	}
+}
+
+// kill sends SIGKILL to the process group at once, as a machine failure
+// or an OOM kill would, and waits for the process to exit. The exit is
+// not reported as unexpected.
+func (p *process) kill() {
+	p.mu.Lock()
+	p.stopping = true
+	p.mu.Unlock()
+	select {
+	case <-p.done:
+	default:
+		_ = syscall.Kill(-p.pid(), syscall.SIGKILL)
+		<-p.done
 	}
 }
 
