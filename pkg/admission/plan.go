@@ -199,6 +199,46 @@ type planning struct {
 	quals map[string]func(string) bool
 	// planned lists the slices this plan places (not already whole).
 	planned map[int]bool
+	// held are the domains other workloads' confined slices run in, by
+	// key (see heldByOther); nil until first asked.
+	held map[string]map[string]bool
+}
+
+// heldByOther reports whether n lies in a domain a confined slice of
+// another workload runs in: no pod of this workload, confined or not,
+// goes there.
+func (p *planning) heldByOther(n *state.NodeView) bool {
+	if p.held == nil {
+		p.held = map[string]map[string]bool{}
+		for _, m := range p.sn.Nodes {
+			for h := range m.Holders {
+				if h == p.self.Holder {
+					continue
+				}
+				v := p.sn.Workloads[h.Key]
+				if v == nil || v.Model == nil {
+					continue
+				}
+				for _, sl := range v.Model.Slices {
+					if sl.DomainKey == "" {
+						continue
+					}
+					if value, ok := m.Node.Labels()[sl.DomainKey]; ok {
+						if p.held[sl.DomainKey] == nil {
+							p.held[sl.DomainKey] = map[string]bool{}
+						}
+						p.held[sl.DomainKey][value] = true
+					}
+				}
+			}
+		}
+	}
+	for key, values := range p.held {
+		if v, ok := n.Node.Labels()[key]; ok && values[v] {
+			return true
+		}
+	}
+	return false
 }
 
 type sliceDemand struct {
@@ -359,7 +399,7 @@ func (p *planning) unconfinedNodes(taken map[string]bool, sc *atomicScope) []pla
 	out := make([]planner.Node, 0, len(names))
 	for _, name := range names {
 		n := p.sn.Nodes[name]
-		if taken[name] || n.Reserved {
+		if taken[name] || n.Reserved || p.heldByOther(n) {
 			continue
 		}
 		if _, rejected := p.self.Rejected[topology.DomainRef{Value: name}]; rejected {

@@ -71,15 +71,16 @@ func TestExclusivityComesFromTheWorkload(t *testing.T) {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}
 			ok, why := f.s.Check(member, "pool-1-node-0", f.free("pool-1-node-0"))
-			if ok == tc.wantHeld || (tc.wantHeld && why != "gke-nodepool=pool-1 is held by PodGroup ns/pg") {
+			if ok == tc.wantHeld || (tc.wantHeld && why != "node is in gke-nodepool=pool-1, held by PodGroup ns/pg") {
 				t.Errorf("Check(JobSet member on pool-1) = %v %q, want held %v", ok, why, tc.wantHeld)
 			}
 			if ok, why := f.s.Check(member, "pool-2-node-0", f.free("pool-2-node-0")); !ok {
 				t.Errorf("Check(JobSet member on pool-2) refused: %s", why)
 			}
-			// Plain pods are not confined: holders do not keep them out.
-			if ok, why := f.s.Check(unit.Pod("plain").TPU("4").Obj(), "pool-1-node-0", f.free("pool-1-node-0")); !ok {
-				t.Errorf("Check(plain pod on pool-1) refused: %s", why)
+			// A plain pod is no more welcome in a held domain than another
+			// workload's slice.
+			if ok, _ := f.s.Check(unit.Pod("plain").TPU("4").Obj(), "pool-1-node-0", f.free("pool-1-node-0")); ok == tc.wantHeld {
+				t.Errorf("Check(plain pod on pool-1) = %v, want held %v", ok, tc.wantHeld)
 			}
 			// Once the group is gone, the domain is free.
 			for _, p := range running {
@@ -297,5 +298,22 @@ func TestUnconfinedGangIsAllOrNothing(t *testing.T) {
 				t.Errorf("unconfined slice got domain %q", r.Slices[0].Domain)
 			}
 		})
+	}
+}
+
+// An unconfined gang is planned around domains confined slices run in,
+// even where they leave room: the pool is theirs while any of their pods
+// runs.
+func TestUnconfinedGangAvoidsHeldDomains(t *testing.T) {
+	f := newFixture(t, builders.V5ePools(2)...)
+	// pg runs on one node of pool-1, confined to the pool: pool-1-node-1 is free.
+	f.addPodGroup(unit.PodGroup("pg", 1).Exclusive(wellknown.NodePoolLabel).Obj())
+	f.addPods(unit.Pod("pg-0").InPodGroup("pg").TPU("4").NodeName("pool-1-node-0").Obj())
+	f.addGang(unit.JobSet("free").Unconfined().ReplicatedJob("slice", 1, 2).Obj())
+	r := f.mustPlan(jsKey("free"))
+	for _, slot := range r.Slices[0].Slots {
+		if strings.HasPrefix(slot.Node, "pool-1-") {
+			t.Errorf("planned on %s, in pool-1 held by PodGroup pg", slot.Node)
+		}
 	}
 }

@@ -386,3 +386,23 @@ func TestReconcileIgnoresAssumedPods(t *testing.T) {
 		t.Errorf("drift %+v while members are assumed, waiting in Permit", found)
 	}
 }
+
+// A reservation released between a member's Reserve and its Permit (a
+// node failed) leaves its siblings assumed, about to be rejected: the
+// member must not bind alone, although the gang looks placed.
+func TestPermitAfterTheReservationWasReleased(t *testing.T) {
+	f, all := gang(t)
+	f.commit(jsKey("a"))
+	for _, p := range all {
+		f.reserve(p)
+	}
+	f.addNodes(builders.V5ePool("pool-3").NotReady().Node(0))
+	f.addNodes(builders.V5ePool("pool-1").NotReady().Node(0))
+	f.addNodes(builders.V5ePool("pool-2").NotReady().Node(0))
+	if _, held := f.s.ReservationOf(jsKey("a")); held {
+		t.Fatal("the reservation survived its nodes failing")
+	}
+	if res := f.s.Permit(all[3]); res.Allow {
+		t.Errorf("Permit let a member bind alone after its reservation was released")
+	}
+}

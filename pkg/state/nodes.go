@@ -51,6 +51,10 @@ func nodeChanged(a, b *corev1.Node) bool {
 func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Actions {
 	var acts Actions
 	clear(s.carrying)
+	if ch.Moved || grew {
+		// The pods on it hold the domain it is in now.
+		s.reholdNodeLocked(name)
+	}
 	if ch.Failed || ch.Moved {
 		// Reservations on the node, or in a domain it left or joined, are
 		// no longer what was planned: a slice must not follow a node into
@@ -142,6 +146,20 @@ func (s *State) Check(pod *corev1.Pod, node string, free func() workload.Resourc
 				return false, fmt.Sprintf("the room left on the node is reserved for %s", by)
 			}
 		}
+	}
+	var own *workload.Holder
+	if gang {
+		if w := s.workloads[self]; w != nil && w.model != nil {
+			own = &workload.Holder{Key: self, UID: p.Member.OwnerUID}
+			if own.UID == "" {
+				own.UID = w.model.UID
+			}
+		}
+	}
+	if h, ref, held := s.domainHolderLocked(node, own); held && (own == nil || h.Key != self) {
+		// A domain a confined slice runs in is its own until its last pod
+		// is gone: no other workload's pod, confined or not, joins it.
+		return false, fmt.Sprintf("node is in %s=%s, held by %s", wellknown.ShortLabel(ref.Key), ref.Value, h.Key)
 	}
 	if gang {
 		if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -46,8 +47,11 @@ type Pod struct {
 	Spec       *corev1.PodSpec
 	Created    time.Time
 	labels     map[string]string
-	// holds is the holder this pod counts for on its node, if it holds.
-	holds *workload.Holder
+	// holds is the holder this pod counts for on its node, if it holds;
+	// heldDomain the domain it holds (nil when the node has no value of
+	// its slice's key).
+	holds      *workload.Holder
+	heldDomain *topology.DomainRef
 }
 
 // Ref names the pod.
@@ -432,6 +436,19 @@ func (s *State) holdLocked(w *Workload, p *Pod) {
 		s.nodeHolders[p.Node] = m
 	}
 	m[h]++
+	if key := w.domainKeyOf(p.Member.Slice); key != "" {
+		if v, ok := s.nodes.DomainOf(p.Node, key); ok {
+			ref := topology.DomainRef{Key: key, Value: v}
+			p.heldDomain = &ref
+			d := s.domainHeld[ref]
+			if d == nil {
+				d = map[workload.Holder]int{}
+				s.domainHeld[ref] = d
+			}
+			d[h]++
+			s.heldKeys[key]++
+		}
+	}
 }
 
 // unholdLocked drops what p holds. Callers that do not put the hold back
@@ -449,7 +466,54 @@ func (s *State) unholdLocked(p *Pod) {
 			delete(s.nodeHolders, p.Node)
 		}
 	}
+	if ref := p.heldDomain; ref != nil {
+		if d := s.domainHeld[*ref]; d != nil {
+			d[*p.holds]--
+			if d[*p.holds] <= 0 {
+				delete(d, *p.holds)
+			}
+			if len(d) == 0 {
+				delete(s.domainHeld, *ref)
+			}
+		}
+		if s.heldKeys[ref.Key]--; s.heldKeys[ref.Key] <= 0 {
+			delete(s.heldKeys, ref.Key)
+		}
+		p.heldDomain = nil
+	}
 	p.holds = nil
+}
+
+// reholdNodeLocked recomputes what the pods on node hold after the node
+// changed domains (a label changed, or it was added again).
+func (s *State) reholdNodeLocked(node string) {
+	for _, p := range s.podsOnNode[node] {
+		if p.holds == nil {
+			continue
+		}
+		if w := s.workloads[p.Member.Key]; w != nil {
+			s.unholdLocked(p)
+			s.holdLocked(w, p)
+		}
+	}
+}
+
+// domainHolderLocked returns a holder, other than own (nil: none), of a
+// confined slice running in a domain node lies in, and that domain.
+func (s *State) domainHolderLocked(node string, own *workload.Holder) (workload.Holder, topology.DomainRef, bool) {
+	for key := range s.heldKeys {
+		v, ok := s.nodes.DomainOf(node, key)
+		if !ok {
+			continue
+		}
+		ref := topology.DomainRef{Key: key, Value: v}
+		for h := range s.domainHeld[ref] {
+			if own == nil || h != *own {
+				return h, ref, true
+			}
+		}
+	}
+	return workload.Holder{}, topology.DomainRef{}, false
 }
 
 // holdsAgain reports whether p, replacing old, holds what old held (held)

@@ -410,7 +410,11 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 		return PermitResult{Allow: true}
 	}
 	r := s.reservations[w.key]
-	if r == nil && w.placedWhole() {
+	if r == nil && w.boundWhole() {
+		// It runs whole (a PodGroup's member beyond minMember joins it).
+		// Bound, not merely assumed: members assumed under a reservation
+		// released meanwhile are about to be rejected, and this one must
+		// not bind without them.
 		return PermitResult{Allow: true}
 	}
 	if r == nil || r.Attempt != w.model.RestartAttempt {

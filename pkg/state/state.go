@@ -106,6 +106,11 @@ type State struct {
 	// nodeHolders counts, per node, the live placed pods of confined gang
 	// slices on it, by holder: a domain with any of them is held.
 	nodeHolders map[string]map[workload.Holder]int
+	// domainHeld counts the same pods by the domain they hold, and
+	// heldKeys the domain keys any of them hold by: no other workload's
+	// pod, confined or not, goes anywhere in a held domain.
+	domainHeld map[topology.DomainRef]map[workload.Holder]int
+	heldKeys   map[string]int
 	// reservations: at most one per workload.
 	reservations map[workload.Key]*Reservation
 	// nodeReserved maps every node of a reserved confined domain to the
@@ -188,6 +193,8 @@ func New(opts Options) *State {
 		podsOnNode:   map[string]map[types.UID]*Pod{},
 		workloads:    map[workload.Key]*Workload{},
 		nodeHolders:  map[string]map[workload.Holder]int{},
+		domainHeld:   map[topology.DomainRef]map[workload.Holder]int{},
+		heldKeys:     map[string]int{},
 		reservations: map[workload.Key]*Reservation{},
 		nodeReserved: map[string]sliceRef{},
 		outstanding:  map[string]map[workload.Key]workload.Resources{},

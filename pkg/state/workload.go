@@ -156,6 +156,15 @@ func (w *Workload) confines(i int) bool {
 	return w.model.Confined()
 }
 
+// domainKeyOf is the node label confining slice i ("" when the slice is
+// unconfined or beyond the model's slices).
+func (w *Workload) domainKeyOf(i int) string {
+	if w.model == nil || i >= len(w.model.Slices) {
+		return ""
+	}
+	return w.model.Slices[i].DomainKey
+}
+
 func (w *Workload) count(p *Pod, delta int) {
 	w.membersGen++
 	if !w.current(p) {
@@ -311,6 +320,17 @@ func (s *State) refreshCompleteLocked(w *Workload) bool {
 func (w *Workload) placedWhole() bool {
 	for _, i := range w.active() {
 		if w.slices[i].placed < w.model.Slices[i].Pods {
+			return false
+		}
+	}
+	return true
+}
+
+// boundWhole is placedWhole counting bound pods only, not those assumed
+// while their binding is pending.
+func (w *Workload) boundWhole() bool {
+	for _, i := range w.active() {
+		if w.slices[i].bound < w.model.Slices[i].Pods {
 			return false
 		}
 	}

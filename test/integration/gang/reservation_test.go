@@ -196,8 +196,9 @@ func TestRecreatedJobSetIsAnotherWorkload(t *testing.T) {
 	}
 }
 
-// Plain pods kept out of a reserved domain are tried again as soon as the
-// reservation ends, not minutes later.
+// Plain pods kept out of a reserved domain stay out while the gang's
+// leader runs there (the pool is its slice's until its last pod is gone),
+// and are tried again as soon as it is, not minutes later.
 func TestPlainPodsKeptOutOfAReservationReturnWhenItEnds(t *testing.T) {
 	cp := harness.StartControlPlane(t)
 	cp.InstallWorkloadCRDs(t)
@@ -220,13 +221,16 @@ func TestPlainPodsKeptOutOfAReservationReturnWhenItEnds(t *testing.T) {
 	if !strings.Contains(cond.Message, "reserved for slice 0 of JobSet") {
 		t.Errorf("plain pod unschedulable for another reason: %q", cond.Message)
 	}
-	start := time.Now()
-	bound := cp.WaitForPodBound(t, ns, plain.Name)
-	if waited := time.Since(start); waited > 30*time.Second {
-		t.Errorf("plain pod bound %s after the reservation could end", waited)
+	// The follower never comes: the reservation ends after 6 s, and the
+	// lone leader still holds the pool.
+	cp.ExpectPodStaysUnbound(t, ns, plain.Name, 8*time.Second)
+	if err := cp.Client.CoreV1().Pods(ns).Delete(t.Context(), leader.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+		t.Fatal(err)
 	}
-	if bound.Spec.NodeName == leader.Spec.NodeName {
-		t.Errorf("plain pod shares node %s with the leader", bound.Spec.NodeName)
+	start := time.Now()
+	cp.WaitForPodBound(t, ns, plain.Name)
+	if waited := time.Since(start); waited > 30*time.Second {
+		t.Errorf("plain pod bound %s after the pool was free", waited)
 	}
 }
 
@@ -247,6 +251,7 @@ func TestNodeFailureEndsTheReservationAtOnce(t *testing.T) {
 		}).ReplicatedJob("slice", 1, 4).Obj())
 	leader := builders.PodsOf(js, 0)[0]
 	builders.InjectExclusiveAffinity(leader)
+	released := metricValue(t, "multislice_reservation_releases_total", map[string]string{"reason": "node_failure"})
 	cp.CreatePod(t, leader)
 	bound := cp.WaitForPodBound(t, ns, leader.Name)
 
@@ -267,9 +272,14 @@ func TestNodeFailureEndsTheReservationAtOnce(t *testing.T) {
 	if _, err := cp.Client.CoreV1().Nodes().UpdateStatus(t.Context(), node, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	// With the reservation gone, a plain pod may use the pool's free hosts.
-	cp.CreatePod(t, builders.Pod(ns, "plain").Scheduler(app.Name).TPU("4").Obj())
-	cp.WaitForPodBound(t, ns, "plain")
+	// The reservation ends at once.
+	err = wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		return metricValue(t, "multislice_reservation_releases_total", map[string]string{"reason": "node_failure"}) > released &&
+			metricValue(t, "multislice_active_reservations", nil) == 0, nil
+	})
+	if err != nil {
+		t.Errorf("the reservation outlived its failed node by 10 s")
+	}
 }
 
 func jobsetClient(cp *harness.ControlPlane) jobsetclient.Interface {
