@@ -142,6 +142,11 @@ test-fuzz: ## Fuzz what users write (pod labels, JobSets, Jobs, PodGroups, queue
 test-fuzz-short: ## test-fuzz for 3s per target (a step of `make test`).
 	@$(MAKE) --no-print-directory test-fuzz FUZZTIME=3s
 
+.PHONY: test-race
+test-race: etcd fixtures $(BIN)/multislice-scheduler ## Unit and integration tests under the race detector (a step of CI after `make test`).
+	$(GO) test -race $(TEST_FLAGS) $(UNIT_PKGS)
+	PATH=$(BIN):$$PATH $(GO) test -race $(TEST_FLAGS) -timeout 60m ./test/integration/...
+
 .PHONY: test-e2e
 test-e2e: cluster-binaries ## End-to-end tests on the local cluster (real JobSet webhooks and controllers, KWOK nodes).
 	$(GO) test $(TEST_FLAGS) -count=1 -timeout 20m ./test/e2e/...
