@@ -22,6 +22,9 @@ type Preemption struct {
 	Plan *state.Reservation
 	// Simulations counts the plans tried.
 	Simulations int
+	// Capacity is set for capacity preemption: the preemptor takes the
+	// victims' domains, not their quota (see preemption.Situation).
+	Capacity bool
 }
 
 // QueueOf returns the ClusterQueue a view is charged to or waits in.
@@ -30,7 +33,13 @@ type QueueOf func(v *state.WorkloadView) *quota.ClusterQueue
 // Preempt decides which workloads to evict, whole, so that sn.Self can be
 // placed — by one comparator chain (package preemption): fewest victims,
 // lowest priority, most recently started, key — among the workloads the
-// ClusterQueue policies and priorities allow. Every candidate set is
+// ClusterQueue policies and priorities allow.
+//
+// It is capacity preemption when sn.Self is admitted already or its quota
+// fits as things are (an admitted workload restarted after a pool failed
+// asks for domains, not quota): priority alone chooses the victims, and
+// they keep their quota in every simulation. Otherwise it is quota
+// preemption, which the ClusterQueue policies govern. Every candidate set is
 // simulated on the snapshot with the same Plan that admits workloads, so a
 // preemption never frees room the preemptor then cannot use. The snapshot
 // is left as it was. The failure says why no set helps.
@@ -40,12 +49,16 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 		return nil, &planner.Failure{Message: "the workload is not known yet", Unresolvable: true}
 	}
 	me := party(self, queueOf(self))
-	sit := preemption.Situation{}
-	if q := sn.Quota; q != nil && q.View != nil {
+	sit := preemption.Situation{Capacity: quotaFits(sn)}
+	if q := sn.Quota; q != nil && q.View != nil && !sit.Capacity {
 		sit.Borrowing = func(cq *quota.ClusterQueue) bool { return len(q.View.Borrowed(cq)) > 0 }
 		if q.ClusterQueue != nil {
 			sit.PreemptorBorrows = q.View.Borrowing(q.ClusterQueue, q.View.Force(q.ClusterQueue, q.Needs).Usage)
 		}
+	}
+	remove := sn.RemoveWorkload
+	if sit.Capacity {
+		remove = sn.Displace
 	}
 	// Room that pods being deleted will leave counts as free: a preemption
 	// never evicts for what frees itself.
@@ -73,35 +86,54 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 		}
 		cands = append(cands, preemption.Candidate{Key: k, Priority: v.Priority, Started: v.Started, Frees: frees[k]})
 	}
-	if len(cands) == 0 {
-		return nil, &planner.Failure{Message: "no workload may be preempted for it" + describeRefusals(refused)}
+	kind := "quota preemption"
+	if sit.Capacity {
+		kind = "capacity preemption"
 	}
-	out := &Preemption{}
+	if len(cands) == 0 {
+		return nil, &planner.Failure{Message: fmt.Sprintf("%s: no workload may be preempted for it%s", kind, describeRefusals(refused))}
+	}
+	out := &Preemption{Capacity: sit.Capacity}
 	fits := func(removed []workload.Key) bool {
 		out.Simulations++
-		_, fail := planWithout(sn, removed, sn.RemoveWorkload)
+		_, fail := planWithout(sn, removed, remove)
 		return fail == nil
 	}
 	victims, ok := preemption.Choose(cands, need, fits)
 	if !ok {
-		return nil, &planner.Failure{Message: fmt.Sprintf("evicting all %d workload(s) that may be preempted would not make room", len(cands))}
+		return nil, &planner.Failure{Message: fmt.Sprintf("%s: evicting all %d workload(s) that may be preempted would not make room", kind, len(cands))}
 	}
 	// Where it goes: on domains that are free already when the victims'
 	// quota is all it needs (nothing waits for their pods to leave, and
 	// their domains stay for others), else on what their removal frees.
 	var r *state.Reservation
 	fail := &planner.Failure{}
-	if quotaOnly(sn, victims) {
+	if !sit.Capacity && quotaOnly(sn, victims) {
 		r, fail = planWithout(sn, victims, sn.Uncharge)
 	}
 	if fail != nil {
-		r, fail = planWithout(sn, victims, sn.RemoveWorkload)
+		r, fail = planWithout(sn, victims, remove)
 	}
 	if fail != nil {
 		return nil, fail
 	}
 	out.Victims, out.Plan = victims, r
 	return out, nil
+}
+
+// quotaFits reports whether sn.Self asks no one for quota: it is not
+// waiting for admission (admitted already, or not quota-managed), or its
+// queue can charge it as things are.
+func quotaFits(sn *state.Snapshot) bool {
+	q := sn.Quota
+	if q == nil {
+		return true
+	}
+	if q.Problem != nil || q.ClusterQueue == nil || q.View == nil {
+		return false
+	}
+	_, problem := q.View.Assign(q.ClusterQueue, q.Needs, quota.Exclusions{})
+	return problem == nil
 }
 
 // countLeavingAsFree adds to every node's free room what its pods being

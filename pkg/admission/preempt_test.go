@@ -257,3 +257,80 @@ func BenchmarkPreempt(b *testing.B) {
 		})
 	}
 }
+
+// A preemptor asking for domains only (admitted already, or its quota
+// fits) preempts by priority, whatever its ClusterQueue's quota policies
+// say, and the victims keep their quota; one asking for quota preempts as
+// its ClusterQueue's policies allow. Work outside the queues never evicts
+// an admitted workload.
+func TestPreemptCapacityOrQuota(t *testing.T) {
+	js := jobSetModel("high").slices(2, 2, pool, 0, tpuSpec()).obj()
+	// Seed 000 under a queue: the preemptor (16 chips) lost pool-1; low
+	// (16 chips, charged to the same ClusterQueue) holds pool-3 and pool-4.
+	build := func(nominal int64, within string, queued bool) (*state.Snapshot, admission.QueueOf) {
+		s := snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).pool("pool-4", 2).
+			self(js, all(js, tpuSpec())...).priority(100).failed("pool-1").
+			running("low", 10, 0, "pool-3", "pool-4").
+			queue([]*quota.Flavor{flavor("v6e")}, nominal)
+		cq := s.sn.Quota.ClusterQueue
+		cq.Preemption.WithinClusterQueue = within
+		low := s.sn.Workloads[other("low").Key]
+		low.Charge = &quota.Charge{ClusterQueue: "cq", Usage: quota.Usage{{Flavor: "v6e", Resource: wellknown.ResourceTPU}: 16000}}
+		s.sn.Quota.View.Add(low.Charge)
+		if !queued {
+			s.sn.Quota = nil
+		}
+		return s.sn, func(v *state.WorkloadView) *quota.ClusterQueue {
+			if v == s.sn.Self && !queued || v != s.sn.Self && v.Charge == nil {
+				return nil
+			}
+			return cq
+		}
+	}
+	for _, tc := range []struct {
+		name         string
+		nominal      int64
+		within       string
+		queued       bool
+		wantCapacity bool
+		wantFail     string
+	}{
+		{name: "quota fits: capacity preemption, withinClusterQueue ignored", nominal: 64, within: "Never", queued: true, wantCapacity: true},
+		{name: "quota short, Never: no victim", nominal: 16, within: "Never", queued: true, wantFail: "quota preemption: no workload may be preempted for it: ClusterQueue cq does not preempt within itself"},
+		{name: "quota short, LowerPriority: quota preemption", nominal: 16, within: "LowerPriority", queued: true},
+		{name: "unqueued preemptor never evicts an admitted workload", nominal: 64, within: "LowerPriority", wantFail: "capacity preemption: no workload may be preempted for it: JobSet ns/low is admitted through ClusterQueue cq and the preemptor is not queued"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sn, queueOf := build(tc.nominal, tc.within, tc.queued)
+			used := func() int64 {
+				if sn.Quota == nil {
+					return 0
+				}
+				return sn.Quota.View.Usage("cq", quota.FlavorResource{Flavor: "v6e", Resource: wellknown.ResourceTPU})
+			}
+			before := used()
+			d, fail := admission.Preempt(sn, queueOf)
+			if used() != before {
+				t.Errorf("the queue's usage is %d after the decision, want %d as before", used(), before)
+			}
+			if tc.wantFail != "" {
+				if fail == nil || !strings.Contains(fail.Message, tc.wantFail) {
+					t.Fatalf("Preempt = %+v, %v; want a failure mentioning %q", d, fail, tc.wantFail)
+				}
+				return
+			}
+			if fail != nil {
+				t.Fatalf("Preempt failed: %v", fail)
+			}
+			if got := keyNames(d.Victims); got != "low" {
+				t.Errorf("victims %s, want low", got)
+			}
+			if d.Capacity != tc.wantCapacity {
+				t.Errorf("capacity preemption = %v, want %v", d.Capacity, tc.wantCapacity)
+			}
+			if d.Plan.Charge == nil {
+				t.Errorf("the plan charges nothing; a queued preemptor's plan charges its queue")
+			}
+		})
+	}
+}

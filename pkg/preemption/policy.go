@@ -35,12 +35,23 @@ type Situation struct {
 	// PreemptorBorrows is set when admitting the preemptor would make its
 	// queue borrow from the cohort.
 	PreemptorBorrows bool
+	// Capacity is set when the preemptor asks the victims for domains
+	// only: it is admitted already, or its quota fits without evicting
+	// anyone. That is capacity preemption (hotswap), which priority
+	// decides; the ClusterQueue policies decide quota preemption only.
+	Capacity bool
 }
 
 // Allowed says whether victim may be evicted for preemptor, and why not.
 //
-// Between workloads that are not both quota-managed, priority decides:
-// only a strictly lower priority is a victim, as with kube-scheduler.
+// Capacity preemption (Situation.Capacity: the preemptor takes domains,
+// not quota) is decided by priority: only a strictly lower priority is a
+// victim, as with kube-scheduler, and never a quota-managed workload for
+// one outside the queues — work that bypasses the queues does not undo
+// their admissions.
+//
+// Quota preemption (the preemptor needs quota the victims hold): between
+// workloads that are not both quota-managed, priority decides as above.
 // Between quota-managed workloads the preemptor's ClusterQueue decides:
 //   - same queue: withinClusterQueue (Never by default);
 //   - another queue of its cohort: only one that borrows, under
@@ -51,7 +62,10 @@ type Situation struct {
 //     nominal quota unless reclaimMoreThanNominalQuota.
 func Allowed(p, v Party, s Situation) (bool, string) {
 	lower := v.Priority < p.Priority
-	if p.Queue == nil || v.Queue == nil {
+	if p.Queue == nil && v.Queue != nil {
+		return false, fmt.Sprintf("%s is admitted through ClusterQueue %s and the preemptor is not queued", v.Key, v.Queue.Name)
+	}
+	if s.Capacity || p.Queue == nil || v.Queue == nil {
 		if lower {
 			return true, ""
 		}

@@ -26,6 +26,10 @@ type Verdict struct {
 	// QueueReason is set when the workload's queue keeps it waiting: a
 	// quota.Reason* constant.
 	QueueReason string
+	// QueueNeedsAction is set with QueueReason when only a change to
+	// queue objects or to the workload can help (the user must act): its
+	// event is a Warning then.
+	QueueNeedsAction bool
 	// Wake lists pods to activate: the head of the fairer workload this
 	// one yields to, which may sit gated while quota waits for it. The
 	// caller activates them later, outside the scheduling queue's lock
@@ -135,8 +139,9 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 			// A provisioning check holds the head until its capacity exists.
 			if wait, reason, msg := s.checkGateLocked(w); wait {
 				v.Wait, v.Message, v.QueueReason = true, msg, reason
+				v.QueueNeedsAction = reason == "AdmissionCheckNotReady"
 				// Shown on the Workload while no quota is reserved.
-				w.queueProblem.Store(&quota.Problem{Reason: reason, Message: msg, Config: reason == "AdmissionCheckNotReady"})
+				w.queueProblem.Store(&quota.Problem{Reason: reason, Message: msg, Config: v.QueueNeedsAction})
 				return v
 			}
 		}
@@ -153,6 +158,7 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 				}
 			} else {
 				v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason
+				v.QueueNeedsAction = qv.Problem.Config
 				if w.blockedBy == nil {
 					// A blocked member is the first thing to fix: its reason
 					// stands (MemberUnschedulable).

@@ -304,10 +304,20 @@ func (sn *Snapshot) Uncharge(key workload.Key) (undo func()) {
 }
 
 // RemoveWorkload simulates the workload being gone from the snapshot: its
-// pods' requests and the room its reservation planned are freed, and its
-// holds and reserved domains dropped. The returned function restores the
-// snapshot exactly.
+// pods' requests and the room its reservation planned are freed, its
+// holds and reserved domains dropped and its quota charge released. The
+// returned function restores the snapshot exactly.
 func (sn *Snapshot) RemoveWorkload(key workload.Key) (undo func()) {
+	return sn.remove(key, true)
+}
+
+// Displace is RemoveWorkload with the workload's quota charge kept: what
+// capacity preemption takes from a victim is its domains, never its quota.
+func (sn *Snapshot) Displace(key workload.Key) (undo func()) {
+	return sn.remove(key, false)
+}
+
+func (sn *Snapshot) remove(key workload.Key, uncharge bool) (undo func()) {
 	v := sn.Workloads[key]
 	if v == nil {
 		return func() {}
@@ -372,7 +382,7 @@ func (sn *Snapshot) RemoveWorkload(key workload.Key) (undo func()) {
 		}
 	}
 	delete(sn.Workloads, key)
-	uncharged := sn.Quota != nil && sn.Quota.View != nil && v.Charge != nil
+	uncharged := uncharge && sn.Quota != nil && sn.Quota.View != nil && v.Charge != nil
 	if uncharged {
 		sn.Quota.View.Remove(v.Charge)
 	}

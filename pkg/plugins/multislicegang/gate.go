@@ -109,8 +109,15 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 	case v.Unresolvable:
 		g.rt.Events().WarnPod(pod, &v.Ref, state.ReasonGangBlocked, v.Message)
 	case v.QueueReason != "":
-		// Why its queue keeps it waiting (the sink drops repeats).
-		g.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)
+		// Why its queue keeps it waiting (the sink drops repeats): a
+		// Warning when only the user can fix it (a LocalQueue missing, a
+		// workload larger than its queue can ever hold), Normal when it
+		// waits its turn.
+		if v.QueueNeedsAction {
+			g.rt.Events().Warn(&v.Ref, v.QueueReason, v.Message)
+		} else {
+			g.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)
+		}
 		metrics.QueueRejections.WithLabelValues(v.QueueReason).Inc()
 	}
 	if len(v.Wake) > 0 {

@@ -69,10 +69,18 @@ func (pl *Plugin) preemptForWorkload(ctx context.Context, cs fwk.CycleState, st 
 	// meanwhile.
 	where := strings.TrimPrefix(state.DescribePlacement(sn.Self.Model, decision.Plan), "reserved ")
 	logger.V(2).Info("Preempting whole workloads", "preemptor", key, "victims", decision.Victims, "simulations", decision.Simulations, "placement", where)
-	pl.rt.Events().Normal(&v.Ref, "Preempting", fmt.Sprintf("evicting %s (priority %s) to make room for it (planned: %s)", joinKeys(decision.Victims), priorities(sn, decision.Victims), where))
+	// Capacity preemption takes domains and leaves the victims' quota
+	// alone: they keep their place in their queue (it orders by priority
+	// and creation) and come back when domains free up. Quota preemption
+	// takes their quota as well.
+	what, after := "quota and domains", "it waits in its queue for quota again"
+	if decision.Capacity {
+		what, after = "domains (capacity preemption; quota is not in question)", "it comes back, in its queue's order, as soon as domains free up"
+	}
+	pl.rt.Events().Normal(&v.Ref, "Preempting", fmt.Sprintf("evicting %s (priority %s) for their %s (planned: %s)", joinKeys(decision.Victims), priorities(sn, decision.Victims), what, where))
 	for _, victim := range decision.Victims {
 		ref := st.Ref(victim)
-		pl.rt.Events().Warn(&ref, "Preempted", fmt.Sprintf("evicted whole by %s (priority %d), to make room for it (planned: %s)", key, sn.Self.Priority, where))
+		pl.rt.Events().Warn(&ref, "Preempted", fmt.Sprintf("evicted whole by %s (priority %d), which takes its %s (planned: %s); %s", key, sn.Self.Priority, what, where, after))
 		pods := st.VictimPods(victim)
 		go pl.evict(context.WithoutCancel(ctx), key, pods)
 	}

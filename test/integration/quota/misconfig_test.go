@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
@@ -58,8 +59,13 @@ func TestMisconfiguredQueuesSayWhyAndRecover(t *testing.T) {
 		if !strings.Contains(cond.Message, tc.mention) {
 			t.Errorf("%s: message %q does not mention %q", tc.js.Name, cond.Message, tc.mention)
 		}
-		if note := e.cp.WaitForWorkloadEvent(t, ns, tc.js.Name, tc.reason); !strings.Contains(note, tc.mention) {
-			t.Errorf("%s: event %q does not mention %q", tc.js.Name, note, tc.mention)
+		// Only the user can fix these: Warning events.
+		ev := e.cp.WaitForWorkloadEventObject(t, ns, tc.js.Name, tc.reason)
+		if !strings.Contains(ev.Note, tc.mention) {
+			t.Errorf("%s: event %q does not mention %q", tc.js.Name, ev.Note, tc.mention)
+		}
+		if ev.Type != corev1.EventTypeWarning {
+			t.Errorf("%s: %s event is of type %s, want %s: the user must act", tc.js.Name, tc.reason, ev.Type, corev1.EventTypeWarning)
 		}
 	}
 	for _, name := range []string{"no-localqueue", "no-clusterqueue", "not-selected", "no-flavor", "cpu"} {
