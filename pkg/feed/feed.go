@@ -53,6 +53,9 @@ type Runtime struct {
 	evict *evictor
 	// recorder writes admissions on Workload objects (see record.go).
 	recorder recorderSlot
+	// unsuspend is the controller that starts queued Jobs and JobSets
+	// (nil until the Job informer is set up).
+	unsuspend atomic.Pointer[unsuspender]
 }
 
 // Settings are the plugin arguments every profile shares.
@@ -109,7 +112,9 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 	if err := rt.watchNodes(ctx, h); err != nil {
 		return nil, err
 	}
-	rt.watchSources(ctx, h, rt.watchJobs(ctx, h))
+	un := rt.watchJobs(ctx, h)
+	rt.unsuspend.Store(un)
+	rt.watchSources(ctx, h, un)
 	rt.watchQueues(ctx, h)
 	go rt.expireLoop(ctx)
 	podInformer := h.SharedInformerFactory().Core().V1().Pods()

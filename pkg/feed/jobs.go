@@ -25,7 +25,11 @@ func (rt *Runtime) watchJobs(ctx context.Context, h fwk.Handle) *unsuspender {
 	informer := jobs.Informer()
 	st := rt.state
 	un := newUnsuspender(rt.events, st.Clock(), func() unsuspendEnv {
-		return unsuspendEnv{queueAPI: st.API(state.QueueAPI), ours: st.HasScheduler}
+		env := unsuspendEnv{queueAPI: st.API(state.QueueAPI), ours: st.HasScheduler, localQueue: st.HasLocalQueue}
+		if names := st.Schedulers(); len(names) > 0 {
+			env.scheduler = names[0]
+		}
+		return env
 	}, h.ClientSet().BatchV1(), jobs.Lister())
 	context.AfterFunc(ctx, un.queue.ShutDown)
 	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{

@@ -70,7 +70,15 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 		return nil, err
 	}
 	if err := feedInformer(ctx, rt, v1.LocalQueues().Informer(),
-		func(lq *multislicev1alpha1.LocalQueue) state.Actions { return st.SetLocalQueue(localQueueModel(lq)) },
+		func(lq *multislicev1alpha1.LocalQueue) state.Actions {
+			acts := st.SetLocalQueue(localQueueModel(lq))
+			if un := rt.unsuspend.Load(); un != nil {
+				// Jobs and JobSets naming it are looked at again: started
+				// if queued here, told what to change if not ours.
+				un.localQueueSet(lq.Namespace, lq.Name)
+			}
+			return acts
+		},
 		func(lq *multislicev1alpha1.LocalQueue) state.Actions {
 			return st.DeleteLocalQueue(lq.Namespace, lq.Name)
 		}); err != nil {

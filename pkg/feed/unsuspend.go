@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/wait"
 	batchv1client "k8s.io/client-go/kubernetes/typed/batch/v1"
@@ -45,6 +46,9 @@ const (
 
 	reasonUnsuspended     = "Unsuspended"
 	reasonNotQueueManaged = "NotQueueManaged"
+	// reasonOtherScheduler: the object names one of our LocalQueues, and
+	// its pods are another scheduler's.
+	reasonOtherScheduler = "SchedulerNameMismatch"
 	unsuspendedMessage    = "admitted by multislice-scheduler's queues; its pods wait for quota and placement"
 )
 
@@ -62,6 +66,11 @@ type unsuspendEnv struct {
 	queueAPI state.APIStatus
 	// ours reports whether pods of a schedulerName are this scheduler's.
 	ours func(schedulerName string) bool
+	// localQueue reports whether a LocalQueue exists in the queue API
+	// (nil: none does).
+	localQueue func(namespace, name string) bool
+	// scheduler is the name pods must give to be this scheduler's.
+	scheduler string
 }
 
 // unsuspendVerdict is what to do about one object.
@@ -72,8 +81,30 @@ type unsuspendVerdict struct {
 	// served (yet): look again later.
 	recheck bool
 	// warning, when set, tells the user why the object is not
-	// queue-managed (reason NotQueueManaged).
-	warning string
+	// queue-managed, with reason (NotQueueManaged or
+	// SchedulerNameMismatch).
+	warning, reason string
+}
+
+// otherScheduler is the verdict on an object that names queue, one of our
+// LocalQueues, while the pods of its template at field are for another
+// scheduler: nothing here admits them, and a suspended object would wait
+// forever. The pod template's schedulerName cannot change once the object
+// exists (Job and JobSet validation keep it immutable), so the user is told
+// to create it again.
+func otherScheduler(kind, namespace, queue, field, schedulerName string, env unsuspendEnv) unsuspendVerdict {
+	if schedulerName == "" {
+		schedulerName = corev1.DefaultSchedulerName + " (unset)"
+	}
+	return unsuspendVerdict{reason: reasonOtherScheduler, warning: fmt.Sprintf(
+		"the %s names LocalQueue %s/%s, which %s admits, but its pods are for scheduler %s: nothing admits, starts or places them here. "+
+			"%s cannot change once the %s exists: delete it and create it again with %s: %s",
+		kind, namespace, queue, env.scheduler, schedulerName, field, kind, field, env.scheduler)}
+}
+
+// servesQueue reports whether queue is one of our LocalQueues.
+func (env unsuspendEnv) servesQueue(namespace, queue string) bool {
+	return env.queueAPI == state.APIServed && env.localQueue != nil && env.localQueue(namespace, queue)
 }
 
 // decideJob says what to do about a Job. A Job is started when it names a
@@ -85,18 +116,23 @@ type unsuspendVerdict struct {
 func decideJob(job *batchv1.Job, env unsuspendEnv) unsuspendVerdict {
 	queue := workload.JobQueueName(job)
 	if queue == "" || job.Labels[wellknown.JobSetNameLabel] != "" || job.DeletionTimestamp != nil ||
-		ptr.Deref(job.Spec.ManagedBy, batchv1.JobControllerName) != batchv1.JobControllerName ||
-		!env.ours(job.Spec.Template.Spec.SchedulerName) || jobEnded(job) {
+		ptr.Deref(job.Spec.ManagedBy, batchv1.JobControllerName) != batchv1.JobControllerName || jobEnded(job) {
 		return unsuspendVerdict{}
 	}
 	if _, done := job.Annotations[wellknown.UnsuspendedAnnotation]; done {
+		return unsuspendVerdict{}
+	}
+	if name := job.Spec.Template.Spec.SchedulerName; !env.ours(name) {
+		if env.servesQueue(job.Namespace, queue) {
+			return otherScheduler("Job", job.Namespace, queue, "spec.template.spec.schedulerName", name, env)
+		}
 		return unsuspendVerdict{}
 	}
 	if job.Spec.Suspend == nil || !*job.Spec.Suspend {
 		if env.queueAPI != state.APIServed || wellknown.QueueName(job.Spec.Template.Labels, job.Spec.Template.Annotations) != "" {
 			return unsuspendVerdict{}
 		}
-		return unsuspendVerdict{warning: fmt.Sprintf(
+		return unsuspendVerdict{reason: reasonNotQueueManaged, warning: fmt.Sprintf(
 			"the Job names LocalQueue %s but was created running: its pods do not carry %s, so they are scheduled as plain pods, "+
 				"outside the queue's quota and not as one gang. Create the Job with spec.suspend: true (the scheduler starts it and "+
 				"labels its pods), or put the label %s: %s on its pod template",
@@ -110,25 +146,35 @@ func decideJob(job *batchv1.Job, env unsuspendEnv) unsuspendVerdict {
 }
 
 // decideJobSet says what to do about a JobSet: started under the same
-// rules as a Job, every replicated Job's pods being this scheduler's.
+// rules as a Job, every replicated Job's pods being this scheduler's. One
+// naming our LocalQueue whose pods are another scheduler's is warned
+// about, suspended or running (seeds 000 and 002 create theirs running,
+// with no schedulerName).
 func decideJobSet(js *jobsetv1alpha2.JobSet, env unsuspendEnv) unsuspendVerdict {
-	if wellknown.QueueName(js.Labels, js.Annotations) == "" || js.DeletionTimestamp != nil ||
-		js.Spec.Suspend == nil || !*js.Spec.Suspend || len(js.Spec.ReplicatedJobs) == 0 ||
+	queue := wellknown.QueueName(js.Labels, js.Annotations)
+	if queue == "" || js.DeletionTimestamp != nil || len(js.Spec.ReplicatedJobs) == 0 ||
 		ptr.Deref(js.Spec.ManagedBy, jobsetv1alpha2.JobSetControllerName) != jobsetv1alpha2.JobSetControllerName {
 		return unsuspendVerdict{}
 	}
 	if _, done := js.Annotations[wellknown.UnsuspendedAnnotation]; done {
 		return unsuspendVerdict{}
 	}
-	for _, rj := range js.Spec.ReplicatedJobs {
-		if !env.ours(rj.Template.Spec.Template.Spec.SchedulerName) {
-			return unsuspendVerdict{}
-		}
-	}
 	for _, c := range js.Status.Conditions {
 		if (c.Type == string(jobsetv1alpha2.JobSetCompleted) || c.Type == string(jobsetv1alpha2.JobSetFailed)) && c.Status == metav1.ConditionTrue {
 			return unsuspendVerdict{}
 		}
+	}
+	for i, rj := range js.Spec.ReplicatedJobs {
+		if name := rj.Template.Spec.Template.Spec.SchedulerName; !env.ours(name) {
+			if env.servesQueue(js.Namespace, queue) {
+				field := fmt.Sprintf("spec.replicatedJobs[%d].template.spec.template.spec.schedulerName", i)
+				return otherScheduler("JobSet", js.Namespace, queue, field, name, env)
+			}
+			return unsuspendVerdict{}
+		}
+	}
+	if js.Spec.Suspend == nil || !*js.Spec.Suspend {
+		return unsuspendVerdict{}
 	}
 	return admitToQueue(env)
 }
@@ -239,13 +285,34 @@ func (u *unsuspender) jobChanged(job *batchv1.Job) {
 	u.queue.Add(unsuspendKey{kind: workload.SourceJob, namespace: job.Namespace, name: job.Name})
 }
 
-// jobSetChanged queues a JobSet that may need starting.
+// jobSetChanged queues a JobSet that may need starting, or a warning.
 func (u *unsuspender) jobSetChanged(js *jobsetv1alpha2.JobSet) {
-	if _, done := js.Annotations[wellknown.UnsuspendedAnnotation]; done || js.Spec.Suspend == nil || !*js.Spec.Suspend ||
-		wellknown.QueueName(js.Labels, js.Annotations) == "" {
+	if _, done := js.Annotations[wellknown.UnsuspendedAnnotation]; done || wellknown.QueueName(js.Labels, js.Annotations) == "" {
 		return
 	}
 	u.queue.Add(unsuspendKey{kind: workload.SourceJobSet, namespace: js.Namespace, name: js.Name})
+}
+
+// localQueueSet queues the Jobs and JobSets of namespace that name
+// LocalQueue name, which now exists (or changed): what to do about them
+// depends on it.
+func (u *unsuspender) localQueueSet(namespace, name string) {
+	if jobs, err := u.jobLister.Jobs(namespace).List(labels.Everything()); err == nil {
+		for _, job := range jobs {
+			if workload.JobQueueName(job) == name {
+				u.jobChanged(job)
+			}
+		}
+	}
+	if access := u.jobSetAccess(); access != nil {
+		if jss, err := access.lister.JobSets(namespace).List(labels.Everything()); err == nil {
+			for _, js := range jss {
+				if wellknown.QueueName(js.Labels, js.Annotations) == name {
+					u.jobSetChanged(js)
+				}
+			}
+		}
+	}
 }
 
 // watchJobSets feeds the JobSet informer's objects to the controller and
@@ -348,7 +415,7 @@ func (u *unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, erro
 	v := decideJob(job, u.env())
 	ref := &corev1.ObjectReference{Kind: "Job", APIVersion: batchv1.SchemeGroupVersion.String(), Namespace: job.Namespace, Name: job.Name, UID: job.UID}
 	if v.warning != "" {
-		u.events.Warn(ref, reasonNotQueueManaged, v.warning)
+		u.events.Warn(ref, v.reason, v.warning)
 	}
 	if !v.unsuspend {
 		return v.recheck, nil
@@ -375,13 +442,16 @@ func (u *unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, e
 		return false, err
 	}
 	v := decideJobSet(js, u.env())
+	ref := &corev1.ObjectReference{Kind: "JobSet", APIVersion: jobsetv1alpha2.GroupVersion.String(), Namespace: js.Namespace, Name: js.Name, UID: js.UID}
+	if v.warning != "" {
+		u.events.Warn(ref, v.reason, v.warning)
+	}
 	if !v.unsuspend {
 		return v.recheck, nil
 	}
 	if _, err := access.update(ctx, unsuspendedJobSet(js, u.clock.Now())); err != nil {
 		return false, ignoreNotFound(err)
 	}
-	ref := &corev1.ObjectReference{Kind: "JobSet", APIVersion: jobsetv1alpha2.GroupVersion.String(), Namespace: js.Namespace, Name: js.Name, UID: js.UID}
 	u.events.Normal(ref, reasonUnsuspended, unsuspendedMessage)
 	return false, nil
 }

@@ -35,7 +35,14 @@ const ourScheduler = "multislice-scheduler"
 var unsuspendNow = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // servedEnv is a scheduler with the queue API served and one profile.
-var servedEnv = unsuspendEnv{queueAPI: state.APIServed, ours: func(name string) bool { return name == ourScheduler }}
+var servedEnv = unsuspendEnv{queueAPI: state.APIServed, ours: func(name string) bool { return name == ourScheduler }, scheduler: ourScheduler}
+
+// servingLQ is servedEnv whose queue API holds LocalQueue ns/lq.
+var servingLQ = func() unsuspendEnv {
+	env := servedEnv
+	env.localQueue = func(ns, name string) bool { return ns == "ns" && name == "lq" }
+	return env
+}()
 
 // suspendedJob is a Job ns/train as Kueue's users write it: suspended, in
 // LocalQueue lq, its pods for our scheduler; edits change it further.
@@ -108,8 +115,19 @@ func TestDecideJob(t *testing.T) {
 		"names no queue": {
 			job: suspendedJob(func(j *batchv1.Job) { j.Labels = nil }), env: servedEnv,
 		},
-		"another scheduler's pods": {
+		"another scheduler's pods, a LocalQueue not ours": {
 			job: suspendedJob(func(j *batchv1.Job) { j.Spec.Template.Spec.SchedulerName = "default-scheduler" }), env: servedEnv,
+		},
+		// Seed 003's Job as written: no schedulerName, our LocalQueue.
+		"our LocalQueue, no schedulerName: told to recreate it": {
+			job: suspendedJob(func(j *batchv1.Job) { j.Spec.Template.Spec.SchedulerName = "" }), env: servingLQ,
+			wantWarning: "the Job names LocalQueue ns/lq, which multislice-scheduler admits, but its pods are for scheduler default-scheduler (unset): " +
+				"nothing admits, starts or places them here. spec.template.spec.schedulerName cannot change once the Job exists: " +
+				"delete it and create it again with spec.template.spec.schedulerName: multislice-scheduler",
+			want: unsuspendVerdict{reason: reasonOtherScheduler},
+		},
+		"our LocalQueue, ours: started": {
+			job: suspendedJob(), env: servingLQ, want: unsuspendVerdict{unsuspend: true},
 		},
 		"started by us before": {
 			job: suspendedJob(func(j *batchv1.Job) {
@@ -142,6 +160,7 @@ func TestDecideJob(t *testing.T) {
 		"created running with plain pods: warned": {
 			job: suspendedJob(running), env: servedEnv,
 			wantWarning: "names LocalQueue lq but was created running",
+			want:        unsuspendVerdict{reason: reasonNotQueueManaged},
 		},
 		"created running, template labelled: its pods are queued": {
 			job: suspendedJob(running, func(j *batchv1.Job) { j.Spec.Template.Labels[wellknown.QueueNameLabel] = "lq" }), env: servedEnv,
@@ -183,11 +202,36 @@ func TestDecideJobSet(t *testing.T) {
 		"not suspended": {
 			js: suspendedJobSet(func(js *jobsetv1alpha2.JobSet) { js.Spec.Suspend = ptr.To(false) }), env: servedEnv,
 		},
-		"one replicated Job another scheduler's": {
+		"one replicated Job another scheduler's, a LocalQueue not ours": {
 			js: suspendedJobSet(func(js *jobsetv1alpha2.JobSet) {
 				js.Spec.ReplicatedJobs[1].Template.Spec.Template.Spec.SchedulerName = "default-scheduler"
 			}),
 			env: servedEnv,
+		},
+		"our LocalQueue, one replicated Job another scheduler's: told which field": {
+			js: suspendedJobSet(func(js *jobsetv1alpha2.JobSet) {
+				js.Spec.ReplicatedJobs[1].Template.Spec.Template.Spec.SchedulerName = "default-scheduler"
+			}),
+			env: servingLQ,
+			want: unsuspendVerdict{reason: reasonOtherScheduler, warning: "the JobSet names LocalQueue ns/lq, which multislice-scheduler admits, " +
+				"but its pods are for scheduler default-scheduler: nothing admits, starts or places them here. " +
+				"spec.replicatedJobs[1].template.spec.template.spec.schedulerName cannot change once the JobSet exists: " +
+				"delete it and create it again with spec.replicatedJobs[1].template.spec.template.spec.schedulerName: multislice-scheduler"},
+		},
+		// Seeds 000 and 002 create their JobSets running, without
+		// schedulerName.
+		"our LocalQueue, created running without schedulerName: warned": {
+			js: suspendedJobSet(func(js *jobsetv1alpha2.JobSet) {
+				js.Spec.Suspend = nil
+				for i := range js.Spec.ReplicatedJobs {
+					js.Spec.ReplicatedJobs[i].Template.Spec.Template.Spec.SchedulerName = ""
+				}
+			}),
+			env: servingLQ,
+			want: unsuspendVerdict{reason: reasonOtherScheduler, warning: "the JobSet names LocalQueue ns/lq, which multislice-scheduler admits, " +
+				"but its pods are for scheduler default-scheduler (unset): nothing admits, starts or places them here. " +
+				"spec.replicatedJobs[0].template.spec.template.spec.schedulerName cannot change once the JobSet exists: " +
+				"delete it and create it again with spec.replicatedJobs[0].template.spec.template.spec.schedulerName: multislice-scheduler"},
 		},
 		"managed by another controller": {
 			js: suspendedJobSet(func(js *jobsetv1alpha2.JobSet) { js.Spec.ManagedBy = ptr.To("example.com/multikueue") }), env: servedEnv,

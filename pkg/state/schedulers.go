@@ -1,6 +1,9 @@
 package state
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+)
 
 // HasScheduler reports whether pods of schedulerName are this scheduler's
 // to place: it names one of the profiles registered with AddScheduler. An
@@ -12,4 +15,20 @@ func (s *State) HasScheduler(schedulerName string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.schedulers.Has(schedulerName)
+}
+
+// Schedulers lists the profile names whose pods this scheduler places,
+// sorted.
+func (s *State) Schedulers() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return sets.List(s.schedulers)
+}
+
+// HasLocalQueue reports whether LocalQueue namespace/name exists in this
+// scheduler's queue API.
+func (s *State) HasLocalQueue(namespace, name string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.book.HasLocalQueue(namespace, name)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -43,6 +44,10 @@ func (cp *ControlPlane) CreateFromFile(t testing.TB, rel string) []*unstructured
 		m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 		if err != nil {
 			t.Fatalf("%s: %s: %v", rel, gvk, err)
+		}
+		if m.Scope.Name() == meta.RESTScopeNameNamespace && obj.GetNamespace() == "" {
+			// As kubectl does without --namespace.
+			obj.SetNamespace(metav1.NamespaceDefault)
 		}
 		created, err := client.Resource(m.Resource).Namespace(obj.GetNamespace()).Create(t.Context(), obj, metav1.CreateOptions{})
 		if err != nil {
