@@ -146,7 +146,7 @@ The local cluster is up (%s). %s.
 
   export KUBECONFIG=%s
   %s get nodes -L cloud.google.com/gke-nodepool,cloud.google.com/gke-tpu-topology
-  %s apply -f manifests/examples/priorityclasses.yaml -f manifests/examples/multislice-v5e/
+  %s apply %s
 
 Pods of Jobs run %s (annotation %s sets it per pod).
 Node pools follow %s while it runs.
@@ -154,7 +154,7 @@ Fault injection (in another terminal):
   bin/localcluster pools --kubeconfig %s
   bin/localcluster fail-pool tpu-v5e-2x4-0 --kubeconfig %s
   bin/localcluster recover-pool tpu-v5e-2x4-0 --kubeconfig %s
-`, c.StartupTime.Round(100*time.Millisecond), c.MemorySummary(), kubeconfig, kubectl, kubectl, runTime,
+`, c.StartupTime.Round(100*time.Millisecond), c.MemorySummary(), kubeconfig, kubectl, kubectl, applyArgs(bannerExamples), runTime,
 		localcluster.RunTimeAnnotation, opts.NodePools, kubeconfig, kubeconfig, kubeconfig)
 	if qp := c.QueuedProvisioning(); qp != nil {
 		fmt.Printf(`Queued provisioning (queued-provisioning.gke.io): %s.
@@ -357,4 +357,23 @@ log in <dir>/chaos.log.`,
 	cmd.Flags().DurationVar(&duration, "duration", 10*time.Minute, "how long to inject workloads and faults")
 	cmd.Flags().Int64Var(&seed, "seed", 0, "seed of the random workloads and faults (0: one from the clock, printed)")
 	return cmd
+}
+
+// bannerExamples are the manifests the startup banner tells a newcomer to
+// apply: Kubernetes objects only (a directory would take in the local
+// cluster's scenario files too, which kubectl cannot apply).
+var bannerExamples = []string{
+	"manifests/examples/priorityclasses.yaml",
+	"manifests/examples/multislice-v5e/multislice-2slice.yaml",
+}
+
+func applyArgs(files []string) string {
+	var b strings.Builder
+	for i, f := range files {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("-f " + f)
+	}
+	return b.String()
 }
