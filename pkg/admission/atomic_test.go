@@ -238,7 +238,7 @@ func TestPlanAtomic(t *testing.T) {
 			sn: snapshot().zonal("us-a", "a1", "a2").zonal("us-b", "b1", "b2").selfAtomic(js, all(js, tpuSpec())...).
 				queue([]*quota.Flavor{flavor("v5e", wellknown.TPUAcceleratorLabel, builders.V5e)}, 16).inUse("v5e", 8),
 			wantFail: "insufficient quota in ClusterQueue cq: flavor v5e (google.com/tpu: 8 for slice 1 (16 for the workload), " +
-				"0 available (nominal 16, 8 in use))",
+				"0 available (nominal 16, 8 in use, 8 for the workload's other slices))",
 			wantReason: quota.ReasonQuotaExceeded,
 		},
 		"quota short in one zone, domains busy in the other": {
@@ -246,7 +246,7 @@ func TestPlanAtomic(t *testing.T) {
 				selfAtomic(js, all(js, tpuSpec())...).
 				queue([]*quota.Flavor{flavor("fa", zone, "us-a"), flavor("fb", zone, "us-b")}, 16, 16).inUse("fa", 8),
 			wantFail: noRoom + "us-a: insufficient quota in ClusterQueue cq: flavor fa (google.com/tpu: 8 for slice 1 (16 for the workload), " +
-				"0 available (nominal 16, 8 in use)); us-b: waiting for 1 more domains matching " + v5e + " (2 exist, 1 free)",
+				"0 available (nominal 16, 8 in use, 8 for the workload's other slices)); us-b: waiting for 1 more domains matching " + v5e + " (2 exist, 1 free)",
 		},
 	}
 	for name, tc := range cases {

@@ -156,8 +156,8 @@ func (v *View) pick(cq *ClusterQueue, g Group, n Need, whole map[corev1.Resource
 				if whole[r] != want {
 					asked = fmt.Sprintf("%s for slice %d (%s for the workload)", FormatAmount(r, want), n.Slice, FormatAmount(r, whole[r]))
 				}
-				why = append(why, fmt.Sprintf("%s: %s, %s available (nominal %s, %s in use)", r,
-					asked, FormatAmount(r, max(0, avail)), FormatAmount(r, cq.Quotas[fr].Nominal), FormatAmount(r, v.usage[cq.Name][fr])))
+				why = append(why, fmt.Sprintf("%s: %s, %s available (%s)", r,
+					asked, FormatAmount(r, max(0, avail)), v.accountFor(cq, fr, taken[fr], max(0, avail))))
 			}
 		}
 		if ok {
@@ -187,4 +187,26 @@ func resourceNames(rs []corev1.ResourceName) []string {
 		out[i] = string(r)
 	}
 	return out
+}
+
+// accountFor says how avail of fr comes from cq's nominal quota, so that
+// the figures add up for a reader: nominal, less what its workloads use,
+// less what the workload's other slices take, less what its cohort uses of
+// it (or plus what it may borrow from the cohort).
+func (v *View) accountFor(cq *ClusterQueue, fr FlavorResource, taken, avail int64) string {
+	r := fr.Resource
+	nominal, used := cq.Quotas[fr].Nominal, v.usage[cq.Name][fr]
+	parts := []string{"nominal " + FormatAmount(r, nominal), FormatAmount(r, used) + " in use"}
+	if taken > 0 {
+		parts = append(parts, FormatAmount(r, taken)+" for the workload's other slices")
+	}
+	switch rest := max(0, nominal-used-taken) - avail; {
+	case rest > 0 && cq.Cohort != "":
+		parts = append(parts, FormatAmount(r, rest)+" lent to cohort "+cq.Cohort+" and in use there")
+	case rest > 0:
+		parts = append(parts, FormatAmount(r, rest)+" held back by its limits")
+	case rest < 0:
+		parts = append(parts, FormatAmount(r, -rest)+" borrowable from cohort "+cq.Cohort)
+	}
+	return strings.Join(parts, ", ")
 }

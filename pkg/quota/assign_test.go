@@ -121,3 +121,52 @@ func TestShape(t *testing.T) {
 		}
 	}
 }
+
+// The figures of an insufficient-quota message add up: what is available
+// is the nominal quota less what is in use, less what the workload's other
+// slices take, less what the cohort uses of it, or plus what it may borrow.
+func TestQuotaMessagesAddUp(t *testing.T) {
+	cases := []struct {
+		name  string
+		cqs   []*ClusterQueue
+		used  map[string]int64 // chips charged per ClusterQueue, flavor v5e
+		needs []Need
+		want  string
+	}{{
+		name:  "in use",
+		cqs:   []*ClusterQueue{tpuQueue("a", "", 32, "v5e")},
+		used:  map[string]int64{"a": 24},
+		needs: []Need{tpus(0, 4, 4)},
+		want:  "google.com/tpu: 16 requested, 8 available (nominal 32, 24 in use)",
+	}, {
+		name:  "the workload's other slices",
+		cqs:   []*ClusterQueue{tpuQueue("a", "", 32, "v5e")},
+		used:  map[string]int64{"a": 16},
+		needs: []Need{tpus(0, 2, 4), tpus(1, 4, 4)},
+		want:  "google.com/tpu: 16 for slice 1 (24 for the workload), 8 available (nominal 32, 16 in use, 8 for the workload's other slices)",
+	}, {
+		name:  "lent to the cohort",
+		cqs:   []*ClusterQueue{tpuQueue("a", "co", 32, "v5e"), tpuQueue("b", "co", 8, "v5e")},
+		used:  map[string]int64{"a": 16, "b": 24},
+		needs: []Need{tpus(0, 4, 4)},
+		want:  "google.com/tpu: 16 requested, 0 available (nominal 32, 16 in use, 16 lent to cohort co and in use there)",
+	}, {
+		name:  "borrowable from the cohort",
+		cqs:   []*ClusterQueue{tpuQueue("a", "co", 8, "v5e"), tpuQueue("b", "co", 8, "v5e")},
+		used:  map[string]int64{"a": 8},
+		needs: []Need{tpus(0, 4, 4)},
+		want:  "google.com/tpu: 16 requested, 8 available (nominal 8, 8 in use, 8 borrowable from cohort co)",
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := book([]string{"v5e"}, tc.cqs...)
+			for cq, chips := range tc.used {
+				b.Charge(key("used-"+cq), charge(cq, "v5e", chips))
+			}
+			_, p := b.View().Assign(b.ClusterQueue("a"), tc.needs, nil)
+			if p == nil || !strings.Contains(p.Message, tc.want) {
+				t.Fatalf("problem %+v; want a message saying %q", p, tc.want)
+			}
+		})
+	}
+}
