@@ -17,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -40,6 +41,11 @@ type Plugin struct {
 	rt     *feed.Runtime
 	handle fwk.Handle
 	evict  evictor
+	// gangSpared counts, within one plain pod's PostFilter, the victims
+	// of lower priority refused because they belong to a gang: the
+	// pod's status says so. Candidates are evaluated in parallel, one
+	// PostFilter at a time.
+	gangSpared atomic.Int64
 }
 
 var (
@@ -78,6 +84,7 @@ func (pl *Plugin) eligible(nodeInfo fwk.NodeInfo, victim preemption.Victim, pree
 	}
 	for _, pi := range victim.Pods() {
 		if p, ok := st.Pod(pi.GetPod().UID); ok && p.Gang {
+			pl.gangSpared.Add(1)
 			return false
 		}
 	}
@@ -95,7 +102,16 @@ func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1
 			return nil, pl.preemptForWorkload(ctx, cs, st, pod, v)
 		}
 	}
-	return pl.dp.PostFilter(ctx, cs, pod, m)
+	pl.gangSpared.Store(0)
+	res, status := pl.dp.PostFilter(ctx, cs, pod, m)
+	if n := pl.gangSpared.Load(); n > 0 && !status.IsSuccess() {
+		// "No preemption victims found" alone reads as if nothing of
+		// lower priority ran; say what was spared, and why.
+		reasons := append(status.Reasons(), fmt.Sprintf(
+			"lower-priority pods of gang workloads (JobSet, Job, PodGroup) on %d candidate node(s) were not preempted: a plain pod never evicts part of a gang, which would restart it whole", n))
+		status = fwk.NewStatus(status.Code(), reasons...)
+	}
+	return res, status
 }
 
 // PreEnqueue implements fwk.PreEnqueuePlugin (DefaultPreemption holds back

@@ -2,6 +2,7 @@ package gang_test
 
 import (
 	"context"
+	"strings"
 	"fmt"
 	"testing"
 	"time"
@@ -127,6 +128,24 @@ func TestPlainPodNeverPreemptsAGangMember(t *testing.T) {
 
 			high := cp.CreatePod(t, builders.Pod(ns, "urgent").Scheduler(app.Name).TPU("4").PriorityClass("high").Obj())
 			cp.WaitForPodCondition(t, ns, high.Name, corev1.PodScheduled, corev1.ConditionFalse)
+			// Its status says what was spared and why, not only "No
+			// preemption victims found".
+			const spared = "were not preempted: a plain pod never evicts part of a gang"
+			var last string
+			if err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+				p, err := cp.Client.CoreV1().Pods(ns).Get(ctx, high.Name, metav1.GetOptions{})
+				if err != nil {
+					return false, nil
+				}
+				for _, c := range p.Status.Conditions {
+					if c.Type == corev1.PodScheduled {
+						last = c.Message
+					}
+				}
+				return strings.Contains(last, spared), nil
+			}); err != nil {
+				t.Errorf("the pending pod's PodScheduled message %q does not say %q", last, spared)
+			}
 			deadline := time.Now().Add(4 * time.Second)
 			for time.Now().Before(deadline) {
 				pods, err := cp.Client.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{LabelSelector: wellknown.JobSetNameLabel + "=gang"})
