@@ -2,6 +2,7 @@ package feed
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -182,4 +183,24 @@ func usageList(u, borrowed quota.Usage) []multislicev1alpha1.FlavorUsage {
 		out = append(out, fu)
 	}
 	return out
+}
+
+// usageSummary is a ClusterQueue's status.usage: per resource, sorted,
+// the quota in use of the nominal quota, each summed over every flavor.
+func usageSummary(used, nominal quota.Usage) string {
+	type sum struct{ used, nominal int64 }
+	byResource := map[corev1.ResourceName]*sum{}
+	for fr, n := range nominal {
+		if byResource[fr.Resource] == nil {
+			byResource[fr.Resource] = &sum{}
+		}
+		byResource[fr.Resource].nominal += n
+		byResource[fr.Resource].used += used[fr]
+	}
+	parts := make([]string, 0, len(byResource))
+	for _, r := range slices.Sorted(maps.Keys(byResource)) {
+		s := byResource[r]
+		parts = append(parts, fmt.Sprintf("%s: %s/%s", r, quota.FormatAmount(r, s.used), quota.FormatAmount(r, s.nominal)))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -190,3 +190,27 @@ func TestWorkloadName(t *testing.T) {
 		t.Errorf("WorkloadName = %q", n)
 	}
 }
+
+func TestUsageSummary(t *testing.T) {
+	tpu := corev1.ResourceName("google.com/tpu")
+	fr := func(f string, r corev1.ResourceName) quota.FlavorResource { return quota.FlavorResource{Flavor: f, Resource: r} }
+	for _, tc := range []struct {
+		name          string
+		used, nominal quota.Usage
+		want          string
+	}{
+		{"seed 000 with both JobSets running", quota.Usage{fr("tpu-v6e-slice", tpu): 64000}, quota.Usage{fr("tpu-v6e-slice", tpu): 64000}, "google.com/tpu: 64/64"},
+		{"nothing in use", nil, quota.Usage{fr("v5e", tpu): 24000}, "google.com/tpu: 0/24"},
+		{"flavors summed, resources sorted",
+			quota.Usage{fr("v5e", tpu): 8000, fr("v6e", tpu): 16000, fr("cpu", corev1.ResourceCPU): 1500},
+			quota.Usage{fr("v5e", tpu): 16000, fr("v6e", tpu): 32000, fr("cpu", corev1.ResourceCPU): 10000},
+			"cpu: 1500m/10, google.com/tpu: 24/48"},
+		{"no quota", nil, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := usageSummary(tc.used, tc.nominal); got != tc.want {
+				t.Errorf("usageSummary = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -134,6 +134,7 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 		state:     st,
 		cqs:       v1.ClusterQueues().Lister(),
 		lqs:       v1.LocalQueues().Lister(),
+		acs:       v1.AdmissionChecks().Lister(),
 		workloads: workloads.Lister(),
 	}
 	rt.WhileLeading(ctx, func(ctx context.Context) {

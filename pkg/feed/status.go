@@ -37,6 +37,7 @@ type statusWriter struct {
 	state     *state.State
 	cqs       listers.ClusterQueueLister
 	lqs       listers.LocalQueueLister
+	acs       listers.AdmissionCheckLister
 	workloads listers.WorkloadLister
 	// failing remembers the last error per object, so that a persistent
 	// one is logged once, not every second.
@@ -79,6 +80,9 @@ func (w *statusWriter) sync(ctx context.Context) {
 	for _, name := range slices.Sorted(maps.Keys(rep.ClusterQueues)) {
 		w.report(logger, "ClusterQueue "+name, w.syncClusterQueue(ctx, name, rep.ClusterQueues[name]))
 	}
+	for _, name := range slices.Sorted(maps.Keys(rep.AdmissionChecks)) {
+		w.report(logger, "AdmissionCheck "+name, w.syncAdmissionCheck(ctx, name, rep.AdmissionChecks[name]))
+	}
 	for _, key := range slices.Sorted(maps.Keys(rep.LocalQueues)) {
 		r := rep.LocalQueues[key]
 		_, known := rep.ClusterQueues[r.ClusterQueue]
@@ -115,9 +119,14 @@ func (w *statusWriter) syncClusterQueue(ctx context.Context, name string, r *sta
 	st := *cq.Status.DeepCopy()
 	st.PendingWorkloads, st.ReservingWorkloads, st.AdmittedWorkloads = int32(r.Pending), int32(r.Reserving), int32(r.Admitted)
 	st.FlavorsUsage = usageList(r.Usage, r.Borrowed)
+	st.Usage = usageSummary(r.Usage, r.Nominal)
 	st.FairSharing = &multislicev1alpha1.FairSharingStatus{WeightedShare: r.WeightedShare}
-	apimeta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: multislicev1alpha1.ClusterQueueActive,
-		Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonReady, Message: "Can admit new workloads"})
+	active := metav1.Condition{Type: multislicev1alpha1.ClusterQueueActive,
+		Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonReady, Message: "Can admit new workloads"}
+	if p := r.Inactive; p != nil {
+		active.Status, active.Reason, active.Message = metav1.ConditionFalse, p.Reason, "Admits no workload: "+p.Message
+	}
+	apimeta.SetStatusCondition(&st.Conditions, active)
 	if equality.Semantic.DeepEqual(st, cq.Status) {
 		return nil
 	}
@@ -125,6 +134,33 @@ func (w *statusWriter) syncClusterQueue(ctx context.Context, name string, r *sta
 	out.Status = st
 	_, err = w.client.MultisliceV1alpha1().ClusterQueues().UpdateStatus(ctx, out, metav1.UpdateOptions{})
 	return err
+}
+
+// syncAdmissionCheck writes whether a provisioning check this scheduler
+// runs is active: problem says why not. Checks of other controllers are
+// theirs to report.
+func (w *statusWriter) syncAdmissionCheck(ctx context.Context, name, problem string) error {
+	if w.acs == nil {
+		return nil
+	}
+	ac, err := w.acs.Get(name)
+	if err != nil {
+		return goneIsDone(err)
+	}
+	st := *ac.Status.DeepCopy()
+	cond := metav1.Condition{Type: multislicev1alpha1.AdmissionCheckActive, Status: metav1.ConditionTrue,
+		Reason: multislicev1alpha1.ReasonReady, Message: "The scheduler's provisioning check runs it"}
+	if problem != "" {
+		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, "Inactive", problem
+	}
+	apimeta.SetStatusCondition(&st.Conditions, cond)
+	if equality.Semantic.DeepEqual(st, ac.Status) {
+		return nil
+	}
+	out := ac.DeepCopy()
+	out.Status = st
+	_, err = w.client.MultisliceV1alpha1().AdmissionChecks().UpdateStatus(ctx, out, metav1.UpdateOptions{})
+	return goneIsDone(err)
 }
 
 func (w *statusWriter) syncLocalQueue(ctx context.Context, r *state.LocalQueueReport, cqExists bool) error {

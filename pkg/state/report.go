@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"sync/atomic"
@@ -8,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -16,6 +18,9 @@ import (
 // queue objects, Workload objects and metrics.
 type QueueReport struct {
 	ClusterQueues map[string]*ClusterQueueReport
+	// AdmissionChecks are the provisioning checks this scheduler runs, by
+	// name: why each cannot be used ("": it is active).
+	AdmissionChecks map[string]string
 	// LocalQueues by namespace/name.
 	LocalQueues map[string]*LocalQueueReport
 	// Workloads are the quota-managed workloads, sorted by key.
@@ -33,6 +38,11 @@ type ClusterQueueReport struct {
 	WeightedShare int64
 	// Known is false for a queue that is gone but still charged.
 	Known bool
+	// Nominal is its nominal quota of each flavor and resource.
+	Nominal quota.Usage
+	// Inactive says why it cannot admit workloads (nil: it can): a
+	// flavor it names does not exist, or its admission check cannot run.
+	Inactive *quota.Problem
 }
 
 // LocalQueueReport is one LocalQueue's state.
@@ -90,7 +100,10 @@ type problemBox = atomic.Pointer[quota.Problem]
 func (s *State) QueueReport() QueueReport {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	rep := QueueReport{ClusterQueues: map[string]*ClusterQueueReport{}, LocalQueues: map[string]*LocalQueueReport{}}
+	rep := QueueReport{ClusterQueues: map[string]*ClusterQueueReport{}, LocalQueues: map[string]*LocalQueueReport{}, AdmissionChecks: map[string]string{}}
+	for name, c := range s.checks {
+		rep.AdmissionChecks[name] = c.Problem
+	}
 	view := s.book.View()
 	cqOf := func(name string) *ClusterQueueReport {
 		r := rep.ClusterQueues[name]
@@ -104,9 +117,12 @@ func (s *State) QueueReport() QueueReport {
 		r := cqOf(name)
 		r.Known = true
 		cq := s.book.ClusterQueue(name)
-		for fr := range cq.Quotas {
+		r.Nominal = quota.Usage{}
+		for fr, lim := range cq.Quotas {
 			r.Usage[fr] = view.Usage(name, fr)
+			r.Nominal[fr] = lim.Nominal
 		}
+		r.Inactive = s.inactiveLocked(cq)
 		maps.Copy(r.Borrowed, view.Borrowed(cq))
 		r.WeightedShare = view.Share(cq, nil)
 	}
@@ -213,4 +229,36 @@ func (s *State) domainsLocked(w *Workload) map[int]string {
 		}
 	}
 	return out
+}
+
+// ReasonAdmissionCheckInactive: a ClusterQueue's admission check cannot
+// run, so it admits nothing.
+const ReasonAdmissionCheckInactive = "AdmissionCheckInactive"
+
+// inactiveLocked says why cq cannot admit workloads, nil when it can.
+func (s *State) inactiveLocked(cq *quota.ClusterQueue) *quota.Problem {
+	for _, g := range cq.Groups {
+		for _, f := range g.Flavors {
+			if s.book.Flavor(f) == nil {
+				return &quota.Problem{Reason: quota.ReasonFlavorNotFound, Config: true,
+					Message: fmt.Sprintf("ResourceFlavor %s does not exist", f)}
+			}
+		}
+	}
+	switch n := len(cq.AdmissionChecks); {
+	case n > 1:
+		return &quota.Problem{Reason: ReasonAdmissionCheckInactive, Config: true,
+			Message: fmt.Sprintf("it lists %d admission checks; this scheduler runs one provisioning check per queue", n)}
+	case n == 1:
+		name := cq.AdmissionChecks[0]
+		c := s.checks[name]
+		if c == nil {
+			return &quota.Problem{Reason: ReasonAdmissionCheckInactive, Config: true,
+				Message: fmt.Sprintf("AdmissionCheck %s does not exist or is not a provisioning check (controllerName %s)", name, multislicev1alpha1.ProvisioningRequestControllerName)}
+		}
+		if c.Problem != "" {
+			return &quota.Problem{Reason: ReasonAdmissionCheckInactive, Config: true, Message: c.Problem}
+		}
+	}
+	return nil
 }

@@ -1,11 +1,18 @@
 package quota_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+
+	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
 )
 
 // The seeds' workloads are written for GKE's default scheduler: they name a
@@ -40,4 +47,62 @@ func TestSeedWorkloadsAsWrittenAreToldWhatToChange(t *testing.T) {
 		}
 		t.Logf("%s %s: %s", ev.Type, ev.Reason, ev.Note)
 	}
+}
+
+// What kubectl get shows of seed 000's and 003's queue objects: a
+// ClusterQueue's usage of its quota, and whether it and an AdmissionCheck
+// are active. Without the ProvisioningRequest API (not installed here),
+// seed 003's check cannot run: it says so, and so does its ClusterQueue.
+func TestSeedQueuesSayWhetherTheyAreActive(t *testing.T) {
+	e := start(t, 1, "manifests/examples/queues/seed-000-tpu-v6e.yaml", "manifests/examples/queues/seed-003-dws.yaml")
+	waitActive := func(what string, get func(context.Context) ([]metav1.Condition, string, error), status metav1.ConditionStatus, reason, mention string) {
+		t.Helper()
+		var last string
+		err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+			conds, extra, err := get(ctx)
+			if err != nil {
+				return false, nil
+			}
+			c := apimeta.FindStatusCondition(conds, "Active")
+			if c == nil {
+				last = "no Active condition"
+				return false, nil
+			}
+			last = fmt.Sprintf("Active=%s %s: %s (%s)", c.Status, c.Reason, c.Message, extra)
+			return c.Status == status && (reason == "" || c.Reason == reason) && strings.Contains(last, mention), nil
+		})
+		if err != nil {
+			t.Errorf("%s: want Active=%s %s mentioning %q; last: %s", what, status, reason, mention, last)
+		}
+		t.Logf("%s: %s", what, last)
+	}
+	cqs := e.q.Client.MultisliceV1alpha1().ClusterQueues()
+	cq := func(name string) func(context.Context) ([]metav1.Condition, string, error) {
+		return func(ctx context.Context) ([]metav1.Condition, string, error) {
+			obj, err := cqs.Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return nil, "", err
+			}
+			return obj.Status.Conditions, "usage " + obj.Status.Usage, nil
+		}
+	}
+	waitActive("ClusterQueue tpu-training-cq", cq("tpu-training-cq"), metav1.ConditionTrue, "", "usage google.com/tpu: 0/32")
+	waitActive("AdmissionCheck dws-prov", func(ctx context.Context) ([]metav1.Condition, string, error) {
+		obj, err := e.q.Client.MultisliceV1alpha1().AdmissionChecks().Get(ctx, "dws-prov", metav1.GetOptions{})
+		if err != nil {
+			return nil, "", err
+		}
+		return obj.Status.Conditions, "", nil
+	}, metav1.ConditionFalse, "", "ProvisioningRequest API")
+	waitActive("ClusterQueue dws-cluster-queue", cq("dws-cluster-queue"), metav1.ConditionFalse, "AdmissionCheckInactive", "ProvisioningRequest API")
+	// A ClusterQueue naming a flavor that does not exist admits nothing.
+	obj, err := cqs.Get(t.Context(), "tpu-training-cq", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj.Spec.ResourceGroups[0].Flavors[0].Name = "missing-flavor"
+	if _, err := cqs.Update(t.Context(), obj, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitActive("ClusterQueue tpu-training-cq naming a missing flavor", cq("tpu-training-cq"), metav1.ConditionFalse, "FlavorNotFound", "ResourceFlavor missing-flavor does not exist")
 }

@@ -17,6 +17,7 @@ import (
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Cohort",type="string",JSONPath=".spec.cohort",description="Cohort the ClusterQueue belongs to"
 // +kubebuilder:printcolumn:name="Strategy",type="string",JSONPath=".spec.queueingStrategy",description="Queueing strategy of the ClusterQueue"
+// +kubebuilder:printcolumn:name="Usage",type="string",JSONPath=".status.usage",description="Quota in use of the nominal quota, per resource over every flavor"
 // +kubebuilder:printcolumn:name="Pending",type="integer",JSONPath=".status.pendingWorkloads",description="Workloads waiting for quota"
 // +kubebuilder:printcolumn:name="Admitted",type="integer",JSONPath=".status.admittedWorkloads",description="Workloads holding quota"
 // +kubebuilder:printcolumn:name="Active",type="string",JSONPath=`.status.conditions[?(@.type=="Active")].status`,description="Whether the ClusterQueue admits workloads"
@@ -292,6 +293,13 @@ type ClusterQueueStatus struct {
 	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=256
 	FlavorsUsage []FlavorUsage `json:"flavorsUsage,omitempty"`
+
+	// usage sums flavorsUsage up for kubectl get: per resource, the quota
+	// in use of the nominal quota over every flavor, e.g.
+	// "google.com/tpu: 24/32".
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	Usage string `json:"usage,omitempty"`
 
 	// conditions of the ClusterQueue; Active says whether it admits
 	// workloads.

@@ -21,6 +21,10 @@ type ClusterQueueStatusApplyConfiguration struct {
 	AdmittedWorkloads *int32 `json:"admittedWorkloads,omitempty"`
 	// flavorsUsage is the quota in use, per flavor and resource.
 	FlavorsUsage []FlavorUsageApplyConfiguration `json:"flavorsUsage,omitempty"`
+	// usage sums flavorsUsage up for kubectl get: per resource, the quota
+	// in use of the nominal quota over every flavor, e.g.
+	// "google.com/tpu: 24/32".
+	Usage *string `json:"usage,omitempty"`
 	// conditions of the ClusterQueue; Active says whether it admits
 	// workloads.
 	Conditions []v1.ConditionApplyConfiguration `json:"conditions,omitempty"`
@@ -68,6 +72,14 @@ func (b *ClusterQueueStatusApplyConfiguration) WithFlavorsUsage(values ...*Flavo
 		}
 		b.FlavorsUsage = append(b.FlavorsUsage, *values[i])
 	}
+	return b
+}
+
+// WithUsage sets the Usage field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Usage field is set to the value of the last call.
+func (b *ClusterQueueStatusApplyConfiguration) WithUsage(value string) *ClusterQueueStatusApplyConfiguration {
+	b.Usage = &value
 	return b
 }
 
