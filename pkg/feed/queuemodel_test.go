@@ -193,7 +193,9 @@ func TestWorkloadName(t *testing.T) {
 
 func TestUsageSummary(t *testing.T) {
 	tpu := corev1.ResourceName("google.com/tpu")
-	fr := func(f string, r corev1.ResourceName) quota.FlavorResource { return quota.FlavorResource{Flavor: f, Resource: r} }
+	fr := func(f string, r corev1.ResourceName) quota.FlavorResource {
+		return quota.FlavorResource{Flavor: f, Resource: r}
+	}
 	for _, tc := range []struct {
 		name          string
 		used, nominal quota.Usage

@@ -49,7 +49,7 @@ const (
 	// reasonOtherScheduler: the object names one of our LocalQueues, and
 	// its pods are another scheduler's.
 	reasonOtherScheduler = "SchedulerNameMismatch"
-	unsuspendedMessage    = "admitted by multislice-scheduler's queues; its pods wait for quota and placement"
+	unsuspendedMessage   = "admitted by multislice-scheduler's queues; its pods wait for quota and placement"
 )
 
 // unsuspendKey names an object the controller looks at.

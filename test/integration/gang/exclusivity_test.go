@@ -2,8 +2,8 @@ package gang_test
 
 import (
 	"context"
-	"strings"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
