@@ -449,10 +449,7 @@ func (p *planning) qualifier(sig string, spec *corev1.PodSpec) func(string) bool
 			return ok
 		}
 		n := p.sn.Nodes[name]
-		ok := n != nil
-		for k, v := range p.sn.NodeSelector {
-			ok = ok && n.Node.Obj.Labels[k] == v
-		}
+		ok := n != nil && p.sn.NodeSelector.Matches(n.Node.Obj.Labels)
 		if ok {
 			match, err := affinity.Match(n.Node.Obj)
 			ok = err == nil && match

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -285,8 +286,8 @@ func FuzzResolve(f *testing.F) {
 		sel, missing := NodeSelector(c, details)
 		switch {
 		case len(c.NodeSelector) == 0:
-			if sel != nil || missing != "" {
-				t.Fatalf("NodeSelector without podSetUpdates = %v, %q", sel, missing)
+			if missing != "" || (detailKey != NodePoolDetail && sel != nil) {
+				t.Fatalf("NodeSelector without podSetUpdates = %v, %q for details %v", sel, missing, details)
 			}
 		case missing != "":
 			if _, ok := details[missing]; ok || sel != nil {
@@ -294,7 +295,7 @@ func FuzzResolve(f *testing.F) {
 			}
 		default:
 			for _, e := range c.NodeSelector {
-				if v, ok := details[e.Detail]; !ok || sel[e.Key] != string(v) {
+				if v, ok := details[e.Detail]; !ok || !slices.Equal(sel[e.Key], []string{string(v)}) {
 					t.Fatalf("NodeSelector = %v for %+v and details %v", sel, c.NodeSelector, details)
 				}
 			}

@@ -56,19 +56,55 @@ type NodeSelectorFromDetail struct {
 	Key, Detail string
 }
 
-// NodeSelector is the node selector a provisioned request's details give
-// (nil when the check adds none), or the first detail it lacks.
-func NodeSelector(c *Check, details map[string]autoscalingv1.Detail) (map[string]string, string) {
-	if len(c.NodeSelector) == 0 {
-		return nil, ""
+// Selector is where a provisioned workload may go: node label key → the
+// values a node may carry (one of them). Nil: anywhere.
+type Selector map[string][]string
+
+// Matches reports whether a node of labels satisfies the selector.
+func (s Selector) Matches(labels map[string]string) bool {
+	for k, vs := range s {
+		v, ok := labels[k]
+		if !ok || !slices.Contains(vs, v) {
+			return false
+		}
 	}
-	out := make(map[string]string, len(c.NodeSelector))
+	return true
+}
+
+// NodePoolDetail is the detail a provisioning class reports the node pool
+// (or pools, comma-separated) of the capacity under.
+const NodePoolDetail = "nodePool"
+
+// NodeSelector is where a provisioned request's capacity is, from its
+// status.provisioningClassDetails, or the first detail it lacks:
+//   - with the config's podSetUpdates, the labels they name, valued from
+//     the details (Kueue's way);
+//   - without, the node pools the request reports under nodePool (GKE's
+//     queued provisioning reports the pool it created): a workload that
+//     consumes a request runs on the capacity provisioned for it, not on
+//     another node its selectors also allow;
+//   - nil when the request reports neither: the workload goes wherever its
+//     own selectors allow.
+func NodeSelector(c *Check, details map[string]autoscalingv1.Detail) (Selector, string) {
+	if len(c.NodeSelector) == 0 {
+		var pools []string
+		for _, p := range strings.Split(string(details[NodePoolDetail]), ",") {
+			if p = strings.TrimSpace(p); p != "" && !slices.Contains(pools, p) {
+				pools = append(pools, p)
+			}
+		}
+		if len(pools) == 0 {
+			return nil, ""
+		}
+		return Selector{wellknown.NodePoolLabel: pools}, ""
+	}
+	out := make(Selector, len(c.NodeSelector))
 	for _, e := range c.NodeSelector {
 		v, ok := details[e.Detail]
 		if !ok {
 			return nil, e.Detail
 		}
-		out[e.Key] = string(v)
+		out[e.Key] = []string{string(v)}
 	}
 	return out, ""
 }

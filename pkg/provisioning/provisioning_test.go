@@ -2,6 +2,8 @@ package provisioning
 
 import (
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -188,13 +190,46 @@ func TestNodeSelectorFromDetails(t *testing.T) {
 		Parameters: &multislicev1alpha1.AdmissionCheckParametersReference{Kind: "ProvisioningRequestConfig", Name: "c"}}}
 	c, _ := Resolve(ac, cfg)
 	sel, missing := NodeSelector(c, map[string]autoscalingv1.Detail{"nodePool": "dws-1", "zone": "us-central1-a"})
-	if missing != "" || len(sel) != 1 || sel["cloud.google.com/gke-nodepool"] != "dws-1" {
+	if missing != "" || len(sel) != 1 || !slices.Equal(sel["cloud.google.com/gke-nodepool"], []string{"dws-1"}) {
 		t.Errorf("NodeSelector = %v, missing %q", sel, missing)
 	}
 	if _, missing := NodeSelector(c, nil); missing != "nodePool" {
 		t.Errorf("missing detail %q, want nodePool", missing)
 	}
-	if sel, missing := NodeSelector(&Check{}, nil); sel != nil || missing != "" {
-		t.Errorf("a check without podSetUpdates selects %v (%q)", sel, missing)
+}
+
+// Without podSetUpdates (seed 003's config), a provisioned workload goes to
+// the node pools its request reports, and anywhere its selectors allow only
+// when the request reports none.
+func TestNodeSelectorWithoutPodSetUpdates(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		details map[string]autoscalingv1.Detail
+		want    Selector
+	}{
+		{"the pool reported", map[string]autoscalingv1.Detail{"nodePool": "dws-1", "zone": "us-central1-a"}, Selector{"cloud.google.com/gke-nodepool": {"dws-1"}}},
+		{"pools reported, comma-separated", map[string]autoscalingv1.Detail{"nodePool": "dws-1, dws-2,dws-1"}, Selector{"cloud.google.com/gke-nodepool": {"dws-1", "dws-2"}}},
+		{"nothing reported", map[string]autoscalingv1.Detail{"zone": "us-central1-a"}, nil},
+		{"an empty pool", map[string]autoscalingv1.Detail{"nodePool": " , "}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sel, missing := NodeSelector(&Check{}, tc.details)
+			if missing != "" || !reflect.DeepEqual(sel, tc.want) {
+				t.Errorf("NodeSelector = %v (%q), want %v", sel, missing, tc.want)
+			}
+		})
+	}
+	sel := Selector{"cloud.google.com/gke-nodepool": {"dws-1", "dws-2"}}
+	for labels, want := range map[string]bool{"dws-1": true, "dws-2": true, "decoy": false, "": false} {
+		l := map[string]string{}
+		if labels != "" {
+			l["cloud.google.com/gke-nodepool"] = labels
+		}
+		if got := sel.Matches(l); got != want {
+			t.Errorf("Matches(%v) = %v, want %v", l, got, want)
+		}
+	}
+	if !Selector(nil).Matches(nil) {
+		t.Error("a nil selector matches every node")
 	}
 }

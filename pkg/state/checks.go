@@ -56,9 +56,9 @@ type checkTrack struct {
 	message string
 	retryAt time.Time
 	since   time.Time
-	// nodeSelector are the labels of the capacity provisioned for it: the
-	// workload is placed only on nodes carrying them.
-	nodeSelector map[string]string
+	// nodeSelector is where the capacity provisioned for it is: the
+	// workload is placed only on nodes it matches.
+	nodeSelector provisioning.Selector
 }
 
 // holdsQuota reports whether the track keeps the workload's charge while
@@ -262,9 +262,9 @@ type ProvisioningUpdate struct {
 	Check   provisioning.Check
 	Outcome provisioning.Outcome
 	Message string
-	// NodeSelector, for a provisioned request, are the labels of the
-	// capacity provisioned for it (the check's podSetUpdates).
-	NodeSelector map[string]string
+	// NodeSelector, for a provisioned request, is where the capacity
+	// provisioned for it is (see provisioning.NodeSelector).
+	NodeSelector provisioning.Selector
 }
 
 // ObserveProvisioning applies what a request's conditions say. It returns
@@ -462,7 +462,7 @@ func (s *State) mayNeedCheckLocked(pod *corev1.Pod) bool {
 
 // provisionedSelectorLocked is the node selector of the capacity
 // provisioned for w (nil: none).
-func (s *State) provisionedSelectorLocked(w *Workload) map[string]string {
+func (s *State) provisionedSelectorLocked(w *Workload) provisioning.Selector {
 	if t := w.check; t != nil && t.phase == checkReady {
 		return t.nodeSelector
 	}

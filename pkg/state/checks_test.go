@@ -280,7 +280,7 @@ func TestProvisionedNodeSelector(t *testing.T) {
 	reserveForCheck(t, f, head(t, f, pods))
 	f.s.ProvisioningCreated(jsKey("js"), 1)
 	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned,
-		NodeSelector: map[string]string{wellknown.NodePoolLabel: "pool-1"}})
+		NodeSelector: provisioning.Selector{wellknown.NodePoolLabel: {"pool-1"}}})
 	if got := domains(f.mustPlan(jsKey("js"))); got[0] != "pool-1" {
 		t.Fatalf("placed on %v, want the provisioned pool-1 (pool-0 is free too)", got)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -39,7 +40,7 @@ type Snapshot struct {
 	AtomicKey string
 	// NodeSelector are labels every node of Self must carry: those of the
 	// capacity provisioned for it (nil: none).
-	NodeSelector map[string]string
+	NodeSelector provisioning.Selector
 	// Qualifiers memoises, per scheduling signature, which nodes a pod
 	// spec may use (selectors, affinity, taints): nodes do not change
 	// within a snapshot, so every plan made on it (preemption simulates

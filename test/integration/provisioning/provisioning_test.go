@@ -144,3 +144,26 @@ func TestPodSetUpdatesSteerToTheProvisionedPool(t *testing.T) {
 		}
 	}
 }
+
+// Seed 003's config has no podSetUpdates: a workload without a node-pool
+// selector still runs on the capacity provisioned for it (the pool its
+// request reports), not on a free pool of the same GPUs in the same zone
+// that was there before.
+func TestProvisionedCapacityIsUsedWithoutPodSetUpdates(t *testing.T) {
+	e := start(t)
+	e.cp.CreateNodePool(t, builders.NodePool("a-decoy").Nodes(2).GPU(gpuModel, 1).Zone("us-central1-a"))
+	e.startProvisioner(t, func(*autoscalingv1.ProvisioningRequest, int) answer {
+		return answer{zones: []string{"us-central1-a", "us-central1-a"}, pool: "dws-provisioned"}
+	})
+	e.jobsets.Create(t, e.gpuJobSet("unpinned", 2, nil))
+	for _, pod := range []string{"unpinned-worker-0-0-a0", "unpinned-worker-1-0-a0"} {
+		bound := e.cp.WaitForPodBound(t, e.ns, pod)
+		node, err := e.cp.Client.CoreV1().Nodes().Get(t.Context(), bound.Spec.NodeName, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pool := node.Labels[wellknown.NodePoolLabel]; pool != "dws-provisioned" {
+			t.Errorf("%s placed on %s in pool %s, not in the pool provisioned for it; the provisioned capacity sits idle", pod, node.Name, pool)
+		}
+	}
+}
