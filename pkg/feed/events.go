@@ -77,6 +77,13 @@ func (s *EventSink) Warn(ref *corev1.ObjectReference, reason, msg string) {
 	s.emit(ref, corev1.EventTypeWarning, reason, msg)
 }
 
+// NormalPod records a normal event on a pod.
+func (s *EventSink) NormalPod(pod *corev1.Pod, reason, msg string) {
+	if s != nil && s.recorder != nil && s.changed(string(pod.UID), reason, msg) {
+		s.recorder.Eventf(pod, nil, corev1.EventTypeNormal, reason, "Scheduling", "%s", msg)
+	}
+}
+
 // WarnPod records a warning on a pod and, when known, on its workload.
 func (s *EventSink) WarnPod(pod *corev1.Pod, workloadRef *corev1.ObjectReference, reason, msg string) {
 	if s != nil && s.recorder != nil && s.changed(string(pod.UID), reason, msg) {

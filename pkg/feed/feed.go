@@ -53,6 +53,8 @@ type Runtime struct {
 	evict *evictor
 	// recorder writes admissions on Workload objects (see record.go).
 	recorder recorderSlot
+	// held tells the pods the gate holds why (see heldpods.go).
+	held *heldPods
 	// unsuspend is the controller that starts queued Jobs and JobSets
 	// (nil until the Job informer is set up).
 	unsuspend atomic.Pointer[unsuspender]
@@ -106,6 +108,8 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 	rt.state.AddScheduler(h.ProfileName())
 	rt.handles = append(rt.handles, h)
 	rt.events = NewEventSink(h.EventRecorder(), rt.state.Clock())
+	rt.held = newHeldPods(rt.state.Clock(), rt.events)
+	rt.onDelete = append(rt.onDelete, rt.Released)
 	if err := rt.watchPods(ctx, h); err != nil {
 		return nil, err
 	}
@@ -125,6 +129,7 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 		// A standby held every pod back in PreEnqueue (MultisliceGate):
 		// decide on all of them now, from the state its informers built.
 		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
+		go rt.held.run(ctx, heldPodsClient(h), podInformer.Lister())
 		go rt.reconcileUsage(ctx, podInformer.Lister(), set.QuotaReconcile)
 		rt.runEvictions(ctx, h.ClientSet(), podInformer.Lister())
 	})

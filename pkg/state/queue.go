@@ -550,6 +550,9 @@ const (
 	// ReasonWaitingForDomains: quota would fit (or none applies), the
 	// domains do not.
 	ReasonWaitingForDomains = "WaitingForDomains"
+	// ReasonWaitingForGang: a member waits, gated, for the rest of its
+	// gang to exist or for its head's plan.
+	ReasonWaitingForGang = "WaitingForGang"
 )
 
 // flavorsThatCannotHoldLocked excludes, for a queued plain pod, the

@@ -91,6 +91,7 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 			if v.Member.Key.Source == workload.SourcePod {
 				g.admitAlone(ctx, st, pod)
 			}
+			g.rt.Released(pod)
 			return nil
 		}
 		reason := "QuotaReserved"
@@ -100,9 +101,11 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 			g.rt.PokeProvisioning()
 		}
 		g.rt.Events().Normal(&v.Ref, reason, msg)
+		g.rt.Held(pod, reason, msg, false)
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg)
 	}
 	if !v.Gang {
+		g.rt.Released(pod)
 		return nil
 	}
 	switch {
@@ -124,6 +127,17 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 		// PreEnqueue runs under the scheduling queue's lock, which
 		// activating takes: activate once this call has returned.
 		go g.rt.Act(context.WithoutCancel(ctx), state.Actions{Activate: v.Wake})
+	}
+	// The pod itself says why it waits, where kubectl describe pod shows
+	// it: no scheduling cycle will.
+	switch {
+	case v.Unresolvable:
+		g.rt.Held(pod, state.ReasonGangBlocked, v.Message, true)
+	case v.QueueReason != "":
+		// The head speaks for its gang: every member waits for the same.
+		g.rt.HeldAll(st.PendingMembers(v.Member.Key), v.QueueReason, v.Message, v.QueueNeedsAction)
+	default:
+		g.rt.HeldWaiting(pod, state.ReasonWaitingForGang, v.Message)
 	}
 	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
 }

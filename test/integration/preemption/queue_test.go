@@ -3,9 +3,11 @@ package preemption_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
@@ -85,6 +87,19 @@ func TestWithinClusterQueuePreemption(t *testing.T) {
 				waitWorkload(t, queues, ns, "high", "waiting for quota",
 					harness.WorkloadCondition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, quota.ReasonQuotaExceeded))
 				cp.ExpectNoneBound(t, ns, "high", 5*time.Second)
+				// Each of its pods says why, where kubectl describe pod
+				// shows it: no scheduling cycle runs for a held pod.
+				pods, err := cp.Client.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{LabelSelector: wellknown.JobSetNameLabel + "=high"})
+				if err != nil || len(pods.Items) != 2 {
+					t.Fatalf("high's pods: %d (%v), want 2", len(pods.Items), err)
+				}
+				for _, p := range pods.Items {
+					c := cp.WaitForPodCondition(t, ns, p.Name, corev1.PodScheduled, corev1.ConditionFalse)
+					if c.Reason != quota.ReasonQuotaExceeded || !strings.Contains(c.Message, "insufficient quota in ClusterQueue cluster-queue") {
+						t.Errorf("pod %s: PodScheduled=False %s %q, want %s saying why", p.Name, c.Reason, c.Message, quota.ReasonQuotaExceeded)
+					}
+					cp.WaitForEvent(t, ns, p.Name, quota.ReasonQuotaExceeded, harness.WaitTimeout)
+				}
 				kubelet.ExpectNoDisruption(t, "withinClusterQueue: Never, yet a pod was preempted", harness.AnyPod, 0)
 				if p, err := cp.PlacementOf(t.Context(), ns, "low"); err != nil || p.Bound != 6 {
 					t.Fatalf("low has %d of 6 pods bound (%v), want all still running", p.Bound, err)

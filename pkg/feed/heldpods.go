@@ -1,0 +1,270 @@
+package feed
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/utils/clock"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+)
+
+// Pods the gate holds back in PreEnqueue never reach a scheduling cycle, so
+// kube-scheduler says nothing about them: no PodScheduled condition, no
+// event, while their JobSet or Job tells the story. A user runs kubectl
+// describe pod first. The held-pod writer gives each held pod its reason
+// there: a PodScheduled=False condition with the gate's reason and message,
+// and an event on the pod (the event sink limits both to one per reason,
+// and a changed message to one per RestatePeriod).
+//
+// It writes only while this replica leads, off the scheduling loop; a pod
+// the gate lets go, or that is bound meanwhile, is not written (the patch
+// carries the pod's resourceVersion, so a pod that changed since it was
+// read is read again first).
+
+const (
+	heldPodsWorkers = 2
+	// heldPodsQPS bounds the writes: a gang of thousands of pods held for
+	// quota is told in a few seconds, without crowding the scheduler's
+	// own client.
+	heldPodsQPS   = 50
+	heldPodsBurst = 100
+)
+
+// holdReason is why the gate holds a pod.
+type holdReason struct {
+	uid             types.UID
+	reason, message string
+	// warn: only the user can unblock it (a Warning event).
+	warn bool
+	// at is when it was last written (zero: not yet).
+	at time.Time
+}
+
+// heldPods keeps, per held pod, the reason to show and the last one shown.
+type heldPods struct {
+	clock  clock.PassiveClock
+	events *EventSink
+	queue  workqueue.TypedRateLimitingInterface[types.NamespacedName]
+
+	mu      sync.Mutex
+	want    map[types.NamespacedName]holdReason
+	written map[types.NamespacedName]holdReason
+}
+
+func newHeldPods(clk clock.PassiveClock, events *EventSink) *heldPods {
+	return &heldPods{
+		clock: clk, events: events,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[types.NamespacedName](),
+			workqueue.TypedRateLimitingQueueConfig[types.NamespacedName]{Name: "multislice_held_pods"}),
+		want:    map[types.NamespacedName]holdReason{},
+		written: map[types.NamespacedName]holdReason{},
+	}
+}
+
+// Held records that the gate holds pod for reason, with message; warn
+// when only the user can unblock it.
+func (rt *Runtime) Held(pod *corev1.Pod, reason, message string, warn bool) {
+	rt.hold(state.PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}, holdReason{reason: reason, message: message, warn: warn}, true)
+}
+
+// HeldAll records that every pod of pods is held for reason: the members
+// of a gang that waits as a whole, told what its head was.
+func (rt *Runtime) HeldAll(pods []state.PodRef, reason, message string, warn bool) {
+	for _, p := range pods {
+		rt.hold(p, holdReason{reason: reason, message: message, warn: warn}, true)
+	}
+}
+
+// HeldWaiting records that pod waits for its gang (reason), unless a
+// reason of its whole workload was recorded for it already: a member's
+// "waiting for the head" says less than its gang's "insufficient quota".
+func (rt *Runtime) HeldWaiting(pod *corev1.Pod, reason, message string) {
+	rt.hold(state.PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}, holdReason{reason: reason, message: message}, false)
+}
+
+func (rt *Runtime) hold(p state.PodRef, r holdReason, replace bool) {
+	h := rt.held
+	if h == nil {
+		return
+	}
+	k := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
+	r.uid = p.UID
+	h.mu.Lock()
+	if w, ok := h.want[k]; ok && w.uid == p.UID && (!replace || w.reason == r.reason && w.message == r.message && w.warn == r.warn) {
+		h.mu.Unlock()
+		return
+	}
+	h.want[k] = r
+	h.mu.Unlock()
+	h.queue.Add(k)
+}
+
+// Released records that the gate let pod go (or it is gone): nothing more
+// is written about it.
+func (rt *Runtime) Released(pod *corev1.Pod) {
+	h := rt.held
+	if h == nil {
+		return
+	}
+	k := types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.want, k)
+	delete(h.written, k)
+}
+
+// run writes held pods' reasons until ctx ends.
+func (h *heldPods) run(ctx context.Context, client kubernetes.Interface, pods corelisters.PodLister) {
+	var wg sync.WaitGroup
+	for range heldPodsWorkers {
+		wg.Go(func() {
+			for {
+				k, quit := h.queue.Get()
+				if quit {
+					return
+				}
+				err := h.sync(ctx, client, pods, k)
+				if err != nil && ctx.Err() == nil {
+					klog.FromContext(ctx).V(4).Info("Telling a held pod why; retrying", "pod", k, "err", err)
+					h.queue.AddRateLimited(k)
+				} else {
+					h.queue.Forget(k)
+				}
+				h.queue.Done(k)
+			}
+		})
+	}
+	<-ctx.Done()
+	h.queue.ShutDown()
+	wg.Wait()
+}
+
+// sync writes pod k's current reason, if it changed since it was written:
+// a new reason at once, a new message of the same reason once
+// RestatePeriod has passed since the last write.
+func (h *heldPods) sync(ctx context.Context, client kubernetes.Interface, pods corelisters.PodLister, k types.NamespacedName) error {
+	h.mu.Lock()
+	want, ok := h.want[k]
+	last, wrote := h.written[k]
+	h.mu.Unlock()
+	if !ok || (wrote && last.reason == want.reason && last.message == want.message) {
+		return nil
+	}
+	now := h.clock.Now()
+	if wrote && last.reason == want.reason {
+		if wait := RestatePeriod - now.Sub(last.at); wait > 0 {
+			h.queue.AddAfter(k, wait)
+			return nil
+		}
+	}
+	pod, err := pods.Pods(k.Namespace).Get(k.Name)
+	if apierrors.IsNotFound(err) {
+		h.forget(k)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if pod.UID != want.uid || pod.Spec.NodeName != "" || pod.DeletionTimestamp != nil {
+		h.forget(k)
+		return nil
+	}
+	if err := patchHeld(ctx, client, pod, want, now); err != nil {
+		if apierrors.IsNotFound(err) {
+			h.forget(k)
+			return nil
+		}
+		// A conflict: the pod changed since the informer's copy; it is
+		// read again on the retry.
+		return err
+	}
+	if want.warn {
+		h.events.WarnPod(pod, nil, want.reason, want.message)
+	} else {
+		h.events.NormalPod(pod, want.reason, want.message)
+	}
+	h.mu.Lock()
+	if cur, ok := h.want[k]; ok && cur.reason == want.reason && cur.message == want.message {
+		want.at = now
+		h.written[k] = want
+	}
+	h.mu.Unlock()
+	return nil
+}
+
+func (h *heldPods) forget(k types.NamespacedName) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.want, k)
+	delete(h.written, k)
+}
+
+// patchHeld sets pod's PodScheduled condition to False with r, unless it
+// says so already. The patch names the pod's resourceVersion: a pod bound
+// or changed since it was read is not written.
+func patchHeld(ctx context.Context, client kubernetes.Interface, pod *corev1.Pod, r holdReason, now time.Time) error {
+	cond := map[string]any{"type": corev1.PodScheduled, "status": corev1.ConditionFalse, "reason": r.reason, "message": r.message}
+	for _, c := range pod.Status.Conditions {
+		if c.Type != corev1.PodScheduled {
+			continue
+		}
+		if c.Status == corev1.ConditionFalse && c.Reason == r.reason && c.Message == r.message {
+			return nil
+		}
+		if c.Status == corev1.ConditionFalse {
+			// Unchanged status: its transition time stands.
+			break
+		}
+		cond["lastTransitionTime"] = metav1.NewTime(now)
+	}
+	if _, ok := cond["lastTransitionTime"]; !ok && !hasCondition(pod, corev1.PodScheduled) {
+		cond["lastTransitionTime"] = metav1.NewTime(now)
+	}
+	patch, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{"resourceVersion": pod.ResourceVersion},
+		"status":   map[string]any{"conditions": []any{cond}},
+	})
+	if err != nil {
+		return err
+	}
+	_, err = client.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status")
+	return err
+}
+
+func hasCondition(pod *corev1.Pod, t corev1.PodConditionType) bool {
+	for _, c := range pod.Status.Conditions {
+		if c.Type == t {
+			return true
+		}
+	}
+	return false
+}
+
+// heldPodsClient is a client of its own for the held-pod writer, so that
+// telling thousands of held pods why never delays a binding.
+func heldPodsClient(h fwk.Handle) kubernetes.Interface {
+	cfg := h.KubeConfig()
+	if cfg == nil {
+		return h.ClientSet()
+	}
+	cfg = rest.CopyConfig(cfg)
+	cfg.QPS, cfg.Burst = heldPodsQPS, heldPodsBurst
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return h.ClientSet()
+	}
+	return client
+}

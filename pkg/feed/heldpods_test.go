@@ -1,0 +1,160 @@
+package feed
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+)
+
+// heldFixture is a held-pod writer over a fake clientset, its lister fed
+// from the clientset's objects as they are when synced.
+type heldFixture struct {
+	rt     *Runtime
+	client *fake.Clientset
+	clock  *testingclock.FakeClock
+}
+
+func newHeldFixture(pods ...*corev1.Pod) *heldFixture {
+	client := fake.NewClientset()
+	for _, p := range pods {
+		_, _ = client.CoreV1().Pods(p.Namespace).Create(context.Background(), p, metav1.CreateOptions{})
+	}
+	clk := testingclock.NewFakeClock(time.Unix(1000, 0))
+	rt := &Runtime{}
+	rt.held = newHeldPods(clk, nil)
+	return &heldFixture{rt: rt, client: client, clock: clk}
+}
+
+// lister is a lister of the clientset's pods now.
+func (f *heldFixture) lister(t *testing.T) corelisters.PodLister {
+	t.Helper()
+	factory := informers.NewSharedInformerFactory(f.client, 0)
+	inf := factory.Core().V1().Pods()
+	list, err := f.client.CoreV1().Pods("").List(t.Context(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range list.Items {
+		_ = inf.Informer().GetIndexer().Add(&list.Items[i])
+	}
+	return inf.Lister()
+}
+
+// drain syncs every queued pod once.
+func (f *heldFixture) drain(t *testing.T) {
+	t.Helper()
+	for f.rt.held.queue.Len() > 0 {
+		k, _ := f.rt.held.queue.Get()
+		if err := f.rt.held.sync(t.Context(), f.client, f.lister(t), k); err != nil {
+			t.Fatalf("sync %s: %v", k, err)
+		}
+		f.rt.held.queue.Done(k)
+	}
+}
+
+func (f *heldFixture) condition(t *testing.T, name string) *corev1.PodCondition {
+	t.Helper()
+	p, err := f.client.CoreV1().Pods("ns").Get(t.Context(), name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == corev1.PodScheduled {
+			return &p.Status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+func heldPod(name string) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, UID: types.UID(name + "-uid"), ResourceVersion: "1"}}
+}
+
+func TestHeldPodsSayWhy(t *testing.T) {
+	a, b, c := heldPod("a"), heldPod("b"), heldPod("c")
+	f := newHeldFixture(a, b, c)
+	f.rt.Held(a, "QuotaExceeded", "insufficient quota (nominal 32, 32 in use)", false)
+	f.rt.Held(b, "WaitingForGang", "waiting for a to find room", false)
+	f.rt.Held(c, "QuotaExceeded", "insufficient quota", false)
+	f.rt.Released(c) // let go before it was written
+	f.drain(t)
+	if got := f.condition(t, "a"); got == nil || got.Status != corev1.ConditionFalse || got.Reason != "QuotaExceeded" ||
+		got.Message != "insufficient quota (nominal 32, 32 in use)" || got.LastTransitionTime.IsZero() {
+		t.Errorf("a: PodScheduled %+v, want False QuotaExceeded with its message", got)
+	}
+	if got := f.condition(t, "b"); got == nil || got.Reason != "WaitingForGang" {
+		t.Errorf("b: PodScheduled %+v, want False WaitingForGang", got)
+	}
+	if got := f.condition(t, "c"); got != nil {
+		t.Errorf("c was let go, yet its PodScheduled is %+v", got)
+	}
+
+	// A new message of the same reason waits for RestatePeriod; a new
+	// reason is written at once.
+	f.rt.Held(a, "QuotaExceeded", "insufficient quota (nominal 32, 24 in use)", false)
+	f.rt.Held(b, "QuotaExceeded", "insufficient quota", false)
+	f.drain(t)
+	if got := f.condition(t, "a"); got.Message != "insufficient quota (nominal 32, 32 in use)" {
+		t.Errorf("a's message changed within %s: %q", RestatePeriod, got.Message)
+	}
+	if got := f.condition(t, "b"); got.Reason != "QuotaExceeded" {
+		t.Errorf("b: reason %s, want the new reason QuotaExceeded at once", got.Reason)
+	}
+	f.clock.Step(RestatePeriod)
+	if err := f.rt.held.sync(t.Context(), f.client, f.lister(t), types.NamespacedName{Namespace: "ns", Name: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.condition(t, "a"); got.Message != "insufficient quota (nominal 32, 24 in use)" {
+		t.Errorf("a's message after %s: %q, want the new one", RestatePeriod, got.Message)
+	}
+}
+
+// A pod bound, deleted or replaced (same name, new UID) since it was held
+// is not written.
+func TestHeldPodsSkipPodsThatMovedOn(t *testing.T) {
+	bound, deleting, replaced := heldPod("bound"), heldPod("deleting"), heldPod("replaced")
+	bound.Spec.NodeName = "node-1"
+	now := metav1.NewTime(time.Unix(1000, 0))
+	deleting.DeletionTimestamp, deleting.Finalizers = &now, []string{"x"}
+	f := newHeldFixture(bound, deleting, replaced)
+	f.rt.Held(bound, "QuotaExceeded", "m", false)
+	f.rt.Held(deleting, "QuotaExceeded", "m", false)
+	old := replaced.DeepCopy()
+	old.UID = "old-uid"
+	f.rt.Held(old, "QuotaExceeded", "m", false)
+	f.drain(t)
+	for _, name := range []string{"bound", "deleting", "replaced"} {
+		if got := f.condition(t, name); got != nil {
+			t.Errorf("%s: PodScheduled written: %+v", name, got)
+		}
+	}
+	if n := len(f.rt.held.want); n != 0 {
+		t.Errorf("%d pods still remembered, want none", n)
+	}
+}
+
+// A member's "waiting for its head" never replaces what its whole gang
+// waits for; the gang's reason replaces it.
+func TestHeldGangReasonWins(t *testing.T) {
+	a, b := heldPod("a"), heldPod("b")
+	f := newHeldFixture(a, b)
+	f.rt.HeldWaiting(a, "WaitingForGang", "waiting for b to find room")
+	f.rt.HeldAll([]state.PodRef{{Namespace: "ns", Name: "a", UID: a.UID}, {Namespace: "ns", Name: "b", UID: b.UID}}, "QuotaExceeded", "insufficient quota", false)
+	f.rt.HeldWaiting(a, "WaitingForGang", "waiting for b to find room")
+	f.drain(t)
+	for _, name := range []string{"a", "b"} {
+		if got := f.condition(t, name); got == nil || got.Reason != "QuotaExceeded" {
+			t.Errorf("%s: PodScheduled %+v, want the gang's QuotaExceeded", name, got)
+		}
+	}
+}
