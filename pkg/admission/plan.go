@@ -162,6 +162,13 @@ func (p *planning) place(sc *atomicScope, demands []sliceDemand, ownDomains map[
 		for _, i := range byKey[key] {
 			req.Slices = append(req.Slices, demands[i].demand)
 		}
+		if len(p.sn.Domains[key]) == 0 {
+			// No node carries the key at all: a typo in the exclusive
+			// topology, or pools not labelled. Say which key.
+			return nil, &planner.Failure{Unresolvable: true, Message: fmt.Sprintf(
+				"no node carries the label %s that its exclusive topology names, so its %d confined slice(s) have no domain at all: label the nodes of its node pools, or fix the exclusive-topology key",
+				key, len(req.Slices))}
+		}
 		domains := p.domains(key, ownDomains[key], taken, sc)
 		plan, fail := planner.MakePlan(req, domains)
 		if fail != nil {

@@ -235,6 +235,7 @@ func TestPlan(t *testing.T) {
 	// init (group 0, 1 pod) then workers (group 1, 2 Jobs × 2 pods).
 	grouped := jobSetModel("a").slices(1, 1, pool, 0, tpuSpec()).slices(2, 2, pool, 1, tpuSpec()).obj()
 	pg := podGroupModel("pg", 3).obj()
+	typo := jobSetModel("a").slices(2, 2, "example.com/no-such-pool", 0, tpuSpec()).obj()
 	mixed := jobSetModel("a").slices(1, 2, pool, 0, tpuSpec()).slices(1, 2, "", 0, tpuSpec()).obj()
 	taint := func(b *builders.NodePoolBuilder) {
 		b.Taint(corev1.Taint{Key: "example.com/maintenance", Effect: corev1.TaintEffectNoSchedule})
@@ -249,6 +250,11 @@ func TestPlan(t *testing.T) {
 		"unknown workload": {
 			sn:       snapshot().pool("pool-1", 2),
 			wantFail: "the workload is not known yet",
+		},
+		"an exclusive-topology key no node has is named": {
+			sn:               snapshot().pool("pool-1", 2).self(typo, all(typo, tpuSpec())...),
+			wantFail:         "no node carries the label example.com/no-such-pool that its exclusive topology names, so its 2 confined slice(s) have no domain at all: label the nodes of its node pools, or fix the exclusive-topology key",
+			wantUnresolvable: true,
 		},
 		"each slice on its own free pool, tightest first": {
 			sn:         snapshot().pool("big", 4).pool("pool-1", 2).pool("pool-2", 2).self(js, all(js, tpuSpec())...),

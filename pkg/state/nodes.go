@@ -359,11 +359,11 @@ func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
 	if f.Reason == quota.ReasonQuotaExceeded {
 		w.markWaitingForQuota(s.opts.Clock.Now())
 	}
-	if f.Reason != "" {
-		w.queueProblem.Store(&quota.Problem{Reason: f.Reason, Message: f.Message, Config: f.Unresolvable})
-	} else if s.awaitingAdmissionLocked(w) {
-		// Quota would fit; the domains do not.
-		w.queueProblem.Store(&quota.Problem{Reason: ReasonWaitingForDomains, Message: f.Message})
+	if f.Reason != "" || s.awaitingAdmissionLocked(w) {
+		// Quota would fit when the planner failed: the domains do not,
+		// for now or for good. The Workload's condition gives the reason
+		// its event does.
+		w.queueProblem.Store(&quota.Problem{Reason: FailureReason(f), Message: f.Message, Config: f.Unresolvable})
 	}
 	s.observeWaitingLocked()
 }

@@ -611,3 +611,18 @@ func (s *State) ReleaseAlone(pod *corev1.Pod, why string) Actions {
 	}
 	return s.releaseLocked(p.Member.Key, ReleaseMemberFail, why)
 }
+
+// FailureReason is the reason users read for a planning failure, on the
+// workload's events and its Workload's conditions alike: the failure's
+// own (quota, admission checks), else Unplaceable when only a change to
+// the workload or the nodes can help, else WaitingForDomains.
+func FailureReason(f *planner.Failure) string {
+	switch {
+	case f.Reason != "":
+		return f.Reason
+	case f.Unresolvable:
+		return ReasonUnplaceable
+	default:
+		return ReasonWaitingForDomains
+	}
+}

@@ -206,7 +206,15 @@ func queueAPI(t *testing.T) multisliceclient.Interface {
 // ResourceFlavors last), waiting until they are gone.
 func applyQueueExample(t *testing.T, rel string) {
 	t.Helper()
-	objs := exampleObjects(t, filepath.Join("queues", rel))
+	applyQueueObjects(t, filepath.Join("queues", rel))
+}
+
+// applyQueueObjects is applyQueueExample for a file of manifests/examples
+// (path relative to it).
+func applyQueueObjects(t *testing.T, path string) {
+	t.Helper()
+	rel := path
+	objs := exampleObjects(t, path)
 	if err := cluster.Apply(t.Context(), objs, metav1.NamespaceDefault); err != nil {
 		t.Fatalf("apply %s: %v", rel, err)
 	}

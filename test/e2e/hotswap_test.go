@@ -8,6 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/demo"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/timeline"
@@ -79,5 +82,55 @@ func TestHotswapDemo(t *testing.T) {
 		if strings.Contains(line, "low-jax-trillium slice") && strings.Contains(line, "bound to") {
 			t.Errorf("low-jax-trillium was placed while the pool was down: %s", line)
 		}
+	}
+}
+
+// `make demo SCENARIO=kueue-hotswap-v6e`: seed 000's combined Kueue +
+// Hotswap example (queue objects with 64 chips; JobSets as written, plus
+// schedulerName) through the real JobSet controller. Both JobSets are in a
+// ClusterQueue that never preempts within itself; the low-priority one is
+// evicted all the same when the high-priority one loses a pool (capacity,
+// not quota), waits while the pool is down, and comes back after.
+func TestKueueHotswapDemo(t *testing.T) {
+	s, err := demo.Load(filepath.Join(repoRoot, "manifests", "examples", "kueue-hotswap-v6e", "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := s.Namespace // the seed's LocalQueue is in default
+	// The scenario applies the queue objects; this removes them when the
+	// test ends, after the JobSets.
+	applyQueueObjects(t, filepath.Join("kueue-hotswap-v6e", "queues.yaml"))
+	t.Cleanup(func() {
+		for _, name := range []string{"low-jax-trillium", "high-jax-trillium"} {
+			deleteJobSet(t, &jobsetv1alpha2.JobSet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
+		}
+	})
+	out := &syncBuffer{}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	tl, err := timeline.Watch(ctx, cluster.AdminConfig, ns, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	injector := &faults.Injector{Client: client}
+	t.Cleanup(func() {
+		for _, pool := range []string{"tpu-v6e-4x4-0", "tpu-v6e-4x4-1", "tpu-v6e-4x4-2", "tpu-v6e-4x4-3"} {
+			_ = injector.RecoverPool(context.Background(), pool)
+		}
+	})
+	runErr := demo.Run(ctx, cluster, s, tl)
+	story := out.String()
+	t.Logf("timeline:\n%s", story)
+	if runErr != nil {
+		t.Fatalf("scenario: %v", runErr)
+	}
+	fault := strings.Index(story, "fault injected: the whole node pool fails")
+	repaired := strings.Index(story, "repaired")
+	preempted := strings.Index(story, "preempted: evicted whole by JobSet "+ns+"/high-jax-trillium")
+	if fault < 0 || preempted < fault || repaired < preempted {
+		t.Fatalf("the timeline does not tell, in order, the fault, the eviction, then the repair (positions %d, %d, %d)", fault, preempted, repaired)
+	}
+	if !strings.Contains(story[preempted:], "capacity preemption") {
+		t.Errorf("the eviction does not say it was a capacity preemption")
 	}
 }

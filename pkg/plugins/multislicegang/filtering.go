@@ -159,14 +159,7 @@ func (pl *Plugin) restrict(cs fwk.CycleState, gang bool, nodes sets.Set[string],
 // on it: a warning when only a change to its objects (or the nodes) can
 // help. Failures the planner decided carry no reason of their own.
 func (pl *Plugin) reportFailure(ref *corev1.ObjectReference, f *planner.Failure) {
-	reason := f.Reason
-	switch {
-	case reason != "":
-	case f.Unresolvable:
-		reason = state.ReasonUnplaceable
-	default:
-		reason = state.ReasonWaitingForDomains
-	}
+	reason := state.FailureReason(f)
 	if f.Unresolvable {
 		pl.rt.Events().Warn(ref, reason, f.Message)
 		return

@@ -90,3 +90,28 @@ func TestMisconfiguredQueuesSayWhyAndRecover(t *testing.T) {
 	}
 	e.cp.ExpectNoneBound(t, ns, "cpu", 0)
 }
+
+// A queued workload no domain could ever hold (a slice of 3 hosts, pools of
+// 2) says so alike on its Workload and in its event: Unplaceable, a
+// Warning, not WaitingForDomains.
+func TestUnplaceableQueuedWorkloadSaysSoEverywhere(t *testing.T) {
+	e := start(t, 2)
+	ns := e.cp.CreateNamespace(t, "unplaceable")
+	e.v5eFlavor(t, "v5e")
+	e.clusterQueue(t, "cq", "", multislicev1alpha1.BestEffortFIFO, tpuQuota{"v5e", 64, -1, -1})
+	e.localQueue(t, ns, "lq", "cq")
+	js := builders.JobSet(ns, "too-big").Exclusive(wellknown.NodePoolLabel).
+		Annotation(wellknown.QueueNameLabel, "lq").
+		Pod(func(p *builders.PodBuilder) {
+			p.Scheduler(app.Name).NoRequests().TPU("4").NodeSelector(wellknown.TPUAcceleratorLabel, builders.V5e)
+		}).ReplicatedJob("slice", 1, 3).Obj()
+	e.jobsets.Create(t, js)
+	wl := e.waitWorkload(t, ns, "too-big", "Unplaceable", condition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, "Unplaceable"))
+	if c := findCondition(wl, multislicev1alpha1.WorkloadQuotaReserved); !strings.Contains(c.Message, "fits in no domain") {
+		t.Errorf("QuotaReserved message %q does not say why", c.Message)
+	}
+	ev := e.cp.WaitForWorkloadEventObject(t, ns, "too-big", "Unplaceable")
+	if ev.Type != corev1.EventTypeWarning {
+		t.Errorf("Unplaceable event of type %s, want %s", ev.Type, corev1.EventTypeWarning)
+	}
+}
