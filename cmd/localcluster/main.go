@@ -150,12 +150,14 @@ The local cluster is up (%s). %s.
 
 Pods of Jobs run %s (annotation %s sets it per pod).
 Node pools follow %s while it runs.
+Scheduler metrics (its secure port authenticates through the apiserver, as in production):
+%s
 Fault injection (in another terminal):
   bin/localcluster pools --kubeconfig %s
   bin/localcluster fail-pool tpu-v5e-2x4-0 --kubeconfig %s
   bin/localcluster recover-pool tpu-v5e-2x4-0 --kubeconfig %s
 `, c.StartupTime.Round(100*time.Millisecond), c.MemorySummary(), kubeconfig, kubectl, kubectl, applyArgs(bannerExamples), runTime,
-		localcluster.RunTimeAnnotation, opts.NodePools, kubeconfig, kubeconfig, kubeconfig)
+		localcluster.RunTimeAnnotation, opts.NodePools, metricsLines(c.MetricsEndpoints()), kubeconfig, kubeconfig, kubeconfig)
 	if qp := c.QueuedProvisioning(); qp != nil {
 		fmt.Printf(`Queued provisioning (queued-provisioning.gke.io): %s.
   %s get provisioningrequests -A
@@ -376,4 +378,17 @@ func applyArgs(files []string) string {
 		b.WriteString("-f " + f)
 	}
 	return b.String()
+}
+
+// metricsLines are the banner's commands reading each replica's metrics.
+func metricsLines(eps []localcluster.MetricsEndpoint) string {
+	lines := make([]string, 0, len(eps))
+	for _, ep := range eps {
+		line := "  " + ep.Command() + " | grep ^multislice_"
+		if len(eps) > 1 {
+			line += "   # " + ep.Replica
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -86,6 +86,9 @@ type Cluster struct {
 	dynamic     dynamic.Interface
 	// KubeconfigPath is the admin kubeconfig.
 	KubeconfigPath string
+	// adminCert is the admin's client certificate, which the schedulers'
+	// secure ports accept (see MetricsEndpoints).
+	adminCert keyPair
 	// StartupTime is how long Start took.
 	StartupTime time.Duration
 
@@ -164,6 +167,7 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err := c.connect(creds.kubeconfigs["admin"]); err != nil {
 		return nil, err
 	}
+	c.adminCert = creds.admin
 
 	// etcd, then the apiserver.
 	if err := c.run("etcd", "etcd", etcdArgs(filepath.Join(opts.Dir, "etcd"), c.ports), nil); err != nil {
@@ -208,14 +212,14 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 		{"kube-controller-manager", "kube-controller-manager", controllerManagerArgs(c, creds.kubeconfigs["kube-controller-manager"], creds.loopbackServing, creds.serviceAccount), nil},
 		{"kwok", "kwok", []string{"--kubeconfig=" + creds.kubeconfigs["kwok"], "--config=" + cfg("kwok.yaml")}, []string{"HOME=" + filepath.Join(opts.Dir, "kwok-home")}},
 		{"jobset-controller", "jobset-controller", []string{"--config=" + cfg("jobset.yaml")}, []string{"KUBECONFIG=" + creds.kubeconfigs["jobset-controller"]}},
-		{"kube-scheduler", "multislice-scheduler", schedulerArgs(cfg("kube-scheduler.yaml"), c.ports.kubeScheduler, creds.loopbackServing, false), nil},
+		{"kube-scheduler", "multislice-scheduler", schedulerArgs(cfg("kube-scheduler.yaml"), creds.kubeconfigs["kube-scheduler"], c.pki.CAFile(), c.ports.kubeScheduler, creds.loopbackServing, false), nil},
 	}
 	replicas := c.SchedulerReplicas()
 	for i, name := range replicas {
 		starts = append(starts, struct {
 			name, bin string
 			args, env []string
-		}{name, "multislice-scheduler", append(schedulerArgs(cfg("multislice-scheduler.yaml"), c.ports.schedulers[i], creds.loopbackServing, len(replicas) > 1), opts.SchedulerFlags...), nil})
+		}{name, "multislice-scheduler", append(schedulerArgs(cfg("multislice-scheduler.yaml"), creds.kubeconfigs["multislice-scheduler"], c.pki.CAFile(), c.ports.schedulers[i], creds.loopbackServing, len(replicas) > 1), opts.SchedulerFlags...), nil})
 	}
 	for _, s := range starts {
 		if err := c.run(s.name, s.bin, s.args, s.env); err != nil {

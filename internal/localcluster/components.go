@@ -229,8 +229,11 @@ const (
 // schedulerArgs are the flags of a scheduler process. Without leader
 // election (kube-scheduler, and a single multislice-scheduler) the
 // configuration's leaderElection is overridden off; with it, on the lease
-// the configuration names, with the short timings above.
-func schedulerArgs(config string, port int, serving keyPair, leaderElect bool) []string {
+// the configuration names, with the short timings above. Its secure port
+// authenticates and authorizes through the apiserver, as a production
+// Deployment's does: /metrics answers the cluster's admin (a client
+// certificate of the cluster's CA) and whomever RBAC lets get it.
+func schedulerArgs(config, kubeconfig, clientCA string, port int, serving keyPair, leaderElect bool) []string {
 	args := []string{"--config=" + config}
 	if leaderElect {
 		args = append(args,
@@ -247,5 +250,8 @@ func schedulerArgs(config string, port int, serving keyPair, leaderElect bool) [
 		"--secure-port="+strconv.Itoa(port),
 		"--tls-cert-file="+serving.Cert,
 		"--tls-private-key-file="+serving.Key,
+		"--authentication-kubeconfig="+kubeconfig,
+		"--authorization-kubeconfig="+kubeconfig,
+		"--client-ca-file="+clientCA,
 	)
 }

@@ -223,7 +223,12 @@ func TestSchedulerArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			args := strings.Join(schedulerArgs("/cfg.yaml", 1234, keyPair{Cert: "c", Key: "k"}, tc.leaderElect), " ")
+			args := strings.Join(schedulerArgs("/cfg.yaml", "/kubeconfig", "/ca.crt", 1234, keyPair{Cert: "c", Key: "k"}, tc.leaderElect), " ")
+			for _, w := range []string{"--authentication-kubeconfig=/kubeconfig", "--authorization-kubeconfig=/kubeconfig", "--client-ca-file=/ca.crt"} {
+				if !strings.Contains(args, w) {
+					t.Errorf("args %q lack %q: /metrics would answer no one", args, w)
+				}
+			}
 			for _, w := range tc.want {
 				if !strings.Contains(args, w) {
 					t.Errorf("args %q lack %q", args, w)

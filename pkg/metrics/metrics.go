@@ -203,9 +203,13 @@ func RecordQueues(rep state.QueueReport) {
 		AdmittedWorkloads.WithLabelValues(name).Set(float64(cq.Admitted))
 		for fr, v := range cq.Usage {
 			QuotaUsage.WithLabelValues(name, fr.Flavor, string(fr.Resource)).Set(float64(v) / 1000)
+			// 0 when it borrows nothing: every quota has a series.
+			QuotaBorrowed.WithLabelValues(name, fr.Flavor, string(fr.Resource)).Set(float64(cq.Borrowed[fr]) / 1000)
 		}
 		for fr, v := range cq.Borrowed {
-			QuotaBorrowed.WithLabelValues(name, fr.Flavor, string(fr.Resource)).Set(float64(v) / 1000)
+			if _, quota := cq.Usage[fr]; !quota {
+				QuotaBorrowed.WithLabelValues(name, fr.Flavor, string(fr.Resource)).Set(float64(v) / 1000)
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package provisioning_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -143,13 +144,23 @@ func (e *env) startProvisioner(t *testing.T, decide func(req *autoscalingv1.Prov
 				if a.fail != "" {
 					cond = metav1.Condition{Type: autoscalingv1.Failed, Status: metav1.ConditionTrue, Reason: "OutOfCapacity", Message: a.fail}
 				} else {
+					var pools, zones []string
 					for j, zone := range a.zones {
 						name := fmt.Sprintf("%s-%d", req.Name, j)
 						if a.pool != "" {
 							name = a.pool
 						}
-						// As GKE's class does: where the capacity is.
-						req.Status.ProvisioningClassDetails = map[string]autoscalingv1.Detail{"nodePool": autoscalingv1.Detail(name), "zone": autoscalingv1.Detail(zone)}
+						if !slices.Contains(pools, name) {
+							pools = append(pools, name)
+						}
+						if !slices.Contains(zones, zone) {
+							zones = append(zones, zone)
+						}
+						// As GKE's class does: where the capacity is (its
+						// pools, comma-separated, as the local cluster's
+						// provisioner reports more than one).
+						req.Status.ProvisioningClassDetails = map[string]autoscalingv1.Detail{
+							"nodePool": autoscalingv1.Detail(strings.Join(pools, ", ")), "zone": autoscalingv1.Detail(strings.Join(zones, ", "))}
 						pool := builders.NodePool(name)
 						if a.pool != "" {
 							pool = builders.NodePool(a.pool).Label(corev1.LabelHostname, fmt.Sprintf("%s-%d", a.pool, j))

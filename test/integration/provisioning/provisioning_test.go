@@ -3,6 +3,7 @@ package provisioning_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,17 +80,30 @@ func TestFailedRequestIsRetried(t *testing.T) {
 }
 
 // With queued provisioning the whole workload lands in one zone: capacity
-// split over two zones keeps it pending until one zone has all of it.
+// split over two zones keeps it pending until one zone has all of it (here
+// the request's pool in us-central1-b grows by a node), and a free pool of
+// the same GPUs that was not provisioned for it is never used.
 func TestZoneAtomic(t *testing.T) {
 	e := start(t)
 	e.startProvisioner(t, func(*autoscalingv1.ProvisioningRequest, int) answer {
 		return answer{zones: []string{"us-central1-a", "us-central1-b"}}
 	})
+	e.cp.CreateNodePool(t, builders.NodePool("decoy").GPU(gpuModel, 1).Zone("us-central1-b"))
 	e.jobsets.Create(t, e.gpuJobSet("atomic", 2, nil))
 	e.waitWorkload(t, "atomic", "provisioned", checkState("Ready"))
 	e.cp.ExpectNoneBound(t, e.ns, "atomic", 2*time.Second)
-	e.cp.CreateNodePool(t, builders.NodePool("late").GPU(gpuModel, 1).Zone("us-central1-b"))
-	e.cp.WaitWhollyPlaced(t, e.ns, "atomic", 2)
+	// The request's us-central1-b pool, as the provisioner named it.
+	late := builders.NodePool("jobset-atomic-dws-prov-1-1").GPU(gpuModel, 1).Zone("us-central1-b").Build()[0]
+	late.Name = "jobset-atomic-dws-prov-1-1-late"
+	if _, err := e.cp.Client.CoreV1().Nodes().Create(t.Context(), late, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Unconfined: both pods may share the pool.
+	for _, pod := range []string{"atomic-worker-0-0-a0", "atomic-worker-1-0-a0"} {
+		if bound := e.cp.WaitForPodBound(t, e.ns, pod); strings.HasPrefix(bound.Spec.NodeName, "decoy") {
+			t.Errorf("%s bound to %s, in a pool not provisioned for it", pod, bound.Spec.NodeName)
+		}
+	}
 	if zones := e.zonesOf(t, "atomic"); len(zones) != 1 || !zones["us-central1-b"] {
 		t.Fatalf("placed in zones %v, want us-central1-b only", zones)
 	}

@@ -844,7 +844,7 @@ func (e *env) testInvalid(t *testing.T) {
 // printerColumns lists the additional printer columns of each CRD.
 var printerColumns = map[string][]string{
 	"resourceflavors": {"Age"},
-	"clusterqueues":   {"Cohort", "Strategy", "Pending", "Admitted", "Active", "Age"},
+	"clusterqueues":   {"Cohort", "Strategy", "Usage", "Pending", "Admitted", "Active", "Age"},
 	"localqueues":     {"ClusterQueue", "Pending", "Admitted", "Age"},
 	"workloads":       {"Queue", "Reserved in", "Admitted", "Finished", "Age"},
 }
@@ -895,6 +895,7 @@ func (e *env) testPrinterColumns(t *testing.T) {
 	cq.Status = v1alpha1.ClusterQueueStatus{
 		PendingWorkloads:  3,
 		AdmittedWorkloads: 5,
+		Usage:             "google.com/tpu: 24/32",
 		Conditions: []metav1.Condition{{
 			Type: v1alpha1.ClusterQueueActive, Status: metav1.ConditionFalse,
 			Reason: v1alpha1.ReasonFlavorNotFound, Message: "no flavor", LastTransitionTime: metav1.Now(),
@@ -904,7 +905,7 @@ func (e *env) testPrinterColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.checkTable(t, "clusterqueues", "", cq.Name, map[string]string{
-		"Cohort": "training", "Strategy": "BestEffortFIFO", "Pending": "3", "Admitted": "5", "Active": "False",
+		"Cohort": "training", "Strategy": "BestEffortFIFO", "Usage": "google.com/tpu: 24/32", "Pending": "3", "Admitted": "5", "Active": "False",
 	})
 
 	wl, err := mv.Workloads(e.ns).Create(ctx, &v1alpha1.Workload{

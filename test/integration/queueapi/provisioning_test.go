@@ -371,8 +371,8 @@ func (e *env) testProvisioningPrinterColumns(t *testing.T) {
 	}{
 		"admissionchecks.multislice.dev":            {"v1alpha1", false, []string{"Controller", "Parameters", "Active", "Age"}, nil},
 		"provisioningrequestconfigs.multislice.dev": {"v1alpha1", false, []string{"Class", "Age"}, nil},
-		// As the autoscaler's own CRD.
-		"provisioningrequests.autoscaling.x-k8s.io": {"v1", true, []string{"Age"}, []string{"provreq", "provreqs"}},
+		// As the autoscaler's own CRD, with columns for kubectl get.
+		"provisioningrequests.autoscaling.x-k8s.io": {"v1", true, []string{"Class", "Accepted", "Provisioned", "Failed", "BookingExpired", "Age"}, []string{"provreq", "provreqs"}},
 	} {
 		crd, err := e.ext.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
