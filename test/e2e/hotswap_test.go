@@ -42,32 +42,7 @@ func (b *syncBuffer) String() string {
 // tell the eviction, in that order.
 func TestHotswapDemo(t *testing.T) {
 	ns := namespace(t)
-	s, err := demo.Load(filepath.Join(repoRoot, "manifests", "examples", "hotswap-v6e", "demo.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Namespace = ns
-	out := &syncBuffer{}
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	tl, err := timeline.Watch(ctx, cluster.AdminConfig, ns, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	injector := &faults.Injector{Client: client}
-	t.Cleanup(func() {
-		// The scenario recovers the pool itself; a failed run must not
-		// leave it down for the tests after this one.
-		for _, pool := range []string{"tpu-v6e-4x4-0", "tpu-v6e-4x4-1", "tpu-v6e-4x4-2", "tpu-v6e-4x4-3"} {
-			_ = injector.RecoverPool(context.Background(), pool)
-		}
-	})
-	runErr := demo.Run(ctx, cluster, s, tl)
-	story := out.String()
-	t.Logf("timeline:\n%s", story)
-	if runErr != nil {
-		t.Fatalf("scenario: %v", runErr)
-	}
+	story := runPoolFailureDemo(t, "hotswap-v6e", ns)
 	fault := strings.Index(story, "fault injected: the whole node pool fails")
 	repaired := strings.Index(story, "repaired")
 	preempts := strings.Index(story, "preempts: evicting JobSet "+ns+"/low-jax-trillium")
@@ -92,19 +67,37 @@ func TestHotswapDemo(t *testing.T) {
 // evicted all the same when the high-priority one loses a pool (capacity,
 // not quota), waits while the pool is down, and comes back after.
 func TestKueueHotswapDemo(t *testing.T) {
-	s, err := demo.Load(filepath.Join(repoRoot, "manifests", "examples", "kueue-hotswap-v6e", "demo.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := s.Namespace // the seed's LocalQueue is in default
-	// The scenario applies the queue objects; this removes them when the
-	// test ends, after the JobSets.
+	// The seed's LocalQueue is in default. The scenario applies the queue
+	// objects; this removes them when the test ends, after the JobSets.
+	ns := metav1.NamespaceDefault
 	applyQueueObjects(t, filepath.Join("kueue-hotswap-v6e", "queues.yaml"))
 	t.Cleanup(func() {
 		for _, name := range []string{"low-jax-trillium", "high-jax-trillium"} {
 			deleteJobSet(t, &jobsetv1alpha2.JobSet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
 		}
 	})
+	story := runPoolFailureDemo(t, "kueue-hotswap-v6e", ns)
+	fault := strings.Index(story, "fault injected: the whole node pool fails")
+	repaired := strings.Index(story, "repaired")
+	preempted := strings.Index(story, "preempted: evicted whole by JobSet "+ns+"/high-jax-trillium")
+	if fault < 0 || preempted < fault || repaired < preempted {
+		t.Fatalf("the timeline does not tell, in order, the fault, the eviction, then the repair (positions %d, %d, %d)", fault, preempted, repaired)
+	}
+	if !strings.Contains(story[preempted:], "capacity preemption") {
+		t.Errorf("the eviction does not say it was a capacity preemption")
+	}
+}
+
+// runPoolFailureDemo runs the scenario of manifests/examples/<dir> in ns,
+// which fails a v6e pool and recovers it, and returns its timeline. A run
+// that fails still recovers the pools, for the tests after it.
+func runPoolFailureDemo(t *testing.T, dir, ns string) string {
+	t.Helper()
+	s, err := demo.Load(filepath.Join(repoRoot, "manifests", "examples", dir, "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Namespace = ns
 	out := &syncBuffer{}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -124,13 +117,5 @@ func TestKueueHotswapDemo(t *testing.T) {
 	if runErr != nil {
 		t.Fatalf("scenario: %v", runErr)
 	}
-	fault := strings.Index(story, "fault injected: the whole node pool fails")
-	repaired := strings.Index(story, "repaired")
-	preempted := strings.Index(story, "preempted: evicted whole by JobSet "+ns+"/high-jax-trillium")
-	if fault < 0 || preempted < fault || repaired < preempted {
-		t.Fatalf("the timeline does not tell, in order, the fault, the eviction, then the repair (positions %d, %d, %d)", fault, preempted, repaired)
-	}
-	if !strings.Contains(story[preempted:], "capacity preemption") {
-		t.Errorf("the eviction does not say it was a capacity preemption")
-	}
+	return story
 }

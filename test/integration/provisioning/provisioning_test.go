@@ -147,14 +147,21 @@ func TestPodSetUpdatesSteerToTheProvisionedPool(t *testing.T) {
 		return answer{zones: []string{"us-central1-a", "us-central1-a"}, pool: "dws-steered"}
 	})
 	e.jobsets.Create(t, e.gpuJobSet("steered", 2, nil))
-	for _, pod := range []string{"steered-worker-0-0-a0", "steered-worker-1-0-a0"} {
+	e.checkBoundInPool(t, "dws-steered", "steered-worker-0-0-a0", "steered-worker-1-0-a0")
+}
+
+// checkBoundInPool waits for pods bound and checks that each is on a node
+// of pool, the one provisioned for it.
+func (e *env) checkBoundInPool(t *testing.T, pool string, pods ...string) {
+	t.Helper()
+	for _, pod := range pods {
 		bound := e.cp.WaitForPodBound(t, e.ns, pod)
 		node, err := e.cp.Client.CoreV1().Nodes().Get(t.Context(), bound.Spec.NodeName, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pool := node.Labels[wellknown.NodePoolLabel]; pool != "dws-steered" {
-			t.Errorf("%s placed in pool %s, not the one provisioned for it", pod, pool)
+		if got := node.Labels[wellknown.NodePoolLabel]; got != pool {
+			t.Errorf("%s placed on %s in pool %s, not in %s, provisioned for it: that capacity sits idle", pod, node.Name, got, pool)
 		}
 	}
 }
@@ -170,14 +177,5 @@ func TestProvisionedCapacityIsUsedWithoutPodSetUpdates(t *testing.T) {
 		return answer{zones: []string{"us-central1-a", "us-central1-a"}, pool: "dws-provisioned"}
 	})
 	e.jobsets.Create(t, e.gpuJobSet("unpinned", 2, nil))
-	for _, pod := range []string{"unpinned-worker-0-0-a0", "unpinned-worker-1-0-a0"} {
-		bound := e.cp.WaitForPodBound(t, e.ns, pod)
-		node, err := e.cp.Client.CoreV1().Nodes().Get(t.Context(), bound.Spec.NodeName, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pool := node.Labels[wellknown.NodePoolLabel]; pool != "dws-provisioned" {
-			t.Errorf("%s placed on %s in pool %s, not in the pool provisioned for it; the provisioned capacity sits idle", pod, node.Name, pool)
-		}
-	}
+	e.checkBoundInPool(t, "dws-provisioned", "unpinned-worker-0-0-a0", "unpinned-worker-1-0-a0")
 }
