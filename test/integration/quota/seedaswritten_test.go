@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
 )
 
@@ -105,4 +106,36 @@ func TestSeedQueuesSayWhetherTheyAreActive(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitActive("ClusterQueue tpu-training-cq naming a missing flavor", cq("tpu-training-cq"), metav1.ConditionFalse, "FlavorNotFound", "ResourceFlavor missing-flavor does not exist")
+}
+
+// A Job naming a LocalQueue that is created after it is told as soon as
+// the LocalQueue exists.
+func TestToldWhenTheLocalQueueArrivesLater(t *testing.T) {
+	e := start(t, 1)
+	ns := e.cp.CreateNamespace(t, "late-queue")
+	job := suspendedQueuedJob(ns, "early")
+	job.Spec.Template.Spec.SchedulerName = ""
+	e.createJob(t, job)
+	// No queue of ours is named yet: nothing to say.
+	time.Sleep(3 * time.Second)
+	events, err := e.cp.Client.EventsV1().Events(ns).List(t.Context(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range events.Items {
+		if ev.Reason == "SchedulerNameMismatch" {
+			t.Fatalf("told before the LocalQueue existed: %s", ev.Note)
+		}
+	}
+	e.v5eFlavor(t, "v5e")
+	e.clusterQueue(t, "cq", "", multislicev1alpha1.BestEffortFIFO, tpuQuota{"v5e", 8, -1, -1})
+	e.localQueue(t, ns, "lq", "cq")
+	created := time.Now()
+	ev := e.cp.WaitForWorkloadEventObject(t, ns, "early", "SchedulerNameMismatch")
+	if took := time.Since(created); took > 10*time.Second {
+		t.Errorf("told %s after its LocalQueue was created, want within seconds", took.Round(time.Second))
+	}
+	if !strings.Contains(ev.Note, "LocalQueue "+ns+"/lq") {
+		t.Errorf("event %q does not name the LocalQueue", ev.Note)
+	}
 }
