@@ -57,6 +57,28 @@ func TestFaultProxy(t *testing.T) {
 		}
 	})
 
+	t.Run("ensure", func(t *testing.T) {
+		// Whatever the probabilities (none here): the first delete fails
+		// unforwarded, the second is applied and its response lost, the
+		// third passes.
+		fp.SetRules(harness.FaultRule{Name: "ensure", Match: harness.PodDeletes(), Ensure: true, Code: 503})
+		for i, want := range []struct {
+			fails, gone bool
+		}{{true, false}, {true, true}, {false, true}} {
+			pod := cp.CreatePod(t, builders.Pod(ns, fmt.Sprintf("ensure-%d", i)).Obj())
+			err := via.CoreV1().Pods(ns).Delete(t.Context(), pod.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+			if (err != nil) != want.fails {
+				t.Errorf("delete %d: %v, want failed=%v", i+1, err, want.fails)
+			}
+			_, err = pods.Get(t.Context(), pod.Name, metav1.GetOptions{})
+			if gone := apierrors.IsNotFound(err); gone != want.gone {
+				t.Errorf("delete %d: pod gone=%v, want %v", i+1, gone, want.gone)
+			}
+			_ = pods.Delete(t.Context(), pod.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+		}
+		wantCounts(t, fp, "ensure", harness.FaultCount{Seen: 3, Failed: 1, Dropped: 1})
+	})
+
 	t.Run("first matching rule wins", func(t *testing.T) {
 		fp.SetRules(
 			harness.FaultRule{Name: "deletes", Match: harness.PodDeletes(), Fail: 1, Code: 503},

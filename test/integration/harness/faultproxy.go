@@ -97,6 +97,10 @@ type FaultRule struct {
 	Drop float64
 	// Delay is added before the request is forwarded.
 	Delay time.Duration
+	// Ensure fails the rule's first matching request and drops the
+	// response of its second, whatever Fail and Drop say, so that a short
+	// run injects both kinds of fault however few requests match.
+	Ensure bool
 	// Hold blocks matching requests until Release(Name) is called, the
 	// client gives up, or the proxy stops. Once released the rule holds
 	// nothing more until SetRules installs it again.
@@ -454,6 +458,10 @@ func (fp *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fp.active.Add(1)
 	defer fp.active.Done()
 	rule, gate := fp.match(r)
+	var nth int
+	if rule != nil {
+		nth = fp.counts[rule.Name].Seen
+	}
 	fp.mu.Unlock()
 
 	if rule == nil {
@@ -483,12 +491,12 @@ func (fp *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			panic(http.ErrAbortHandler)
 		}
 	}
-	if fp.roll(rule.Fail) {
+	if (rule.Ensure && nth == 1) || fp.roll(rule.Fail) {
 		fp.count(rule.Name, func(c *FaultCount) { c.Failed++ })
 		writeStatus(w, rule.Code, rule.Name)
 		return
 	}
-	if fp.roll(rule.Drop) {
+	if (rule.Ensure && nth == 2) || fp.roll(rule.Drop) {
 		fp.count(rule.Name, func(c *FaultCount) { c.Dropped++ })
 		fp.proxy.ServeHTTP(&discardResponse{header: http.Header{}}, r)
 		if rule.Code != 0 {
