@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
@@ -59,6 +60,23 @@ func (s *snap) priority(p int32) *snap {
 }
 
 func noQueue(*state.WorkloadView) *quota.ClusterQueue { return nil }
+
+// checkOutcome checks that Preempt failed mentioning wantFail, or that it
+// succeeded when wantFail is empty; it reports whether to check the
+// decision further.
+func checkOutcome(t *testing.T, d *admission.Preemption, fail *planner.Failure, wantFail string) bool {
+	t.Helper()
+	if wantFail != "" {
+		if fail == nil || !strings.Contains(fail.Message, wantFail) {
+			t.Fatalf("Preempt = %+v, %v; want a failure mentioning %q", d, fail, wantFail)
+		}
+		return false
+	}
+	if fail != nil {
+		t.Fatalf("Preempt failed: %v", fail)
+	}
+	return true
+}
 
 func keyNames(keys []workload.Key) string {
 	var out []string
@@ -136,14 +154,8 @@ func TestPreempt(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, fail := admission.Preempt(tc.sn.sn, noQueue)
-			if tc.wantFail != "" {
-				if fail == nil || !strings.Contains(fail.Message, tc.wantFail) {
-					t.Fatalf("Preempt = %+v, %v; want a failure mentioning %q", d, fail, tc.wantFail)
-				}
+			if !checkOutcome(t, d, fail, tc.wantFail) {
 				return
-			}
-			if fail != nil {
-				t.Fatalf("Preempt failed: %v", fail)
 			}
 			if got := keyNames(d.Victims); got != tc.wantVictims {
 				t.Errorf("victims %s, want %s", got, tc.wantVictims)
@@ -313,14 +325,8 @@ func TestPreemptCapacityOrQuota(t *testing.T) {
 			if used() != before {
 				t.Errorf("the queue's usage is %d after the decision, want %d as before", used(), before)
 			}
-			if tc.wantFail != "" {
-				if fail == nil || !strings.Contains(fail.Message, tc.wantFail) {
-					t.Fatalf("Preempt = %+v, %v; want a failure mentioning %q", d, fail, tc.wantFail)
-				}
+			if !checkOutcome(t, d, fail, tc.wantFail) {
 				return
-			}
-			if fail != nil {
-				t.Fatalf("Preempt failed: %v", fail)
 			}
 			if got := keyNames(d.Victims); got != "low" {
 				t.Errorf("victims %s, want low", got)

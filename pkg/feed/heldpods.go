@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	"k8s.io/utils/clock"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -217,20 +218,13 @@ func (h *heldPods) forget(k types.NamespacedName) {
 // or changed since it was read is not written.
 func patchHeld(ctx context.Context, client kubernetes.Interface, pod *corev1.Pod, r holdReason, now time.Time) error {
 	cond := map[string]any{"type": corev1.PodScheduled, "status": corev1.ConditionFalse, "reason": r.reason, "message": r.message}
-	for _, c := range pod.Status.Conditions {
-		if c.Type != corev1.PodScheduled {
-			continue
-		}
-		if c.Status == corev1.ConditionFalse && c.Reason == r.reason && c.Message == r.message {
-			return nil
-		}
-		if c.Status == corev1.ConditionFalse {
-			// Unchanged status: its transition time stands.
-			break
-		}
-		cond["lastTransitionTime"] = metav1.NewTime(now)
-	}
-	if _, ok := cond["lastTransitionTime"]; !ok && !hasCondition(pod, corev1.PodScheduled) {
+	_, cur := podutil.GetPodCondition(&pod.Status, corev1.PodScheduled)
+	switch {
+	case cur != nil && cur.Status == corev1.ConditionFalse && cur.Reason == r.reason && cur.Message == r.message:
+		return nil
+	case cur == nil || cur.Status != corev1.ConditionFalse:
+		// A new status: its transition is now. An unchanged status keeps
+		// its transition time (the patch merges the condition by type).
 		cond["lastTransitionTime"] = metav1.NewTime(now)
 	}
 	patch, err := json.Marshal(map[string]any{
@@ -242,15 +236,6 @@ func patchHeld(ctx context.Context, client kubernetes.Interface, pod *corev1.Pod
 	}
 	_, err = client.CoreV1().Pods(pod.Namespace).Patch(ctx, pod.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status")
 	return err
-}
-
-func hasCondition(pod *corev1.Pod, t corev1.PodConditionType) bool {
-	for _, c := range pod.Status.Conditions {
-		if c.Type == t {
-			return true
-		}
-	}
-	return false
 }
 
 // heldPodsClient is a client of its own for the held-pod writer, so that
