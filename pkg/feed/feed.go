@@ -67,6 +67,9 @@ type Settings struct {
 	QuotaStarvation   time.Duration
 	// QuotaReconcile is how often the leader reconciles usage with the API.
 	QuotaReconcile time.Duration
+	// RestartHold is how long a restarting workload's quota and healthy
+	// nodes stay kept for it.
+	RestartHold time.Duration
 }
 
 // OnPodDeleted registers a function called for every deleted pod, after
@@ -102,6 +105,7 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 		DefaultDomainKey:  set.DefaultDomainKey,
 		DefaultLocalQueue: set.DefaultLocalQueue,
 		QuotaStarvation:   set.QuotaStarvation,
+		RestartHold:       set.RestartHold,
 		Observer:          metrics.Observer(),
 		RecordAdmissions:  true,
 	})
@@ -146,6 +150,7 @@ func (rt *Runtime) agree(profile string, set Settings) error {
 		{"defaultLocalQueue", set.DefaultLocalQueue, rt.settings.DefaultLocalQueue},
 		{"quotaStarvationTimeoutSeconds", int64(set.QuotaStarvation / time.Second), int64(rt.settings.QuotaStarvation / time.Second)},
 		{"quotaReconcileSeconds", int64(set.QuotaReconcile / time.Second), int64(rt.settings.QuotaReconcile / time.Second)},
+		{"restartHoldSeconds", int64(set.RestartHold / time.Second), int64(rt.settings.RestartHold / time.Second)},
 	} {
 		if f.got != f.want {
 			return fmt.Errorf("MultisliceGangArgs.%s: profile %q sets %v, but another profile sets %v; every profile shares one state and must set the same value",

@@ -31,6 +31,8 @@ func (rt *Runtime) watchJobs(ctx context.Context, h fwk.Handle) *unsuspender {
 		}
 		return env
 	}, h.ClientSet().BatchV1(), jobs.Lister())
+	un.defaultDomainKey = rt.defaultDomainKey
+	un.workloads = rt.writeWorkload
 	context.AfterFunc(ctx, un.queue.ShutDown)
 	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {

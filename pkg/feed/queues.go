@@ -112,12 +112,12 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 		return nil, err
 	}
 	recordCfg := rest.CopyConfig(cfg)
-	recordCfg.QPS, recordCfg.Burst = recordQPS, recordBurst
+	recordCfg.QPS, recordCfg.Burst = max(recordQPS, cfg.QPS), max(recordBurst, cfg.Burst)
 	recordClient, err := multisliceclient.NewForConfig(recordCfg)
 	if err != nil {
 		return nil, err
 	}
-	rt.startRecorder(recordClient)
+	rt.startRecorder(recordClient, workloads.Lister())
 	informers := []toolscache.InformerSynced{nsInformer.HasSynced, v1.ResourceFlavors().Informer().HasSynced,
 		v1.ClusterQueues().Informer().HasSynced, v1.LocalQueues().Informer().HasSynced, workloads.Informer().HasSynced}
 	informers = append(informers, checksSynced...)

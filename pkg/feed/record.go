@@ -12,6 +12,7 @@ import (
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	multislicelisters "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -24,7 +25,10 @@ import (
 // reservation ends (its permit timeout rejects them).
 
 // Admission writes use a client of their own, apart from the status
-// writer's: a burst of status writes must not hold an admission back.
+// writer's: a burst of status writes must not hold an admission back. A
+// gang's admission write is part of binding it, so the client may go as
+// fast as the scheduler's own (clientConnection.qps and burst), and never
+// slower than these.
 const (
 	recordQPS          = 50
 	recordBurst        = 100
@@ -35,6 +39,11 @@ const (
 // recorder writes admissions on Workload objects.
 type recorder struct {
 	client multisliceclient.Interface
+	// cache, when set, is the informer's view of Workload objects: a hint
+	// that saves reading an object before writing it. Every write it leads
+	// to names the resourceVersion it read (or creates), so a stale hint
+	// fails the write and the object is read from the API instead.
+	cache multislicelisters.WorkloadLister
 }
 
 // RecordAdmission writes the admission of reservation id of key on its
@@ -76,20 +85,46 @@ func (rt *Runtime) RecordAdmission(ctx context.Context, key workload.Key, id uin
 	}()
 }
 
+// writeWorkload writes the Workload object r describes, with the
+// recorder's client: for workloads the state does not report (the status
+// writer writes the others).
+func (rt *Runtime) writeWorkload(ctx context.Context, r *state.WorkloadReport) error {
+	rec := rt.recorder.Load()
+	if rec == nil {
+		return errNoQueueAPI
+	}
+	return rec.write(ctx, r)
+}
+
 // errNoQueueAPI: a quota-managed workload is admitted only with the queue
 // API served, which starts the recorder; this covers the moment between.
 var errNoQueueAPI = apierrors.NewServiceUnavailable("the Workload API client is not started yet")
 
 // write makes the Workload object of r say what r says, admission
-// included, reading the object from the API (not a cache): what was
-// written is what counts.
+// included. An admission counts as recorded only once a write of it
+// succeeded, or the API itself (not a cache) showed it already written.
+// The common cases take one request: a Workload object the cache does not
+// hold is created (the admission then written on it), one it holds is
+// written with the cached resourceVersion.
 func (rc *recorder) write(ctx context.Context, r *state.WorkloadReport) error {
 	name := WorkloadName(r.Key)
 	want := desiredWorkload(r, name)
 	api := rc.client.MultisliceV1alpha1().Workloads(r.Key.Namespace)
-	cur, err := api.Get(ctx, name, metav1.GetOptions{})
+	cur, fromCache := rc.cached(r.Key.Namespace, name)
+	var err error
+	switch {
+	case cur == nil:
+		cur, err = api.Create(ctx, withoutStatus(want), metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) {
+			cur, err = api.Get(ctx, name, metav1.GetOptions{})
+		}
+	case !ownedBy(cur, r.Ref.UID) || workloadUpToDate(cur, want):
+		// Nothing would be written on the cache's word: the API says.
+		fromCache = false
+		cur, err = api.Get(ctx, name, metav1.GetOptions{})
+	}
 	if apierrors.IsNotFound(err) {
-		cur, err = api.Create(ctx, want, metav1.CreateOptions{})
+		cur, err = api.Create(ctx, withoutStatus(want), metav1.CreateOptions{})
 	}
 	if err != nil {
 		return err
@@ -100,7 +135,32 @@ func (rc *recorder) write(ctx context.Context, r *state.WorkloadReport) error {
 		return apierrors.NewConflict(multislicev1alpha1.Resource("workloads"), name, errStaleWorkload)
 	}
 	_, err = applyWorkload(ctx, api, cur, want)
+	if fromCache && (apierrors.IsConflict(err) || apierrors.IsNotFound(err)) {
+		// The cache was behind: write once more, from the API's copy.
+		return (&recorder{client: rc.client}).write(ctx, r)
+	}
 	return err
+}
+
+// withoutStatus is wl as created: the API ignores the status of a new
+// object (a subresource of its own), which is written next.
+func withoutStatus(wl *multislicev1alpha1.Workload) *multislicev1alpha1.Workload {
+	out := wl.DeepCopy()
+	out.Status = multislicev1alpha1.WorkloadStatus{}
+	return out
+}
+
+// cached returns the cache's copy of Workload object ns/name (nil when it
+// holds none, or there is no cache).
+func (rc *recorder) cached(ns, name string) (*multislicev1alpha1.Workload, bool) {
+	if rc.cache == nil {
+		return nil, false
+	}
+	wl, err := rc.cache.Workloads(ns).Get(name)
+	if err != nil {
+		return nil, false
+	}
+	return wl, true
 }
 
 // recordedAdmission reads what a Workload object records of its owner's
@@ -159,9 +219,10 @@ func (rt *Runtime) feedRecords(wl *multislicev1alpha1.Workload, gone bool) state
 	return rt.state.SetRecordedAdmission(key, rec)
 }
 
-// startRecorder makes the recorder, with its own client.
-func (rt *Runtime) startRecorder(client multisliceclient.Interface) {
-	rt.recorder.Store(&recorder{client: client})
+// startRecorder makes the recorder, with its own client and the
+// informer's Workload objects as its cache.
+func (rt *Runtime) startRecorder(client multisliceclient.Interface, cache multislicelisters.WorkloadLister) {
+	rt.recorder.Store(&recorder{client: client, cache: cache})
 }
 
 // recorderSlot holds the recorder once the queue API is served.

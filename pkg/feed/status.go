@@ -231,18 +231,30 @@ func applyWorkload(ctx context.Context, api workloadsAPI, cur, want *multislicev
 			return nil, err
 		}
 	}
-	st := *cur.Status.DeepCopy()
-	st.Admission = want.Status.Admission
-	st.AdmissionChecks = want.Status.AdmissionChecks
-	for _, c := range want.Status.Conditions {
-		apimeta.SetStatusCondition(&st.Conditions, c)
-	}
+	st := workloadStatus(cur, want)
 	if equality.Semantic.DeepEqual(st, cur.Status) {
 		return cur, nil
 	}
 	up := cur.DeepCopy()
 	up.Status = st
 	return api.UpdateStatus(ctx, up, metav1.UpdateOptions{})
+}
+
+// workloadStatus is cur's status with what want says of the admission,
+// its checks and its conditions.
+func workloadStatus(cur, want *multislicev1alpha1.Workload) multislicev1alpha1.WorkloadStatus {
+	st := *cur.Status.DeepCopy()
+	st.Admission = want.Status.Admission
+	st.AdmissionChecks = want.Status.AdmissionChecks
+	for _, c := range want.Status.Conditions {
+		apimeta.SetStatusCondition(&st.Conditions, c)
+	}
+	return st
+}
+
+// workloadUpToDate reports whether applyWorkload would write nothing.
+func workloadUpToDate(cur, want *multislicev1alpha1.Workload) bool {
+	return equality.Semantic.DeepEqual(cur.Spec, want.Spec) && equality.Semantic.DeepEqual(workloadStatus(cur, want), cur.Status)
 }
 
 // workloadsAPI is the typed client of one namespace's Workload objects.

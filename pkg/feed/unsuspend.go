@@ -25,6 +25,7 @@ import (
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -263,6 +264,11 @@ type unsuspender struct {
 
 	jobs      batchv1client.JobsGetter
 	jobLister batchv1listers.JobLister
+	// workloads writes a Workload object as a report describes it (nil:
+	// none is written).
+	workloads func(ctx context.Context, r *state.WorkloadReport) error
+	// defaultDomainKey models the objects as the state does.
+	defaultDomainKey string
 
 	mu      sync.Mutex
 	jobSets *jobSetAccess
@@ -417,6 +423,11 @@ func (u *unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, erro
 	if v.warning != "" {
 		u.events.Warn(ref, v.reason, v.warning)
 	}
+	if v.reason == reasonOtherScheduler {
+		model, err := workload.FromJob(job, u.defaultDomainKey)
+		key := workload.Key{Source: workload.SourceJob, Namespace: job.Namespace, Name: job.Name}
+		return false, u.tellWorkload(ctx, key, *ref, workload.JobQueueName(job), model, err, v.warning)
+	}
 	if !v.unsuspend {
 		return v.recheck, nil
 	}
@@ -446,6 +457,11 @@ func (u *unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, e
 	if v.warning != "" {
 		u.events.Warn(ref, v.reason, v.warning)
 	}
+	if v.reason == reasonOtherScheduler {
+		model, err := workload.FromJobSet(js, u.defaultDomainKey)
+		key := workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name}
+		return false, u.tellWorkload(ctx, key, *ref, wellknown.QueueName(js.Labels, js.Annotations), model, err, v.warning)
+	}
 	if !v.unsuspend {
 		return v.recheck, nil
 	}
@@ -454,6 +470,24 @@ func (u *unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, e
 	}
 	u.events.Normal(ref, reasonUnsuspended, unsuspendedMessage)
 	return false, nil
+}
+
+// tellWorkload writes the Workload object of a workload that names one of
+// our LocalQueues while its pods are for another scheduler: QuotaReserved
+// False, reason SchedulerNameMismatch, with what to change — where `kubectl
+// get workloads` and `kubectl describe workload` show it, beside the
+// event on the object itself. A model that cannot be derived has no
+// Workload object to show (the object's own event says why).
+func (u *unsuspender) tellWorkload(ctx context.Context, key workload.Key, ref corev1.ObjectReference, queue string, model *workload.Workload, modelErr error, message string) error {
+	if u.workloads == nil || modelErr != nil || model == nil {
+		return nil
+	}
+	// What the user must read is the mismatch, not the suspension it
+	// leaves the object in (a suspended Job is modelled as finished too).
+	shown := *model
+	shown.Suspended, shown.Finished = false, false
+	return ignoreNotFound(u.workloads(ctx, &state.WorkloadReport{Key: key, Ref: ref, Model: &shown, Queue: queue,
+		Problem: &quota.Problem{Reason: reasonOtherScheduler, Message: message, Config: true}}))
 }
 
 func ignoreNotFound(err error) error {

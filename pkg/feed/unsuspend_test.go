@@ -11,6 +11,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -25,6 +26,7 @@ import (
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
 
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -510,5 +512,63 @@ func TestUnsuspenderStartsJobSet(t *testing.T) {
 	f.updateErr = apierrors.NewNotFound(schema.GroupResource{Group: "jobset.x-k8s.io", Resource: "jobsets"}, "gone")
 	if _, err := f.u.sync(t.Context(), unsuspendKey{kind: workload.SourceJobSet, namespace: "ns", name: "gone"}); err != nil {
 		t.Errorf("sync of a JobSet deleted meanwhile: %v", err)
+	}
+}
+
+// A Job or JobSet naming one of our LocalQueues with pods for another
+// scheduler gets, beside its Warning event, a Workload object that says
+// what to change: QuotaReserved False, reason SchedulerNameMismatch.
+func TestUnsuspenderTellsTheWorkloadObjectOfAMismatch(t *testing.T) {
+	defaultScheduler := func(j *batchv1.Job) { j.Spec.Template.Spec.SchedulerName = "" }
+	cases := map[string]struct {
+		job    *batchv1.Job
+		jobSet *jobsetv1alpha2.JobSet
+		key    workload.Key
+	}{
+		"Job": {job: suspendedJob(defaultScheduler), key: workload.Key{Source: workload.SourceJob, Namespace: "ns", Name: "train"}},
+		"JobSet": {jobSet: suspendedJobSet(func(js *jobsetv1alpha2.JobSet) {
+			js.Name = "train"
+			for i := range js.Spec.ReplicatedJobs {
+				js.Spec.ReplicatedJobs[i].Template.Spec.Template.Spec.SchedulerName = "default-scheduler"
+			}
+		}), key: workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: "train"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var jobs []*batchv1.Job
+			if tc.job != nil {
+				jobs = append(jobs, tc.job)
+			}
+			f := newUnsuspendFixture(t, servingLQ, jobs...)
+			if tc.jobSet != nil {
+				if err := f.jobSets.Add(tc.jobSet); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var written []*state.WorkloadReport
+			f.u.workloads = func(_ context.Context, r *state.WorkloadReport) error {
+				written = append(written, r)
+				return nil
+			}
+			if _, err := f.u.sync(t.Context(), unsuspendKey{kind: tc.key.Source, namespace: "ns", name: "train"}); err != nil {
+				t.Fatal(err)
+			}
+			if e := f.event(); !strings.HasPrefix(e, "Warning "+reasonOtherScheduler) {
+				t.Errorf("event %q, want a %s warning", e, reasonOtherScheduler)
+			}
+			if len(written) != 1 {
+				t.Fatalf("%d Workload objects written, want 1", len(written))
+			}
+			r := written[0]
+			wl := desiredWorkload(r, WorkloadName(r.Key))
+			c := apimeta.FindStatusCondition(wl.Status.Conditions, multislicev1alpha1.WorkloadQuotaReserved)
+			if r.Key != tc.key || r.Queue != "lq" || c == nil || c.Status != metav1.ConditionFalse || c.Reason != reasonOtherScheduler ||
+				!strings.Contains(c.Message, "create it again with") {
+				t.Errorf("Workload object of %v in queue %q: QuotaReserved %+v", r.Key, r.Queue, c)
+			}
+			if len(wl.Spec.PodSets) == 0 || wl.OwnerReferences[0].Name != "train" {
+				t.Errorf("Workload object spec %+v, owners %v", wl.Spec, wl.OwnerReferences)
+			}
+		})
 	}
 }

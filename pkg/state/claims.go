@@ -26,6 +26,13 @@ type claim struct {
 	at      time.Time
 	// gone is when the victims were first found gone (zero: not yet).
 	gone time.Time
+	// restart marks a restart hold (restarthold.go): no preemption, the
+	// workload's own nodes kept while it restarts.
+	restart bool
+	// keepsCharge: the workload was admitted when the claim began, and
+	// keeps its quota while the claim lasts, though none of its pods is
+	// on a node — it restarts, or waits for its victims to go.
+	keepsCharge bool
 }
 
 // claimSettle is how long after its victims are gone a claim still stops
@@ -95,7 +102,10 @@ func (s *State) Claim(preemptor workload.Key, priority int32, victims []workload
 		}
 	}
 	s.dropClaimLocked(preemptor)
-	c := &claim{victims: slices.Clone(victims), nodes: sets.New[string](), at: s.opts.Clock.Now()}
+	// An admitted preemptor (capacity preemption: it lost its domains, it
+	// did not lose its quota) keeps its charge while its victims go.
+	c := &claim{victims: slices.Clone(victims), nodes: sets.New[string](), at: s.opts.Clock.Now(),
+		keepsCharge: s.book.ChargeOf(preemptor) != nil}
 	for _, sr := range r.Slices {
 		if sr.Domain != "" {
 			c.nodes.Insert(s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})...)
@@ -123,7 +133,7 @@ func (s *State) PreemptionUnderway(key workload.Key) (underway bool, left []work
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.claims[key]
-	if c == nil {
+	if c == nil || c.restart {
 		return false, nil
 	}
 	for _, v := range c.victims {
@@ -157,7 +167,7 @@ func (s *State) PreemptionFailed(key workload.Key) {
 // not found no victims since the state last changed, and no preemption of
 // its own is under way (its victims' quota wakes it when they are gone).
 func (s *State) mayPreemptForQuotaLocked(w *Workload) bool {
-	if w.noVictimsGen == s.generation+1 || s.claims[w.key] != nil {
+	if c := s.claims[w.key]; w.noVictimsGen == s.generation+1 || (c != nil && !c.restart) {
 		return false
 	}
 	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
@@ -229,7 +239,11 @@ func (s *State) claimedForOther(node string, self workload.Key, gang bool) (work
 	return k, true
 }
 
-func describeClaim(k workload.Key) string {
+// describeClaimLocked says why a node is kept for k.
+func (s *State) describeClaimLocked(k workload.Key) string {
+	if c := s.claims[k]; c != nil && c.restart {
+		return fmt.Sprintf("node is kept for %s, which ran here and is restarting", k)
+	}
 	return fmt.Sprintf("node is kept for %s, which preempted the workload that ran here", k)
 }
 
@@ -252,15 +266,31 @@ func (s *State) dropClaimLocked(key workload.Key) bool {
 	return true
 }
 
-// expireClaimsLocked ends claims older than the claim timeout.
-func (s *State) expireClaimsLocked(now time.Time) bool {
+// expireClaimsLocked ends claims past their timeout (a restart hold's is
+// Options.RestartHold); a workload whose claim kept its charge gives its
+// quota back unless something else of its admission lives.
+func (s *State) expireClaimsLocked(now time.Time) (bool, Actions) {
 	ended := false
+	var acts Actions
 	for _, key := range slices.SortedFunc(maps.Keys(s.claims), compareKeys) {
-		if now.Sub(s.claims[key].at) >= s.opts.ClaimTimeout {
-			ended = s.dropClaimLocked(key) || ended
+		c := s.claims[key]
+		timeout := s.opts.ClaimTimeout
+		if c.restart {
+			timeout = s.opts.RestartHold
+		}
+		if now.Sub(c.at) < timeout {
+			continue
+		}
+		ended = s.dropClaimLocked(key) || ended
+		if w := s.workloads[key]; w != nil && c.keepsCharge {
+			if c.restart {
+				acts.Events = append(acts.Events, Event{Ref: w.ref, Reason: ReasonRestartHoldExpired,
+					Message: fmt.Sprintf("%s did not come back within %s of its restart: its nodes and its quota are no longer kept for it", key, s.opts.RestartHold)})
+			}
+			acts.merge(s.settleQuotaLocked(w))
 		}
 	}
-	return ended
+	return ended, acts
 }
 
 // onNodes counts the workload's pods still on a node, any attempt: live

@@ -123,7 +123,7 @@ func (s *State) Check(pod *corev1.Pod, node string, free func() workload.Resourc
 		return false, fmt.Sprintf("node is in %s=%s, reserved for slice %d of %s", sr.DomainKey, sr.Domain, ref.slice, ref.key)
 	}
 	if k, ok := s.claimedForOther(node, self, gang); ok {
-		return false, describeClaim(k)
+		return false, s.describeClaimLocked(k)
 	}
 	if out := s.outstanding[node]; len(out) > 0 {
 		var others workload.Resources

@@ -380,13 +380,14 @@ func (s *State) settleQuotaLocked(w *Workload) Actions {
 }
 
 // holdsQuotaLocked reports whether anything of w's admission lives: a
-// reservation being placed, a provisioning check holding quota for
+// reservation being placed, a claim keeping its nodes (it restarts, or
+// waits for the victims of its capacity preemption), a provisioning check holding quota for
 // capacity being provisioned (while its owner still wants it), or any of
 // its pods on a node, of any attempt, terminating ones included. Usage
 // follows what the API shows: a pod uses its node until it is gone,
 // whether or not its owner is finished, restarting or deleted.
 func (s *State) holdsQuotaLocked(w *Workload) bool {
-	if s.reservations[w.key] != nil || w.onNodes() > 0 {
+	if s.reservations[w.key] != nil || w.onNodes() > 0 || s.keepsChargeLocked(w) {
 		return true
 	}
 	return w.model != nil && w.observed && !w.model.Finished && w.check.holdsQuota()

@@ -615,7 +615,8 @@ func (s *State) Expire() Actions {
 	defer s.mu.Unlock()
 	now := s.opts.Clock.Now()
 	var acts Actions
-	if s.expireClaimsLocked(now) {
+	if ended, released := s.expireClaimsLocked(now); ended {
+		acts.merge(released)
 		acts.merge(s.freedLocked())
 	}
 	acts.merge(s.expireChecksLocked(now))

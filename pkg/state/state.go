@@ -46,6 +46,10 @@ type Options struct {
 	// ClaimTimeout is how long the domains a preemption freed stay kept
 	// for the preemptor while it is not placed.
 	ClaimTimeout time.Duration
+	// RestartHold is how long a running workload's quota and healthy
+	// nodes stay kept for it while its owner restarts it (0: not kept;
+	// see restarthold.go).
+	RestartHold time.Duration
 	// QuotaStarvation is how long the head of a BestEffortFIFO queue may
 	// wait for quota before the workloads behind it wait for it.
 	QuotaStarvation time.Duration

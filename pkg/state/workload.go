@@ -357,6 +357,11 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 		w.ending = false
 	}
 	var acts Actions
+	s.holdRestartLocked(w, old)
+	if (model == nil || model.Finished) && s.dropClaimLocked(key) {
+		// Nothing is kept for a workload that ended.
+		acts.merge(s.freedLocked())
+	}
 	if r := s.reservations[key]; r != nil && (model == nil || model.Finished || model.RestartAttempt != r.Attempt || model.UID != r.Holder.UID ||
 		old == nil || len(old.Slices) != len(model.Slices)) {
 		// Its slices are indexed by the model it was planned on: a JobSet

@@ -86,6 +86,13 @@ func TestKueueHotswapDemo(t *testing.T) {
 	if !strings.Contains(story[preempted:], "capacity preemption") {
 		t.Errorf("the eviction does not say it was a capacity preemption")
 	}
+	// Restarting after the failure, the high-priority JobSet keeps its
+	// quota (and its healthy pool): it is never back in its queue.
+	for _, line := range strings.Split(story[fault:], "\n") {
+		if strings.Contains(line, "high-jax-trillium") && (strings.Contains(line, "lost its quota reservation") || strings.Contains(line, "waits in LocalQueue")) {
+			t.Errorf("the restarting high-priority JobSet lost its admission: %s", line)
+		}
+	}
 }
 
 // runPoolFailureDemo runs the scenario of manifests/examples/<dir> in ns,

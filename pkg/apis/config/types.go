@@ -29,4 +29,7 @@ type MultisliceGangArgs struct {
 	// ClusterQueue's usage with what the API shows (pods on nodes), and
 	// reports and corrects any difference.
 	QuotaReconcileInterval time.Duration
+	// RestartHold is how long a running workload's quota and healthy
+	// domains stay kept for it while its owner restarts it (0: not kept).
+	RestartHold time.Duration
 }

@@ -59,6 +59,7 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 			DefaultLocalQueue: args.DefaultLocalQueue,
 			QuotaStarvation:   args.QuotaStarvationTimeout,
 			QuotaReconcile:    args.QuotaReconcileInterval,
+			RestartHold:       args.RestartHold,
 		})
 		if err != nil {
 			return nil, err

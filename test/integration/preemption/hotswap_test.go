@@ -84,10 +84,16 @@ type hotswapEnv struct {
 
 func startHotswap(t *testing.T, mode harness.PodCreation) *hotswapEnv {
 	t.Helper()
+	return startHotswapPools(t, mode, 4)
+}
+
+// startHotswapPools is startHotswap with pools v6e pools.
+func startHotswapPools(t *testing.T, mode harness.PodCreation, pools int) *hotswapEnv {
+	t.Helper()
 	cp := harness.StartControlPlane(t)
 	cp.InstallWorkloadCRDs(t)
 	cp.CreateFromFile(t, priorityClasses)
-	v6ePools(t, cp, 4)
+	v6ePools(t, cp, pools)
 	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
 	return &hotswapEnv{
 		cp:      cp,

@@ -63,5 +63,6 @@ func Convert(v *MultisliceGangArgs) *config.MultisliceGangArgs {
 		DefaultLocalQueue:      *v.DefaultLocalQueue,
 		QuotaStarvationTimeout: time.Duration(*v.QuotaStarvationTimeoutSeconds) * time.Second,
 		QuotaReconcileInterval: time.Duration(*v.QuotaReconcileSeconds) * time.Second,
+		RestartHold:            time.Duration(*v.RestartHoldSeconds) * time.Second,
 	}
 }

@@ -20,16 +20,16 @@ func TestDecodeArgs(t *testing.T) {
 	}{
 		"no args: defaults": {
 			nilArgs: true,
-			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second},
+			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second},
 		},
 		"empty object: defaults": {
 			raw:  `{}`,
-			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second},
+			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second},
 		},
 		"all fields": {
-			raw: `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120,"quotaReconcileSeconds":5}`,
+			raw: `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120,"quotaReconcileSeconds":5,"restartHoldSeconds":0}`,
 			want: &config.MultisliceGangArgs{PermitTimeout: 30 * time.Second, FollowerTimeout: 60 * time.Second, DefaultDomainKey: "cloud.google.com/gke-nodepool",
-				DefaultLocalQueue: "default-queue", QuotaStarvationTimeout: 120 * time.Second, QuotaReconcileInterval: 5 * time.Second},
+				DefaultLocalQueue: "default-queue", QuotaStarvationTimeout: 120 * time.Second, QuotaReconcileInterval: 5 * time.Second, RestartHold: 0},
 		},
 		"unknown field": {
 			raw:     `{"permitTimeoutSecond":30}`,
@@ -62,6 +62,10 @@ func TestDecodeArgs(t *testing.T) {
 		"reconcile interval out of range": {
 			raw:     `{"quotaReconcileSeconds":7200}`,
 			wantErr: "MultisliceGangArgs.quotaReconcileSeconds: Invalid value: 7200",
+		},
+		"negative restart hold": {
+			raw:     `{"restartHoldSeconds":-1}`,
+			wantErr: "MultisliceGangArgs.restartHoldSeconds: Invalid value: -1",
 		},
 		"bad default queue": {
 			raw:     `{"defaultLocalQueue":"Not_A_Name"}`,

@@ -48,6 +48,11 @@ type MultisliceGangArgs struct {
 	// reports (metric multislice_quota_drift_total, a QuotaDrift event)
 	// and corrects any difference. Default 30.
 	QuotaReconcileSeconds *int64 `json:"quotaReconcileSeconds,omitempty"`
+	// RestartHoldSeconds is how long a running workload's quota and the
+	// nodes of its healthy domains stay kept for it while its owner
+	// restarts it (a JobSet recreating its Jobs), so that no waiting
+	// workload takes them in the gap. 0 keeps nothing. Default 300.
+	RestartHoldSeconds *int64 `json:"restartHoldSeconds,omitempty"`
 }
 
 // DeepCopyObject implements runtime.Object.
@@ -80,6 +85,10 @@ func (in *MultisliceGangArgs) DeepCopyObject() runtime.Object {
 		v := *in.QuotaReconcileSeconds
 		out.QuotaReconcileSeconds = &v
 	}
+	if in.RestartHoldSeconds != nil {
+		v := *in.RestartHoldSeconds
+		out.RestartHoldSeconds = &v
+	}
 	return &out
 }
 
@@ -89,6 +98,7 @@ const (
 	DefaultFollowerTimeoutSeconds int64 = 300
 	DefaultQuotaStarvationSeconds int64 = 600
 	DefaultQuotaReconcileSeconds  int64 = 30
+	DefaultRestartHoldSeconds     int64 = 300
 )
 
 // SetDefaults fills unset fields.
@@ -116,5 +126,9 @@ func SetDefaults(args *MultisliceGangArgs) {
 	if args.QuotaReconcileSeconds == nil {
 		v := DefaultQuotaReconcileSeconds
 		args.QuotaReconcileSeconds = &v
+	}
+	if args.RestartHoldSeconds == nil {
+		v := DefaultRestartHoldSeconds
+		args.RestartHoldSeconds = &v
 	}
 }

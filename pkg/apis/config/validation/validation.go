@@ -24,6 +24,9 @@ func ValidateMultisliceGangArgs(path *field.Path, args *config.MultisliceGangArg
 	if d := args.QuotaReconcileInterval; d < time.Second || d > time.Hour {
 		errs = append(errs, field.Invalid(path.Child("quotaReconcileSeconds"), int64(d/time.Second), "must be between 1 and 3600 seconds"))
 	}
+	if d := args.RestartHold; d < 0 || d > maxTimeout {
+		errs = append(errs, field.Invalid(path.Child("restartHoldSeconds"), int64(d/time.Second), "must be between 0 and 86400 seconds"))
+	}
 	if q := args.DefaultLocalQueue; q != "" {
 		for _, msg := range metavalidation.IsDNS1123Subdomain(q) {
 			errs = append(errs, field.Invalid(path.Child("defaultLocalQueue"), q, msg))

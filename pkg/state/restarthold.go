@@ -1,0 +1,127 @@
+package state
+
+import (
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// A restart hold keeps, for a while, what a running workload had while its
+// owner restarts it (a JobSet deleting and recreating its Jobs, with
+// BlockingRecreate or not): its quota and the nodes of its healthy domains.
+// Between the old pods going and the new ones being placed, nothing of the
+// workload is on a node, and without the hold a waiting workload would take
+// its quota and its pools in the gap — the downtime hotswap is meant to
+// avoid. The hold is a claim with no victims (claims.go): Check, plans and
+// the snapshot keep its nodes for the workload alone, and the workload
+// keeps its charge (holdsQuotaLocked). It ends when the workload's new
+// attempt commits a reservation, its owner finishes or is deleted, or
+// after Options.RestartHold (then a RestartHoldExpired event).
+//
+// Domains with a failed node are not held: the workload needs others, and
+// regains them as any admitted workload regains capacity (capacity
+// preemption). A workload being evicted is not held either: what it had
+// is its preemptor's. The hold lives in the leader's memory only; a
+// scheduler that takes over mid-restart sees no pod on a node and the
+// workload goes back through its queue (never over quota, since its
+// charge is then gone from the API's view too).
+
+// ReasonRestartHoldExpired: a restarting workload did not come back in
+// time; what was kept for it is released.
+const ReasonRestartHoldExpired = "RestartHoldExpired"
+
+// holdRestartLocked starts w's restart hold when its owner moved from the
+// attempt old described to a new one, and that attempt ran.
+func (s *State) holdRestartLocked(w *Workload, old *workload.Workload) {
+	m := w.model
+	if s.opts.RestartHold <= 0 || old == nil || m == nil || m.Finished || old.UID != m.UID ||
+		m.RestartAttempt <= old.RestartAttempt || w.ranAttempt != old.RestartAttempt+1 {
+		return
+	}
+	if _, evicting := s.evicting[w.key]; evicting || (w.eviction != nil && !w.eviction.At.Before(w.placedAt)) {
+		// Evicted since it was placed: what it had is its preemptor's.
+		return
+	}
+	if s.claims[w.key] != nil || s.book.ChargeOf(w.key) == nil && s.queueNameLocked(w) != "" {
+		return
+	}
+	nodes := s.healthyNodesLocked(w, old.RestartAttempt)
+	if len(nodes) == 0 {
+		return
+	}
+	c := &claim{nodes: sets.New[string](), at: s.opts.Clock.Now(), restart: true, keepsCharge: s.book.ChargeOf(w.key) != nil}
+	for n := range nodes {
+		if s.takenByOtherLocked(n, w.key) {
+			continue
+		}
+		if _, taken := s.claimedNodes[n]; !taken {
+			c.nodes.Insert(n)
+			s.claimedNodes[n] = w.key
+		}
+	}
+	s.claims[w.key] = c
+	s.bumpLocked()
+}
+
+// healthyNodesLocked lists the nodes w's attempt ran on that may take it
+// again: for a confined slice every node of its domain, if none of them
+// failed; for an unconfined one the node itself, if usable.
+func (s *State) healthyNodesLocked(w *Workload, attempt int32) sets.Set[string] {
+	out := sets.New[string]()
+	seen := map[topology.DomainRef]bool{}
+	for _, p := range w.members {
+		if p.Node == "" || p.Member.RestartAttempt != attempt || !(p.Live() || p.Deleting) {
+			continue
+		}
+		key := w.domainKeyOf(p.Member.Slice)
+		if key == "" {
+			if n := s.nodes.Node(p.Node); n != nil && n.Usable {
+				out.Insert(p.Node)
+			}
+			continue
+		}
+		value, ok := s.nodes.DomainOf(p.Node, key)
+		if !ok {
+			continue
+		}
+		d := topology.DomainRef{Key: key, Value: value}
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		s.nodes.Track(key)
+		members := s.nodes.NodesOf(d)
+		healthy := len(members) > 0
+		for _, name := range members {
+			if n := s.nodes.Node(name); n == nil || !n.Usable {
+				healthy = false
+				break
+			}
+		}
+		if healthy {
+			out.Insert(members...)
+		}
+	}
+	return out
+}
+
+// keepsChargeLocked reports whether a claim keeps w's quota.
+func (s *State) keepsChargeLocked(w *Workload) bool {
+	c := s.claims[w.key]
+	return c != nil && c.keepsCharge
+}
+
+// takenByOtherLocked reports whether node is reserved for, or runs pods
+// of, a workload other than key.
+func (s *State) takenByOtherLocked(node string, key workload.Key) bool {
+	if ref, ok := s.nodeReserved[node]; ok && ref.key != key {
+		return true
+	}
+	for h := range s.nodeHolders[node] {
+		if h.Key != key {
+			return true
+		}
+	}
+	return false
+}
