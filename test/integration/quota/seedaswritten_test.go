@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
 )
 
@@ -25,12 +27,13 @@ func TestSeedWorkloadsAsWrittenAreToldWhatToChange(t *testing.T) {
 	e := start(t, 1, "manifests/examples/queues/seed-000-tpu-v6e.yaml", "manifests/examples/queues/seed-003-dws.yaml")
 	for _, tc := range []struct {
 		file, name, field string
+		source            workload.Source
 	}{
 		// Seed 003: suspended, for Kueue to start; it would wait forever.
-		{"test/integration/quota/testdata/seed-003-job.yaml", "sample-job", "spec.template.spec.schedulerName"},
+		{"test/integration/quota/testdata/seed-003-job.yaml", "sample-job", "spec.template.spec.schedulerName", workload.SourceJob},
 		// Seed 000: created running; its pods would wait for a default
 		// scheduler, outside the queue's quota.
-		{"test/integration/quota/testdata/seed-000-low-jax-trillium.yaml", "low-jax-trillium", "spec.replicatedJobs[0].template.spec.template.spec.schedulerName"},
+		{"test/integration/quota/testdata/seed-000-low-jax-trillium.yaml", "low-jax-trillium", "spec.replicatedJobs[0].template.spec.template.spec.schedulerName", workload.SourceJobSet},
 	} {
 		created := time.Now()
 		e.cp.CreateFromFile(t, tc.file)
@@ -47,6 +50,28 @@ func TestSeedWorkloadsAsWrittenAreToldWhatToChange(t *testing.T) {
 			}
 		}
 		t.Logf("%s %s: %s", ev.Type, ev.Reason, ev.Note)
+
+		// Its Workload object says the same, where kubectl get workloads
+		// shows it.
+		name := feed.WorkloadName(workload.Key{Source: tc.source, Namespace: "default", Name: tc.name})
+		var last string
+		err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+			wl, err := e.q.Client.MultisliceV1alpha1().Workloads("default").Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				last = err.Error()
+				return false, nil
+			}
+			c := apimeta.FindStatusCondition(wl.Status.Conditions, multislicev1alpha1.WorkloadQuotaReserved)
+			if c == nil {
+				last = "no QuotaReserved condition"
+				return false, nil
+			}
+			last = fmt.Sprintf("QuotaReserved=%s %s: %s (queue %q)", c.Status, c.Reason, c.Message, wl.Spec.QueueName)
+			return c.Status == metav1.ConditionFalse && c.Reason == "SchedulerNameMismatch" && strings.Contains(c.Message, tc.field+": multislice-scheduler") && wl.Spec.QueueName != "", nil
+		})
+		if err != nil {
+			t.Errorf("%s: Workload object %s does not say SchedulerNameMismatch; last: %s", tc.name, name, last)
+		}
 	}
 }
 
