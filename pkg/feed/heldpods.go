@@ -37,11 +37,17 @@ import (
 
 const (
 	heldPodsWorkers = 2
-	// heldPodsQPS bounds the writes: a gang of thousands of pods held for
-	// quota is told in a few seconds, without crowding the scheduler's
-	// own client.
-	heldPodsQPS   = 50
-	heldPodsBurst = 100
+	// heldPodsQPS bounds the writes (two per pod told: the condition and
+	// the event): a gang of a thousand pods held for quota is told within
+	// a minute, without crowding the scheduler's own client or the API
+	// server while a queue drains.
+	heldPodsQPS   = 20
+	heldPodsBurst = 50
+	// heldPodsGrace is how long a pod is held before it is told why: most
+	// pods a draining queue holds are let go within seconds, before anyone
+	// looks, and writing their reason would cost the API server two writes
+	// each for nothing. (kubectl describe shows the wait in the pod's age.)
+	heldPodsGrace = 5 * time.Second
 )
 
 // holdReason is why the gate holds a pod.
@@ -52,6 +58,8 @@ type holdReason struct {
 	warn bool
 	// at is when it was last written (zero: not yet).
 	at time.Time
+	// since is when the pod was first held.
+	since time.Time
 }
 
 // heldPods keeps, per held pod, the reason to show and the last one shown.
@@ -59,6 +67,8 @@ type heldPods struct {
 	clock  clock.PassiveClock
 	events *EventSink
 	queue  workqueue.TypedRateLimitingInterface[types.NamespacedName]
+	// grace is heldPodsGrace (tests set their own).
+	grace time.Duration
 
 	mu      sync.Mutex
 	want    map[types.NamespacedName]holdReason
@@ -67,7 +77,7 @@ type heldPods struct {
 
 func newHeldPods(clk clock.PassiveClock, events *EventSink) *heldPods {
 	return &heldPods{
-		clock: clk, events: events,
+		clock: clk, events: events, grace: heldPodsGrace,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[types.NamespacedName](),
 			workqueue.TypedRateLimitingQueueConfig[types.NamespacedName]{Name: "multislice_held_pods"}),
 		want:    map[types.NamespacedName]holdReason{},
@@ -104,9 +114,14 @@ func (rt *Runtime) hold(p state.PodRef, r holdReason, replace bool) {
 	k := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
 	r.uid = p.UID
 	h.mu.Lock()
-	if w, ok := h.want[k]; ok && w.uid == p.UID && (!replace || w.reason == r.reason && w.message == r.message && w.warn == r.warn) {
+	w, ok := h.want[k]
+	if ok && w.uid == p.UID && (!replace || w.reason == r.reason && w.message == r.message && w.warn == r.warn) {
 		h.mu.Unlock()
 		return
+	}
+	r.since = h.clock.Now()
+	if ok && w.uid == p.UID {
+		r.since = w.since
 	}
 	h.want[k] = r
 	h.mu.Unlock()
@@ -165,6 +180,10 @@ func (h *heldPods) sync(ctx context.Context, client kubernetes.Interface, pods c
 		return nil
 	}
 	now := h.clock.Now()
+	if wait := h.grace - now.Sub(want.since); !wrote && wait > 0 {
+		h.queue.AddAfter(k, wait)
+		return nil
+	}
 	if wrote && last.reason == want.reason {
 		if wait := RestatePeriod - now.Sub(last.at); wait > 0 {
 			h.queue.AddAfter(k, wait)

@@ -32,6 +32,7 @@ func newHeldFixture(pods ...*corev1.Pod) *heldFixture {
 	clk := testingclock.NewFakeClock(time.Unix(1000, 0))
 	rt := &Runtime{}
 	rt.held = newHeldPods(clk, nil)
+	rt.held.grace = 0
 	return &heldFixture{rt: rt, client: client, clock: clk}
 }
 
@@ -156,5 +157,40 @@ func TestHeldGangReasonWins(t *testing.T) {
 		if got := f.condition(t, name); got == nil || got.Reason != "QuotaExceeded" {
 			t.Errorf("%s: PodScheduled %+v, want the gang's QuotaExceeded", name, got)
 		}
+	}
+}
+
+// A pod is told why only once it has been held for the grace period: one
+// let go sooner costs no write.
+func TestHeldPodsToldAfterTheGrace(t *testing.T) {
+	a, b := heldPod("a"), heldPod("b")
+	f := newHeldFixture(a, b)
+	f.rt.held.grace = 5 * time.Second
+	f.rt.Held(a, "QuotaExceeded", "insufficient quota", false)
+	f.rt.Held(b, "QuotaExceeded", "insufficient quota", false)
+	f.drain(t)
+	if got := f.condition(t, "a"); got != nil {
+		t.Fatalf("a told before the grace: %+v", got)
+	}
+	f.rt.Released(b)
+	f.clock.Step(5 * time.Second)
+	// The writer's queue hands a back after the grace (AddAfter, on the
+	// real clock); here it is synced as it would be.
+	for _, name := range []string{"a", "b"} {
+		if err := f.rt.held.sync(t.Context(), f.client, f.lister(t), types.NamespacedName{Namespace: "ns", Name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := f.condition(t, "a"); got == nil || got.Reason != "QuotaExceeded" {
+		t.Errorf("a after the grace: PodScheduled %+v, want False QuotaExceeded", got)
+	}
+	if got := f.condition(t, "b"); got != nil {
+		t.Errorf("b was let go within the grace, yet told: %+v", got)
+	}
+	// A new reason for a pod held for long is written at once.
+	f.rt.Held(a, "WaitingForDomains", "no pool free", false)
+	f.drain(t)
+	if got := f.condition(t, "a"); got.Reason != "WaitingForDomains" {
+		t.Errorf("a's new reason not written at once: %+v", got)
 	}
 }

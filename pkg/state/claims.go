@@ -230,13 +230,26 @@ func (s *State) OurScheduler(name string) bool {
 	return s.schedulers.Has(name)
 }
 
-// claimedForOther says which other workload node is kept for, if any.
+// claimedForOther says which other workload node is kept for, if any. A
+// restart hold does not keep a node from a gang of higher priority: that
+// gang could have preempted the workload while it ran, and a restart must
+// not shield it (see restarthold.go).
 func (s *State) claimedForOther(node string, self workload.Key, gang bool) (workload.Key, bool) {
 	k, ok := s.claimedNodes[node]
 	if !ok || (gang && k == self) {
 		return workload.Key{}, false
 	}
+	if gang && s.yieldsToLocked(k, self) {
+		return workload.Key{}, false
+	}
 	return k, true
+}
+
+// yieldsToLocked reports whether holder's claim is a restart hold that
+// gives way to self, of higher priority.
+func (s *State) yieldsToLocked(holder, self workload.Key) bool {
+	c, h, w := s.claims[holder], s.workloads[holder], s.workloads[self]
+	return c != nil && c.restart && h != nil && w != nil && w.priority > h.priority
 }
 
 // describeClaimLocked says why a node is kept for k.

@@ -117,6 +117,9 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 			if ref, ok := s.nodeReserved[n]; ok && ref.key != key {
 				return 0, Actions{}, fmt.Errorf("%s=%s was reserved for %s meanwhile", sr.DomainKey, sr.Domain, ref.key)
 			}
+			if k, ok := s.claimedForOther(n, key, true); ok {
+				return 0, Actions{}, fmt.Errorf("%s=%s was kept for %s meanwhile", sr.DomainKey, sr.Domain, k)
+			}
 			for h := range s.nodeHolders[n] {
 				if h != r.Holder {
 					return 0, Actions{}, fmt.Errorf("%s=%s was taken by %s (uid %s) meanwhile", sr.DomainKey, sr.Domain, h.Key, h.UID)
@@ -144,12 +147,15 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 	}
 	for i, sr := range r.Slices {
 		if sr.Domain != "" {
-			for _, n := range s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}) {
+			nodes := s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})
+			for _, n := range nodes {
 				s.nodeReserved[n] = sliceRef{key: key, slice: i}
 			}
+			s.takeHeldNodesLocked(r, nodes)
 		}
 		for _, slot := range sr.Slots {
 			s.addOutstandingLocked(slot.Node, key, sr.Shapes[slot.Shape].Request, int64(slot.Count))
+			s.takeHeldNodesLocked(r, []string{slot.Node})
 		}
 	}
 	var acts Actions

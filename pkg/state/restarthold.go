@@ -21,7 +21,10 @@ import (
 //
 // Domains with a failed node are not held: the workload needs others, and
 // regains them as any admitted workload regains capacity (capacity
-// preemption). A workload being evicted is not held either: what it had
+// preemption). The hold does not shield the workload from priority: a
+// gang of higher priority plans into its nodes as it could have preempted
+// the workload while it ran, and its reservation takes them
+// (takeHeldNodesLocked). A workload being evicted is not held either: what it had
 // is its preemptor's. The hold lives in the leader's memory only; a
 // scheduler that takes over mid-restart sees no pod on a node and the
 // workload goes back through its queue (never over quota, since its
@@ -124,4 +127,20 @@ func (s *State) takenByOtherLocked(node string, key workload.Key) bool {
 		}
 	}
 	return false
+}
+
+// takeHeldNodesLocked gives the nodes of reservation r's domains that a
+// lower-priority workload's restart hold kept to r's workload: its plan
+// chose them, as claimedForOther let it.
+func (s *State) takeHeldNodesLocked(r *Reservation, nodes []string) {
+	for _, n := range nodes {
+		k, ok := s.claimedNodes[n]
+		if !ok || k == r.Holder.Key {
+			continue
+		}
+		if c := s.claims[k]; c != nil && c.restart {
+			c.nodes.Delete(n)
+			delete(s.claimedNodes, n)
+		}
+	}
 }

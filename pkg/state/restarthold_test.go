@@ -168,3 +168,27 @@ func hasEvent(acts state.Actions, reason string) bool {
 	}
 	return false
 }
+
+// A restart hold does not shield a workload from priority: a gang of
+// higher priority plans into the held pools (as it could have preempted
+// the workload while it ran) and its commit takes them; one of the same
+// priority does not.
+func TestRestartHoldGivesWayToHigherPriority(t *testing.T) {
+	f, old := restartFixture(t, 5*time.Minute)
+	restart(f, old)
+	f.addGang(prioritized("peer", 2, 0))
+	if r, fail := f.plan(jsKey("peer")); fail == nil {
+		t.Fatalf("a gang of train's priority planned into its held pools: %v", domains(r))
+	}
+	f.addGang(prioritized("urgent", 3, 100))
+	r := f.mustPlan(jsKey("urgent"))
+	if got := slices.Sorted(maps.Values(domains(r))); !slices.Equal(got, []string{"pool-1", "pool-2", "pool-3"}) {
+		t.Fatalf("urgent planned on %v, want every pool", got)
+	}
+	if _, _, err := f.s.Commit(r, time.Minute); err != nil {
+		t.Fatalf("commit into the held pools: %v", err)
+	}
+	if held, why := heldFor(f, "pool-1-node-0"); !held || strings.Contains(why, "restarting") {
+		t.Errorf("pool-1 after urgent's commit: held %v (%q), want reserved for urgent", held, why)
+	}
+}
