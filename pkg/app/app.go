@@ -42,15 +42,6 @@ func plugins(rt *feed.Runtime) []plugin {
 	}
 }
 
-// PluginNames lists the names of the plugins this scheduler registers.
-func PluginNames() []string {
-	var out []string
-	for _, p := range plugins(nil) {
-		out = append(out, p.name)
-	}
-	return out
-}
-
 // RegistryOptions returns the options that register our plugins with the
 // upstream scheduler command. Each call makes one new shared runtime: one
 // scheduler, one state.

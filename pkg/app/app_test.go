@@ -122,3 +122,12 @@ func TestDefaultFeatureGatesYieldToTheCommandLine(t *testing.T) {
 		})
 	}
 }
+
+// PluginNames lists the names of the plugins this scheduler registers.
+func PluginNames() []string {
+	var out []string
+	for _, p := range plugins(nil) {
+		out = append(out, p.name)
+	}
+	return out
+}

@@ -21,16 +21,6 @@ type Waiting struct {
 // more than a short one.
 type WaitingList func(i int) *Waiting
 
-// WaitingSlice is a WaitingList over ws, already in queue order.
-func WaitingSlice(ws []*Waiting) WaitingList {
-	return func(i int) *Waiting {
-		if i < len(ws) {
-			return ws[i]
-		}
-		return nil
-	}
-}
-
 // Wake lists the waiting workloads of one cohort that the quota free in v
 // admits, in the order they would be admitted one after another, and
 // charges each of them in v. queues holds each ClusterQueue's waiting

@@ -241,3 +241,13 @@ func TestWakeReadsOnlyWhatItReaches(t *testing.T) {
 		t.Errorf("read %d workloads of the queue, want at most 5", read)
 	}
 }
+
+// WaitingSlice is a WaitingList over ws, already in queue order.
+func WaitingSlice(ws []*Waiting) WaitingList {
+	return func(i int) *Waiting {
+		if i < len(ws) {
+			return ws[i]
+		}
+		return nil
+	}
+}

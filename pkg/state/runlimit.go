@@ -85,14 +85,3 @@ func (s *State) endRunLocked(w *Workload, limit time.Duration, now time.Time) Ac
 // the end of the run: it counts from provisioning, the workload from its
 // placement a moment later.
 func runSlack(limit time.Duration) time.Duration { return min(limit/10, 30*time.Second) }
-
-// RunExpiredAt is when the workload was ended for exceeding its maximum
-// run duration (zero: it was not).
-func (s *State) RunExpiredAt(key workload.Key) time.Time {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if w := s.workloads[key]; w != nil {
-		return w.runExpired
-	}
-	return time.Time{}
-}

@@ -348,8 +348,8 @@ func fuzzCheckModel(t *testing.T, w *Workload, key Key, saturationOK bool) {
 		}
 		total += s.Pods
 	}
-	if w.TotalPods() != total {
-		t.Fatalf("TotalPods %d, want %d", w.TotalPods(), total)
+	if totalPods(w) != total {
+		t.Fatalf("TotalPods %d, want %d", totalPods(w), total)
 	}
 	if w.AtomicKey != "" && len(validation.IsQualifiedName(w.AtomicKey)) > 0 {
 		t.Fatalf("atomic key %q is not a label key", w.AtomicKey)
@@ -802,4 +802,13 @@ func equalSpecs(a, b *corev1.PodSpec) bool {
 	x, _ := yaml.Marshal(a)
 	y, _ := yaml.Marshal(b)
 	return bytes.Equal(x, y)
+}
+
+// totalPods is the number of pods of all slices of w.
+func totalPods(w *Workload) int {
+	n := 0
+	for _, s := range w.Slices {
+		n += s.Pods
+	}
+	return n
 }

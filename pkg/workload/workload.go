@@ -101,15 +101,6 @@ type Workload struct {
 	ProvisioningAnnotations map[string]string
 }
 
-// TotalPods is the number of pods of all slices.
-func (w *Workload) TotalPods() int {
-	n := 0
-	for _, s := range w.Slices {
-		n += s.Pods
-	}
-	return n
-}
-
 // Confined reports whether any slice is confined to a domain.
 func (w *Workload) Confined() bool {
 	for _, s := range w.Slices {
