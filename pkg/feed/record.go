@@ -103,9 +103,9 @@ var errNoQueueAPI = apierrors.NewServiceUnavailable("the Workload API client is 
 // write makes the Workload object of r say what r says, admission
 // included. An admission counts as recorded only once a write of it
 // succeeded, or the API itself (not a cache) showed it already written.
-// The common cases take one request: a Workload object the cache does not
-// hold is created (the admission then written on it), one it holds is
-// written with the cached resourceVersion.
+// No read precedes a write: a Workload object the cache does not hold is
+// created and the admission written on it (two requests), one it holds is
+// written with the cached resourceVersion (one).
 func (rc *recorder) write(ctx context.Context, r *state.WorkloadReport) error {
 	name := WorkloadName(r.Key)
 	want := desiredWorkload(r, name)
