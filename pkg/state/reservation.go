@@ -714,3 +714,21 @@ func chargedTo(r *Reservation) string {
 	}
 	return r.Charge.ClusterQueue
 }
+
+// PlansOn reports whether the reservation of pod's workload planned room on
+// node, or reserved the confined domain node is in: a node the plan used
+// that the scheduler's cache did not hold yet is worth the pod's retry when
+// it arrives there.
+func (s *State) PlansOn(pod *corev1.Pod, node string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p := s.pods[pod.UID]
+	if p == nil || !p.Gang || p.MemberErr != nil {
+		return false
+	}
+	if ref, ok := s.nodeReserved[node]; ok && ref.key == p.Member.Key {
+		return true
+	}
+	_, ok := s.outstanding[node][p.Member.Key]
+	return ok
+}

@@ -49,8 +49,14 @@ func (pl *Plugin) hintPodDeleted(logger klog.Logger, pod *corev1.Pod, oldObj, _ 
 	return fwk.QueueSkip, nil
 }
 
-func (pl *Plugin) hintNodeChanged(_ klog.Logger, pod *corev1.Pod, _, _ any) (fwk.QueueingHint, error) {
+// hintNodeChanged: a node that joined or changed may be the room a waiting
+// head needs, or a node its reservation planned on that the scheduler's
+// cache did not hold when the pod last tried (see PostFilter).
+func (pl *Plugin) hintNodeChanged(_ klog.Logger, pod *corev1.Pod, _, newObj any) (fwk.QueueingHint, error) {
 	if pl.state.WaitsForCapacity(pod) {
+		return fwk.Queue, nil
+	}
+	if node, ok := newObj.(*corev1.Node); ok && pl.state.PlansOn(pod, node.Name) {
 		return fwk.Queue, nil
 	}
 	return fwk.QueueSkip, nil

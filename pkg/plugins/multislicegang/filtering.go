@@ -3,6 +3,7 @@ package multislicegang
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -220,6 +221,21 @@ func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1
 	}
 	if c == nil || !c.gang || c.candidates.Len() == 0 {
 		return nil, fwk.NewStatus(fwk.Unschedulable)
+	}
+	// The plan reads the nodes our informer handler has seen; the cycle's
+	// snapshot is the scheduler's cache, which may not hold a node that
+	// has just joined. A candidate missing there was never filtered, so
+	// nothing rejected the pod on it: the reservation stands and the pod
+	// tries again when the node reaches the cache (hintNodeChanged).
+	var unseen []string
+	for name := range c.candidates {
+		if pl.nodeInfo(name) == nil {
+			unseen = append(unseen, name)
+		}
+	}
+	if len(unseen) > 0 {
+		slices.Sort(unseen)
+		return nil, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("waiting for the scheduler's cache to hold reserved node(s) %s", strings.Join(unseen, ", ")))
 	}
 	reasons := map[string]int{}
 	for name := range c.candidates {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -367,6 +369,11 @@ func TestPostFilter(t *testing.T) {
 		pod func(f *fixture) *corev1.Pod
 		// statuses are its nodes' statuses, given the pool first reserved.
 		statuses func(pool string) fwk.NodeToStatusReader
+		// cacheLags: the cycle's snapshot does not hold the reserved
+		// pool's nodes yet (the scheduler's cache lags our informer).
+		cacheLags bool
+		// wantMsg is in PostFilter's status message.
+		wantMsg string
 		// wantReleased says whether a's reservation was released.
 		wantReleased bool
 		// wantNext is what the next plan of a says: its status (message
@@ -396,6 +403,19 @@ func TestPostFilter(t *testing.T) {
 				m.Set(poolNodes(pool)[1], nil)
 				return m
 			},
+		},
+		"a member whose reserved nodes the scheduler's cache lacks": {
+			pools:     2,
+			pod:       func(*fixture) *corev1.Pod { return all[0] },
+			cacheLags: true,
+			statuses: func(pool string) fwk.NodeToStatusReader {
+				// What the framework reports for nodes outside its
+				// snapshot when PreFilter narrowed the nodes to them.
+				m := framework.NewDefaultNodeToStatus()
+				m.SetAbsentNodesStatus(fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "node(s) didn't satisfy plugin(s) [MultisliceGang]"))
+				return m
+			},
+			wantMsg: "waiting for the scheduler's cache to hold reserved node(s) ",
 		},
 		"a plain pod": {
 			pools: 2,
@@ -427,8 +447,30 @@ func TestPostFilter(t *testing.T) {
 			f.addGang(js)
 			mustPreFilter(f, all[0])
 			first := f.slicePool(key, 0)
+			if tc.cacheLags {
+				for _, n := range poolNodes(first) {
+					delete(f.nodes, n)
+				}
+			}
 			p := tc.pod(f)
 			res, st := f.pl.PostFilter(context.Background(), f.cycles[p.UID], p, tc.statuses(first))
+			if !strings.Contains(st.Message(), tc.wantMsg) {
+				t.Errorf("PostFilter message %q, want it to contain %q", st.Message(), tc.wantMsg)
+			}
+			if tc.cacheLags {
+				// The pod is tried again when a node it was planned on
+				// reaches the cache, not for a node of another pool.
+				other := "pool-1"
+				if first == other {
+					other = "pool-2"
+				}
+				for pool, want := range map[string]fwk.QueueingHint{first: fwk.Queue, other: fwk.QueueSkip} {
+					node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: poolNodes(pool)[0]}}
+					if got, err := f.pl.hintNodeChanged(klog.Background(), p, nil, node); err != nil || got != want {
+						t.Errorf("hint for a node of %s = %v, %v; want %v", pool, got, err, want)
+					}
+				}
+			}
 			if res != nil {
 				t.Errorf("PostFilter nominated %v", res)
 			}
