@@ -98,6 +98,8 @@ type Cluster struct {
 	failed   chan struct{}
 	failOnce sync.Once
 	exits    []ComponentExit
+	// restarts are the scheduler processes' back-offs (restartDelay).
+	restarts map[string]restartRecord
 	stopped  bool
 	bg       context.Context
 	cancel   context.CancelFunc

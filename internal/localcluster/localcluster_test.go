@@ -331,26 +331,35 @@ func TestKillAndRestart(t *testing.T) {
 }
 
 func TestExitOnItsOwn(t *testing.T) {
-	t.Run("a scheduler replica is started again", func(t *testing.T) {
-		c := supervised(t, 2)
-		// Exits at once the first time, then runs.
-		marker := filepath.Join(c.opts.Dir, "ran")
-		script := `if [ -e ` + marker + ` ]; then exec sleep 300; fi; touch ` + marker + `; echo "leaderelection lost"; exit 1`
-		if err := c.run("multislice-scheduler-1", "sh", []string{"-c", script}, nil); err != nil {
-			t.Fatal(err)
-		}
-		waitFor(t, "the replica to run again", func() bool {
-			exits := c.Exits()
-			p, _ := c.process("multislice-scheduler-1")
-			done, _ := p.exited()
-			return len(exits) == 1 && exits[0].Restarted && !done
+	for name, tc := range map[string]struct {
+		replicas  int
+		component string
+	}{
+		"a scheduler replica is started again":   {replicas: 2, component: "multislice-scheduler-1"},
+		"the lone scheduler is started again":    {replicas: 1, component: "multislice-scheduler"},
+		"the default scheduler is started again": {replicas: 1, component: "kube-scheduler"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := supervised(t, tc.replicas)
+			// Exits at once the first time, then runs.
+			marker := filepath.Join(c.opts.Dir, "ran")
+			script := `if [ -e ` + marker + ` ]; then exec sleep 300; fi; touch ` + marker + `; echo "leaderelection lost"; exit 1`
+			if err := c.run(tc.component, "sh", []string{"-c", script}, nil); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the scheduler to run again", func() bool {
+				exits := c.Exits()
+				p, _ := c.process(tc.component)
+				done, _ := p.exited()
+				return len(exits) == 1 && exits[0].Restarted && !done
+			})
+			select {
+			case <-c.Failed():
+				t.Fatalf("the scheduler's exit failed the cluster: %v", c.Err())
+			default:
+			}
 		})
-		select {
-		case <-c.Failed():
-			t.Fatalf("the replica's exit failed the cluster: %v", c.Err())
-		default:
-		}
-	})
+	}
 	t.Run("any other component fails the cluster", func(t *testing.T) {
 		c := supervised(t, 2)
 		if err := c.run("etcd", "sh", []string{"-c", "exit 3"}, nil); err != nil {
@@ -375,5 +384,35 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A scheduler that keeps exiting waits longer each time, as kubelet's
+// crash-loop back-off does; one that ran a while starts over.
+func TestRestartDelay(t *testing.T) {
+	c := &Cluster{}
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	steps := []struct {
+		after time.Duration // since the previous exit
+		want  time.Duration
+	}{
+		{0, time.Second},
+		{2 * time.Second, 2 * time.Second},
+		{3 * time.Second, 4 * time.Second},
+		{5 * time.Second, 8 * time.Second},
+		{9 * time.Second, 16 * time.Second},
+		{17 * time.Second, 30 * time.Second},
+		{31 * time.Second, 30 * time.Second},
+		// Ran a minute after its last start: the back-off starts over.
+		{30*time.Second + time.Minute, time.Second},
+	}
+	for i, s := range steps {
+		at = at.Add(s.after)
+		if got := c.restartDelay("multislice-scheduler", at); got != s.want {
+			t.Errorf("exit %d: delay %s, want %s", i, got, s.want)
+		}
+	}
+	if got := c.restartDelay("multislice-scheduler-1", at); got != time.Second {
+		t.Errorf("another replica's first exit: delay %s, want 1s", got)
 	}
 }

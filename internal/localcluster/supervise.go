@@ -10,9 +10,44 @@ import (
 // as one process; replicas are named SchedulerName-0, SchedulerName-1, …
 const SchedulerName = "multislice-scheduler"
 
-// replicaRestartDelay is how long a scheduler replica that exited on its
-// own stays down before it is started again: kubelet's first back-off.
-const replicaRestartDelay = time.Second
+// defaultSchedulerName is the component name of the default kube-scheduler.
+const defaultSchedulerName = "kube-scheduler"
+
+// A scheduler that exited on its own stays down replicaRestartDelay before
+// it is started again, twice as long after each exit that follows a short
+// run, up to replicaRestartMaxDelay: kubelet's crash-loop back-off, shorter.
+// A run of replicaStableRun or more starts the back-off over.
+const (
+	replicaRestartDelay    = time.Second
+	replicaRestartMaxDelay = 30 * time.Second
+	replicaStableRun       = time.Minute
+)
+
+// restartDelay is how long the scheduler name waits before its next start,
+// counting its exit now: the back-off above.
+func (c *Cluster) restartDelay(name string, now time.Time) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.restarts == nil {
+		c.restarts = map[string]restartRecord{}
+	}
+	r := c.restarts[name]
+	if r.last.IsZero() || now.Sub(r.last) >= replicaStableRun+r.delay {
+		r.delay = replicaRestartDelay
+	} else {
+		r.delay = min(2*r.delay, replicaRestartMaxDelay)
+	}
+	r.last = now
+	c.restarts[name] = r
+	return r.delay
+}
+
+// restartRecord is a scheduler's last restart: when it was asked, and the
+// delay it waited.
+type restartRecord struct {
+	last  time.Time
+	delay time.Duration
+}
 
 // ComponentExit is a component that exited without being asked to.
 type ComponentExit struct {
@@ -41,11 +76,15 @@ func (c *Cluster) SchedulerReplicas() []string {
 }
 
 // restartsOnExit reports whether a component is started again when it
-// exits on its own: scheduler replicas under leader election exit when
-// they lose the lease, by design, and their Deployment restarts them.
+// exits on its own: the scheduler, as its Deployment's kubelet would start
+// it again — replicas under leader election exit when they lose the lease,
+// by design, and a lone scheduler that crashed or was killed must not take
+// the cluster down with it (the state it rebuilds is the API's).
 func (c *Cluster) restartsOnExit(name string) bool {
-	if c.opts.SchedulerReplicas <= 1 {
-		return false
+	if name == defaultSchedulerName {
+		// The default scheduler, for pods that name no scheduler: as
+		// stateless, and as restarted by its kubelet.
+		return true
 	}
 	for _, r := range c.SchedulerReplicas() {
 		if r == name {
@@ -56,8 +95,8 @@ func (c *Cluster) restartsOnExit(name string) bool {
 }
 
 // watch waits for a component to exit. An exit nobody asked for fails the
-// cluster (Failed, Err), except for a scheduler replica, which is started
-// again after replicaRestartDelay; both are recorded (Exits).
+// cluster (Failed, Err), except for the scheduler's, which is started again
+// after its back-off (restartDelay); both are recorded (Exits).
 func (c *Cluster) watch(p *process) {
 	select {
 	case <-p.done:
@@ -82,9 +121,10 @@ func (c *Cluster) watch(p *process) {
 		p.mu.Unlock()
 		exit.Restarted = true
 		c.recordExit(exit)
-		c.logf("%s exited on its own; starting it again in %s: %v", p.name, replicaRestartDelay, err)
+		delay := c.restartDelay(p.name, exit.At)
+		c.logf("%s exited on its own; starting it again in %s: %v", p.name, delay, err)
 		select {
-		case <-time.After(replicaRestartDelay):
+		case <-time.After(delay):
 		case <-c.bg.Done():
 			return
 		}
