@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"github.com/google/go-cmp/cmp"
 	"strings"
 	"testing"
 	"time"
@@ -171,6 +172,46 @@ func TestNodeRelabelledOutOfAReservedDomain(t *testing.T) {
 	}
 	if ok, _ := f.s.Check(all[1], moved, f.free(moved)); ok {
 		t.Errorf("Check lets a pod of a's slice (in %s) onto %s, now in pool-3 held by b", pool, moved)
+	}
+}
+
+// A node relabelled, with a running slice on it, into a pool another
+// workload's slice holds puts two workloads in one pool: both are told.
+// A node relabelled into a free pool, or with nothing on it, shares
+// nothing.
+func TestNodeRelabelledUnderRunningPods(t *testing.T) {
+	cases := map[string]struct {
+		// node is relabelled into pool-3.
+		node string
+		want []string
+	}{
+		"with a's pods, into b's pool": {node: "pool-1-node-1", want: []string{
+			"JobSet ns/a: DomainShared: node pool-1-node-1, running pods of JobSet ns/a, was relabelled into gke-nodepool=pool-3, which JobSet ns/b holds: the two workloads now share that domain; move one of them, or the node back",
+			"JobSet ns/b: DomainShared: node pool-1-node-1, running pods of JobSet ns/a, was relabelled into gke-nodepool=pool-3, which JobSet ns/b holds: the two workloads now share that domain; move one of them, or the node back",
+		}},
+		"with nothing on it, into b's pool": {node: "pool-2-node-0"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, builders.V5ePools(3)...)
+			f.addRunning(unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj(), "pool-1-node-0", "pool-1-node-1")
+			f.addRunning(unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj(), "pool-3-node-0", "pool-3-node-1")
+			relabelled := f.nodes[tc.node].DeepCopy()
+			relabelled.Labels[wellknown.NodePoolLabel] = "pool-3"
+			acts := f.addNodes(relabelled)
+			var got []string
+			for _, e := range acts.Events {
+				if e.Reason == state.ReasonDomainShared {
+					if !e.Warning {
+						t.Errorf("%s is not a Warning", e.Reason)
+					}
+					got = append(got, e.Ref.Kind+" "+e.Ref.Namespace+"/"+e.Ref.Name+": "+e.Reason+": "+e.Message)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -55,6 +55,9 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 		// The pods on it hold the domain it is in now.
 		s.reholdNodeLocked(name)
 	}
+	if ch.Moved {
+		acts.merge(s.sharedByMoveLocked(name))
+	}
 	if ch.Failed || ch.Moved {
 		// Reservations on the node, or in a domain it left or joined, are
 		// no longer what was planned: a slice must not follow a node into
@@ -497,3 +500,35 @@ func labelsKey(labels map[string]string) string {
 	}
 	return b.String()
 }
+
+// sharedByMoveLocked tells the workloads concerned when a node moved, with
+// confined pods on it, into a domain another workload's confined slice
+// holds: the labels put two workloads in one domain, which the scheduler
+// never does and cannot undo (the pods run). Both get a Warning: whoever
+// relabelled the node must move one of them, or the node back.
+func (s *State) sharedByMoveLocked(node string) Actions {
+	var acts Actions
+	told := map[workload.Holder]bool{}
+	for _, p := range s.podsOnNode[node] {
+		if p.holds == nil || told[*p.holds] {
+			continue
+		}
+		other, ref, ok := s.domainHolderLocked(node, p.holds)
+		if !ok {
+			continue
+		}
+		told[*p.holds] = true
+		where := wellknown.ShortLabel(ref.Key) + "=" + ref.Value
+		msg := fmt.Sprintf("node %s, running pods of %s, was relabelled into %s, which %s holds: the two workloads now share that domain; move one of them, or the node back", node, p.holds.Key, where, other.Key)
+		for _, k := range []workload.Key{p.holds.Key, other.Key} {
+			if w := s.workloads[k]; w != nil {
+				acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: ReasonDomainShared, Message: msg})
+			}
+		}
+	}
+	return acts
+}
+
+// ReasonDomainShared: a node relabelled under running pods put two
+// workloads' confined slices in one domain.
+const ReasonDomainShared = "DomainShared"

@@ -437,6 +437,10 @@ func (s *State) holdLocked(w *Workload, p *Pod) {
 	}
 	m[h]++
 	if key := w.domainKeyOf(p.Member.Slice); key != "" {
+		// A key pods hold by is indexed, so that a node relabelled under
+		// them moves what they hold (nodeChangedLocked), even for a
+		// workload this scheduler never planned (placed before it started).
+		s.nodes.Track(key)
 		if v, ok := s.nodes.DomainOf(p.Node, key); ok {
 			ref := topology.DomainRef{Key: key, Value: v}
 			p.heldDomain = &ref
