@@ -161,6 +161,7 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 		s.bumpLocked()
 		s.clearRejectedLocked(old.Node)
 		acts.merge(s.freedLocked())
+		acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)
 	}
 	if old != nil && old.Assumed && !p.Assumed && p.Node != "" {
 		// The binding is confirmed: a committed reservation may be done.
@@ -339,6 +340,11 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 		s.bumpLocked()
 		s.clearRejectedLocked(p.Node)
 		acts.merge(s.freedLocked())
+		// Plain pods our Filter kept out (the domain was held, or its
+		// room planned) are tried again. The scheduler's own retry on this
+		// deletion may have run before this handler, against the holder
+		// still recorded here.
+		acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)
 	}
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
 		// A queued plain pod is its own workload's object.

@@ -423,6 +423,39 @@ func TestPlainPodsAndReservations(t *testing.T) {
 	}
 }
 
+// A plain pod kept out of a held domain is tried again when a pod of the
+// holder leaves it (deleted, or ended), not only when a reservation ends:
+// the scheduler's own retry on that event may have run before the state
+// saw it, against the holder still recorded.
+func TestPlainPodsKeptOutOfAHeldDomainReturnWhenAHolderLeaves(t *testing.T) {
+	cases := map[string]func(f *fixture, holder *corev1.Pod) state.Actions{
+		"deleted": func(f *fixture, holder *corev1.Pod) state.Actions { return f.deletePod(holder) },
+		"ended": func(f *fixture, holder *corev1.Pod) state.Actions {
+			done := holder.DeepCopy()
+			done.Status.Phase = corev1.PodSucceeded
+			return f.addPods(done)
+		},
+	}
+	for name, leave := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, builders.V5ePools(1)...)
+			running := f.addRunning(unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj(), "pool-1-node-0", "pool-1-node-1")
+			plain := unit.Pod("plain").TPU("1").Obj()
+			f.addPods(plain)
+			if ok, why := f.s.Check(plain, "pool-1-node-0", f.free("pool-1-node-0")); ok || !strings.Contains(why, "held by") {
+				t.Fatalf("Check(plain) = %v %q, want it kept out of b's pool", ok, why)
+			}
+			f.s.RecordBlocked(plain)
+			if got := names(leave(f, running[0]).Activate); !containsOnce(got, "plain") {
+				t.Errorf("activated %v, want plain exactly once", got)
+			}
+			if got := names(leave(f, running[1]).Activate); containsOnce(got, "plain") {
+				t.Errorf("the second pod leaving activated plain again: %v", got)
+			}
+		})
+	}
+}
+
 func TestCachedFailure(t *testing.T) {
 	// JobSet a of 2 Jobs runs on pool-1 and pool-2; JobSet b needs 2
 	// pools and only pool-3 is free.
