@@ -157,11 +157,7 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 		s.bumpLocked()
 	}
 	if old != nil && old.Node != "" && !old.Terminal && (p.Terminal || p.Node == "") {
-		// Capacity, and maybe a whole domain, was freed.
-		s.bumpLocked()
-		s.clearRejectedLocked(old.Node)
-		acts.merge(s.freedLocked())
-		acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)
+		acts.merge(s.leftNodeLocked(old.Node))
 	}
 	if old != nil && old.Assumed && !p.Assumed && p.Node != "" {
 		// The binding is confirmed: a committed reservation may be done.
@@ -204,6 +200,19 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 			acts.Activate = append(acts.Activate, p.Ref())
 		}
 	}
+	return acts
+}
+
+// leftNodeLocked: a running pod left node (it ended or was deleted).
+// Capacity, and maybe a whole domain, was freed: waiting gangs plan again,
+// and the plain pods our Filter kept out (the domain was held, or its room
+// planned) are tried again. The scheduler's own retry on this event may
+// have run before this handler, against the pod still recorded here.
+func (s *State) leftNodeLocked(node string) Actions {
+	s.bumpLocked()
+	s.clearRejectedLocked(node)
+	acts := s.freedLocked()
+	acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)
 	return acts
 }
 
@@ -337,14 +346,7 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 		}
 	}
 	if p.Node != "" && !p.Terminal {
-		s.bumpLocked()
-		s.clearRejectedLocked(p.Node)
-		acts.merge(s.freedLocked())
-		// Plain pods our Filter kept out (the domain was held, or its
-		// room planned) are tried again. The scheduler's own retry on this
-		// deletion may have run before this handler, against the holder
-		// still recorded here.
-		acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)
+		acts.merge(s.leftNodeLocked(p.Node))
 	}
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
 		// A queued plain pod is its own workload's object.
