@@ -36,6 +36,15 @@ func (rt *Runtime) watchQueues(ctx context.Context, h fwk.Handle) {
 		start: func(ctx context.Context) (toolscache.InformerSynced, error) {
 			return rt.startQueueInformers(ctx, h, cfg)
 		},
+		served: func() {
+			// Jobs and JobSets seen before the queue API was known to be
+			// served were decided without it: queued ones were left for
+			// another queueing controller, ones for another scheduler
+			// were not told. Each is looked at again.
+			if un := rt.unsuspend.Load(); un != nil {
+				un.queueAll()
+			}
+		},
 	}
 	go rt.discover(ctx, h.ClientSet().Discovery(), api)
 }

@@ -38,6 +38,10 @@ type workloadAPI struct {
 	groupVersion string
 	resource     string
 	start        func(ctx context.Context) (synced toolscache.InformerSynced, err error)
+	// served, when set, runs once the API's informers have synced and the
+	// state knows the API is served: what was decided without it is
+	// decided again.
+	served func()
 	// initial and max bound the polling interval (zero: apiPollInitial and
 	// apiPollMax).
 	initial, max time.Duration
@@ -127,6 +131,9 @@ func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterfa
 				return
 			}
 			rt.Act(ctx, rt.state.SetAPI(api.source, state.APIServed))
+			if api.served != nil {
+				api.served()
+			}
 			logger.Info("Watching workloads", "api", api.groupVersion, "resource", api.resource)
 			return
 		default:

@@ -303,9 +303,21 @@ func (u *unsuspender) jobSetChanged(js *jobsetv1alpha2.JobSet) {
 // LocalQueue name, which now exists (or changed): what to do about them
 // depends on it.
 func (u *unsuspender) localQueueSet(namespace, name string) {
+	u.queueWhere(namespace, func(queue string) bool { return queue == name })
+}
+
+// queueAll queues every Job and JobSet that names a LocalQueue: the queue
+// API is now served, and what to do about each depends on it.
+func (u *unsuspender) queueAll() {
+	u.queueWhere(metav1.NamespaceAll, func(queue string) bool { return queue != "" })
+}
+
+// queueWhere queues the Jobs and JobSets of namespace (all namespaces:
+// metav1.NamespaceAll) whose LocalQueue name satisfies named.
+func (u *unsuspender) queueWhere(namespace string, named func(queue string) bool) {
 	if jobs, err := u.jobLister.Jobs(namespace).List(labels.Everything()); err == nil {
 		for _, job := range jobs {
-			if workload.JobQueueName(job) == name {
+			if named(workload.JobQueueName(job)) {
 				u.jobChanged(job)
 			}
 		}
@@ -313,7 +325,7 @@ func (u *unsuspender) localQueueSet(namespace, name string) {
 	if access := u.jobSetAccess(); access != nil {
 		if jss, err := access.lister.JobSets(namespace).List(labels.Everything()); err == nil {
 			for _, js := range jss {
-				if wellknown.QueueName(js.Labels, js.Annotations) == name {
+				if named(wellknown.QueueName(js.Labels, js.Annotations)) {
 					u.jobSetChanged(js)
 				}
 			}

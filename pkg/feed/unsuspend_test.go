@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -570,5 +571,60 @@ func TestUnsuspenderTellsTheWorkloadObjectOfAMismatch(t *testing.T) {
 				t.Errorf("Workload object spec %+v, owners %v", wl.Spec, wl.OwnerReferences)
 			}
 		})
+	}
+}
+
+// Jobs and JobSets seen before the queue API is known to be served are
+// decided again once it is: a Job and a JobSet for another scheduler that
+// name our LocalQueue are told what to change, a queued Job is started; a
+// Job naming no queue is not looked at.
+func TestUnsuspenderDecidesAgainWhenTheQueueAPIIsServed(t *testing.T) {
+	otherScheduler := suspendedJob(func(j *batchv1.Job) { j.Name = "other"; j.Spec.Template.Spec.SchedulerName = "" })
+	unqueued := suspendedJob(func(j *batchv1.Job) { j.Name = "unqueued"; j.Labels = nil })
+	f := newUnsuspendFixture(t, servingLQ, suspendedJob(), otherScheduler, unqueued)
+	js := suspendedJobSet(func(js *jobsetv1alpha2.JobSet) {
+		for i := range js.Spec.ReplicatedJobs {
+			js.Spec.ReplicatedJobs[i].Template.Spec.Template.Spec.SchedulerName = "default-scheduler"
+		}
+	})
+	if err := f.jobSets.Add(js); err != nil {
+		t.Fatal(err)
+	}
+	f.u.workloads = func(context.Context, *state.WorkloadReport) error { return nil }
+	env := servingLQ
+	env.queueAPI = state.APIUnknown
+	f.u.env = func() unsuspendEnv { return env }
+
+	// Seen while the queue API is unknown: nothing is told or started.
+	for _, name := range []string{"train", "other"} {
+		if _, err := f.u.sync(t.Context(), unsuspendKey{kind: workload.SourceJob, namespace: "ns", name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.u.sync(t.Context(), unsuspendKey{kind: workload.SourceJobSet, namespace: "ns", name: "js"}); err != nil {
+		t.Fatal(err)
+	}
+	if e := f.event(); e != "" {
+		t.Fatalf("event %q while the queue API is unknown", e)
+	}
+
+	env.queueAPI = state.APIServed
+	f.u.queueAll()
+	if n := f.u.queue.Len(); n != 3 {
+		t.Fatalf("queue holds %d keys once the queue API is served, want 3 (the Jobs and the JobSet naming a queue)", n)
+	}
+	var got []string
+	for range 3 {
+		f.u.processNext(t.Context())
+		if e := f.event(); e != "" {
+			got = append(got, strings.SplitN(e, " ", 3)[1])
+		}
+	}
+	slices.Sort(got)
+	if want := []string{reasonOtherScheduler, reasonOtherScheduler, reasonUnsuspended}; !slices.Equal(got, want) {
+		t.Errorf("events %v, want %v", got, want)
+	}
+	if *f.storedJob(t).Spec.Suspend {
+		t.Error("the queued Job was not started")
 	}
 }
