@@ -20,6 +20,7 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -30,7 +31,7 @@ type Runtime struct {
 	mu      sync.Mutex
 	state   *state.State
 	handles []fwk.Handle
-	events  *EventSink
+	events  *controllers.EventSink
 	// settings are fixed by the first profile: the workload model and the
 	// queues depend on them, and there is one of each.
 	settings Settings
@@ -51,13 +52,14 @@ type Runtime struct {
 	permitTimeouts map[string]time.Duration
 	// evict holds the evictions not carried out yet (see evict.go).
 	evict *evictor
-	// recorder writes admissions on Workload objects (see record.go).
-	recorder recorderSlot
+	// workloads writes admissions, and what users must be told, on
+	// Workload objects.
+	workloads controllers.WorkloadWriter
 	// held tells the pods the gate holds why (see heldpods.go).
 	held *heldPods
 	// unsuspend is the controller that starts queued Jobs and JobSets
 	// (nil until the Job informer is set up).
-	unsuspend atomic.Pointer[unsuspender]
+	unsuspend atomic.Pointer[controllers.Unsuspender]
 }
 
 // Settings are the plugin arguments every profile shares.
@@ -111,7 +113,7 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 	})
 	rt.state.AddScheduler(h.ProfileName())
 	rt.handles = append(rt.handles, h)
-	rt.events = NewEventSink(h.EventRecorder(), rt.state.Clock())
+	rt.events = controllers.NewEventSink(h.EventRecorder(), rt.state.Clock())
 	rt.held = newHeldPods(rt.state.Clock(), rt.events)
 	rt.onDelete = append(rt.onDelete, rt.Released)
 	if err := rt.watchPods(ctx, h); err != nil {
@@ -219,7 +221,7 @@ func (rt *Runtime) State() *state.State {
 }
 
 // Events returns the shared event sink.
-func (rt *Runtime) Events() *EventSink { return rt.events }
+func (rt *Runtime) Events() *controllers.EventSink { return rt.events }
 
 func (rt *Runtime) watchPods(ctx context.Context, h fwk.Handle) error {
 	return feedInformer(ctx, rt, h.SharedInformerFactory().Core().V1().Pods().Informer(), rt.state.UpsertPod, func(pod *corev1.Pod) state.Actions {

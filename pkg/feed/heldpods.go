@@ -19,6 +19,7 @@ import (
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	"k8s.io/utils/clock"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
@@ -28,7 +29,7 @@ import (
 // describe pod first. The held-pod writer gives each held pod its reason
 // there: a PodScheduled=False condition with the gate's reason and message,
 // and an event on the pod (the event sink limits both to one per reason,
-// and a changed message to one per RestatePeriod).
+// and a changed message to one per controllers.RestatePeriod).
 //
 // It writes only while this replica leads, off the scheduling loop; a pod
 // the gate lets go, or that is bound meanwhile, is not written (the patch
@@ -65,7 +66,7 @@ type holdReason struct {
 // heldPods keeps, per held pod, the reason to show and the last one shown.
 type heldPods struct {
 	clock  clock.PassiveClock
-	events *EventSink
+	events *controllers.EventSink
 	queue  workqueue.TypedRateLimitingInterface[types.NamespacedName]
 	// grace is heldPodsGrace (tests set their own).
 	grace time.Duration
@@ -75,7 +76,7 @@ type heldPods struct {
 	written map[types.NamespacedName]holdReason
 }
 
-func newHeldPods(clk clock.PassiveClock, events *EventSink) *heldPods {
+func newHeldPods(clk clock.PassiveClock, events *controllers.EventSink) *heldPods {
 	return &heldPods{
 		clock: clk, events: events, grace: heldPodsGrace,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[types.NamespacedName](),
@@ -170,7 +171,7 @@ func (h *heldPods) run(ctx context.Context, client kubernetes.Interface, pods co
 
 // sync writes pod k's current reason, if it changed since it was written:
 // a new reason at once, a new message of the same reason once
-// RestatePeriod has passed since the last write.
+// controllers.RestatePeriod has passed since the last write.
 func (h *heldPods) sync(ctx context.Context, client kubernetes.Interface, pods corelisters.PodLister, k types.NamespacedName) error {
 	h.mu.Lock()
 	want, ok := h.want[k]
@@ -185,7 +186,7 @@ func (h *heldPods) sync(ctx context.Context, client kubernetes.Interface, pods c
 		return nil
 	}
 	if wrote && last.reason == want.reason {
-		if wait := RestatePeriod - now.Sub(last.at); wait > 0 {
+		if wait := controllers.RestatePeriod - now.Sub(last.at); wait > 0 {
 			h.queue.AddAfter(k, wait)
 			return nil
 		}

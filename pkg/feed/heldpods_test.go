@@ -13,6 +13,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
@@ -100,23 +101,23 @@ func TestHeldPodsSayWhy(t *testing.T) {
 		t.Errorf("c was let go, yet its PodScheduled is %+v", got)
 	}
 
-	// A new message of the same reason waits for RestatePeriod; a new
+	// A new message of the same reason waits for controllers.RestatePeriod; a new
 	// reason is written at once.
 	f.rt.Held(a, "QuotaExceeded", "insufficient quota (nominal 32, 24 in use)", false)
 	f.rt.Held(b, "QuotaExceeded", "insufficient quota", false)
 	f.drain(t)
 	if got := f.condition(t, "a"); got.Message != "insufficient quota (nominal 32, 32 in use)" {
-		t.Errorf("a's message changed within %s: %q", RestatePeriod, got.Message)
+		t.Errorf("a's message changed within %s: %q", controllers.RestatePeriod, got.Message)
 	}
 	if got := f.condition(t, "b"); got.Reason != "QuotaExceeded" {
 		t.Errorf("b: reason %s, want the new reason QuotaExceeded at once", got.Reason)
 	}
-	f.clock.Step(RestatePeriod)
+	f.clock.Step(controllers.RestatePeriod)
 	if err := f.rt.held.sync(t.Context(), f.client, f.lister(t), types.NamespacedName{Namespace: "ns", Name: "a"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.condition(t, "a"); got.Message != "insufficient quota (nominal 32, 24 in use)" {
-		t.Errorf("a's message after %s: %q, want the new one", RestatePeriod, got.Message)
+		t.Errorf("a's message after %s: %q, want the new one", controllers.RestatePeriod, got.Message)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -19,33 +20,25 @@ import (
 // served, so no discovery is needed), and starts the controller that
 // unsuspends queue-managed Jobs and JobSets while this replica leads. It
 // returns that controller, for the JobSet informer to feed.
-func (rt *Runtime) watchJobs(ctx context.Context, h fwk.Handle) *unsuspender {
+func (rt *Runtime) watchJobs(ctx context.Context, h fwk.Handle) *controllers.Unsuspender {
 	logger := klog.FromContext(ctx)
 	jobs := h.SharedInformerFactory().Batch().V1().Jobs()
 	informer := jobs.Informer()
 	st := rt.state
-	un := newUnsuspender(rt.events, st.Clock(), func() unsuspendEnv {
-		env := unsuspendEnv{queueAPI: st.API(state.QueueAPI), ours: st.HasScheduler, localQueue: st.HasLocalQueue}
-		if names := st.Schedulers(); len(names) > 0 {
-			env.scheduler = names[0]
-		}
-		return env
-	}, h.ClientSet().BatchV1(), jobs.Lister())
-	un.defaultDomainKey = rt.defaultDomainKey
-	un.workloads = rt.writeWorkload
-	context.AfterFunc(ctx, un.queue.ShutDown)
+	un := controllers.NewUnsuspender(st, rt.events, h.ClientSet().BatchV1(), jobs.Lister(), rt.defaultDomainKey, rt.workloads.Write)
+	context.AfterFunc(ctx, un.ShutDown)
 	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			if job, ok := obj.(*batchv1.Job); ok {
 				rt.jobChanged(ctx, nil, job)
-				un.jobChanged(job)
+				un.JobChanged(job)
 			}
 		},
 		UpdateFunc: func(oldObj, obj any) {
 			old, _ := oldObj.(*batchv1.Job)
 			if job, ok := obj.(*batchv1.Job); ok {
 				rt.jobChanged(ctx, old, job)
-				un.jobChanged(job)
+				un.JobChanged(job)
 			}
 		},
 		DeleteFunc: func(obj any) {
@@ -70,7 +63,7 @@ func (rt *Runtime) watchJobs(ctx context.Context, h fwk.Handle) *unsuspender {
 			logger.Info("Watching workloads", "api", batchv1.SchemeGroupVersion.String(), "resource", "jobs")
 		}
 	}()
-	rt.WhileLeading(ctx, func(ctx context.Context) { un.run(ctx, informer.HasSynced) })
+	rt.WhileLeading(ctx, func(ctx context.Context) { un.Run(ctx, informer.HasSynced) })
 	return un
 }
 

@@ -9,16 +9,18 @@ import (
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // The Job informer derives a workload for each Job that names a LocalQueue
 // and no JobSet owns, and forgets it when the Job stops being one.
 func TestJobChanged(t *testing.T) {
 	key := workload.Key{Source: workload.SourceJob, Namespace: "ns", Name: "train"}
-	started := suspendedJob(running, func(j *batchv1.Job) { j.Spec.Template.Labels[wellknown.QueueNameLabel] = "lq" })
+	started := queuedJob(running, func(j *batchv1.Job) { j.Spec.Template.Labels[wellknown.QueueNameLabel] = "lq" })
 	cases := map[string]struct {
 		old, job    *batchv1.Job
 		known       bool
@@ -29,20 +31,20 @@ func TestJobChanged(t *testing.T) {
 			job: started, known: true,
 		},
 		"a suspended queued Job: known, holding nothing": {
-			job: suspendedJob(), known: true, wantFinish: true,
+			job: queuedJob(), known: true, wantFinish: true,
 		},
 		"a Job of no queue": {
-			job: suspendedJob(running, func(j *batchv1.Job) { j.Labels = nil }),
+			job: queuedJob(running, func(j *batchv1.Job) { j.Labels = nil }),
 		},
 		"a JobSet's Job": {
-			job: suspendedJob(running, func(j *batchv1.Job) { j.Labels[wellknown.JobSetNameLabel] = "js" }),
+			job: queuedJob(running, func(j *batchv1.Job) { j.Labels[wellknown.JobSetNameLabel] = "js" }),
 		},
 		"a Job whose queue label was removed is forgotten": {
 			old: started,
-			job: suspendedJob(running, func(j *batchv1.Job) { j.Labels = nil }),
+			job: queuedJob(running, func(j *batchv1.Job) { j.Labels = nil }),
 		},
 		"a malformed queued Job: known, and the user told": {
-			job:         suspendedJob(func(j *batchv1.Job) { j.Spec.Parallelism = ptr.To(int32(-1)) }),
+			job:         queuedJob(func(j *batchv1.Job) { j.Spec.Parallelism = ptr.To(int32(-1)) }),
 			known:       true,
 			wantWarning: "Warning InvalidWorkload Job ns/train: spec.parallelism",
 		},
@@ -51,7 +53,7 @@ func TestJobChanged(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			st := state.New(state.Options{})
 			recorded := make(chan string, 4)
-			rt := &Runtime{state: st, events: NewEventSink(&events.FakeRecorder{Events: recorded}, clock.RealClock{})}
+			rt := &Runtime{state: st, events: controllers.NewEventSink(&events.FakeRecorder{Events: recorded}, clock.RealClock{})}
 			if tc.old != nil {
 				rt.jobChanged(t.Context(), nil, tc.old)
 				if _, known := st.Created(key); !known {
@@ -87,7 +89,7 @@ func TestJobChanged(t *testing.T) {
 }
 
 func TestDeriveJob(t *testing.T) {
-	d := deriveJob(suspendedJob(running, func(j *batchv1.Job) {
+	d := deriveJob(queuedJob(running, func(j *batchv1.Job) {
 		j.Annotations = map[string]string{wellknown.ExclusiveTopologyAnnotation: wellknown.NodePoolLabel}
 	}), "")
 	if d.err != nil {
@@ -100,3 +102,15 @@ func TestDeriveJob(t *testing.T) {
 		t.Errorf("ref = %+v", d.ref)
 	}
 }
+
+// queuedJob is a Job ns/train as Kueue's users write it: suspended, in
+// LocalQueue lq, its pods for our scheduler; edits change it further.
+func queuedJob(edits ...func(*batchv1.Job)) *batchv1.Job {
+	j := builders.Job("ns", "train").Queue("lq").Suspended(true).Parallelism(2).Scheduler("multislice-scheduler").Obj()
+	for _, e := range edits {
+		e(j)
+	}
+	return j
+}
+
+func running(j *batchv1.Job) { j.Spec.Suspend = ptr.To(false) }

@@ -16,6 +16,7 @@ import (
 
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	multislicefake "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/fake"
 	autoscalinglisters "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/autoscaling/v1"
 	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
@@ -78,7 +79,7 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 	}
 
 	rt := NewRuntimeWithState(st)
-	rt.events = NewEventSink(events.NewFakeRecorder(10), clock.RealClock{})
+	rt.events = controllers.NewEventSink(events.NewFakeRecorder(10), clock.RealClock{})
 	client := multislicefake.NewSimpleClientset() //nolint:staticcheck // NewClientset needs the OpenAPI schema of our types
 	wlIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})
 	reqIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})

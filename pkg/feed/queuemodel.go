@@ -2,13 +2,11 @@ package feed
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -156,51 +154,3 @@ func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue
 
 // maxQuota is the largest amount the quota model holds, as a quantity.
 var maxQuota = resource.NewMilliQuantity(math.MaxInt64, resource.DecimalSI)
-
-// usageList renders a usage as the status' per-flavor list, in the order
-// of flavors then resources, whole units.
-func usageList(u, borrowed quota.Usage) []multislicev1alpha1.FlavorUsage {
-	byFlavor := map[string][]corev1.ResourceName{}
-	var flavors []string
-	for fr := range u {
-		if _, ok := byFlavor[fr.Flavor]; !ok {
-			flavors = append(flavors, fr.Flavor)
-		}
-		byFlavor[fr.Flavor] = append(byFlavor[fr.Flavor], fr.Resource)
-	}
-	slices.Sort(flavors)
-	out := make([]multislicev1alpha1.FlavorUsage, 0, len(flavors))
-	for _, f := range flavors {
-		rs := byFlavor[f]
-		slices.Sort(rs)
-		fu := multislicev1alpha1.FlavorUsage{Name: f}
-		for _, r := range rs {
-			fr := quota.FlavorResource{Flavor: f, Resource: r}
-			fu.Resources = append(fu.Resources, multislicev1alpha1.ResourceUsage{
-				Name: r, Total: quota.Quantity(r, u[fr]), Borrowed: quota.Quantity(r, borrowed[fr]),
-			})
-		}
-		out = append(out, fu)
-	}
-	return out
-}
-
-// usageSummary is a ClusterQueue's status.usage: per resource, sorted,
-// the quota in use of the nominal quota, each summed over every flavor.
-func usageSummary(used, nominal quota.Usage) string {
-	type sum struct{ used, nominal int64 }
-	byResource := map[corev1.ResourceName]*sum{}
-	for fr, n := range nominal {
-		if byResource[fr.Resource] == nil {
-			byResource[fr.Resource] = &sum{}
-		}
-		byResource[fr.Resource].nominal += n
-		byResource[fr.Resource].used += used[fr]
-	}
-	parts := make([]string, 0, len(byResource))
-	for _, r := range slices.Sorted(maps.Keys(byResource)) {
-		s := byResource[r]
-		parts = append(parts, fmt.Sprintf("%s: %s/%s", r, quota.FormatAmount(r, s.used), quota.FormatAmount(r, s.nominal)))
-	}
-	return strings.Join(parts, ", ")
-}

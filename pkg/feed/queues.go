@@ -11,6 +11,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -22,6 +23,16 @@ const (
 	statusQPS      = 20
 	statusBurst    = 50
 	statusInterval = time.Second
+)
+
+// Admission writes use a client of their own, apart from the status
+// writer's: a burst of status writes must not hold an admission back. A
+// gang's admission write is part of binding it, so the client may go as
+// fast as the scheduler's own (clientConnection.qps and burst), and never
+// slower than these.
+const (
+	recordQPS   = 50
+	recordBurst = 100
 )
 
 // watchQueues feeds the queue objects (ResourceFlavor, ClusterQueue,
@@ -42,7 +53,7 @@ func (rt *Runtime) watchQueues(ctx context.Context, h fwk.Handle) {
 			// another queueing controller, ones for another scheduler
 			// were not told. Each is looked at again.
 			if un := rt.unsuspend.Load(); un != nil {
-				un.queueAll()
+				un.QueueAll()
 			}
 		},
 	}
@@ -84,7 +95,7 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 			if un := rt.unsuspend.Load(); un != nil {
 				// Jobs and JobSets naming it are looked at again: started
 				// if queued here, told what to change if not ours.
-				un.localQueueSet(lq.Namespace, lq.Name)
+				un.LocalQueueSet(lq.Namespace, lq.Name)
 			}
 			return acts
 		},
@@ -126,7 +137,7 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 	if err != nil {
 		return nil, err
 	}
-	rt.startRecorder(recordClient, workloads.Lister())
+	rt.workloads.Start(recordClient, workloads.Lister())
 	informers := []toolscache.InformerSynced{nsInformer.HasSynced, v1.ResourceFlavors().Informer().HasSynced,
 		v1.ClusterQueues().Informer().HasSynced, v1.LocalQueues().Informer().HasSynced, workloads.Informer().HasSynced}
 	informers = append(informers, checksSynced...)
@@ -138,17 +149,11 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 		}
 		return true
 	}
-	w := &statusWriter{
-		client:    statusClient,
-		state:     st,
-		cqs:       v1.ClusterQueues().Lister(),
-		lqs:       v1.LocalQueues().Lister(),
-		acs:       v1.AdmissionChecks().Lister(),
-		workloads: workloads.Lister(),
-	}
+	w := controllers.NewStatusWriter(statusClient, st, v1.ClusterQueues().Lister(), v1.LocalQueues().Lister(),
+		v1.AdmissionChecks().Lister(), workloads.Lister())
 	rt.WhileLeading(ctx, func(ctx context.Context) {
 		if toolscache.WaitForCacheSync(ctx.Done(), synced) {
-			w.run(ctx, statusInterval)
+			w.Run(ctx, statusInterval)
 		}
 	})
 	return synced, nil

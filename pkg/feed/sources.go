@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -14,10 +15,12 @@ import (
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 	jobsetinformers "sigs.k8s.io/jobset/client-go/informers/externalversions"
+	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
 	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
 	spclient "sigs.k8s.io/scheduler-plugins/pkg/generated/clientset/versioned"
 	spinformers "sigs.k8s.io/scheduler-plugins/pkg/generated/informers/externalversions"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -83,7 +86,7 @@ func (rt *Runtime) rediscover(sources []workload.Source) {
 // API is not served lets its pods be scheduled as plain pods; while
 // discovery fails (throttling, server errors, timeouts) they wait. JobSets
 // are also fed to un, which starts queue-managed ones created suspended.
-func (rt *Runtime) watchSources(ctx context.Context, h fwk.Handle, un *unsuspender) {
+func (rt *Runtime) watchSources(ctx context.Context, h fwk.Handle, un *controllers.Unsuspender) {
 	cfg := h.KubeConfig()
 	disc := h.ClientSet().Discovery()
 	apis := []workloadAPI{
@@ -213,7 +216,7 @@ func (rt *Runtime) feedSource(ctx context.Context, informer toolscache.SharedInd
 	return err
 }
 
-func (rt *Runtime) startJobSetInformer(ctx context.Context, cfg *rest.Config, un *unsuspender) (toolscache.SharedIndexInformer, error) {
+func (rt *Runtime) startJobSetInformer(ctx context.Context, cfg *rest.Config, un *controllers.Unsuspender) (toolscache.SharedIndexInformer, error) {
 	client, err := jobsetclient.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -235,7 +238,7 @@ func (rt *Runtime) startJobSetInformer(ctx context.Context, cfg *rest.Config, un
 	if err != nil {
 		return nil, err
 	}
-	if err := un.watchJobSets(informer, factory.Jobset().V1alpha2().JobSets().Lister(), cfg); err != nil {
+	if err := rt.watchJobSetsForUnsuspend(informer, factory.Jobset().V1alpha2().JobSets().Lister(), cfg, un); err != nil {
 		return nil, err
 	}
 	factory.Start(ctx.Done())
@@ -268,4 +271,29 @@ func (rt *Runtime) startPodGroupInformer(ctx context.Context, cfg *rest.Config) 
 	}
 	factory.Start(ctx.Done())
 	return informer, nil
+}
+
+// watchJobSetsForUnsuspend feeds the JobSet informer's objects to un and
+// lets it update JobSets through a client of cfg.
+func (rt *Runtime) watchJobSetsForUnsuspend(informer toolscache.SharedIndexInformer, lister jobsetlisters.JobSetLister, cfg *rest.Config, un *controllers.Unsuspender) error {
+	client, err := jobsetclient.NewForConfig(jsonConfig(cfg))
+	if err != nil {
+		return err
+	}
+	un.WatchJobSets(lister, func(ctx context.Context, js *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error) {
+		return client.JobsetV1alpha2().JobSets(js.Namespace).Update(ctx, js, metav1.UpdateOptions{})
+	})
+	_, err = informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
+				un.JobSetChanged(js)
+			}
+		},
+		UpdateFunc: func(_, obj any) {
+			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
+				un.JobSetChanged(js)
+			}
+		},
+	})
+	return err
 }

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
 )
@@ -53,7 +53,7 @@ func TestSeedWorkloadsAsWrittenAreToldWhatToChange(t *testing.T) {
 
 		// Its Workload object says the same, where kubectl get workloads
 		// shows it.
-		name := feed.WorkloadName(workload.Key{Source: tc.source, Namespace: "default", Name: tc.name})
+		name := controllers.WorkloadName(workload.Key{Source: tc.source, Namespace: "default", Name: tc.name})
 		var last string
 		err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
 			wl, err := e.q.Client.MultisliceV1alpha1().Workloads("default").Get(ctx, name, metav1.GetOptions{})

@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -31,6 +31,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 const ourScheduler = "multislice-scheduler"
@@ -50,19 +51,8 @@ var servingLQ = func() unsuspendEnv {
 // suspendedJob is a Job ns/train as Kueue's users write it: suspended, in
 // LocalQueue lq, its pods for our scheduler; edits change it further.
 func suspendedJob(edits ...func(*batchv1.Job)) *batchv1.Job {
-	j := &batchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "train", UID: "train-uid", ResourceVersion: "1",
-			Labels: map[string]string{wellknown.QueueNameLabel: "lq"}},
-		Spec: batchv1.JobSpec{
-			Parallelism: ptr.To(int32(2)),
-			Suspend:     ptr.To(true),
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "train"}},
-				Spec: corev1.PodSpec{SchedulerName: ourScheduler, RestartPolicy: corev1.RestartPolicyNever,
-					Containers: []corev1.Container{{Name: "c", Image: "img"}}},
-			},
-		},
-	}
+	j := builders.Job("ns", "train").Queue("lq").Suspended(true).Parallelism(2).
+		Scheduler(ourScheduler).PodLabel("app", "train").Obj()
 	for _, e := range edits {
 		e(j)
 	}
@@ -335,10 +325,10 @@ func TestUnsuspendedJobSet(t *testing.T) {
 	}
 }
 
-// unsuspendFixture is an unsuspender over a fake clientset, with listers
+// unsuspendFixture is an Unsuspender over a fake clientset, with listers
 // holding what the informers would.
 type unsuspendFixture struct {
-	u         *unsuspender
+	u         *Unsuspender
 	client    *fake.Clientset
 	jobs      toolscache.Indexer
 	jobSets   toolscache.Indexer
@@ -400,7 +390,7 @@ func (f *unsuspendFixture) storedJob(t *testing.T) *batchv1.Job {
 
 func TestUnsuspenderStartsJob(t *testing.T) {
 	f := newUnsuspendFixture(t, servedEnv, suspendedJob())
-	f.u.jobChanged(suspendedJob())
+	f.u.JobChanged(suspendedJob())
 	if n := f.u.queue.Len(); n != 1 {
 		t.Fatalf("queue holds %d keys, want the Job's", n)
 	}
@@ -415,7 +405,7 @@ func TestUnsuspenderStartsJob(t *testing.T) {
 		t.Errorf("event %q", e)
 	}
 	// The informer delivers the started Job: nothing more to do.
-	f.u.jobChanged(j)
+	f.u.JobChanged(j)
 	if n := f.u.queue.Len(); n != 0 {
 		t.Errorf("a Job we started was queued again (%d keys)", n)
 	}
@@ -492,7 +482,7 @@ func TestUnsuspenderStartsJobSet(t *testing.T) {
 	if err := f.jobSets.Add(js); err != nil {
 		t.Fatal(err)
 	}
-	f.u.jobSetChanged(js)
+	f.u.JobSetChanged(js)
 	f.u.processNext(t.Context())
 	if len(f.updated) != 1 || *f.updated[0].Spec.Suspend || f.updated[0].Annotations[wellknown.UnsuspendedAnnotation] == "" {
 		t.Fatalf("updates %+v, want the JobSet started", f.updated)
@@ -500,7 +490,7 @@ func TestUnsuspenderStartsJobSet(t *testing.T) {
 	if e := f.event(); e != "Normal Unsuspended "+unsuspendedMessage {
 		t.Errorf("event %q", e)
 	}
-	f.u.jobSetChanged(f.updated[0])
+	f.u.JobSetChanged(f.updated[0])
 	if n := f.u.queue.Len(); n != 0 {
 		t.Errorf("a JobSet we started was queued again (%d keys)", n)
 	}
@@ -609,7 +599,7 @@ func TestUnsuspenderDecidesAgainWhenTheQueueAPIIsServed(t *testing.T) {
 	}
 
 	env.queueAPI = state.APIServed
-	f.u.queueAll()
+	f.u.QueueAll()
 	if n := f.u.queue.Len(); n != 3 {
 		t.Fatalf("queue holds %d keys once the queue API is served, want 3 (the Jobs and the JobSet naming a queue)", n)
 	}

@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -52,7 +52,7 @@ func TestAdmissionRecordRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotKey, rec, ok := recordedAdmission(wl)
+	gotKey, rec, ok := RecordedAdmission(wl)
 	if !ok || gotKey != key || rec.OwnerUID != "train-uid" || rec.Check != "dws-prov" || rec.CheckState != "Pending" {
 		t.Fatalf("recordedAdmission = %v %+v %v", gotKey, rec, ok)
 	}
@@ -147,7 +147,7 @@ func TestAdmissionRecordRequests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, rec, _ := recordedAdmission(wl); rec == nil || rec.Charge == nil {
+			if _, rec, _ := RecordedAdmission(wl); rec == nil || rec.Charge == nil {
 				t.Errorf("no admission recorded: %+v", wl.Status)
 			}
 		})
@@ -170,7 +170,7 @@ func TestRecordedAdmissionWithoutCharge(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, rec, ok := recordedAdmission(tc.wl)
+			_, rec, ok := RecordedAdmission(tc.wl)
 			if ok != tc.wantOK || (ok && rec.Charge != nil) {
 				t.Errorf("recordedAdmission = %+v, %v; want ok %v and no charge", rec, ok, tc.wantOK)
 			}

@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -24,14 +24,8 @@ import (
 // meanwhile, and a write that fails is retried until it succeeds or the
 // reservation ends (its permit timeout rejects them).
 
-// Admission writes use a client of their own, apart from the status
-// writer's: a burst of status writes must not hold an admission back. A
-// gang's admission write is part of binding it, so the client may go as
-// fast as the scheduler's own (clientConnection.qps and burst), and never
-// slower than these.
+// A failed admission write is retried with a backoff between these.
 const (
-	recordQPS          = 50
-	recordBurst        = 100
 	recordBackoffStart = 50 * time.Millisecond
 	recordBackoffMax   = 2 * time.Second
 )
@@ -46,29 +40,38 @@ type recorder struct {
 	cache multislicelisters.WorkloadLister
 }
 
-// RecordAdmission writes the admission of reservation id of key on its
-// Workload object, retrying until it is written or the reservation no
-// longer waits for it; once written, done gets what to let through.
-func (rt *Runtime) RecordAdmission(ctx context.Context, key workload.Key, id uint64, done func(state.PermitResult)) {
+// WorkloadWriter writes Workload objects as reports describe them:
+// admissions, before any pod of the admitted gang binds, and what users
+// must be told of workloads the state does not report. Its zero value
+// writes nothing until Start.
+type WorkloadWriter struct {
+	recorder atomic.Pointer[recorder]
+}
+
+// Start lets w write with client, the informer's Workload objects in cache
+// saving reads; it is called once the queue API is served.
+func (w *WorkloadWriter) Start(client multisliceclient.Interface, cache multislicelisters.WorkloadLister) {
+	w.recorder.Store(&recorder{client: client, cache: cache})
+}
+
+// RecordAdmission writes the admission of reservation id of key, as st
+// reports it, on its Workload object, retrying until it is written or the
+// reservation no longer waits for it; once written, done gets what to let
+// through.
+func (w *WorkloadWriter) RecordAdmission(ctx context.Context, st *state.State, key workload.Key, id uint64, done func(state.PermitResult)) {
 	go func() {
 		ctx := context.WithoutCancel(ctx)
 		logger := klog.FromContext(ctx)
 		backoff := recordBackoffStart
 		failures := 0
 		for {
-			rep, ok := rt.state.PendingRecord(key, id)
+			rep, ok := st.PendingRecord(key, id)
 			if !ok {
 				return
 			}
-			rec := rt.recorder.Load()
-			var err error
-			if rec == nil {
-				err = errNoQueueAPI
-			} else {
-				err = rec.write(ctx, &rep)
-			}
+			err := w.Write(ctx, &rep)
 			if err == nil {
-				done(rt.state.AdmissionRecorded(key, id))
+				done(st.AdmissionRecorded(key, id))
 				return
 			}
 			if failures%10 == 0 {
@@ -85,11 +88,9 @@ func (rt *Runtime) RecordAdmission(ctx context.Context, key workload.Key, id uin
 	}()
 }
 
-// writeWorkload writes the Workload object r describes, with the
-// recorder's client: for workloads the state does not report (the status
-// writer writes the others).
-func (rt *Runtime) writeWorkload(ctx context.Context, r *state.WorkloadReport) error {
-	rec := rt.recorder.Load()
+// Write writes the Workload object r describes.
+func (w *WorkloadWriter) Write(ctx context.Context, r *state.WorkloadReport) error {
+	rec := w.recorder.Load()
 	if rec == nil {
 		return errNoQueueAPI
 	}
@@ -163,10 +164,10 @@ func (rc *recorder) cached(ns, name string) (*multislicev1alpha1.Workload, bool)
 	return wl, true
 }
 
-// recordedAdmission reads what a Workload object records of its owner's
+// RecordedAdmission reads what a Workload object records of its owner's
 // admission, and the workload it belongs to (ok false when it belongs to
 // none this scheduler knows).
-func recordedAdmission(wl *multislicev1alpha1.Workload) (workload.Key, *state.RecordedAdmission, bool) {
+func RecordedAdmission(wl *multislicev1alpha1.Workload) (workload.Key, *state.RecordedAdmission, bool) {
 	var owner *metav1.OwnerReference
 	for i := range wl.OwnerReferences {
 		if o := &wl.OwnerReferences[i]; o.Controller != nil && *o.Controller {
@@ -206,27 +207,6 @@ func recordedAdmission(wl *multislicev1alpha1.Workload) (workload.Key, *state.Re
 	rec.Charge = quota.FromSlices(adm.ClusterQueue, perSlice)
 	return key, rec, true
 }
-
-// feedRecords passes what Workload objects record to the state.
-func (rt *Runtime) feedRecords(wl *multislicev1alpha1.Workload, gone bool) state.Actions {
-	key, rec, ok := recordedAdmission(wl)
-	if !ok {
-		return state.Actions{}
-	}
-	if gone {
-		rec = nil
-	}
-	return rt.state.SetRecordedAdmission(key, rec)
-}
-
-// startRecorder makes the recorder, with its own client and the
-// informer's Workload objects as its cache.
-func (rt *Runtime) startRecorder(client multisliceclient.Interface, cache multislicelisters.WorkloadLister) {
-	rt.recorder.Store(&recorder{client: client, cache: cache})
-}
-
-// recorderSlot holds the recorder once the queue API is served.
-type recorderSlot = atomic.Pointer[recorder]
 
 // resourceUsageList renders a slice's recorded usage, the pod count
 // included (a ClusterQueue may cover `pods`).

@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -15,14 +15,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	batchv1client "k8s.io/client-go/kubernetes/typed/batch/v1"
 	batchv1listers "k8s.io/client-go/listers/batch/v1"
-	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
-	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -251,12 +249,12 @@ type jobSetAccess struct {
 	update func(ctx context.Context, js *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error)
 }
 
-// unsuspender starts queue-managed Jobs and JobSets created suspended. It
+// Unsuspender starts queue-managed Jobs and JobSets created suspended. It
 // is glue around decideJob and decideJobSet: informers feed it keys, and
 // while this replica leads, workers decide and update. Conflicting updates
 // are retried from the informers' newer copy; the marking annotation makes
 // a retry after a lost response harmless.
-type unsuspender struct {
+type Unsuspender struct {
 	events *EventSink
 	clock  clock.PassiveClock
 	env    func() unsuspendEnv
@@ -274,8 +272,30 @@ type unsuspender struct {
 	jobSets *jobSetAccess
 }
 
-func newUnsuspender(events *EventSink, clk clock.PassiveClock, env func() unsuspendEnv, jobs batchv1client.JobsGetter, jobLister batchv1listers.JobLister) *unsuspender {
-	return &unsuspender{
+// NewUnsuspender returns the controller for the scheduler whose state is
+// st. It writes Jobs with jobs and reads them from jobLister; a Workload
+// object that must tell the user something is written with workloads
+// (nil: none is); objects are modelled with defaultDomainKey, as the
+// state models them.
+func NewUnsuspender(st *state.State, events *EventSink, jobs batchv1client.JobsGetter, jobLister batchv1listers.JobLister,
+	defaultDomainKey string, workloads func(context.Context, *state.WorkloadReport) error) *Unsuspender {
+	u := newUnsuspender(events, st.Clock(), func() unsuspendEnv {
+		env := unsuspendEnv{queueAPI: st.API(state.QueueAPI), ours: st.HasScheduler, localQueue: st.HasLocalQueue}
+		if names := st.Schedulers(); len(names) > 0 {
+			env.scheduler = names[0]
+		}
+		return env
+	}, jobs, jobLister)
+	u.defaultDomainKey, u.workloads = defaultDomainKey, workloads
+	return u
+}
+
+// ShutDown stops the controller for good: Run returns and keys are no
+// longer taken.
+func (u *Unsuspender) ShutDown() { u.queue.ShutDown() }
+
+func newUnsuspender(events *EventSink, clk clock.PassiveClock, env func() unsuspendEnv, jobs batchv1client.JobsGetter, jobLister batchv1listers.JobLister) *Unsuspender {
+	return &Unsuspender{
 		events: events, clock: clk, env: env, jobs: jobs, jobLister: jobLister,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[unsuspendKey](),
 			workqueue.TypedRateLimitingQueueConfig[unsuspendKey]{Name: "multislice_unsuspend"}),
@@ -284,7 +304,7 @@ func newUnsuspender(events *EventSink, clk clock.PassiveClock, env func() unsusp
 
 // jobChanged queues a Job that may need starting, or a warning. Jobs
 // already started by us, JobSets' Jobs and Jobs of no queue never do.
-func (u *unsuspender) jobChanged(job *batchv1.Job) {
+func (u *Unsuspender) JobChanged(job *batchv1.Job) {
 	if _, done := job.Annotations[wellknown.UnsuspendedAnnotation]; done || job.Labels[wellknown.JobSetNameLabel] != "" || workload.JobQueueName(job) == "" {
 		return
 	}
@@ -292,7 +312,7 @@ func (u *unsuspender) jobChanged(job *batchv1.Job) {
 }
 
 // jobSetChanged queues a JobSet that may need starting, or a warning.
-func (u *unsuspender) jobSetChanged(js *jobsetv1alpha2.JobSet) {
+func (u *Unsuspender) JobSetChanged(js *jobsetv1alpha2.JobSet) {
 	if _, done := js.Annotations[wellknown.UnsuspendedAnnotation]; done || wellknown.QueueName(js.Labels, js.Annotations) == "" {
 		return
 	}
@@ -302,23 +322,23 @@ func (u *unsuspender) jobSetChanged(js *jobsetv1alpha2.JobSet) {
 // localQueueSet queues the Jobs and JobSets of namespace that name
 // LocalQueue name, which now exists (or changed): what to do about them
 // depends on it.
-func (u *unsuspender) localQueueSet(namespace, name string) {
+func (u *Unsuspender) LocalQueueSet(namespace, name string) {
 	u.queueWhere(namespace, func(queue string) bool { return queue == name })
 }
 
 // queueAll queues every Job and JobSet that names a LocalQueue: the queue
 // API is now served, and what to do about each depends on it.
-func (u *unsuspender) queueAll() {
+func (u *Unsuspender) QueueAll() {
 	u.queueWhere(metav1.NamespaceAll, func(queue string) bool { return queue != "" })
 }
 
 // queueWhere queues the Jobs and JobSets of namespace (all namespaces:
 // metav1.NamespaceAll) whose LocalQueue name satisfies named.
-func (u *unsuspender) queueWhere(namespace string, named func(queue string) bool) {
+func (u *Unsuspender) queueWhere(namespace string, named func(queue string) bool) {
 	if jobs, err := u.jobLister.Jobs(namespace).List(labels.Everything()); err == nil {
 		for _, job := range jobs {
 			if named(workload.JobQueueName(job)) {
-				u.jobChanged(job)
+				u.JobChanged(job)
 			}
 		}
 	}
@@ -326,52 +346,34 @@ func (u *unsuspender) queueWhere(namespace string, named func(queue string) bool
 		if jss, err := access.lister.JobSets(namespace).List(labels.Everything()); err == nil {
 			for _, js := range jss {
 				if named(wellknown.QueueName(js.Labels, js.Annotations)) {
-					u.jobSetChanged(js)
+					u.JobSetChanged(js)
 				}
 			}
 		}
 	}
 }
 
-// watchJobSets feeds the JobSet informer's objects to the controller and
-// lets it update JobSets through a client of cfg.
-func (u *unsuspender) watchJobSets(informer toolscache.SharedIndexInformer, lister jobsetlisters.JobSetLister, cfg *rest.Config) error {
-	client, err := jobsetclient.NewForConfig(jsonConfig(cfg))
-	if err != nil {
-		return err
-	}
-	u.setJobSets(&jobSetAccess{lister: lister, update: func(ctx context.Context, js *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error) {
-		return client.JobsetV1alpha2().JobSets(js.Namespace).Update(ctx, js, metav1.UpdateOptions{})
-	}})
-	_, err = informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) {
-			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
-				u.jobSetChanged(js)
-			}
-		},
-		UpdateFunc: func(_, obj any) {
-			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
-				u.jobSetChanged(js)
-			}
-		},
-	})
-	return err
+// WatchJobSets lets the controller read JobSets from lister and update
+// them with update, once the JobSet API is served; the JobSet informer
+// then feeds it through JobSetChanged.
+func (u *Unsuspender) WatchJobSets(lister jobsetlisters.JobSetLister, update func(context.Context, *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error)) {
+	u.setJobSets(&jobSetAccess{lister: lister, update: update})
 }
 
-func (u *unsuspender) setJobSets(a *jobSetAccess) {
+func (u *Unsuspender) setJobSets(a *jobSetAccess) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.jobSets = a
 }
 
-func (u *unsuspender) jobSetAccess() *jobSetAccess {
+func (u *Unsuspender) jobSetAccess() *jobSetAccess {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.jobSets
 }
 
 // run works the queue once the informers have synced, until ctx ends.
-func (u *unsuspender) run(ctx context.Context, synced ...toolscache.InformerSynced) {
+func (u *Unsuspender) Run(ctx context.Context, synced ...toolscache.InformerSynced) {
 	if !toolscache.WaitForCacheSync(ctx.Done(), synced...) {
 		return
 	}
@@ -388,7 +390,7 @@ func (u *unsuspender) run(ctx context.Context, synced ...toolscache.InformerSync
 }
 
 // processNext handles one key; false once the queue shuts down.
-func (u *unsuspender) processNext(ctx context.Context) bool {
+func (u *Unsuspender) processNext(ctx context.Context) bool {
 	key, quit := u.queue.Get()
 	if quit {
 		return false
@@ -412,7 +414,7 @@ func (u *unsuspender) processNext(ctx context.Context) bool {
 
 // sync decides about one object and carries the decision out. recheck
 // asks for the object to be looked at again later.
-func (u *unsuspender) sync(ctx context.Context, key unsuspendKey) (recheck bool, err error) {
+func (u *Unsuspender) sync(ctx context.Context, key unsuspendKey) (recheck bool, err error) {
 	switch key.kind {
 	case workload.SourceJob:
 		return u.syncJob(ctx, key)
@@ -422,7 +424,7 @@ func (u *unsuspender) sync(ctx context.Context, key unsuspendKey) (recheck bool,
 	return false, nil
 }
 
-func (u *unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, error) {
+func (u *Unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, error) {
 	job, err := u.jobLister.Jobs(key.namespace).Get(key.name)
 	if apierrors.IsNotFound(err) {
 		return false, nil
@@ -451,7 +453,7 @@ func (u *unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, erro
 	return false, nil
 }
 
-func (u *unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, error) {
+func (u *Unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, error) {
 	access := u.jobSetAccess()
 	if access == nil {
 		// Queued only by the JobSet informer, which sets access first.
@@ -490,7 +492,7 @@ func (u *unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, e
 // get workloads` and `kubectl describe workload` show it, beside the
 // event on the object itself. A model that cannot be derived has no
 // Workload object to show (the object's own event says why).
-func (u *unsuspender) tellWorkload(ctx context.Context, key workload.Key, ref corev1.ObjectReference, queue string, model *workload.Workload, modelErr error, message string) error {
+func (u *Unsuspender) tellWorkload(ctx context.Context, key workload.Key, ref corev1.ObjectReference, queue string, model *workload.Workload, modelErr error, message string) error {
 	if u.workloads == nil || modelErr != nil || model == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -28,11 +28,11 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
-// statusWriter keeps what users read current: ClusterQueue and LocalQueue
+// StatusWriter keeps what users read current: ClusterQueue and LocalQueue
 // status, and a Workload object per quota-managed workload. It writes only
 // what changed since the apiserver's copy (read from informers), so a
 // quiet cluster costs no writes.
-type statusWriter struct {
+type StatusWriter struct {
 	client    multisliceclient.Interface
 	state     *state.State
 	cqs       listers.ClusterQueueLister
@@ -44,8 +44,16 @@ type statusWriter struct {
 	failing map[string]string
 }
 
+// NewStatusWriter returns the writer of the queue objects' and Workload
+// objects' status that st reports, with client; the listers are the
+// informers' copies, against which only changes are written.
+func NewStatusWriter(client multisliceclient.Interface, st *state.State, cqs listers.ClusterQueueLister, lqs listers.LocalQueueLister,
+	acs listers.AdmissionCheckLister, workloads listers.WorkloadLister) *StatusWriter {
+	return &StatusWriter{client: client, state: st, cqs: cqs, lqs: lqs, acs: acs, workloads: workloads}
+}
+
 // report logs a failed write once per object and error; nil clears it.
-func (w *statusWriter) report(logger klog.Logger, what string, err error) {
+func (w *StatusWriter) report(logger klog.Logger, what string, err error) {
 	if w.failing == nil {
 		w.failing = map[string]string{}
 	}
@@ -60,7 +68,8 @@ func (w *statusWriter) report(logger klog.Logger, what string, err error) {
 	logger.Error(err, "Writing status", "object", what)
 }
 
-func (w *statusWriter) run(ctx context.Context, every time.Duration) {
+// Run writes what changed every period, until ctx ends.
+func (w *StatusWriter) Run(ctx context.Context, every time.Duration) {
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
 	for {
@@ -73,7 +82,7 @@ func (w *statusWriter) run(ctx context.Context, every time.Duration) {
 	}
 }
 
-func (w *statusWriter) sync(ctx context.Context) {
+func (w *StatusWriter) sync(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	rep := w.state.QueueReport()
 	metrics.RecordQueues(rep)
@@ -108,7 +117,7 @@ func (w *statusWriter) sync(ctx context.Context) {
 	}
 }
 
-func (w *statusWriter) syncClusterQueue(ctx context.Context, name string, r *state.ClusterQueueReport) error {
+func (w *StatusWriter) syncClusterQueue(ctx context.Context, name string, r *state.ClusterQueueReport) error {
 	if !r.Known {
 		return nil
 	}
@@ -139,7 +148,7 @@ func (w *statusWriter) syncClusterQueue(ctx context.Context, name string, r *sta
 // syncAdmissionCheck writes whether a provisioning check this scheduler
 // runs is active: problem says why not. Checks of other controllers are
 // theirs to report.
-func (w *statusWriter) syncAdmissionCheck(ctx context.Context, name, problem string) error {
+func (w *StatusWriter) syncAdmissionCheck(ctx context.Context, name, problem string) error {
 	if w.acs == nil {
 		return nil
 	}
@@ -163,7 +172,7 @@ func (w *statusWriter) syncAdmissionCheck(ctx context.Context, name, problem str
 	return goneIsDone(err)
 }
 
-func (w *statusWriter) syncLocalQueue(ctx context.Context, r *state.LocalQueueReport, cqExists bool) error {
+func (w *StatusWriter) syncLocalQueue(ctx context.Context, r *state.LocalQueueReport, cqExists bool) error {
 	lq, err := w.lqs.LocalQueues(r.Namespace).Get(r.Name)
 	if err != nil {
 		return err
@@ -191,7 +200,7 @@ func (w *statusWriter) syncLocalQueue(ctx context.Context, r *state.LocalQueueRe
 // and name, shortened with a hash when too long for an object name.
 func WorkloadName(key workload.Key) string { return key.ObjectName() }
 
-func (w *statusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport) error {
+func (w *StatusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport) error {
 	if r.Ended {
 		// Left as admitted until its owner says it finished.
 		return nil
@@ -412,4 +421,52 @@ func resourceList(r workload.Resources) corev1.ResourceList {
 		out[name] = quota.Quantity(name, v)
 	}
 	return out
+}
+
+// usageList renders a usage as the status' per-flavor list, in the order
+// of flavors then resources, whole units.
+func usageList(u, borrowed quota.Usage) []multislicev1alpha1.FlavorUsage {
+	byFlavor := map[string][]corev1.ResourceName{}
+	var flavors []string
+	for fr := range u {
+		if _, ok := byFlavor[fr.Flavor]; !ok {
+			flavors = append(flavors, fr.Flavor)
+		}
+		byFlavor[fr.Flavor] = append(byFlavor[fr.Flavor], fr.Resource)
+	}
+	slices.Sort(flavors)
+	out := make([]multislicev1alpha1.FlavorUsage, 0, len(flavors))
+	for _, f := range flavors {
+		rs := byFlavor[f]
+		slices.Sort(rs)
+		fu := multislicev1alpha1.FlavorUsage{Name: f}
+		for _, r := range rs {
+			fr := quota.FlavorResource{Flavor: f, Resource: r}
+			fu.Resources = append(fu.Resources, multislicev1alpha1.ResourceUsage{
+				Name: r, Total: quota.Quantity(r, u[fr]), Borrowed: quota.Quantity(r, borrowed[fr]),
+			})
+		}
+		out = append(out, fu)
+	}
+	return out
+}
+
+// usageSummary is a ClusterQueue's status.usage: per resource, sorted,
+// the quota in use of the nominal quota, each summed over every flavor.
+func usageSummary(used, nominal quota.Usage) string {
+	type sum struct{ used, nominal int64 }
+	byResource := map[corev1.ResourceName]*sum{}
+	for fr, n := range nominal {
+		if byResource[fr.Resource] == nil {
+			byResource[fr.Resource] = &sum{}
+		}
+		byResource[fr.Resource].nominal += n
+		byResource[fr.Resource].used += used[fr]
+	}
+	parts := make([]string, 0, len(byResource))
+	for _, r := range slices.Sorted(maps.Keys(byResource)) {
+		s := byResource[r]
+		parts = append(parts, fmt.Sprintf("%s: %s/%s", r, quota.FormatAmount(r, s.used), quota.FormatAmount(r, s.nominal)))
+	}
+	return strings.Join(parts, ", ")
 }

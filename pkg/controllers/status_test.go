@@ -1,0 +1,169 @@
+package controllers
+
+import (
+	"context"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/fake"
+	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+const tpu = corev1.ResourceName("google.com/tpu")
+
+// A Workload object the informer still has but the apiserver deleted (its
+// owner was deleted and it was garbage-collected with it) is not a failed
+// write: the status writer reports nothing, where it used to log one
+// error per workload of a busy queue.
+func TestSyncWorkloadOfAGoneObject(t *testing.T) {
+	key := workload.Key{Source: workload.SourcePod, Namespace: "ns", Name: "p"}
+	report := &state.WorkloadReport{
+		Key:   key,
+		Ref:   corev1.ObjectReference{APIVersion: "v1", Kind: "Pod", Name: "p", UID: "pod-uid"},
+		Model: &workload.Workload{Slices: []workload.Slice{{Name: "main", Pods: 1}}},
+		Queue: "lq", ClusterQueue: "cq",
+		Problem: &quota.Problem{Reason: quota.ReasonQuotaExceeded, Message: "no room"},
+	}
+	cases := map[string]struct {
+		// stale is the informer's copy, changed so that a write is due.
+		stale func(*multislicev1alpha1.Workload)
+	}{
+		"its status is stale": {stale: func(wl *multislicev1alpha1.Workload) { wl.Status.Conditions = nil }},
+		"its spec is stale":   {stale: func(wl *multislicev1alpha1.Workload) { wl.Spec.QueueName = "other" }},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cached := desiredWorkload(report, WorkloadName(key))
+			tc.stale(cached)
+			indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+			if err := indexer.Add(cached); err != nil {
+				t.Fatal(err)
+			}
+			client := fake.NewSimpleClientset() // the apiserver no longer has it
+			w := &StatusWriter{client: client, workloads: listers.NewWorkloadLister(indexer)}
+			if err := w.syncWorkload(context.Background(), report); err != nil {
+				t.Errorf("syncWorkload: %v, want no error", err)
+			}
+			if got := len(client.Actions()); got != 1 {
+				t.Errorf("%d API calls (%v), want the one write that found the object gone", got, client.Actions())
+			}
+		})
+	}
+}
+
+func TestDesiredWorkload(t *testing.T) {
+	model := &workload.Workload{
+		Key: workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: "train"},
+		Slices: []workload.Slice{
+			{Name: "train-slice-0", Pods: 2, Request: workload.Resources{tpu: 4000, corev1.ResourcePods: 1000}, DomainKey: "cloud.google.com/gke-nodepool"},
+			{Name: "train-slice-1", Pods: 2, Request: workload.Resources{tpu: 4000, corev1.ResourcePods: 1000}, DomainKey: "cloud.google.com/gke-nodepool"},
+		},
+	}
+	ref := corev1.ObjectReference{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Name: "train", UID: "uid-1"}
+	pending := &state.WorkloadReport{Key: model.Key, Ref: ref, Model: model, Queue: "lq", Priority: 7,
+		Problem: &quota.Problem{Reason: quota.ReasonQuotaExceeded, Message: "no room"}}
+	wl := desiredWorkload(pending, WorkloadName(model.Key))
+	if wl.Name != "jobset-train" || wl.OwnerReferences[0].UID != "uid-1" || !*wl.OwnerReferences[0].Controller {
+		t.Errorf("metadata %+v", wl.ObjectMeta)
+	}
+	if len(wl.Spec.PodSets) != 2 || wl.Spec.PodSets[0].Count != 2 || wl.Spec.PodSets[0].Requests.Name(tpu, resource.DecimalSI).Value() != 4 {
+		t.Errorf("pod sets %+v", wl.Spec.PodSets)
+	}
+	if _, pods := wl.Spec.PodSets[0].Requests[corev1.ResourcePods]; pods {
+		t.Errorf("the pod count leaked into the requests")
+	}
+	if c := wl.Status.Conditions[0]; c.Type != multislicev1alpha1.WorkloadQuotaReserved || c.Status != metav1.ConditionFalse || c.Reason != quota.ReasonQuotaExceeded || c.Message != "no room" {
+		t.Errorf("pending condition %+v", c)
+	}
+
+	admitted := *pending
+	admitted.Problem = nil
+	admitted.Charge = &quota.Charge{ClusterQueue: "cq", Flavors: map[int]map[corev1.ResourceName]string{0: {tpu: "v5e"}, 1: {tpu: "v5e"}}}
+	admitted.Domains = map[int]string{0: "pool-1", 1: "pool-3"}
+	wl = desiredWorkload(&admitted, "jobset-train")
+	adm := wl.Status.Admission
+	if adm == nil || adm.ClusterQueue != "cq" || adm.PodSetAssignments[1].Domain != "pool-3" || adm.PodSetAssignments[1].Flavors[tpu] != "v5e" ||
+		adm.PodSetAssignments[0].ResourceUsage.Name(tpu, resource.DecimalSI).Value() != 8 {
+		t.Errorf("admission %+v", adm)
+	}
+	for _, c := range wl.Status.Conditions {
+		if c.Status != metav1.ConditionTrue {
+			t.Errorf("admitted condition %+v", c)
+		}
+	}
+
+	for _, failed := range []bool{false, true} {
+		done := *pending
+		done.Problem = nil
+		m := *model
+		m.Finished, m.Failed = true, failed
+		done.Model = &m
+		wl = desiredWorkload(&done, "jobset-train")
+		want := multislicev1alpha1.ReasonSucceeded
+		if failed {
+			want = multislicev1alpha1.ReasonFailed
+		}
+		if wl.Status.Admission != nil || wl.Status.Conditions[0].Type != multislicev1alpha1.WorkloadFinished || wl.Status.Conditions[0].Reason != want {
+			t.Errorf("finished (failed %v): %+v", failed, wl.Status)
+		}
+	}
+}
+
+// A PodGroup's slice has no template: its pod set is sized from a member.
+func TestDesiredWorkloadOfAPodGroup(t *testing.T) {
+	model := &workload.Workload{Key: workload.Key{Source: workload.SourcePodGroup, Namespace: "ns", Name: "serving"},
+		Slices: []workload.Slice{{Name: "serving", Pods: 2}}}
+	r := &state.WorkloadReport{Key: model.Key, Model: model, Queue: "lq", Requests: []workload.Resources{{tpu: 4000, corev1.ResourcePods: 1000}},
+		Charge: &quota.Charge{ClusterQueue: "cq", Flavors: map[int]map[corev1.ResourceName]string{0: {tpu: "v5e"}}}}
+	wl := desiredWorkload(r, "podgroup-serving")
+	if got := wl.Spec.PodSets[0].Requests.Name(tpu, resource.DecimalSI).Value(); got != 4 {
+		t.Errorf("pod set requests %v", wl.Spec.PodSets[0].Requests)
+	}
+	if got := wl.Status.Admission.PodSetAssignments[0].ResourceUsage.Name(tpu, resource.DecimalSI).Value(); got != 8 {
+		t.Errorf("usage %v", wl.Status.Admission.PodSetAssignments[0].ResourceUsage)
+	}
+}
+
+func TestWorkloadName(t *testing.T) {
+	long := workload.Key{Source: workload.SourceJobSet, Name: string(make([]byte, 260))}
+	if n := WorkloadName(long); len(n) > 253 {
+		t.Errorf("name of %d characters", len(n))
+	}
+	if n := WorkloadName(workload.Key{Source: workload.SourcePod, Name: "p"}); n != "pod-p" {
+		t.Errorf("WorkloadName = %q", n)
+	}
+}
+
+func TestUsageSummary(t *testing.T) {
+	tpu := corev1.ResourceName("google.com/tpu")
+	fr := func(f string, r corev1.ResourceName) quota.FlavorResource {
+		return quota.FlavorResource{Flavor: f, Resource: r}
+	}
+	for _, tc := range []struct {
+		name          string
+		used, nominal quota.Usage
+		want          string
+	}{
+		{"seed 000 with both JobSets running", quota.Usage{fr("tpu-v6e-slice", tpu): 64000}, quota.Usage{fr("tpu-v6e-slice", tpu): 64000}, "google.com/tpu: 64/64"},
+		{"nothing in use", nil, quota.Usage{fr("v5e", tpu): 24000}, "google.com/tpu: 0/24"},
+		{"flavors summed, resources sorted",
+			quota.Usage{fr("v5e", tpu): 8000, fr("v6e", tpu): 16000, fr("cpu", corev1.ResourceCPU): 1500},
+			quota.Usage{fr("v5e", tpu): 16000, fr("v6e", tpu): 32000, fr("cpu", corev1.ResourceCPU): 10000},
+			"cpu: 1500m/10, google.com/tpu: 24/48"},
+		{"no quota", nil, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := usageSummary(tc.used, tc.nominal); got != tc.want {
+				t.Errorf("usageSummary = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
