@@ -21,6 +21,7 @@ import (
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
+	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -354,10 +355,12 @@ func (u *Unsuspender) queueWhere(namespace string, named func(queue string) bool
 }
 
 // WatchJobSets lets the controller read JobSets from lister and update
-// them with update, once the JobSet API is served; the JobSet informer
+// them with client, once the JobSet API is served; the JobSet informer
 // then feeds it through JobSetChanged.
-func (u *Unsuspender) WatchJobSets(lister jobsetlisters.JobSetLister, update func(context.Context, *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error)) {
-	u.setJobSets(&jobSetAccess{lister: lister, update: update})
+func (u *Unsuspender) WatchJobSets(lister jobsetlisters.JobSetLister, client jobsetclient.Interface) {
+	u.setJobSets(&jobSetAccess{lister: lister, update: func(ctx context.Context, js *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error) {
+		return client.JobsetV1alpha2().JobSets(js.Namespace).Update(ctx, js, metav1.UpdateOptions{})
+	}})
 }
 
 func (u *Unsuspender) setJobSets(a *jobSetAccess) {

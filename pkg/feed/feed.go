@@ -1,9 +1,11 @@
 // Package feed builds the scheduler's one shared state and keeps it
 // current: it is created once per scheduler (pkg/app) and attached by every
 // plugin of every profile, so all of them share one state, one set of
-// informers and one expiry loop. It also carries out what the state asks
-// for (activating pods, rejecting waiting pods, events), which needs the
-// framework's handles.
+// informers and one expiry loop. Informers' objects become the model here
+// (API objects → state); what the state asks for (activating pods,
+// rejecting waiting pods, events) is carried out with the framework's
+// handles. The API writers are pkg/controllers', started from here while
+// this replica leads.
 package feed
 
 import (
@@ -19,6 +21,7 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
@@ -41,7 +44,7 @@ type Runtime struct {
 	// lead gates every writer on this replica leading.
 	lead leadership
 	// provisioning wakes the provisioning controller (nil until it runs).
-	provisioning atomic.Pointer[provisioner]
+	provisioning atomic.Pointer[controllers.Provisioner]
 	// attached and gated name the profiles whose MultisliceGang and
 	// MultisliceGate plugins were built on this runtime.
 	attached, gated map[string]bool
@@ -50,13 +53,13 @@ type Runtime struct {
 	// permitTimeouts are the profiles' MultisliceGang permit timeouts,
 	// which the gate needs for the quota it reserves.
 	permitTimeouts map[string]time.Duration
-	// evict holds the evictions not carried out yet (see evict.go).
-	evict *evictor
+	// evict carries out evictions (nil until first used).
+	evict *controllers.Evictor
 	// workloads writes admissions, and what users must be told, on
 	// Workload objects.
 	workloads controllers.WorkloadWriter
-	// held tells the pods the gate holds why (see heldpods.go).
-	held *heldPods
+	// held tells the pods the gate holds why (see controllers.HeldPods).
+	held *controllers.HeldPods
 	// unsuspend is the controller that starts queued Jobs and JobSets
 	// (nil until the Job informer is set up).
 	unsuspend atomic.Pointer[controllers.Unsuspender]
@@ -114,7 +117,7 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 	rt.state.AddScheduler(h.ProfileName())
 	rt.handles = append(rt.handles, h)
 	rt.events = controllers.NewEventSink(h.EventRecorder(), rt.state.Clock())
-	rt.held = newHeldPods(rt.state.Clock(), rt.events)
+	rt.held = controllers.NewHeldPods(rt.state.Clock(), rt.events)
 	rt.onDelete = append(rt.onDelete, rt.Released)
 	if err := rt.watchPods(ctx, h); err != nil {
 		return nil, err
@@ -135,9 +138,9 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 		// A standby held every pod back in PreEnqueue (MultisliceGate):
 		// decide on all of them now, from the state its informers built.
 		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
-		go rt.held.run(ctx, heldPodsClient(h), podInformer.Lister())
+		go rt.held.Run(ctx, controllers.HeldPodsClient(h.KubeConfig(), h.ClientSet()), podInformer.Lister())
 		go rt.reconcileUsage(ctx, podInformer.Lister(), set.QuotaReconcile)
-		rt.runEvictions(ctx, h.ClientSet(), podInformer.Lister())
+		rt.evictions().Run(ctx, rt.state, h.ClientSet(), podInformer.Lister())
 	})
 	return rt.state, nil
 }
@@ -302,7 +305,10 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 		rejectWaiting(handles, uid, acts.Reason)
 	}
 	for _, e := range acts.Expired {
-		rt.end(ctx, handles[0], e)
+		h := handles[0]
+		controllers.EndOverrun(ctx, h.ClientSet(), func() (jobsetclient.Interface, error) {
+			return jobsetclient.NewForConfig(jsonConfig(h.KubeConfig()))
+		}, rt.evictions(), e)
 	}
 	if !rt.Leading() {
 		// Events tell users about decisions, which only the leader takes.
@@ -354,3 +360,39 @@ func (rt *Runtime) AllowWaiting(uid types.UID, plugin string) {
 		}
 	}
 }
+
+// Evict evicts whole workloads' pods (see controllers.Evictor.Evict); a
+// standby's call is dropped.
+func (rt *Runtime) Evict(ctx context.Context, pods []state.PodRef, reason, message string) {
+	rt.evictions().Evict(ctx, pods, reason, message)
+}
+
+// evictions returns the runtime's evictor, made on first use.
+func (rt *Runtime) evictions() *controllers.Evictor {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.evict == nil {
+		rt.evict = controllers.NewEvictor(rt.Leading)
+	}
+	return rt.evict
+}
+
+// Held records that the gate holds pod for reason, with message; warn
+// when only the user can unblock it (see controllers.HeldPods).
+func (rt *Runtime) Held(pod *corev1.Pod, reason, message string, warn bool) {
+	rt.held.Held(pod, reason, message, warn)
+}
+
+// HeldAll records that every pod of pods is held for reason.
+func (rt *Runtime) HeldAll(pods []state.PodRef, reason, message string, warn bool) {
+	rt.held.HeldAll(pods, reason, message, warn)
+}
+
+// HeldWaiting records that pod waits for its gang, unless a reason of its
+// whole workload was recorded for it already.
+func (rt *Runtime) HeldWaiting(pod *corev1.Pod, reason, message string) {
+	rt.held.HeldWaiting(pod, reason, message)
+}
+
+// Released records that the gate let pod go (or it is gone).
+func (rt *Runtime) Released(pod *corev1.Pod) { rt.held.Released(pod) }

@@ -6,7 +6,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -280,9 +279,7 @@ func (rt *Runtime) watchJobSetsForUnsuspend(informer toolscache.SharedIndexInfor
 	if err != nil {
 		return err
 	}
-	un.WatchJobSets(lister, func(ctx context.Context, js *jobsetv1alpha2.JobSet) (*jobsetv1alpha2.JobSet, error) {
-		return client.JobsetV1alpha2().JobSets(js.Namespace).Update(ctx, js, metav1.UpdateOptions{})
-	})
+	un.WatchJobSets(lister, client)
 	_, err = informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {

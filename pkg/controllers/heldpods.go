@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -15,11 +15,9 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
-	fwk "k8s.io/kube-scheduler/framework"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	"k8s.io/utils/clock"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
@@ -29,7 +27,7 @@ import (
 // describe pod first. The held-pod writer gives each held pod its reason
 // there: a PodScheduled=False condition with the gate's reason and message,
 // and an event on the pod (the event sink limits both to one per reason,
-// and a changed message to one per controllers.RestatePeriod).
+// and a changed message to one per RestatePeriod).
 //
 // It writes only while this replica leads, off the scheduling loop; a pod
 // the gate lets go, or that is bound meanwhile, is not written (the patch
@@ -63,10 +61,10 @@ type holdReason struct {
 	since time.Time
 }
 
-// heldPods keeps, per held pod, the reason to show and the last one shown.
-type heldPods struct {
+// HeldPods tells held pods why: it keeps, per held pod, the reason to show and the last one shown.
+type HeldPods struct {
 	clock  clock.PassiveClock
-	events *controllers.EventSink
+	events *EventSink
 	queue  workqueue.TypedRateLimitingInterface[types.NamespacedName]
 	// grace is heldPodsGrace (tests set their own).
 	grace time.Duration
@@ -76,8 +74,9 @@ type heldPods struct {
 	written map[types.NamespacedName]holdReason
 }
 
-func newHeldPods(clk clock.PassiveClock, events *controllers.EventSink) *heldPods {
-	return &heldPods{
+// NewHeldPods returns the held-pod writer; events records its events.
+func NewHeldPods(clk clock.PassiveClock, events *EventSink) *HeldPods {
+	return &HeldPods{
 		clock: clk, events: events, grace: heldPodsGrace,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[types.NamespacedName](),
 			workqueue.TypedRateLimitingQueueConfig[types.NamespacedName]{Name: "multislice_held_pods"}),
@@ -88,27 +87,26 @@ func newHeldPods(clk clock.PassiveClock, events *controllers.EventSink) *heldPod
 
 // Held records that the gate holds pod for reason, with message; warn
 // when only the user can unblock it.
-func (rt *Runtime) Held(pod *corev1.Pod, reason, message string, warn bool) {
-	rt.hold(state.PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}, holdReason{reason: reason, message: message, warn: warn}, true)
+func (h *HeldPods) Held(pod *corev1.Pod, reason, message string, warn bool) {
+	h.hold(state.PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}, holdReason{reason: reason, message: message, warn: warn}, true)
 }
 
 // HeldAll records that every pod of pods is held for reason: the members
 // of a gang that waits as a whole, told what its head was.
-func (rt *Runtime) HeldAll(pods []state.PodRef, reason, message string, warn bool) {
+func (h *HeldPods) HeldAll(pods []state.PodRef, reason, message string, warn bool) {
 	for _, p := range pods {
-		rt.hold(p, holdReason{reason: reason, message: message, warn: warn}, true)
+		h.hold(p, holdReason{reason: reason, message: message, warn: warn}, true)
 	}
 }
 
 // HeldWaiting records that pod waits for its gang (reason), unless a
 // reason of its whole workload was recorded for it already: a member's
 // "waiting for the head" says less than its gang's "insufficient quota".
-func (rt *Runtime) HeldWaiting(pod *corev1.Pod, reason, message string) {
-	rt.hold(state.PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}, holdReason{reason: reason, message: message}, false)
+func (h *HeldPods) HeldWaiting(pod *corev1.Pod, reason, message string) {
+	h.hold(state.PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}, holdReason{reason: reason, message: message}, false)
 }
 
-func (rt *Runtime) hold(p state.PodRef, r holdReason, replace bool) {
-	h := rt.held
+func (h *HeldPods) hold(p state.PodRef, r holdReason, replace bool) {
 	if h == nil {
 		return
 	}
@@ -131,8 +129,7 @@ func (rt *Runtime) hold(p state.PodRef, r holdReason, replace bool) {
 
 // Released records that the gate let pod go (or it is gone): nothing more
 // is written about it.
-func (rt *Runtime) Released(pod *corev1.Pod) {
-	h := rt.held
+func (h *HeldPods) Released(pod *corev1.Pod) {
 	if h == nil {
 		return
 	}
@@ -143,8 +140,9 @@ func (rt *Runtime) Released(pod *corev1.Pod) {
 	delete(h.written, k)
 }
 
-// run writes held pods' reasons until ctx ends.
-func (h *heldPods) run(ctx context.Context, client kubernetes.Interface, pods corelisters.PodLister) {
+// Run writes held pods' reasons with client until ctx ends, reading the
+// pods from pods.
+func (h *HeldPods) Run(ctx context.Context, client kubernetes.Interface, pods corelisters.PodLister) {
 	var wg sync.WaitGroup
 	for range heldPodsWorkers {
 		wg.Go(func() {
@@ -171,8 +169,8 @@ func (h *heldPods) run(ctx context.Context, client kubernetes.Interface, pods co
 
 // sync writes pod k's current reason, if it changed since it was written:
 // a new reason at once, a new message of the same reason once
-// controllers.RestatePeriod has passed since the last write.
-func (h *heldPods) sync(ctx context.Context, client kubernetes.Interface, pods corelisters.PodLister, k types.NamespacedName) error {
+// RestatePeriod has passed since the last write.
+func (h *HeldPods) sync(ctx context.Context, client kubernetes.Interface, pods corelisters.PodLister, k types.NamespacedName) error {
 	h.mu.Lock()
 	want, ok := h.want[k]
 	last, wrote := h.written[k]
@@ -186,7 +184,7 @@ func (h *heldPods) sync(ctx context.Context, client kubernetes.Interface, pods c
 		return nil
 	}
 	if wrote && last.reason == want.reason {
-		if wait := controllers.RestatePeriod - now.Sub(last.at); wait > 0 {
+		if wait := RestatePeriod - now.Sub(last.at); wait > 0 {
 			h.queue.AddAfter(k, wait)
 			return nil
 		}
@@ -226,7 +224,7 @@ func (h *heldPods) sync(ctx context.Context, client kubernetes.Interface, pods c
 	return nil
 }
 
-func (h *heldPods) forget(k types.NamespacedName) {
+func (h *HeldPods) forget(k types.NamespacedName) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.want, k)
@@ -258,18 +256,18 @@ func patchHeld(ctx context.Context, client kubernetes.Interface, pod *corev1.Pod
 	return err
 }
 
-// heldPodsClient is a client of its own for the held-pod writer, so that
-// telling thousands of held pods why never delays a binding.
-func heldPodsClient(h fwk.Handle) kubernetes.Interface {
-	cfg := h.KubeConfig()
+// HeldPodsClient is a client of cfg for the held-pod writer alone, so that
+// telling thousands of held pods why never delays a binding (fallback
+// when cfg is nil or unusable).
+func HeldPodsClient(cfg *rest.Config, fallback kubernetes.Interface) kubernetes.Interface {
 	if cfg == nil {
-		return h.ClientSet()
+		return fallback
 	}
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = heldPodsQPS, heldPodsBurst
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
-		return h.ClientSet()
+		return fallback
 	}
 	return client
 }

@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -27,14 +27,14 @@ import (
 // is kept until it is gone, replaced (another UID) or being deleted, and
 // failed writes are retried with a backoff. Only the leader evicts; a new
 // leader finishes the evictions its predecessor began, which the victims'
-// DisruptionTarget conditions record (resumeEvictions).
+// DisruptionTarget conditions record (Evictor.resume).
 
 // evictReasons are the DisruptionTarget reasons this scheduler evicts
 // with, whole workload by whole workload.
 var evictReasons = map[string]bool{
 	corev1.PodReasonPreemptionByScheduler: true,
 	"CapacityRevoked":                     true,
-	"MaximumRunDurationExceeded":          true,
+	ReasonMaximumRunDurationExceeded:      true,
 }
 
 const (
@@ -52,18 +52,22 @@ type eviction struct {
 	next            time.Time
 }
 
-// evictor holds the evictions not done yet.
-type evictor struct {
+// Evictor carries out evictions until done; it holds those not done yet.
+type Evictor struct {
+	// leading reports whether this replica leads: only the leader evicts.
+	leading func() bool
 	mu      sync.Mutex
 	pending map[types.UID]*eviction
 	kick    chan struct{}
 }
 
-func newEvictor() *evictor {
-	return &evictor{pending: map[types.UID]*eviction{}, kick: make(chan struct{}, 1)}
+// NewEvictor returns an evictor that evicts while leading says this
+// replica leads.
+func NewEvictor(leading func() bool) *Evictor {
+	return &Evictor{leading: leading, pending: map[types.UID]*eviction{}, kick: make(chan struct{}, 1)}
 }
 
-func (e *evictor) add(ref state.PodRef, reason, message string) {
+func (e *Evictor) add(ref state.PodRef, reason, message string) {
 	e.mu.Lock()
 	if _, ok := e.pending[ref.UID]; !ok {
 		e.pending[ref.UID] = &eviction{ref: ref, reason: reason, message: message}
@@ -76,7 +80,7 @@ func (e *evictor) add(ref state.PodRef, reason, message string) {
 }
 
 // due lists the evictions to try now, and when the next one is due.
-func (e *evictor) due(now time.Time) ([]*eviction, time.Time) {
+func (e *Evictor) due(now time.Time) ([]*eviction, time.Time) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out []*eviction
@@ -92,13 +96,13 @@ func (e *evictor) due(now time.Time) ([]*eviction, time.Time) {
 }
 
 // done forgets an eviction; failed schedules its retry.
-func (e *evictor) done(uid types.UID) {
+func (e *Evictor) done(uid types.UID) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	delete(e.pending, uid)
 }
 
-func (e *evictor) failed(ev *eviction, now time.Time) {
+func (e *Evictor) failed(ev *eviction, now time.Time) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	ev.failures++
@@ -107,7 +111,7 @@ func (e *evictor) failed(ev *eviction, now time.Time) {
 }
 
 // Len is the number of evictions not done yet.
-func (e *evictor) Len() int {
+func (e *Evictor) Len() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return len(e.pending)
@@ -118,50 +122,39 @@ func (e *evictor) Len() int {
 // pods went; it retries until every pod is gone. Pods already gone are
 // skipped. Only the leader evicts: a standby's call is dropped (the
 // leader decided, and evicts, itself).
-func (rt *Runtime) Evict(ctx context.Context, pods []state.PodRef, reason, message string) {
-	if !rt.Leading() {
+func (e *Evictor) Evict(ctx context.Context, pods []state.PodRef, reason, message string) {
+	if !e.leading() {
 		return
 	}
-	ev := rt.evictions()
 	for _, ref := range pods {
-		ev.add(ref, reason, message)
+		e.add(ref, reason, message)
 	}
 }
 
-// evictions returns the runtime's evictor, starting its loop on first use.
-func (rt *Runtime) evictions() *evictor {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if rt.evict == nil {
-		rt.evict = newEvictor()
-	}
-	return rt.evict
-}
-
-// runEvictions carries out evictions until ctx ends. It runs on the leader
-// only (WhileLeading), on the first profile's handle.
-func (rt *Runtime) runEvictions(ctx context.Context, cs kubernetes.Interface, pods corelisters.PodLister) {
-	ev := rt.evictions()
-	rt.resumeEvictions(ctx, pods)
+// Run carries out evictions with cs until ctx ends, the pods of st's
+// workloads read from pods; it first finishes those an earlier leader
+// began. It runs on the leader only.
+func (e *Evictor) Run(ctx context.Context, st *state.State, cs kubernetes.Interface, pods corelisters.PodLister) {
+	e.resume(ctx, st, pods)
 	timer := time.NewTimer(time.Second)
 	defer timer.Stop()
 	for {
 		now := time.Now()
-		due, next := ev.due(now)
+		due, next := e.due(now)
 		var g errgroup.Group
 		g.SetLimit(evictParallelism)
-		for _, e := range due {
+		for _, ev := range due {
 			g.Go(func() error {
-				if evictOne(ctx, cs, pods, e) {
-					ev.done(e.ref.UID)
+				if evictOne(ctx, cs, pods, ev) {
+					e.done(ev.ref.UID)
 				} else {
-					ev.failed(e, time.Now())
+					e.failed(ev, time.Now())
 				}
 				return nil
 			})
 		}
 		_ = g.Wait()
-		metrics.PendingEvictions.Set(float64(ev.Len()))
+		metrics.PendingEvictions.Set(float64(e.Len()))
 		wait := time.Second
 		if !next.IsZero() {
 			wait = min(wait, max(time.Until(next), 10*time.Millisecond))
@@ -170,7 +163,7 @@ func (rt *Runtime) runEvictions(ctx context.Context, cs kubernetes.Interface, po
 		select {
 		case <-ctx.Done():
 			return
-		case <-ev.kick:
+		case <-e.kick:
 		case <-timer.C:
 		}
 	}
@@ -230,16 +223,15 @@ func hasDisruptionTarget(pod *corev1.Pod, reason string) bool {
 	return false
 }
 
-// resumeEvictions finishes, on a replica that starts leading, the
+// resume finishes, on a replica that starts leading, the
 // evictions an earlier leader began: a pod of this scheduler still running
 // with a DisruptionTarget condition this scheduler sets had its workload
 // chosen for eviction, so every live pod of that workload is evicted.
-func (rt *Runtime) resumeEvictions(ctx context.Context, pods corelisters.PodLister) {
+func (e *Evictor) resume(ctx context.Context, st *state.State, pods corelisters.PodLister) {
 	list, err := pods.List(labels.Everything())
 	if err != nil {
 		return
 	}
-	st := rt.state
 	for _, pod := range list {
 		if pod.DeletionTimestamp != nil || pod.Spec.NodeName == "" || !st.OurScheduler(pod.Spec.SchedulerName) {
 			continue
@@ -252,7 +244,7 @@ func (rt *Runtime) resumeEvictions(ctx context.Context, pods corelisters.PodList
 			msg := strings.TrimPrefix(c.Message, pod.Spec.SchedulerName+": ")
 			victims := append([]state.PodRef{{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}}, st.Peers(pod)...)
 			klog.FromContext(ctx).Info("Finishing an eviction begun before this replica led", "pod", klog.KObj(pod), "reason", c.Reason, "pods", len(victims))
-			rt.Evict(ctx, victims, c.Reason, msg)
+			e.Evict(ctx, victims, c.Reason, msg)
 			break
 		}
 	}

@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	multislicefake "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/fake"
 	autoscalinglisters "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/autoscaling/v1"
 	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
@@ -78,12 +77,12 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 		t.Fatalf("ReserveForCheck: %v %v", done, problem)
 	}
 
-	rt := NewRuntimeWithState(st)
-	rt.events = controllers.NewEventSink(events.NewFakeRecorder(10), clock.RealClock{})
+	sink := NewEventSink(events.NewFakeRecorder(10), clock.RealClock{})
+	act := func(context.Context, state.Actions) {}
 	client := multislicefake.NewSimpleClientset() //nolint:staticcheck // NewClientset needs the OpenAPI schema of our types
 	wlIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})
 	reqIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})
-	p := newProvisioner(rt, client, kube, corelisters.NewPodLister(podIndex), listers.NewWorkloadLister(wlIndex))
+	p := NewProvisioner(st, act, sink, NewEvictor(func() bool { return true }), client, kube, corelisters.NewPodLister(podIndex), listers.NewWorkloadLister(wlIndex))
 	p.requests = autoscalinglisters.NewProvisioningRequestLister(reqIndex)
 
 	// No Workload object yet: nothing is created, the task stays.

@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -13,14 +13,13 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	testingclock "k8s.io/utils/clock/testing"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
 // heldFixture is a held-pod writer over a fake clientset, its lister fed
 // from the clientset's objects as they are when synced.
 type heldFixture struct {
-	rt     *Runtime
+	held   *HeldPods
 	client *fake.Clientset
 	clock  *testingclock.FakeClock
 }
@@ -31,10 +30,9 @@ func newHeldFixture(pods ...*corev1.Pod) *heldFixture {
 		_, _ = client.CoreV1().Pods(p.Namespace).Create(context.Background(), p, metav1.CreateOptions{})
 	}
 	clk := testingclock.NewFakeClock(time.Unix(1000, 0))
-	rt := &Runtime{}
-	rt.held = newHeldPods(clk, nil)
-	rt.held.grace = 0
-	return &heldFixture{rt: rt, client: client, clock: clk}
+	held := NewHeldPods(clk, nil)
+	held.grace = 0
+	return &heldFixture{held: held, client: client, clock: clk}
 }
 
 // lister is a lister of the clientset's pods now.
@@ -55,12 +53,12 @@ func (f *heldFixture) lister(t *testing.T) corelisters.PodLister {
 // drain syncs every queued pod once.
 func (f *heldFixture) drain(t *testing.T) {
 	t.Helper()
-	for f.rt.held.queue.Len() > 0 {
-		k, _ := f.rt.held.queue.Get()
-		if err := f.rt.held.sync(t.Context(), f.client, f.lister(t), k); err != nil {
+	for f.held.queue.Len() > 0 {
+		k, _ := f.held.queue.Get()
+		if err := f.held.sync(t.Context(), f.client, f.lister(t), k); err != nil {
 			t.Fatalf("sync %s: %v", k, err)
 		}
-		f.rt.held.queue.Done(k)
+		f.held.queue.Done(k)
 	}
 }
 
@@ -85,10 +83,10 @@ func heldPod(name string) *corev1.Pod {
 func TestHeldPodsSayWhy(t *testing.T) {
 	a, b, c := heldPod("a"), heldPod("b"), heldPod("c")
 	f := newHeldFixture(a, b, c)
-	f.rt.Held(a, "QuotaExceeded", "insufficient quota (nominal 32, 32 in use)", false)
-	f.rt.Held(b, "WaitingForGang", "waiting for a to find room", false)
-	f.rt.Held(c, "QuotaExceeded", "insufficient quota", false)
-	f.rt.Released(c) // let go before it was written
+	f.held.Held(a, "QuotaExceeded", "insufficient quota (nominal 32, 32 in use)", false)
+	f.held.Held(b, "WaitingForGang", "waiting for a to find room", false)
+	f.held.Held(c, "QuotaExceeded", "insufficient quota", false)
+	f.held.Released(c) // let go before it was written
 	f.drain(t)
 	if got := f.condition(t, "a"); got == nil || got.Status != corev1.ConditionFalse || got.Reason != "QuotaExceeded" ||
 		got.Message != "insufficient quota (nominal 32, 32 in use)" || got.LastTransitionTime.IsZero() {
@@ -101,23 +99,23 @@ func TestHeldPodsSayWhy(t *testing.T) {
 		t.Errorf("c was let go, yet its PodScheduled is %+v", got)
 	}
 
-	// A new message of the same reason waits for controllers.RestatePeriod; a new
+	// A new message of the same reason waits for RestatePeriod; a new
 	// reason is written at once.
-	f.rt.Held(a, "QuotaExceeded", "insufficient quota (nominal 32, 24 in use)", false)
-	f.rt.Held(b, "QuotaExceeded", "insufficient quota", false)
+	f.held.Held(a, "QuotaExceeded", "insufficient quota (nominal 32, 24 in use)", false)
+	f.held.Held(b, "QuotaExceeded", "insufficient quota", false)
 	f.drain(t)
 	if got := f.condition(t, "a"); got.Message != "insufficient quota (nominal 32, 32 in use)" {
-		t.Errorf("a's message changed within %s: %q", controllers.RestatePeriod, got.Message)
+		t.Errorf("a's message changed within %s: %q", RestatePeriod, got.Message)
 	}
 	if got := f.condition(t, "b"); got.Reason != "QuotaExceeded" {
 		t.Errorf("b: reason %s, want the new reason QuotaExceeded at once", got.Reason)
 	}
-	f.clock.Step(controllers.RestatePeriod)
-	if err := f.rt.held.sync(t.Context(), f.client, f.lister(t), types.NamespacedName{Namespace: "ns", Name: "a"}); err != nil {
+	f.clock.Step(RestatePeriod)
+	if err := f.held.sync(t.Context(), f.client, f.lister(t), types.NamespacedName{Namespace: "ns", Name: "a"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.condition(t, "a"); got.Message != "insufficient quota (nominal 32, 24 in use)" {
-		t.Errorf("a's message after %s: %q, want the new one", controllers.RestatePeriod, got.Message)
+		t.Errorf("a's message after %s: %q, want the new one", RestatePeriod, got.Message)
 	}
 }
 
@@ -129,18 +127,18 @@ func TestHeldPodsSkipPodsThatMovedOn(t *testing.T) {
 	now := metav1.NewTime(time.Unix(1000, 0))
 	deleting.DeletionTimestamp, deleting.Finalizers = &now, []string{"x"}
 	f := newHeldFixture(bound, deleting, replaced)
-	f.rt.Held(bound, "QuotaExceeded", "m", false)
-	f.rt.Held(deleting, "QuotaExceeded", "m", false)
+	f.held.Held(bound, "QuotaExceeded", "m", false)
+	f.held.Held(deleting, "QuotaExceeded", "m", false)
 	old := replaced.DeepCopy()
 	old.UID = "old-uid"
-	f.rt.Held(old, "QuotaExceeded", "m", false)
+	f.held.Held(old, "QuotaExceeded", "m", false)
 	f.drain(t)
 	for _, name := range []string{"bound", "deleting", "replaced"} {
 		if got := f.condition(t, name); got != nil {
 			t.Errorf("%s: PodScheduled written: %+v", name, got)
 		}
 	}
-	if n := len(f.rt.held.want); n != 0 {
+	if n := len(f.held.want); n != 0 {
 		t.Errorf("%d pods still remembered, want none", n)
 	}
 }
@@ -150,9 +148,9 @@ func TestHeldPodsSkipPodsThatMovedOn(t *testing.T) {
 func TestHeldGangReasonWins(t *testing.T) {
 	a, b := heldPod("a"), heldPod("b")
 	f := newHeldFixture(a, b)
-	f.rt.HeldWaiting(a, "WaitingForGang", "waiting for b to find room")
-	f.rt.HeldAll([]state.PodRef{{Namespace: "ns", Name: "a", UID: a.UID}, {Namespace: "ns", Name: "b", UID: b.UID}}, "QuotaExceeded", "insufficient quota", false)
-	f.rt.HeldWaiting(a, "WaitingForGang", "waiting for b to find room")
+	f.held.HeldWaiting(a, "WaitingForGang", "waiting for b to find room")
+	f.held.HeldAll([]state.PodRef{{Namespace: "ns", Name: "a", UID: a.UID}, {Namespace: "ns", Name: "b", UID: b.UID}}, "QuotaExceeded", "insufficient quota", false)
+	f.held.HeldWaiting(a, "WaitingForGang", "waiting for b to find room")
 	f.drain(t)
 	for _, name := range []string{"a", "b"} {
 		if got := f.condition(t, name); got == nil || got.Reason != "QuotaExceeded" {
@@ -166,19 +164,19 @@ func TestHeldGangReasonWins(t *testing.T) {
 func TestHeldPodsToldAfterTheGrace(t *testing.T) {
 	a, b := heldPod("a"), heldPod("b")
 	f := newHeldFixture(a, b)
-	f.rt.held.grace = 5 * time.Second
-	f.rt.Held(a, "QuotaExceeded", "insufficient quota", false)
-	f.rt.Held(b, "QuotaExceeded", "insufficient quota", false)
+	f.held.grace = 5 * time.Second
+	f.held.Held(a, "QuotaExceeded", "insufficient quota", false)
+	f.held.Held(b, "QuotaExceeded", "insufficient quota", false)
 	f.drain(t)
 	if got := f.condition(t, "a"); got != nil {
 		t.Fatalf("a told before the grace: %+v", got)
 	}
-	f.rt.Released(b)
+	f.held.Released(b)
 	f.clock.Step(5 * time.Second)
 	// The writer's queue hands a back after the grace (AddAfter, on the
 	// real clock); here it is synced as it would be.
 	for _, name := range []string{"a", "b"} {
-		if err := f.rt.held.sync(t.Context(), f.client, f.lister(t), types.NamespacedName{Namespace: "ns", Name: name}); err != nil {
+		if err := f.held.sync(t.Context(), f.client, f.lister(t), types.NamespacedName{Namespace: "ns", Name: name}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -189,7 +187,7 @@ func TestHeldPodsToldAfterTheGrace(t *testing.T) {
 		t.Errorf("b was let go within the grace, yet told: %+v", got)
 	}
 	// A new reason for a pod held for long is written at once.
-	f.rt.Held(a, "WaitingForDomains", "no pool free", false)
+	f.held.Held(a, "WaitingForDomains", "no pool free", false)
 	f.drain(t)
 	if got := f.condition(t, "a"); got.Reason != "WaitingForDomains" {
 		t.Errorf("a's new reason not written at once: %+v", got)

@@ -1,4 +1,4 @@
-package feed
+package controllers
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func TestEvictionIsRetriedUntilThePodIsGone(t *testing.T) {
 	if err := pods.Informer().GetIndexer().Add(pod); err != nil {
 		t.Fatal(err)
 	}
-	ev := newEvictor()
+	ev := NewEvictor(func() bool { return true })
 	ev.add(state.PodRef{Namespace: "ns", Name: "victim", UID: "victim-uid"}, corev1.PodReasonPreemptionByScheduler, "preempted")
 	now := time.Now()
 	for attempt := 1; attempt <= 3; attempt++ {

@@ -1,0 +1,258 @@
+package controllers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
+
+	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
+	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
+	autoscalinglisters "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/autoscaling/v1"
+	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+)
+
+// Provisioner creates each workload's ProvisioningRequests and carries what
+// they say back to the state. It writes only while this replica leads.
+type Provisioner struct {
+	state     *state.State
+	act       func(context.Context, state.Actions)
+	events    *EventSink
+	evict     *Evictor
+	client    multisliceclient.Interface
+	kube      kubernetes.Interface
+	pods      corelisters.PodLister
+	workloads listers.WorkloadLister
+	requests  autoscalinglisters.ProvisioningRequestLister
+	kick      chan struct{}
+}
+
+// NewProvisioner returns the provisioning controller of st: what the state
+// asks for after a change is carried out by act, workloads whose capacity
+// is revoked are evicted by evict. It writes with client (requests) and
+// kube (PodTemplates, pod annotations).
+func NewProvisioner(st *state.State, act func(context.Context, state.Actions), events *EventSink, evict *Evictor,
+	client multisliceclient.Interface, kube kubernetes.Interface, pods corelisters.PodLister, workloads listers.WorkloadLister) *Provisioner {
+	return &Provisioner{state: st, act: act, events: events, evict: evict,
+		client: client, kube: kube, pods: pods, workloads: workloads, kick: make(chan struct{}, 1)}
+}
+
+// Start watches ProvisioningRequests and syncs, in whileLeading, every
+// second and whenever poked.
+func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Context, func(context.Context))) error {
+	factory := multisliceinformers.NewSharedInformerFactory(p.client, 0)
+	informer := factory.Autoscaling().V1().ProvisioningRequests()
+	p.requests = informer.Lister()
+	poke := func(any) { p.Poke() }
+	if _, err := informer.Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+		AddFunc: poke, UpdateFunc: func(_, obj any) { poke(obj) }, DeleteFunc: poke,
+	}); err != nil {
+		return err
+	}
+	factory.Start(ctx.Done())
+	whileLeading(ctx, func(ctx context.Context) {
+		if !toolscache.WaitForCacheSync(ctx.Done(), informer.Informer().HasSynced) {
+			return
+		}
+		ticker := time.NewTicker(time.Second)
+		defer ticker.Stop()
+		for {
+			p.sync(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			case <-p.kick:
+			}
+		}
+	})
+	return nil
+}
+
+// Poke asks for a sync now: a workload reserved quota for its check, and
+// its request can be created now rather than on the next tick.
+func (p *Provisioner) Poke() {
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
+}
+
+// syncParallelism bounds the workloads whose writes (PodTemplates and
+// requests, pod annotations) are in flight at once: one workload's API
+// calls must not hold back another's, whose capacity may be ready.
+const syncParallelism = 8
+
+func (p *Provisioner) sync(ctx context.Context) {
+	logger := klog.FromContext(ctx)
+	st := p.state
+	for _, c := range st.ChecksToRestore() {
+		attempt := p.latestAttempt(c)
+		logger.Info("Resuming a provisioning check begun before this replica led", "workload", c.Key, "check", c.Check, "attempt", attempt)
+		p.act(ctx, st.RestoreCheck(c.Key, attempt))
+	}
+	var g errgroup.Group
+	g.SetLimit(syncParallelism)
+	for _, task := range st.ProvisioningTasks() {
+		g.Go(func() error {
+			if err := p.create(ctx, &task); err != nil {
+				if errors.Is(err, errNoWorkloadObject) {
+					// The status writer creates it; its appearing wakes
+					// this loop.
+					logger.V(4).Info("Waiting for the Workload object to own a ProvisioningRequest", "workload", task.Key)
+				} else {
+					logger.Error(err, "Creating a ProvisioningRequest", "workload", task.Key, "request", task.Request)
+				}
+				return nil
+			}
+			st.ProvisioningCreated(task.Key, task.Attempt)
+			p.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
+			return nil
+		})
+	}
+	_ = g.Wait()
+	for _, u := range st.ProvisioningRequests() {
+		g.Go(func() error {
+			p.observe(ctx, u)
+			return nil
+		})
+	}
+	_ = g.Wait()
+}
+
+// observe carries what one request says to the state, annotating the
+// pods of a provisioned workload first.
+func (p *Provisioner) observe(ctx context.Context, u state.ProvisioningUpdate) {
+	logger := klog.FromContext(ctx)
+	st := p.state
+	reqName := u.Request
+	req, err := p.requests.ProvisioningRequests(u.Key.Namespace).Get(reqName)
+	if err != nil {
+		return
+	}
+	u.Outcome, u.Message = provisioning.Read(req.Status.Conditions)
+	if u.Outcome == provisioning.Provisioned {
+		sel, missing := provisioning.NodeSelector(&u.Check, req.Status.ProvisioningClassDetails)
+		if missing != "" {
+			// The config steers the pods with a detail the request
+			// does not report (yet): placing them anywhere else could
+			// miss the capacity.
+			u.Outcome, u.Message = provisioning.Pending, fmt.Sprintf("provisioned, but status.provisioningClassDetails has no %q for the config's podSetUpdates", missing)
+		}
+		u.NodeSelector = sel
+	}
+	if u.Outcome == provisioning.Provisioned {
+		// The autoscaler lets only pods that name the request use its
+		// capacity: annotate them before they are placed.
+		if err := p.annotate(ctx, u, req); err != nil {
+			logger.Error(err, "Annotating pods for a ProvisioningRequest", "workload", u.Key, "request", reqName)
+			return
+		}
+	}
+	acts, evict := st.ObserveProvisioning(u)
+	p.act(ctx, acts)
+	if len(evict) > 0 {
+		p.evict.Evict(ctx, evict, "CapacityRevoked", fmt.Sprintf("the capacity of ProvisioningRequest %s was revoked; evicting %s whole", reqName, u.Key))
+	}
+}
+
+// create makes the task's PodTemplates and request, owned by the
+// workload's Workload object (garbage-collected with it). Both are
+// idempotent by name.
+func (p *Provisioner) create(ctx context.Context, t *state.ProvisioningTask) error {
+	wl, err := p.workloads.Workloads(t.Key.Namespace).Get(t.Key.ObjectName())
+	if err != nil {
+		return errNoWorkloadObject
+	}
+	owner := []metav1.OwnerReference{{
+		APIVersion: multislicev1alpha1.SchemeGroupVersion.String(), Kind: "Workload", Name: wl.Name, UID: wl.UID,
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+	}}
+	sets := provisioning.PodSets(&t.Check, t.Model, t.Slices)
+	if len(sets) == 0 {
+		return fmt.Errorf("no slice of %s requests a resource the check manages (%v)", t.Key, t.Check.ManagedResources)
+	}
+	req := &autoscalingv1.ProvisioningRequest{
+		ObjectMeta: metav1.ObjectMeta{Namespace: t.Key.Namespace, Name: t.Request, OwnerReferences: owner},
+		Spec: autoscalingv1.ProvisioningRequestSpec{
+			ProvisioningClassName: t.Check.Class,
+			Parameters:            provisioning.Parameters(&t.Check, t.Model.ProvisioningAnnotations),
+		},
+	}
+	for _, ps := range sets {
+		tmpl := &corev1.PodTemplate{
+			ObjectMeta: metav1.ObjectMeta{Namespace: t.Key.Namespace, Name: provisioning.PodTemplateName(t.Request, ps.Name), OwnerReferences: owner},
+			Template:   corev1.PodTemplateSpec{Spec: *ps.Template.DeepCopy()},
+		}
+		if _, err := p.kube.CoreV1().PodTemplates(t.Key.Namespace).Create(ctx, tmpl, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		req.Spec.PodSets = append(req.Spec.PodSets, autoscalingv1.PodSet{PodTemplateRef: autoscalingv1.Reference{Name: tmpl.Name}, Count: ps.Count})
+	}
+	_, err = p.client.AutoscalingV1().ProvisioningRequests(t.Key.Namespace).Create(ctx, req, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		return nil
+	}
+	return err
+}
+
+// maxResumedAttempts bounds how far latestAttempt looks.
+const maxResumedAttempts = 64
+
+// latestAttempt is the highest attempt of c's check whose request exists
+// (0: none does).
+func (p *Provisioner) latestAttempt(c state.CheckToRestore) int32 {
+	var latest int32
+	for n := int32(1); n <= maxResumedAttempts; n++ {
+		if _, err := p.requests.ProvisioningRequests(c.Key.Namespace).Get(provisioning.RequestName(c.Key.ObjectName(), c.Check, n)); err == nil {
+			latest = n
+		}
+	}
+	return latest
+}
+
+// annotate names the request on every pod of the workload waiting to be
+// placed.
+func (p *Provisioner) annotate(ctx context.Context, u state.ProvisioningUpdate, req *autoscalingv1.ProvisioningRequest) error {
+	want := map[string]string{
+		wellknown.ConsumeProvisioningRequestAnnotation: req.Name,
+		wellknown.ProvisioningClassNameAnnotation:      req.Spec.ProvisioningClassName,
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": want}})
+	if err != nil {
+		return err
+	}
+	for _, ref := range p.state.PendingMembers(u.Key) {
+		pod, err := p.pods.Pods(ref.Namespace).Get(ref.Name)
+		if err != nil || pod.UID != ref.UID {
+			continue
+		}
+		if pod.Annotations[wellknown.ConsumeProvisioningRequestAnnotation] == req.Name && pod.Annotations[wellknown.ProvisioningClassNameAnnotation] == req.Spec.ProvisioningClassName {
+			continue
+		}
+		if _, err := p.kube.CoreV1().Pods(ref.Namespace).Patch(ctx, ref.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// errNoWorkloadObject: the request's owner is not written yet.
+var errNoWorkloadObject = errors.New("the Workload object does not exist yet")
