@@ -297,7 +297,7 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 		},
 		"a member rejected by other filters": {
 			release: func(f *fixture, all []*corev1.Pod, _ uint64) state.Actions {
-				return f.s.Rejected(all[2], "1 node(s) had untolerated taint")
+				return f.s.RecordFilterRejection(all[2], "1 node(s) had untolerated taint")
 			},
 			head: 0, waiting: []int{1, 2, 3}, wantReason: state.ReleaseRejected,
 		},

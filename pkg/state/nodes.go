@@ -103,12 +103,12 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 	return acts
 }
 
-// Check reports whether pod may go on node as far as reservations and
+// NodeAllowed is the Filter rule: whether pod may go on node as far as reservations and
 // exclusivity go: a node in a domain reserved for a slice takes only that
 // slice's pods; room other reservations planned on a node is left to them
 // (free is what the node has left, asked only when that matters); and a
 // confined slice never shares a domain with another workload's slice.
-func (s *State) Check(pod *corev1.Pod, node string, free func() workload.Resources) (bool, string) {
+func (s *State) NodeAllowed(pod *corev1.Pod, node string, free func() workload.Resources) (bool, string) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p := s.pods[pod.UID]
@@ -243,13 +243,13 @@ func (s *State) takeBlockedLocked() []PodRef {
 	return out
 }
 
-// Rejected records that a gang pod fit none of the nodes its reservation
+// RecordFilterRejection records that a gang pod fit none of the nodes its reservation
 // gave it, because the scheduler's other filters rejected them (JobSet's
 // anti-affinity, host ports, volume topology…). The domain is kept out of
 // the workload's plans for a while, and the reservation is released so the
 // workload plans elsewhere at once instead of timing out into the same
 // domain again.
-func (s *State) Rejected(pod *corev1.Pod, reason string) Actions {
+func (s *State) RecordFilterRejection(pod *corev1.Pod, reason string) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.pods[pod.UID]

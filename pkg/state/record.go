@@ -40,7 +40,7 @@ type RecordedAdmission struct {
 // recordFirstLocked reports whether r's admission must be recorded before
 // its pods bind.
 func (s *State) recordFirstLocked(w *Workload, r *Reservation) bool {
-	return s.opts.RecordAdmissions && r.Charge != nil && w.key.Source != workload.SourcePod && !r.recorded
+	return s.opts.RecordAdmissions && r.Charge != nil && w.key.Source != workload.SourcePod && r.record != recordWritten
 }
 
 // PendingRecord returns the report of key's workload to record on its
@@ -50,7 +50,7 @@ func (s *State) PendingRecord(key workload.Key, id uint64) (WorkloadReport, bool
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	r, w := s.reservations[key], s.workloads[key]
-	if r == nil || w == nil || r.ID != id || !r.recording || r.Committed || w.model == nil {
+	if r == nil || w == nil || r.ID != id || r.record != recordWriting || r.Committed || w.model == nil {
 		return WorkloadReport{}, false
 	}
 	return s.workloadReportLocked(w, s.queueNameLocked(w)), true
@@ -64,14 +64,14 @@ func (s *State) AdmissionRecorded(key workload.Key, id uint64) PermitResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, w := s.reservations[key], s.workloads[key]
-	if r == nil || w == nil || r.ID != id || !r.recording || r.Committed || w.model == nil {
+	if r == nil || w == nil || r.ID != id || r.record != recordWriting || r.Committed || w.model == nil {
 		return PermitResult{}
 	}
 	if why := s.staleLocked(w, r); why != "" {
 		msg := fmt.Sprintf("the reservation of %s no longer holds: %s", w.key, why)
 		return PermitResult{Message: msg, Ref: w.ref, Actions: s.releaseLocked(w.key, ReleaseStale, msg)}
 	}
-	r.recorded = true
+	r.record = recordWritten
 	return s.commitGateLocked(w, r, w.ref, "")
 }
 

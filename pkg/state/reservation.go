@@ -57,10 +57,23 @@ type Reservation struct {
 	// Charge admits the workload through its queue along with the
 	// reservation (nil: not quota-managed, or admitted already).
 	Charge *quota.Charge
-	// recording is set once the gate passed and the admission is being
-	// written on the Workload object; recorded once it is.
-	recording, recorded bool
+	// record is how far the admission's record on the Workload object
+	// has come.
+	record recordPhase
 }
+
+// recordPhase is how far a reservation's admission record has come.
+type recordPhase int
+
+const (
+	// recordNotStarted: the gate has not passed yet.
+	recordNotStarted recordPhase = iota
+	// recordWriting: the gate passed; the admission is being written on
+	// the Workload object, and the members wait in Permit.
+	recordWriting
+	// recordWritten: the Workload object records the admission.
+	recordWritten
+)
 
 // SliceReservation is where one slice goes.
 type SliceReservation struct {
@@ -457,8 +470,8 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 	if s.recordFirstLocked(w, r) {
 		// The admission is written on the Workload object before any pod
 		// binds (see record.go): the members wait until it is.
-		first := !r.recording
-		r.recording = true
+		first := r.record == recordNotStarted
+		r.record = recordWriting
 		res := PermitResult{Wait: max(r.Deadline.Sub(s.opts.Clock.Now()), time.Second), Ref: v.Ref,
 			Message: fmt.Sprintf("waiting for the admission of %s to be recorded on its Workload object", w.key)}
 		if first {

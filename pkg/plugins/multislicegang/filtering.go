@@ -187,7 +187,7 @@ func (pl *Plugin) Filter(_ context.Context, cs fwk.CycleState, pod *corev1.Pod, 
 	if node == nil {
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "node not found")
 	}
-	ok, reason := pl.state.Check(pod, node.Name, func() workload.Resources { return freeOf(nodeInfo) })
+	ok, reason := pl.state.NodeAllowed(pod, node.Name, func() workload.Resources { return freeOf(nodeInfo) })
 	if ok {
 		return nil
 	}
@@ -245,7 +245,7 @@ func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1
 		}
 		reasons[describeStatus(st)]++
 	}
-	pl.act(ctx, pl.state.Rejected(pod, summarize(reasons)))
+	pl.act(ctx, pl.state.RecordFilterRejection(pod, summarize(reasons)))
 	return nil, fwk.NewStatus(fwk.Unschedulable, "the pod fits none of its reserved nodes; its workload plans again elsewhere")
 }
 
