@@ -29,7 +29,9 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
 // Name is the plugin's name in KubeSchedulerConfiguration.
@@ -38,7 +40,7 @@ const Name = "MultislicePreemption"
 // Plugin wraps DefaultPreemption.
 type Plugin struct {
 	dp     *defaultpreemption.DefaultPreemption
-	rt     *feed.Runtime
+	rt     sharedRuntime
 	handle fwk.Handle
 	evict  evictor
 	// gangSpared counts, within one plain pod's PostFilter, the victims
@@ -47,6 +49,20 @@ type Plugin struct {
 	// PostFilter at a time.
 	gangSpared atomic.Int64
 }
+
+// sharedRuntime is what the plugin uses of the scheduler's shared runtime
+// (feed.Runtime).
+type sharedRuntime interface {
+	// State is the shared state, nil while no MultisliceGang plugin has
+	// attached one (a profile may preempt without gangs).
+	State() *state.State
+	// Events records events for users.
+	Events() *controllers.EventSink
+	// Evict evicts whole workloads' pods until they are gone.
+	Evict(ctx context.Context, pods []state.PodRef, reason, message string)
+}
+
+var _ sharedRuntime = (*feed.Runtime)(nil)
 
 var (
 	_ fwk.PostFilterPlugin  = &Plugin{}

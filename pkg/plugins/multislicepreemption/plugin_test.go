@@ -9,16 +9,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/events"
 	fwk "k8s.io/kube-scheduler/framework"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/scheme"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
+	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -178,9 +180,9 @@ func TestEligible(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			c := newCluster(t)
-			pl := &Plugin{rt: feed.NewRuntimeWithState(c.st)}
+			pl := &Plugin{rt: newFakeRuntime(c.st)}
 			if tc.noState {
-				pl.rt = feed.NewRuntime()
+				pl.rt = newFakeRuntime(nil)
 			}
 			preemptor := unit.Pod("preemptor").Obj()
 			if tc.preemptor != nil {
@@ -208,7 +210,7 @@ func TestPostFilterGangMember(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := newCluster(t)
 			evicted := 0
-			pl := &Plugin{rt: feed.NewRuntimeWithState(c.st), evict: func(context.Context, workload.Key, []state.PodRef) { evicted++ }}
+			pl := &Plugin{rt: newFakeRuntime(c.st), evict: func(context.Context, workload.Key, []state.PodRef) { evicted++ }}
 			m := framework.NewDefaultNodeToStatus()
 			for n := range c.nodes {
 				m.Set(n, fwk.NewStatus(fwk.Unschedulable, "Insufficient google.com/tpu").WithPlugin("NodeResourcesFit"))
@@ -312,3 +314,20 @@ func checkDecoded(t *testing.T, got *schedconfig.DefaultPreemptionArgs, err erro
 		t.Errorf("decodeArgs (-want +got):\n%s", diff)
 	}
 }
+
+// fakeRuntime is a runtime around a state (nil: none attached); it
+// evicts nothing.
+type fakeRuntime struct {
+	st     *state.State
+	events *controllers.EventSink
+}
+
+func newFakeRuntime(st *state.State) fakeRuntime {
+	return fakeRuntime{st: st, events: controllers.NewEventSink(events.NewFakeRecorder(100), clock.RealClock{})}
+}
+
+func (f fakeRuntime) State() *state.State { return f.st }
+
+func (f fakeRuntime) Events() *controllers.EventSink { return f.events }
+
+func (fakeRuntime) Evict(context.Context, []state.PodRef, string, string) {}
