@@ -1,7 +1,10 @@
 // Package admission decides where a gang goes: from a state.Snapshot it
 // plans every slice of the workload's current gang at once — a distinct
 // free domain per confined slice, room on nodes for every pod — and returns
-// the reservation to commit, or why there is none. It holds no state.
+// the reservation to commit, or why there is none. PreFilter runs a
+// scheduling cycle's steps in order against the shared state (classify,
+// plan on a snapshot, commit), one call for the plugin's PreFilter. It
+// holds no state of its own.
 package admission
 
 import (

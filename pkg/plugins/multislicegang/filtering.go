@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -54,76 +53,42 @@ func readCycle(cs fwk.CycleState) *cycleState {
 // every slice of its gang at once when it holds none — and limits the pod to
 // the nodes planned for it.
 func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
-	v := pl.state.Classify(pod)
-	cs.Write(cycleKey, &cycleState{gang: v.Gang})
-	if !v.Gang {
-		return nil, nil
+	out := admission.PreFilter(pl.state, pod, admission.CycleSettings{
+		Requested: pl.requested, PermitTimeout: pl.permitTimeout(), FollowerTimeout: pl.followerTimeout(),
+	}, func(acts state.Actions) { pl.act(ctx, acts) })
+	cs.Write(cycleKey, &cycleState{gang: out.Gang, alone: out.Alone, candidates: out.Nodes})
+	if out.Planned > 0 {
+		metrics.PlanningDuration.Observe(out.Planned.Seconds())
 	}
-	if v.Wait || v.Unresolvable {
-		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
+	if out.Snapshot != nil {
+		cs.Write(feed.PlanSnapshotKey, &feed.PlanSnapshot{Snapshot: out.Snapshot})
 	}
-	key := v.Member.Key
-	pl.act(ctx, pl.state.ExpireIfDue(key))
-	if key.Source == workload.SourcePod {
-		// A queued plain pod: admitted on quota alone; the default filters
-		// and scores place it, on its flavors' nodes.
-		flavorNodes, fail, acts := pl.state.AdmitAlone(pod, pl.permitTimeout())
-		pl.act(ctx, acts)
-		if fail != nil {
-			pl.state.PlanFailed(pod, 0, fail)
-			pl.reportFailure(&v.Ref, fail)
-			return nil, failureStatus(fail)
-		}
-		cs.Write(cycleKey, &cycleState{gang: true, alone: true})
-		if flavorNodes == nil {
-			return nil, nil
-		}
-		candidates := aloneCandidates(pod, flavorNodes, pl.nodeInfo)
+	if out.Failure != nil {
+		pl.reportFailure(&out.Ref, out.Failure)
+	}
+	if out.Conflict != nil {
+		klog.FromContext(ctx).V(2).Info("Reservation raced with another change; retrying", "workload", out.Ref.Namespace+"/"+out.Ref.Name, "err", out.Conflict)
+	}
+	if out.Reserved != "" {
+		pl.rt.Events().Normal(&out.Ref, "Reserved", out.Reserved)
+	}
+	switch out.Code {
+	case admission.Unresolvable:
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, out.Message)
+	case admission.Unschedulable:
+		return nil, fwk.NewStatus(fwk.Unschedulable, out.Message)
+	}
+	if out.Alone && out.FlavorNodes != nil {
+		candidates := aloneCandidates(pod, out.FlavorNodes, pl.nodeInfo)
 		if candidates.Len() == 0 {
 			return nil, fwk.NewStatus(fwk.Unschedulable, "no node carries the labels of the flavors the pod's quota was charged to")
 		}
 		return &fwk.PreFilterResult{NodeNames: candidates}, nil
 	}
-	if reserved, ok := pl.state.MemberNodes(pod); ok {
-		return pl.restrict(cs, v.Gang, reserved, "the reserved room for the pod's slice is used up")
+	if out.Nodes != nil {
+		return &fwk.PreFilterResult{NodeNames: out.Nodes}, nil
 	}
-	if pl.state.PlacedWhole(key) {
-		// The gang already runs whole (a replacement pod, or a PodGroup
-		// member beyond minMember): the pod joins its slice's domain.
-		if held := pl.state.HeldDomainNodes(pod); held != nil {
-			return pl.restrict(cs, v.Gang, held, "the slice's domain has no nodes left")
-		}
-		return nil, nil
-	}
-	if f := pl.state.CachedFailure(pod); f != nil {
-		return nil, failureStatus(f)
-	}
-	sn := pl.state.Snapshot(key, pl.requested)
-	start := time.Now()
-	r, fail := admission.Plan(sn)
-	metrics.PlanningDuration.Observe(time.Since(start).Seconds())
-	if fail != nil {
-		pl.state.PlanFailed(pod, sn.Generation, fail)
-		cs.Write(feed.PlanSnapshotKey, &feed.PlanSnapshot{Snapshot: sn})
-		pl.reportFailure(&v.Ref, fail)
-		return nil, failureStatus(fail)
-	}
-	r.FollowerTimeout = pl.followerTimeout()
-	_, acts, err := pl.state.Commit(r, pl.permitTimeout())
-	if err != nil {
-		// Another workload took a chosen domain meanwhile: wait like a
-		// failed plan, so that what frees room wakes this pod again.
-		klog.FromContext(ctx).V(2).Info("Reservation raced with another change; retrying", "workload", key, "err", err)
-		pl.state.PlanFailed(pod, sn.Generation, &planner.Failure{Message: err.Error()})
-		return nil, fwk.NewStatus(fwk.Unschedulable, err.Error())
-	}
-	pl.act(ctx, acts)
-	pl.rt.Events().Normal(&v.Ref, "Reserved", state.DescribePlacement(sn.Self.Model, r))
-	reserved, ok := pl.state.MemberNodes(pod)
-	if !ok {
-		return nil, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("the reservation of %s was released", key))
-	}
-	return pl.restrict(cs, v.Gang, reserved, "the reserved room for the pod's slice is used up")
+	return nil, nil
 }
 
 // aloneCandidates are the nodes a plain pod admitted on quota alone may be
@@ -148,14 +113,6 @@ func aloneCandidates(pod *corev1.Pod, flavorNodes []string, nodeInfo func(string
 	return room
 }
 
-func (pl *Plugin) restrict(cs fwk.CycleState, gang bool, nodes sets.Set[string], empty string) (*fwk.PreFilterResult, *fwk.Status) {
-	cs.Write(cycleKey, &cycleState{gang: gang, candidates: nodes})
-	if nodes.Len() == 0 {
-		return nil, fwk.NewStatus(fwk.Unschedulable, empty)
-	}
-	return &fwk.PreFilterResult{NodeNames: nodes}, nil
-}
-
 // reportFailure records why the workload could not be admitted as an event
 // on it: a warning when only a change to its objects (or the nodes) can
 // help. Failures the planner decided carry no reason of their own.
@@ -166,13 +123,6 @@ func (pl *Plugin) reportFailure(ref *corev1.ObjectReference, f *planner.Failure)
 		return
 	}
 	pl.rt.Events().Normal(ref, reason, f.Message)
-}
-
-func failureStatus(f *planner.Failure) *fwk.Status {
-	if f.Unresolvable {
-		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, f.Message)
-	}
-	return fwk.NewStatus(fwk.Unschedulable, f.Message)
 }
 
 // PreFilterExtensions implements fwk.PreFilterPlugin. Reservations and
