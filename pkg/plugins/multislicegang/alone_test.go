@@ -12,7 +12,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -191,7 +191,7 @@ func TestHasRoom(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ni := framework.NewNodeInfo(tc.running...)
 			ni.SetNode(n)
-			if got := feed.HasRoom(ni, tc.request); got != tc.want {
+			if got := nodeinfo.HasRoom(ni, tc.request); got != tc.want {
 				t.Errorf("HasRoom = %v, want %v", got, tc.want)
 			}
 			if byFree := freeOf(ni).Count(tc.request) != 0; byFree != tc.want {
@@ -204,7 +204,7 @@ func TestHasRoom(t *testing.T) {
 	for i := range 110 {
 		full.AddPod(unit.Pod(fmt.Sprintf("p%d", i)).NodeName("tiny").Obj())
 	}
-	if feed.HasRoom(full, workload.Resources{corev1.ResourcePods: 1000}) {
+	if nodeinfo.HasRoom(full, workload.Resources{corev1.ResourcePods: 1000}) {
 		t.Errorf("HasRoom found a pod slot on a node with 110 of 110 pods")
 	}
 }

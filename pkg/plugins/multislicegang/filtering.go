@@ -13,9 +13,9 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -42,6 +42,18 @@ func (c *cycleState) Clone() fwk.StateData {
 	return &out
 }
 
+// PlanSnapshotKey is the cycle state key under which this plugin's
+// PreFilter leaves the snapshot a gang's failed plan was made on, for the
+// PostFilter of the same cycle to preempt on instead of taking another.
+const PlanSnapshotKey fwk.StateKey = "multislice.dev/plan-snapshot"
+
+// PlanSnapshot is the cycle state entry under PlanSnapshotKey. Plan leaves
+// a snapshot as it found it, so the entry is shared, never copied.
+type PlanSnapshot struct{ Snapshot *state.Snapshot }
+
+// Clone implements fwk.StateData.
+func (p *PlanSnapshot) Clone() fwk.StateData { return p }
+
 func readCycle(cs fwk.CycleState) *cycleState {
 	if data, err := cs.Read(cycleKey); err == nil {
 		return data.(*cycleState)
@@ -61,7 +73,7 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 		metrics.PlanningDuration.Observe(out.Planned.Seconds())
 	}
 	if out.Snapshot != nil {
-		cs.Write(feed.PlanSnapshotKey, &feed.PlanSnapshot{Snapshot: out.Snapshot})
+		cs.Write(PlanSnapshotKey, &PlanSnapshot{Snapshot: out.Snapshot})
 	}
 	if out.Failure != nil {
 		pl.reportFailure(&out.Ref, out.Failure)
@@ -103,7 +115,7 @@ func aloneCandidates(pod *corev1.Pod, flavorNodes []string, nodeInfo func(string
 	request := workload.PodRequests(&pod.Spec)
 	room := sets.New[string]()
 	for _, name := range flavorNodes {
-		if ni := nodeInfo(name); ni != nil && ni.Node() != nil && feed.HasRoom(ni, request) {
+		if ni := nodeInfo(name); ni != nil && ni.Node() != nil && nodeinfo.HasRoom(ni, request) {
 			room.Insert(name)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -515,7 +515,7 @@ func TestRequestedOf(t *testing.T) {
 		corev1.ResourcePods:             2000,
 		wellknown.ResourceTPU:           4000,
 	}
-	if diff := cmp.Diff(want, feed.RequestedOf(ni)); diff != "" {
+	if diff := cmp.Diff(want, nodeinfo.RequestedOf(ni)); diff != "" {
 		t.Errorf("RequestedOf (-want +got):\n%s", diff)
 	}
 	wantFree := workload.Resources{

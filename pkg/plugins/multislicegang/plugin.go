@@ -15,6 +15,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config"
 	configv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config/v1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -66,8 +67,8 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 		}
 		rt.SetPermitTimeout(h.ProfileName(), args.PermitTimeout)
 		pl := &Plugin{handle: h, args: args, rt: rt, state: st, sort: newSortKeys(st)}
-		pl.requested = feed.SnapshotRequested(h)
-		pl.nodeInfo = feed.SnapshotNodeInfo(h)
+		pl.requested = nodeinfo.SnapshotRequested(h)
+		pl.nodeInfo = nodeinfo.SnapshotNodeInfo(h)
 		rt.OnPodDeleted(pl.sort.forget)
 		return pl, nil
 	}
@@ -80,7 +81,7 @@ func (pl *Plugin) act(ctx context.Context, acts state.Actions) { pl.rt.Act(ctx, 
 
 // freeOf is what a node has left, in the model's units.
 func freeOf(ni fwk.NodeInfo) workload.Resources {
-	return workload.FromList(ni.Node().Status.Allocatable).Sub(feed.RequestedOf(ni))
+	return workload.FromList(ni.Node().Status.Allocatable).Sub(nodeinfo.RequestedOf(ni))
 }
 
 func (pl *Plugin) permitTimeout() time.Duration   { return pl.args.PermitTimeout }

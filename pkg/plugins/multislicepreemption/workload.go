@@ -11,8 +11,9 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -44,13 +45,13 @@ func (pl *Plugin) preemptForWorkload(ctx context.Context, cs fwk.CycleState, st 
 	}
 	start := time.Now()
 	var sn *state.Snapshot
-	if data, err := cs.Read(feed.PlanSnapshotKey); err == nil {
-		if ps, ok := data.(*feed.PlanSnapshot); ok && ps.Snapshot.Self != nil && ps.Snapshot.Self.Key == key {
+	if data, err := cs.Read(multislicegang.PlanSnapshotKey); err == nil {
+		if ps, ok := data.(*multislicegang.PlanSnapshot); ok && ps.Snapshot.Self != nil && ps.Snapshot.Self.Key == key {
 			sn = st.ForPreemption(ps.Snapshot)
 		}
 	}
 	if sn == nil {
-		sn = st.PreemptionSnapshot(key, feed.SnapshotRequested(pl.handle))
+		sn = st.PreemptionSnapshot(key, nodeinfo.SnapshotRequested(pl.handle))
 	}
 	decision, fail := admission.Preempt(sn, func(v *state.WorkloadView) *quota.ClusterQueue { return st.ClusterQueueOf(sn, v) })
 	metrics.PreemptionDuration.Observe(time.Since(start).Seconds())

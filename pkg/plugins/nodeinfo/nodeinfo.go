@@ -1,4 +1,7 @@
-package feed
+// Package nodeinfo reads the scheduling cycle's snapshot of nodes in the
+// model's units: what pods on a node request, and whether one more pod
+// fits, as the scheduler's own resource filter counts them.
+package nodeinfo
 
 import (
 	corev1 "k8s.io/api/core/v1"
@@ -48,18 +51,6 @@ func RequestedOf(ni fwk.NodeInfo) workload.Resources {
 	}
 	return r
 }
-
-// PlanSnapshotKey is the cycle state key under which MultisliceGang's
-// PreFilter leaves the snapshot a gang's failed plan was made on, for the
-// PostFilter of the same cycle to preempt on instead of taking another.
-const PlanSnapshotKey fwk.StateKey = "multislice.dev/plan-snapshot"
-
-// PlanSnapshot is the cycle state entry under PlanSnapshotKey. Plan leaves
-// a snapshot as it found it, so the entry is shared, never copied.
-type PlanSnapshot struct{ Snapshot *state.Snapshot }
-
-// Clone implements fwk.StateData.
-func (p *PlanSnapshot) Clone() fwk.StateData { return p }
 
 // HasRoom reports whether one more pod asking for request fits in what the
 // node has left, by the NodeInfo's allocatable and requested resources as
