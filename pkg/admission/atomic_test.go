@@ -340,7 +340,7 @@ func TestPreemptAtomic(t *testing.T) {
 			s := snapshot().zonal("us-a", "a1", "a2").zonal("us-b", "b1", "b2").
 				selfAtomic(js, all(js, tpuSpec())...).priority(100).
 				running("x", 50, 0, "a2").running("y", 5, 0, "b1").running("z", 6, 0, "b2")
-			d, fail := admission.Preempt(s.sn, noQueue)
+			d, fail := admission.Preempt(s.sn)
 			if fail != nil {
 				t.Fatalf("Preempt failed: %v", fail)
 			}

@@ -27,9 +27,6 @@ type Preemption struct {
 	Capacity bool
 }
 
-// QueueOf returns the ClusterQueue a view is charged to or waits in.
-type QueueOf func(v *state.WorkloadView) *quota.ClusterQueue
-
 // Preempt decides which workloads to evict, whole, so that sn.Self can be
 // placed — by one comparator chain (package preemption): fewest victims,
 // lowest priority, most recently started, key — among the workloads the
@@ -43,12 +40,12 @@ type QueueOf func(v *state.WorkloadView) *quota.ClusterQueue
 // simulated on the snapshot with the same Plan that admits workloads, so a
 // preemption never frees room the preemptor then cannot use. The snapshot
 // is left as it was. The failure says why no set helps.
-func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure) {
+func Preempt(sn *state.Snapshot) (*Preemption, *planner.Failure) {
 	self := sn.Self
 	if self == nil || self.Model == nil {
 		return nil, &planner.Failure{Message: "the workload is not known yet", Unresolvable: true}
 	}
-	me := party(self, queueOf(self))
+	me := party(self, sn.ClusterQueueOf(self))
 	sit := preemption.Situation{Capacity: quotaFits(sn)}
 	if q := sn.Quota; q != nil && q.View != nil && !sit.Capacity {
 		sit.Borrowing = func(cq *quota.ClusterQueue) bool { return len(q.View.Borrowed(cq)) > 0 }
@@ -79,7 +76,7 @@ func Preempt(sn *state.Snapshot, queueOf QueueOf) (*Preemption, *planner.Failure
 			// is evicting frees nothing for this one.
 			continue
 		}
-		ok, why := preemption.Allowed(me, party(v, queueOf(v)), sit)
+		ok, why := preemption.Allowed(me, party(v, sn.ClusterQueueOf(v)), sit)
 		if !ok {
 			refused[why]++
 			continue

@@ -59,8 +59,6 @@ func (s *snap) priority(p int32) *snap {
 	return s
 }
 
-func noQueue(*state.WorkloadView) *quota.ClusterQueue { return nil }
-
 // checkOutcome checks that Preempt failed mentioning wantFail, or that it
 // succeeded when wantFail is empty; it reports whether to check the
 // decision further.
@@ -153,7 +151,7 @@ func TestPreempt(t *testing.T) {
 		wantFail: "would not make room",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, fail := admission.Preempt(tc.sn.sn, noQueue)
+			d, fail := admission.Preempt(tc.sn.sn)
 			if !checkOutcome(t, d, fail, tc.wantFail) {
 				return
 			}
@@ -183,7 +181,7 @@ func TestPreemptLeavesTheSnapshotAlone(t *testing.T) {
 			running("a", 1, 0, "pool-1").running("b", 2, 0, "pool-2").running("c", 3, 0, "pool-3").sn
 	}
 	sn := build()
-	if _, fail := admission.Preempt(sn, noQueue); fail != nil {
+	if _, fail := admission.Preempt(sn); fail != nil {
 		t.Fatalf("preempt: %v", fail)
 	}
 	opts := cmp.Options{
@@ -214,7 +212,7 @@ func TestPreemptManyCandidates(t *testing.T) {
 		}
 		s.running("w"+name, int32(i%50), i, name)
 	}
-	d, fail := admission.Preempt(s.sn, noQueue)
+	d, fail := admission.Preempt(s.sn)
 	if fail != nil {
 		t.Fatal(fail)
 	}
@@ -262,7 +260,7 @@ func BenchmarkPreempt(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				if _, fail := admission.Preempt(s.sn, noQueue); fail != nil {
+				if _, fail := admission.Preempt(s.sn); fail != nil {
 					b.Fatal(fail)
 				}
 			}
@@ -279,7 +277,7 @@ func TestPreemptCapacityOrQuota(t *testing.T) {
 	js := jobSetModel("high").slices(2, 2, pool, 0, tpuSpec()).obj()
 	// Seed 000 under a queue: the preemptor (16 chips) lost pool-1; low
 	// (16 chips, charged to the same ClusterQueue) holds pool-3 and pool-4.
-	build := func(nominal int64, within string, queued bool) (*state.Snapshot, admission.QueueOf) {
+	build := func(nominal int64, within string, queued bool) *state.Snapshot {
 		s := snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).pool("pool-4", 2).
 			self(js, all(js, tpuSpec())...).priority(100).failed("pool-1").
 			running("low", 10, 0, "pool-3", "pool-4").
@@ -289,15 +287,11 @@ func TestPreemptCapacityOrQuota(t *testing.T) {
 		low := s.sn.Workloads[other("low").Key]
 		low.Charge = &quota.Charge{ClusterQueue: "cq", Usage: quota.Usage{{Flavor: "v6e", Resource: wellknown.ResourceTPU}: 16000}}
 		s.sn.Quota.View.Add(low.Charge)
+		s.sn.ClusterQueues = map[string]*quota.ClusterQueue{"cq": cq}
 		if !queued {
 			s.sn.Quota = nil
 		}
-		return s.sn, func(v *state.WorkloadView) *quota.ClusterQueue {
-			if v == s.sn.Self && !queued || v != s.sn.Self && v.Charge == nil {
-				return nil
-			}
-			return cq
-		}
+		return s.sn
 	}
 	for _, tc := range []struct {
 		name         string
@@ -313,7 +307,7 @@ func TestPreemptCapacityOrQuota(t *testing.T) {
 		{name: "unqueued preemptor never evicts an admitted workload", nominal: 64, within: "LowerPriority", wantFail: "capacity preemption: no workload may be preempted for it: JobSet ns/low is admitted through ClusterQueue cq and the preemptor is not queued"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sn, queueOf := build(tc.nominal, tc.within, tc.queued)
+			sn := build(tc.nominal, tc.within, tc.queued)
 			used := func() int64 {
 				if sn.Quota == nil {
 					return 0
@@ -321,7 +315,7 @@ func TestPreemptCapacityOrQuota(t *testing.T) {
 				return sn.Quota.View.Usage("cq", quota.FlavorResource{Flavor: "v6e", Resource: wellknown.ResourceTPU})
 			}
 			before := used()
-			d, fail := admission.Preempt(sn, queueOf)
+			d, fail := admission.Preempt(sn)
 			if used() != before {
 				t.Errorf("the queue's usage is %d after the decision, want %d as before", used(), before)
 			}

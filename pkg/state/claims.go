@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -74,20 +73,6 @@ func (s *State) ForPreemption(sn *Snapshot) *Snapshot {
 		}
 	}
 	return sn
-}
-
-// ClusterQueueOf returns the ClusterQueue a workload view is charged to,
-// or for the snapshot's own workload the one it waits in (nil: none).
-func (s *State) ClusterQueueOf(sn *Snapshot, v *WorkloadView) *quota.ClusterQueue {
-	if v == sn.Self && sn.Quota != nil {
-		return sn.Quota.ClusterQueue
-	}
-	if v.Charge == nil {
-		return nil
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.book.ClusterQueue(v.Charge.ClusterQueue)
 }
 
 // Claim records that preemptor, of priority priority, evicts victims to

@@ -40,7 +40,7 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 		t.Fatal("high was placed without preemption")
 	}
 	sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
-	d, fail := admission.Preempt(sn, func(v *state.WorkloadView) *quota.ClusterQueue { return f.s.ClusterQueueOf(sn, v) })
+	d, fail := admission.Preempt(sn)
 	if fail != nil {
 		t.Fatalf("preempt: %v", fail)
 	}
@@ -185,7 +185,10 @@ func TestQuotaPreemptionWithinClusterQueue(t *testing.T) {
 				t.Fatalf("high planned without preemption: %v", fail)
 			}
 			sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
-			d, fail := admission.Preempt(sn, func(v *state.WorkloadView) *quota.ClusterQueue { return f.s.ClusterQueueOf(sn, v) })
+			if cq := sn.ClusterQueueOf(sn.Workloads[jsKey("low")]); cq == nil || cq.Name != "cluster-queue" || cq.Preemption.WithinClusterQueue != policy {
+				t.Fatalf("the snapshot says low is charged to %+v, want cluster-queue as the state holds it", cq)
+			}
+			d, fail := admission.Preempt(sn)
 			if fail != nil {
 				t.Fatalf("preempt: %v", fail)
 			}
@@ -196,5 +199,27 @@ func TestQuotaPreemptionWithinClusterQueue(t *testing.T) {
 				t.Errorf("high goes to %s, one of low's pools, while pools 4-6 are free", got)
 			}
 		})
+	}
+}
+
+// An unqueued workload never evicts one admitted through a queue, however
+// high its priority: the preemption decides on the snapshot alone, which
+// carries the ClusterQueue each of its workloads is charged to.
+func TestUnqueuedPreemptorSparesAdmittedWorkloads(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(3)...), 24, quota.BestEffortFIFO)
+	low := unit.JobSet("low").Annotation(wellknown.QueueNameLabel, "multislice-queue").
+		Pod(func(b *builders.PodBuilder) { b.Priority(1) }).ReplicatedJob("slice", 3, 2).Obj()
+	f.addRunning(low, "pool-1-node-0", "pool-1-node-1", "pool-2-node-0", "pool-2-node-1", "pool-3-node-0", "pool-3-node-1")
+	f.addGang(prioritized("high", 1, 100))
+	if _, fail := f.plan(jsKey("high")); fail == nil {
+		t.Fatal("high was placed without preemption")
+	}
+	sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
+	d, fail := admission.Preempt(sn)
+	if fail == nil {
+		t.Fatalf("high preempts %v, want no victim", d.Victims)
+	}
+	if !strings.Contains(fail.Message, "admitted through ClusterQueue cluster-queue and the preemptor is not queued") {
+		t.Errorf("failure %q does not say why low is spared", fail.Message)
 	}
 }

@@ -33,6 +33,10 @@ type Snapshot struct {
 	// Quota is set when Self waits to be admitted through a queue: the
 	// plan must charge it too.
 	Quota *QuotaDecision
+	// ClusterQueues are those the snapshot's workloads are charged to, as
+	// the state held them: shared, for the state replaces a ClusterQueue
+	// rather than changing it.
+	ClusterQueues map[string]*quota.ClusterQueue
 	// AtomicKey is the node label every slice of Self must share one
 	// value of (e.g. topology.kubernetes.io/zone), "" for none. When it is
 	// set, the nodes of Self's placed pods are all in Nodes: they pin the
@@ -119,10 +123,11 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 	defer s.mu.Unlock()
 	w := s.workloads[key]
 	sn := &Snapshot{
-		Generation: s.generation,
-		Nodes:      map[string]*NodeView{},
-		Domains:    map[string]map[string][]string{},
-		Workloads:  map[workload.Key]*WorkloadView{},
+		Generation:    s.generation,
+		Nodes:         map[string]*NodeView{},
+		Domains:       map[string]map[string][]string{},
+		Workloads:     map[workload.Key]*WorkloadView{},
+		ClusterQueues: map[string]*quota.ClusterQueue{},
 	}
 	if w == nil || w.model == nil {
 		return sn
@@ -238,6 +243,12 @@ func (s *State) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
 	}
 	v.Model = w.model
 	v.Charge = s.book.ChargeOf(key)
+	if v.Charge != nil {
+		if sn.ClusterQueues == nil {
+			sn.ClusterQueues = map[string]*quota.ClusterQueue{}
+		}
+		sn.ClusterQueues[v.Charge.ClusterQueue] = s.book.ClusterQueue(v.Charge.ClusterQueue)
+	}
 	v.Started = w.placedAt
 	_, v.Evicting = s.evicting[key]
 	if w.model != nil {
@@ -396,4 +407,16 @@ func (sn *Snapshot) remove(key workload.Key, uncharge bool) (undo func()) {
 		}
 		sn.Workloads[key] = v
 	}
+}
+
+// ClusterQueueOf returns the ClusterQueue a workload view of sn is charged
+// to, or for sn's own workload the one it waits in (nil: none).
+func (sn *Snapshot) ClusterQueueOf(v *WorkloadView) *quota.ClusterQueue {
+	if v == sn.Self && sn.Quota != nil {
+		return sn.Quota.ClusterQueue
+	}
+	if v.Charge == nil {
+		return nil
+	}
+	return sn.ClusterQueues[v.Charge.ClusterQueue]
 }

@@ -53,7 +53,7 @@ func (pl *Plugin) preemptForWorkload(ctx context.Context, cs fwk.CycleState, st 
 	if sn == nil {
 		sn = st.PreemptionSnapshot(key, nodeinfo.SnapshotRequested(pl.handle))
 	}
-	decision, fail := admission.Preempt(sn, func(v *state.WorkloadView) *quota.ClusterQueue { return st.ClusterQueueOf(sn, v) })
+	decision, fail := admission.Preempt(sn)
 	metrics.PreemptionDuration.Observe(time.Since(start).Seconds())
 	logger := klog.FromContext(ctx)
 	if fail != nil {
