@@ -80,7 +80,11 @@ type WorkloadView struct {
 	// Pods are its live placed pods, any attempt.
 	Pods []PodView
 	// Members are its live pods of the current attempt, placed or not,
-	// sorted by name.
+	// sorted by name. They are the state's own records, shared: the state
+	// replaces a pod's record when the pod changes (Reserve, Unreserve and
+	// the informer's updates each index a new copy) and never alters one a
+	// snapshot may hold, but for the holder index fields (holds,
+	// heldDomain) that no decision reads.
 	Members []*Pod
 	// Active lists the slices that make up the gang now.
 	Active []int
