@@ -1,10 +1,12 @@
 // Package admission decides where a gang goes: from a state.Snapshot it
 // plans every slice of the workload's current gang at once — a distinct
 // free domain per confined slice, room on nodes for every pod — and returns
-// the reservation to commit, or why there is none. PreFilter runs a
-// scheduling cycle's steps in order against the shared state (classify,
-// plan on a snapshot, commit), one call for the plugin's PreFilter. It
-// holds no state of its own.
+// the reservation to commit, or why there is none. PreEnqueue and
+// PreFilter run the steps of a pod's way into and through a scheduling
+// cycle in order against the shared state (admit, classify, plan on a
+// snapshot, commit), one call for each of the plugins' extension points,
+// and return outcomes the glue maps to statuses and notices. It holds no
+// state of its own.
 package admission
 
 import (

@@ -17,6 +17,9 @@ import (
 
 var prefilterUnit = builders.Unit{Namespace: "ns", Scheduler: "multislice-scheduler"}
 
+// nothingRequested is a scheduler's snapshot with no pod on any node.
+func nothingRequested(string) (workload.Resources, bool) { return nil, false }
+
 // prefilterState is a state of the scheduler with v5e pools pool-1 to
 // pool-<pools> and the JobSet API served.
 func prefilterState(t *testing.T, pools int) *state.State {
@@ -32,9 +35,13 @@ func prefilterState(t *testing.T, pools int) *state.State {
 
 // addJobSet feeds a JobSet of slices × 2 pods and its pods to st, and
 // returns the pods.
-func addJobSet(t *testing.T, st *state.State, name string, slices int32) []*corev1.Pod {
+func addJobSet(t *testing.T, st *state.State, name string, slices int32, edits ...func(*builders.JobSetBuilder)) []*corev1.Pod {
 	t.Helper()
-	js := prefilterUnit.JobSet(name).ReplicatedJob("slice", slices, 2).Obj()
+	b := prefilterUnit.JobSet(name)
+	for _, e := range edits {
+		e(b)
+	}
+	js := b.ReplicatedJob("slice", slices, 2).Obj()
 	model, err := workload.FromJobSet(js, "")
 	key := workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name}
 	st.UpsertSource(key, model, err, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
@@ -64,7 +71,6 @@ func poolOf(nodes sets.Set[string]) string {
 // nodes, reports a failed plan once (with the snapshot it read, for
 // preemption) and names the pods that are not its to place.
 func TestPreFilter(t *testing.T) {
-	nothingRequested := func(string) (workload.Resources, bool) { return nil, false }
 	set := admission.CycleSettings{Requested: nothingRequested, PermitTimeout: time.Minute, FollowerTimeout: time.Minute}
 	noActs := func(t *testing.T) func(state.Actions) {
 		return func(a state.Actions) {

@@ -9,10 +9,10 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // WaitingForLeadership is why a standby replica holds every pod back.
@@ -79,90 +79,44 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 		// the API shows (see feed.Runtime.Attach).
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, WaitingForLeadership)
 	}
-	v := st.Admit(pod)
-	if v.Gang && !v.Wait && !v.Unresolvable {
-		// A head whose queue provisions capacity first reserves its quota
-		// here, and waits gated for the capacity: it never goes through a
-		// scheduling cycle (nor is reported unschedulable, which would
-		// send an autoscaler provisioning for it a second way) before it
-		// can be placed.
-		done, msg, problem := st.ReserveForCheck(pod)
-		if !done {
-			if v.Member.Key.Source == workload.SourcePod {
-				g.admitAlone(ctx, st, pod)
-			}
-			g.rt.Released(pod)
-			return nil
-		}
-		reason := "QuotaReserved"
-		if problem != nil {
-			reason = problem.Reason
-		} else {
-			g.rt.PokeProvisioning()
-		}
-		g.rt.Events().Normal(&v.Ref, reason, msg)
-		g.rt.Held(pod, reason, msg, false)
-		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, msg)
+	out := admission.PreEnqueue(st, pod, g.permitTimeout())
+	if !out.Later.Empty() {
+		// PreEnqueue runs under the scheduling queue's lock, which
+		// activating takes: act once this call has returned.
+		go g.rt.Act(context.WithoutCancel(ctx), out.Later)
 	}
-	if !v.Gang {
+	if out.Pass {
 		g.rt.Released(pod)
 		return nil
 	}
-	switch {
-	case v.Unresolvable:
-		g.rt.Events().WarnPod(pod, &v.Ref, state.ReasonGangBlocked, v.Message)
-	case v.QueueReason != "":
-		// Why its queue keeps it waiting (the sink drops repeats): a
-		// Warning when only the user can fix it (a LocalQueue missing, a
-		// workload larger than its queue can ever hold), Normal when it
-		// waits its turn.
-		if v.QueueNeedsAction {
-			g.rt.Events().Warn(&v.Ref, v.QueueReason, v.Message)
-		} else {
-			g.rt.Events().Normal(&v.Ref, v.QueueReason, v.Message)
-		}
-		metrics.QueueRejections.WithLabelValues(v.QueueReason).Inc()
+	if out.ProvisioningReserved {
+		g.rt.PokeProvisioning()
 	}
-	if len(v.Wake) > 0 {
-		// PreEnqueue runs under the scheduling queue's lock, which
-		// activating takes: activate once this call has returned.
-		go g.rt.Act(context.WithoutCancel(ctx), state.Actions{Activate: v.Wake})
+	if e := out.Event; e.Reason != "" {
+		// The sink drops repeats.
+		switch {
+		case out.OnPod:
+			g.rt.Events().WarnPod(pod, &out.Ref, e.Reason, e.Message)
+		case e.Warning:
+			g.rt.Events().Warn(&out.Ref, e.Reason, e.Message)
+		default:
+			g.rt.Events().Normal(&out.Ref, e.Reason, e.Message)
+		}
+	}
+	if out.QueueRejection != "" {
+		metrics.QueueRejections.WithLabelValues(out.QueueRejection).Inc()
 	}
 	// The pod itself says why it waits, where kubectl describe pod shows
 	// it: no scheduling cycle will.
-	switch {
-	case v.Unresolvable:
-		g.rt.Held(pod, state.ReasonGangBlocked, v.Message, true)
-	case v.QueueReason != "":
-		// The head speaks for its gang: every member waits for the same.
-		g.rt.HeldAll(st.PendingMembers(v.Member.Key), v.QueueReason, v.Message, v.QueueNeedsAction)
+	switch h := out.Hold; {
+	case out.HoldAll != nil:
+		g.rt.HeldAll(out.HoldAll, h.Reason, h.Message, h.Warning)
+	case out.HoldWeak:
+		g.rt.HeldWaiting(pod, h.Reason, h.Message)
 	default:
-		g.rt.HeldWaiting(pod, state.ReasonWaitingForGang, v.Message)
+		g.rt.Held(pod, h.Reason, h.Message, h.Warning)
 	}
-	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
-}
-
-// admitAlone charges a queued plain pod's quota as the pod passes the
-// gate, not in its scheduling cycle: otherwise every pod created while
-// quota is free passes, since none of them is charged yet, and those
-// beyond the quota each spend a cycle to learn it and wait in the
-// unschedulable queue instead of gated. The reservation lasts the permit
-// timeout, as one made in PreFilter; a pod that waits longer in the active
-// queue is charged again in its cycle. When the charge fails (the verdict
-// let the pod through to preempt, or a concurrent change took the quota)
-// the pod goes on, and its cycle says why.
-func (g *Gate) admitAlone(ctx context.Context, st *state.State, pod *corev1.Pod) {
-	timeout := g.permitTimeout()
-	if timeout <= 0 {
-		// Unreachable once started: every profile with the gate builds
-		// MultisliceGang too. Its cycle charges it instead.
-		return
-	}
-	_, _, acts := st.AdmitAlone(pod, timeout)
-	if !acts.Empty() {
-		// Under the scheduling queue's lock: see PreEnqueue.
-		go g.rt.Act(context.WithoutCancel(ctx), acts)
-	}
+	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, out.Message)
 }
 
 // EventsToRegister implements fwk.EnqueueExtensions: see Gate.
