@@ -69,7 +69,8 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 	}
 	var head *corev1.Pod
 	for _, p := range pods {
-		if st.IsWaitingHead(p) {
+		if v := st.Admit(p); !v.Wait {
+			// The head: the others wait behind it.
 			head = p
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // What the external tests of this package read and production code does
@@ -18,4 +19,22 @@ func (s *State) RunExpiredAt(key workload.Key) time.Time {
 		return w.runExpired
 	}
 	return time.Time{}
+}
+
+// IsWaitingHead reports whether the pod is the one its waiting workload
+// retries through.
+func (s *State) IsWaitingHead(pod *corev1.Pod) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.headOfLocked(pod) != nil
+}
+
+// DefaultDomainKey is the key confining gangs that name none.
+func (s *State) DefaultDomainKey() string { return s.opts.DefaultDomainKey }
+
+// Reservations is the number of live reservations.
+func (s *State) Reservations() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.reservations)
 }

@@ -406,14 +406,6 @@ func (s *State) HeadFailure(pod *corev1.Pod) *planner.Failure {
 	return w.failure
 }
 
-// IsWaitingHead reports whether the pod is the one its waiting workload
-// retries through.
-func (s *State) IsWaitingHead(pod *corev1.Pod) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.headOfLocked(pod) != nil
-}
-
 // headOfLocked returns the workload whose waiting head pod is (nil: none).
 func (s *State) headOfLocked(pod *corev1.Pod) *Workload {
 	w := s.heads[pod.UID]

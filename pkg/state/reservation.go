@@ -684,13 +684,6 @@ func (s *State) ReservationOf(key workload.Key) (Reservation, bool) {
 	return out, true
 }
 
-// Reservations is the number of live reservations.
-func (s *State) Reservations() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return len(s.reservations)
-}
-
 // DescribePlacement renders a reservation for users.
 func DescribePlacement(w *workload.Workload, r *Reservation) string {
 	idx := slices.Sorted(maps.Keys(r.Slices))

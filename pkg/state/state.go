@@ -221,9 +221,6 @@ func New(opts Options) *State {
 // Clock returns the state's clock.
 func (s *State) Clock() clock.PassiveClock { return s.opts.Clock }
 
-// DefaultDomainKey is the key confining gangs that name none.
-func (s *State) DefaultDomainKey() string { return s.opts.DefaultDomainKey }
-
 // AddScheduler registers a profile whose pods this state plans.
 func (s *State) AddScheduler(name string) {
 	s.mu.Lock()
