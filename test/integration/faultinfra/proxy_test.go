@@ -58,25 +58,38 @@ func TestFaultProxy(t *testing.T) {
 	})
 
 	t.Run("ensure", func(t *testing.T) {
-		// Whatever the probabilities (none here): the first delete fails
-		// unforwarded, the second is applied and its response lost, the
-		// third passes.
-		fp.SetRules(harness.FaultRule{Name: "ensure", Match: harness.PodDeletes(), Ensure: true, Code: 503})
-		for i, want := range []struct {
-			fails, gone bool
-		}{{true, false}, {true, true}, {false, true}} {
-			pod := cp.CreatePod(t, builders.Pod(ns, fmt.Sprintf("ensure-%d", i)).Obj())
-			err := via.CoreV1().Pods(ns).Delete(t.Context(), pod.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
-			if (err != nil) != want.fails {
-				t.Errorf("delete %d: %v, want failed=%v", i+1, err, want.fails)
-			}
-			_, err = pods.Get(t.Context(), pod.Name, metav1.GetOptions{})
-			if gone := apierrors.IsNotFound(err); gone != want.gone {
-				t.Errorf("delete %d: pod gone=%v, want %v", i+1, gone, want.gone)
-			}
-			_ = pods.Delete(t.Context(), pod.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+		// Whatever the probabilities: the first delete fails unforwarded,
+		// the second is applied and its response lost, the third is left
+		// to them (none: it passes; every request fails: it fails).
+		for _, tc := range []struct {
+			name  string
+			fail  float64
+			third bool // the third delete fails
+			want  harness.FaultCount
+		}{
+			{"no probabilities", 0, false, harness.FaultCount{Seen: 3, Failed: 1, Dropped: 1}},
+			{"every request fails", 1, true, harness.FaultCount{Seen: 3, Failed: 2, Dropped: 1}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				name := "ensure-" + fmt.Sprint(tc.fail)
+				fp.SetRules(harness.FaultRule{Name: name, Match: harness.PodDeletes(), Ensure: true, Fail: tc.fail, Code: 503})
+				for i, want := range []struct {
+					fails, gone bool
+				}{{true, false}, {true, true}, {tc.third, !tc.third}} {
+					pod := cp.CreatePod(t, builders.Pod(ns, fmt.Sprintf("%s-%d", name, i)).Obj())
+					err := via.CoreV1().Pods(ns).Delete(t.Context(), pod.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+					if (err != nil) != want.fails {
+						t.Errorf("delete %d: %v, want failed=%v", i+1, err, want.fails)
+					}
+					_, err = pods.Get(t.Context(), pod.Name, metav1.GetOptions{})
+					if gone := apierrors.IsNotFound(err); gone != want.gone {
+						t.Errorf("delete %d: pod gone=%v, want %v", i+1, gone, want.gone)
+					}
+					_ = pods.Delete(t.Context(), pod.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+				}
+				wantCounts(t, fp, name, tc.want)
+			})
 		}
-		wantCounts(t, fp, "ensure", harness.FaultCount{Seen: 3, Failed: 1, Dropped: 1})
 	})
 
 	t.Run("first matching rule wins", func(t *testing.T) {

@@ -491,12 +491,15 @@ func (fp *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			panic(http.ErrAbortHandler)
 		}
 	}
-	if (rule.Ensure && nth == 1) || fp.roll(rule.Fail) {
+	// Ensure decides the first two requests alone: a second request that
+	// rolled a failure would leave the run without a dropped response.
+	ensured := rule.Ensure && nth <= 2
+	if (ensured && nth == 1) || (!ensured && fp.roll(rule.Fail)) {
 		fp.count(rule.Name, func(c *FaultCount) { c.Failed++ })
 		writeStatus(w, rule.Code, rule.Name)
 		return
 	}
-	if (rule.Ensure && nth == 2) || fp.roll(rule.Drop) {
+	if (ensured && nth == 2) || (!ensured && fp.roll(rule.Drop)) {
 		fp.count(rule.Name, func(c *FaultCount) { c.Dropped++ })
 		fp.proxy.ServeHTTP(&discardResponse{header: http.Header{}}, r)
 		if rule.Code != 0 {
