@@ -52,7 +52,7 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 }
 
 // While the victims terminate, the domains chosen for the preemptor are
-// kept for it: no other workload plans into them and no pod passes Check
+// kept for it: no other workload plans into them and no pod passes NodeAllowed
 // there; the preemptor itself waits for its victims instead of preempting
 // again; its commit ends the claim.
 func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
@@ -101,7 +101,7 @@ func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 	node := claimed + "-node-0"
 	plain := unit.Pod("plain").TPU("4").Priority(1000).Obj()
 	if ok, why := f.s.NodeAllowed(plain, node, f.free(node)); ok || !strings.Contains(why, "kept for") {
-		t.Errorf("Check(plain pod, %s) = %v, %q; want it kept for high", node, ok, why)
+		t.Errorf("NodeAllowed(plain pod, %s) = %v, %q; want it kept for high", node, ok, why)
 	}
 	// Another waiting workload, even of higher priority, does not plan
 	// into the claimed domains.
@@ -112,7 +112,7 @@ func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 
 	f.commit(jsKey("high"))
 	if ok, why := f.s.NodeAllowed(plain, node, f.free(node)); ok || strings.Contains(why, "kept for") {
-		t.Errorf("after high's commit Check(plain pod, %s) = %v, %q; want its reservation, not the claim", node, ok, why)
+		t.Errorf("after high's commit NodeAllowed(plain pod, %s) = %v, %q; want its reservation, not the claim", node, ok, why)
 	}
 }
 
@@ -148,7 +148,7 @@ func TestClaimEnds(t *testing.T) {
 			node, plain := claimedNode(t, f, low, d)
 			end(f)
 			if ok, why := f.s.NodeAllowed(plain, node, f.free(node)); !ok {
-				t.Errorf("after the claim ended Check(plain pod, %s) = false, %q", node, why)
+				t.Errorf("after the claim ended NodeAllowed(plain pod, %s) = false, %q", node, why)
 			}
 		})
 	}

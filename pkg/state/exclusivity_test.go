@@ -72,15 +72,15 @@ func TestExclusivityComesFromTheWorkload(t *testing.T) {
 			}
 			ok, why := f.s.NodeAllowed(member, "pool-1-node-0", f.free("pool-1-node-0"))
 			if ok == tc.wantHeld || (tc.wantHeld && why != "node is in gke-nodepool=pool-1, held by PodGroup ns/pg") {
-				t.Errorf("Check(JobSet member on pool-1) = %v %q, want held %v", ok, why, tc.wantHeld)
+				t.Errorf("NodeAllowed(JobSet member on pool-1) = %v %q, want held %v", ok, why, tc.wantHeld)
 			}
 			if ok, why := f.s.NodeAllowed(member, "pool-2-node-0", f.free("pool-2-node-0")); !ok {
-				t.Errorf("Check(JobSet member on pool-2) refused: %s", why)
+				t.Errorf("NodeAllowed(JobSet member on pool-2) refused: %s", why)
 			}
 			// A plain pod is no more welcome in a held domain than another
 			// workload's slice.
 			if ok, _ := f.s.NodeAllowed(unit.Pod("plain").TPU("4").Obj(), "pool-1-node-0", f.free("pool-1-node-0")); ok == tc.wantHeld {
-				t.Errorf("Check(plain pod on pool-1) = %v, want held %v", ok, tc.wantHeld)
+				t.Errorf("NodeAllowed(plain pod on pool-1) = %v, want held %v", ok, tc.wantHeld)
 			}
 			// Once the group is gone, the domain is free.
 			for _, p := range running {
@@ -148,10 +148,10 @@ func TestRecreatedJobSet(t *testing.T) {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}
 	if ok, why := f.s.NodeAllowed(newPods[0], "pool-1-node-0", f.free("pool-1-node-0")); ok || why != "gke-nodepool=pool-1 is held by pods of a deleted JobSet ns/a of the same name (uid a-uid)" {
-		t.Errorf("Check(new pod on the old pods' domain) = %v %q, want held", ok, why)
+		t.Errorf("NodeAllowed(new pod on the old pods' domain) = %v %q, want held", ok, why)
 	}
 	if ok, why := f.s.NodeAllowed(newPods[0], "pool-2-node-0", f.free("pool-2-node-0")); !ok {
-		t.Errorf("Check(new pod on a free domain) refused: %s", why)
+		t.Errorf("NodeAllowed(new pod on a free domain) refused: %s", why)
 	}
 	if _, _, err := f.s.Commit(r, time.Minute); err != nil {
 		t.Errorf("Commit: %v", err)
@@ -209,7 +209,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 	for _, c := range checks {
 		ok, why := f.s.NodeAllowed(c.pod, c.node, f.free(c.node))
 		if ok != c.wantOK || (!ok && why != "the room left on the node is reserved for PodGroup ns/pg") {
-			t.Errorf("Check(%s, %s) = %v %q, want %v", c.pod.Name, c.node, ok, why, c.wantOK)
+			t.Errorf("NodeAllowed(%s, %s) = %v %q, want %v", c.pod.Name, c.node, ok, why, c.wantOK)
 		}
 	}
 	// A reserved member takes its room: it is no longer outstanding.
@@ -217,7 +217,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 		t.Fatalf("Reserve(worker 0) = %d on %s", got, node)
 	}
 	if ok, why := f.s.NodeAllowed(plainTPU, "pool-1-node-1", f.free("pool-1-node-1")); ok {
-		t.Errorf("Check(plain TPU pod, pool-1-node-1) after a reserve elsewhere allowed, want refused (%s)", why)
+		t.Errorf("NodeAllowed(plain TPU pod, pool-1-node-1) after a reserve elsewhere allowed, want refused (%s)", why)
 	}
 	if ok, why := f.s.NodeAllowed(plainTPU, "pool-1-node-0", func() workload.Resources {
 		return workload.Resources{wellknown.ResourceTPU: 4000, corev1.ResourcePods: 100000}

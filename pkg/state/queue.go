@@ -482,7 +482,7 @@ func (s *State) queueAPIProblemLocked() *quota.Problem {
 
 // AdmitAlone admits a queued plain pod's workload on quota alone: no plan,
 // the scheduler's own filters choose the node, among those of the flavors
-// it is charged to (Check keeps it there). A plan would copy every node
+// it is charged to (NodeAllowed keeps it there). A plan would copy every node
 // into a snapshot for one pod. It returns the names of those flavors'
 // nodes, sorted (nil when the workload is not quota-managed; callers must
 // not modify it), or the failure.

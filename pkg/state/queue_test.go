@@ -423,7 +423,7 @@ func TestEndedWorkloadIsNeverPendingAgain(t *testing.T) {
 	}
 }
 
-// A queued plain pod is admitted on quota alone, kept by Check on the
+// A queued plain pod is admitted on quota alone, kept by NodeAllowed on the
 // nodes of the flavor it is charged to, and gives its quota back at once
 // when no node fits it.
 func TestPlainPodAdmittedAlone(t *testing.T) {

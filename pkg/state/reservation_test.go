@@ -401,7 +401,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 			for _, c := range checks {
 				ok, why := f.s.NodeAllowed(c.pod, c.node, f.free(c.node))
 				if ok != c.wantOK || !strings.Contains(why, c.why) {
-					t.Errorf("Check(%s, %s) = %v %q, want %v %q", c.pod.Name, c.node, ok, why, c.wantOK, c.why)
+					t.Errorf("NodeAllowed(%s, %s) = %v %q, want %v %q", c.pod.Name, c.node, ok, why, c.wantOK, c.why)
 				}
 			}
 			f.s.RecordBlocked(plain)
@@ -410,7 +410,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 				t.Errorf("release activated %v, want plain exactly once", got)
 			}
 			if ok, why := f.s.NodeAllowed(plain, "pool-1-node-0", f.free("pool-1-node-0")); !ok && !strings.Contains(why, "held by") {
-				t.Errorf("Check(plain) after the release refused: %s", why)
+				t.Errorf("NodeAllowed(plain) after the release refused: %s", why)
 			}
 			// Nothing is remembered twice.
 			f.addGang(unit.JobSet("c").ReplicatedJob("slice", 1, 1).Obj())
@@ -443,7 +443,7 @@ func TestPlainPodsKeptOutOfAHeldDomainReturnWhenAHolderLeaves(t *testing.T) {
 			plain := unit.Pod("plain").TPU("1").Obj()
 			f.addPods(plain)
 			if ok, why := f.s.NodeAllowed(plain, "pool-1-node-0", f.free("pool-1-node-0")); ok || !strings.Contains(why, "held by") {
-				t.Fatalf("Check(plain) = %v %q, want it kept out of b's pool", ok, why)
+				t.Fatalf("NodeAllowed(plain) = %v %q, want it kept out of b's pool", ok, why)
 			}
 			f.s.RecordBlocked(plain)
 			if got := names(leave(f, running[0]).Activate); !containsOnce(got, "plain") {

@@ -13,7 +13,7 @@ import (
 // Between the old pods going and the new ones being placed, nothing of the
 // workload is on a node, and without the hold a waiting workload would take
 // its quota and its pools in the gap — the downtime hotswap is meant to
-// avoid. The hold is a claim with no victims (claims.go): Check, plans and
+// avoid. The hold is a claim with no victims (claims.go): NodeAllowed, plans and
 // the snapshot keep its nodes for the workload alone, and the workload
 // keeps its charge (holdsQuotaLocked). It ends when the workload's new
 // attempt commits a reservation, its owner finishes or is deleted, or
