@@ -55,7 +55,7 @@ type PreEnqueueOutcome struct {
 // charged as it passes, for permitTimeout (0: in its cycle instead), so
 // that pods beyond the quota wait gated rather than each spending a cycle.
 func PreEnqueue(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) PreEnqueueOutcome {
-	v := st.Admit(pod)
+	v := Admit(st, pod)
 	out := PreEnqueueOutcome{Ref: v.Ref, Message: v.Message}
 	if !v.Gang {
 		out.Pass = true

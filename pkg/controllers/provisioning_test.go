@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	multislicefake "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/fake"
@@ -69,7 +70,7 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 	}
 	var head *corev1.Pod
 	for _, p := range pods {
-		if v := st.Admit(p); !v.Wait {
+		if v := admission.Admit(st, p); !v.Wait {
 			// The head: the others wait behind it.
 			head = p
 		}
@@ -112,7 +113,7 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 	// Provisioned: the pods are annotated, then the head may plan.
 	req.Status.Conditions = []metav1.Condition{{Type: autoscalingv1.Provisioned, Status: metav1.ConditionTrue, LastTransitionTime: metav1.NewTime(clk.Now()), Reason: "Provisioned"}}
 	_ = reqIndex.Add(req)
-	if v := st.Admit(head); !v.Wait {
+	if v := admission.Admit(st, head); !v.Wait {
 		t.Fatal("the head passed before the request was provisioned")
 	}
 	p.sync(ctx)
@@ -122,7 +123,7 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 			t.Errorf("pod %s annotations %v", pod.Name, got.Annotations)
 		}
 	}
-	if v := st.Admit(head); v.Wait {
+	if v := admission.Admit(st, head); v.Wait {
 		t.Fatalf("the head still waits once provisioned: %s", v.Message)
 	}
 }

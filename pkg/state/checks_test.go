@@ -71,7 +71,7 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 		t.Errorf("while provisioning, the ClusterQueue reports %d reserving, %d admitted; want 1, 0", cq.Reserving, cq.Admitted)
 	}
 	// Pods wait, gated, while the request is not provisioned.
-	if v := f.s.Admit(h); !v.Wait || v.QueueReason != "WaitingForProvisioning" {
+	if v := f.admit(h); !v.Wait || v.QueueReason != "WaitingForProvisioning" {
 		t.Fatalf("Admit while provisioning = %+v", v)
 	}
 	tasks := f.s.ProvisioningTasks()
@@ -126,7 +126,7 @@ func TestProvisioningFailureRetriesThenRejects(t *testing.T) {
 	if len(acts.Events) != 1 || acts.Events[0].Reason != "ProvisioningRetry" {
 		t.Fatalf("events %+v", acts.Events)
 	}
-	if v := f.s.Admit(h); !v.Wait || v.QueueReason != "WaitingForRetry" {
+	if v := f.admit(h); !v.Wait || v.QueueReason != "WaitingForRetry" {
 		t.Fatalf("Admit in backoff = %+v", v)
 	}
 	f.clock.Step(time.Minute)
@@ -139,7 +139,7 @@ func TestProvisioningFailureRetriesThenRejects(t *testing.T) {
 	}
 	// A stale update of attempt 1 changes nothing.
 	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
-	if v := f.s.Admit(h); !v.Wait {
+	if v := f.admit(h); !v.Wait {
 		t.Fatal("attempt 1's update let attempt 2 through")
 	}
 	f.s.ProvisioningCreated(jsKey("js"), 2)
@@ -149,7 +149,7 @@ func TestProvisioningFailureRetriesThenRejects(t *testing.T) {
 	}
 	f.clock.Step(time.Hour)
 	f.s.Expire()
-	if v := f.s.Admit(h); !v.Wait || v.QueueReason != "ProvisioningRejected" || !strings.Contains(v.Message, "no retries left") {
+	if v := f.admit(h); !v.Wait || v.QueueReason != "ProvisioningRejected" || !strings.Contains(v.Message, "no retries left") {
 		t.Fatalf("Admit once rejected = %+v", v)
 	}
 }
@@ -174,7 +174,7 @@ func TestMissingCheckKeepsTheWorkloadWaiting(t *testing.T) {
 	f := withCheck(newFixture(t, zonedPools()...), 24)
 	f.s.SetAdmissionCheck(checkName, nil)
 	pods := f.addGang(queued("js", 1, 0))
-	v := f.s.Admit(head(t, f, pods))
+	v := f.admit(head(t, f, pods))
 	if !v.Wait || v.QueueReason != "AdmissionCheckNotReady" || !strings.Contains(v.Message, "AdmissionCheck dws-prov") {
 		t.Fatalf("Admit = %+v", v)
 	}
@@ -183,7 +183,7 @@ func TestMissingCheckKeepsTheWorkloadWaiting(t *testing.T) {
 		t.Fatalf("the Workload does not say why it waits: %+v", rep.Workloads)
 	}
 	f.s.SetAdmissionCheck(checkName, &provisioning.Check{Name: checkName, Problem: "ProvisioningRequestConfig dws-config, named by AdmissionCheck dws-prov, not found"})
-	if v := f.s.Admit(head(t, f, pods)); !v.Wait || !strings.Contains(v.Message, "dws-config") {
+	if v := f.admit(head(t, f, pods)); !v.Wait || !strings.Contains(v.Message, "dws-config") {
 		t.Fatalf("Admit = %+v", v)
 	}
 }
@@ -319,7 +319,7 @@ func TestRevocationAtTheEndOfTheRunEndsTheWorkload(t *testing.T) {
 	suspended.Spec.Suspend = ptr.To(true)
 	f.addJobSet(suspended)
 	f.addJobSet(js)
-	if v := f.s.Admit(head(t, f, again)); v.QueueReason == "MaximumRunDurationExceeded" {
+	if v := f.admit(head(t, f, again)); v.QueueReason == "MaximumRunDurationExceeded" {
 		t.Fatalf("restarted by its user, it is still held: %+v", v)
 	}
 }

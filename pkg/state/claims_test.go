@@ -174,7 +174,7 @@ func TestQuotaPreemptionWithinClusterQueue(t *testing.T) {
 			high := unit.JobSet("high").Created(builders.Epoch.Add(time.Minute)).Annotation(wellknown.QueueNameLabel, "multislice-queue").
 				Pod(func(b *builders.PodBuilder) { b.Priority(100) }).ReplicatedJob("slice", 1, 2).Obj()
 			pods := f.addGang(high)
-			v := f.s.Admit(head(t, f, pods))
+			v := f.admit(head(t, f, pods))
 			if v.Wait != (policy == "Never") {
 				t.Fatalf("Admit(head of high) = %+v; want it to wait only under Never", v)
 			}

@@ -111,19 +111,19 @@ func TestRecreatedJobSet(t *testing.T) {
 	if diff := cmp.Diff(podNames(newPods[0]), names(acts.Activate)); diff != "" {
 		t.Errorf("new pods activated (-want +got):\n%s", diff)
 	}
-	if v := f.s.Admit(builders.Member(old, 0, 0).Obj()); !v.Unresolvable || !strings.Contains(v.Message, "belongs to a deleted JobSet ns/a of the same name (uid a-uid") {
+	if v := f.admit(builders.Member(old, 0, 0).Obj()); !v.Unresolvable || !strings.Contains(v.Message, "belongs to a deleted JobSet ns/a of the same name (uid a-uid") {
 		t.Errorf("Admit(old pod) = %+v, want unresolvable: deleted", v)
 	}
 	pendingOld := builders.Member(old, 0, 0).Obj()
 	pendingOld.Name, pendingOld.UID = "a-slice-0-retry", "old-retry"
 	f.addPods(pendingOld)
-	if v := f.s.Admit(pendingOld); !v.Unresolvable || !strings.Contains(v.Message, "deleted") {
+	if v := f.admit(pendingOld); !v.Unresolvable || !strings.Contains(v.Message, "deleted") {
 		t.Errorf("Admit(pending old pod) = %+v, want unresolvable", v)
 	}
-	if v := f.s.Admit(newPods[0]); v.Wait || v.Unresolvable {
+	if v := f.admit(newPods[0]); v.Wait || v.Unresolvable {
 		t.Errorf("Admit(new pod) = %+v, want admitted", v)
 	}
-	if v := f.s.Admit(newPods[1]); !v.Wait || v.Message != "waiting for a-slice-0-0-a0 to find room for JobSet ns/a" {
+	if v := f.admit(newPods[1]); !v.Wait || v.Message != "waiting for a-slice-0-0-a0 to find room for JobSet ns/a" {
 		t.Errorf("Admit(another new pod) = %+v, want a wait for the head", v)
 	}
 

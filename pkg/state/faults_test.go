@@ -250,7 +250,7 @@ func TestMemberUnschedulableReleasesTheGang(t *testing.T) {
 		t.Errorf("the unschedulable member is not the gang's head")
 	}
 	for _, p := range pods[:3] {
-		if v := f.s.Admit(p); !v.Wait {
+		if v := f.admit(p); !v.Wait {
 			t.Errorf("member %s passes the gate while the gang waits for %s", p.Name, pods[3].Name)
 		}
 	}

@@ -188,6 +188,10 @@ func (f *fixture) free(node string) func() workload.Resources {
 	}
 }
 
+// admit is whether p may enter the active queue, with its queue's
+// verdict taken, as PreEnqueue asks it.
+func (f *fixture) admit(p *corev1.Pod) state.Verdict { return admission.Admit(f.s, p) }
+
 func (f *fixture) snapshot(key workload.Key) *state.Snapshot { return f.s.Snapshot(key, f.requested) }
 
 // plan plans key's workload on a fresh snapshot, as PreFilter does.

@@ -35,6 +35,10 @@ type Verdict struct {
 	// caller activates them later, outside the scheduling queue's lock
 	// that PreEnqueue runs under.
 	Wake []PodRef
+	// Queue is set when the pod is its quota-managed workload's head and
+	// may go only if its queue lets it: admission.Admit takes the queue's
+	// verdict on it, and fills in Wait, the queue fields and Wake.
+	Queue *QueueRound
 }
 
 // podLocked returns the state's view of pod, deriving one (not indexed)
@@ -147,34 +151,10 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 		}
 		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() && s.awaitingAdmissionLocked(w) {
 			// The head goes only when its queue lets it: quota, queue
-			// order and fair sharing are decided here, so a workload that
-			// may not be admitted waits gated instead of planning.
-			qv := s.queueVerdictLocked(w)
-			if qv.Proceed || (qv.Problem.Reason == quota.ReasonQuotaExceeded && s.mayPreemptForQuotaLocked(w)) {
-				if w.blockedBy == nil {
-					// A blocked member's reason stands until it is
-					// scheduled (MemberUnschedulable).
-					w.queueProblem.Store(nil)
-				}
-			} else {
-				v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason
-				v.QueueNeedsAction = qv.Problem.Config
-				if w.blockedBy == nil {
-					// A blocked member is the first thing to fix: its reason
-					// stands (MemberUnschedulable).
-					w.queueProblem.Store(qv.Problem)
-				}
-				if qv.Problem.Reason == quota.ReasonQuotaExceeded {
-					w.markWaitingForQuota(s.opts.Clock.Now())
-				}
-				if o := s.workloads[qv.After]; o != nil && o.waitingHead != nil && qv.Problem.Reason == quota.ReasonYieldingToFairShare && s.reservations[o.key] == nil {
-					// The wake woke the fairer workload first, unless a
-					// workload woken with it and not charged yet made
-					// the two decisions differ: then it may sit gated,
-					// and nothing else would wake it.
-					v.Wake = append(v.Wake, *o.waitingHead)
-				}
-			}
+			// order and fair sharing are decided on this round, so a
+			// workload that may not be admitted waits gated instead of
+			// planning.
+			v.Queue = s.queueRoundLocked(w)
 		}
 		return v
 	}

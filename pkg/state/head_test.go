@@ -30,7 +30,7 @@ func checkHead(t *testing.T, f *fixture, key workload.Key, head *corev1.Pod, wai
 	if !f.s.IsWaitingHead(head) {
 		t.Errorf("%s is not the head", head.Name)
 	}
-	if v := f.s.Admit(head); !v.Gang || v.Wait || v.Unresolvable {
+	if v := f.admit(head); !v.Gang || v.Wait || v.Unresolvable {
 		t.Errorf("Admit(head %s) = %+v, want admitted", head.Name, v)
 	}
 	for _, p := range waiting {
@@ -38,7 +38,7 @@ func checkHead(t *testing.T, f *fixture, key workload.Key, head *corev1.Pod, wai
 			t.Errorf("%s is the head too", p.Name)
 		}
 		msg := headMessage(head.Name, key)
-		if v := f.s.Admit(p); !v.Wait || v.Unresolvable || (v.Message != msg && !strings.HasPrefix(v.Message, msg+": ")) {
+		if v := f.admit(p); !v.Wait || v.Unresolvable || (v.Message != msg && !strings.HasPrefix(v.Message, msg+": ")) {
 			t.Errorf("Admit(%s) = %+v, want a wait for %s", p.Name, v, head.Name)
 		}
 	}
@@ -190,7 +190,7 @@ func TestHeadIsReplaced(t *testing.T) {
 				}
 				// No member waits for a pod that cannot plan any more.
 				for _, p := range []*corev1.Pod{pgB, pgC} {
-					if v := f.s.Admit(p); v.Message == headMessage(pgA.Name, pgKey("pg")) {
+					if v := f.admit(p); v.Message == headMessage(pgA.Name, pgKey("pg")) {
 						t.Errorf("Admit(%s) after the head was placed = %+v, want no wait for it", p.Name, v)
 					}
 				}
@@ -214,7 +214,7 @@ func TestHeadIsReplaced(t *testing.T) {
 			}
 			if tc.head == nil {
 				for _, p := range tc.waiting {
-					if v := f.s.Admit(p); !v.Wait || v.Message != "waiting for 1 of 2 pods of PodGroup ns/pg to be created" {
+					if v := f.admit(p); !v.Wait || v.Message != "waiting for 1 of 2 pods of PodGroup ns/pg to be created" {
 						t.Errorf("Admit(%s) = %+v, want a wait for members", p.Name, v)
 					}
 				}
@@ -227,7 +227,7 @@ func TestHeadIsReplaced(t *testing.T) {
 				t.Errorf("commit activated (-want +got):\n%s", diff)
 			}
 			for _, p := range tc.waiting {
-				if v := f.s.Admit(p); v.Wait || v.Unresolvable {
+				if v := f.admit(p); v.Wait || v.Unresolvable {
 					t.Errorf("Admit(%s) after commit = %+v, want admitted", p.Name, v)
 				}
 			}
@@ -429,7 +429,7 @@ func TestClassify(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, builders.V5ePools(3)...)
 			p := tc.setup(f)
-			a, c := f.s.Admit(p), f.s.Classify(p)
+			a, c := f.admit(p), f.s.Classify(p)
 			if diff := cmp.Diff(tc.wantAdmit, verdict{a.Gang, a.Wait, a.Unresolvable}); diff != "" {
 				t.Errorf("Admit (-want +got):\n%s\nmessage: %q", diff, a.Message)
 			}
@@ -526,7 +526,7 @@ func TestPlacedWholeGangAdmitsWithoutAHead(t *testing.T) {
 				}
 			}
 			for _, p := range append(admitted, tc.joining...) {
-				if v := f.s.Admit(p); !v.Gang || v.Wait || v.Unresolvable {
+				if v := f.admit(p); !v.Gang || v.Wait || v.Unresolvable {
 					t.Errorf("Admit(%s (%s)) = %+v, want admitted", p.Name, p.UID, v)
 				}
 			}

@@ -170,7 +170,7 @@ func TestJobVerdicts(t *testing.T) {
 			if tc.jobAPI {
 				withJobs(f)
 			}
-			v := f.s.Admit(tc.setup(f))
+			v := f.admit(tc.setup(f))
 			if got := (verdict{v.Gang, v.Wait, v.Unresolvable}); got != tc.want {
 				t.Fatalf("verdict = %+v (%q), want %+v", got, v.Message, tc.want)
 			}
@@ -194,7 +194,7 @@ func TestJobAdmittedThroughQuota(t *testing.T) {
 	f.addJob(first)
 	firstPods := jobPodsOf(first)
 	f.addPods(firstPods...)
-	if v := f.s.Admit(head(t, f, firstPods)); v.Wait || !v.Gang {
+	if v := f.admit(head(t, f, firstPods)); v.Wait || !v.Gang {
 		t.Fatalf("head of first: %+v", v)
 	}
 	_, r, _ := f.commit(jobKey("first"))
@@ -208,7 +208,7 @@ func TestJobAdmittedThroughQuota(t *testing.T) {
 	f.addJob(second)
 	secondPods := jobPodsOf(second)
 	f.addPods(secondPods...)
-	if v := f.s.Admit(head(t, f, secondPods)); !v.Wait || v.QueueReason != quota.ReasonQuotaExceeded {
+	if v := f.admit(head(t, f, secondPods)); !v.Wait || v.QueueReason != quota.ReasonQuotaExceeded {
 		t.Fatalf("head of second: %+v, want it waiting for quota", v)
 	}
 
@@ -250,7 +250,7 @@ func TestJobAdmittedThroughQuota(t *testing.T) {
 	if h := head(t, f, secondPods); !strings.Contains(strings.Join(names(acts.Activate), ","), h.Name) {
 		t.Errorf("releasing quota did not activate %s (activated %v)", h.Name, names(acts.Activate))
 	}
-	if v := f.s.Admit(head(t, f, secondPods)); v.Wait {
+	if v := f.admit(head(t, f, secondPods)); v.Wait {
 		t.Fatalf("head of second after first completed: %+v", v)
 	}
 	f.commit(jobKey("second"))
@@ -266,7 +266,7 @@ func TestJobQueueReport(t *testing.T) {
 	job := queuedJob("a", 2, 0)
 	f.addJob(job)
 	f.addPods(jobPodsOf(job)...)
-	f.s.Admit(head(t, f, jobPodsOf(job)))
+	f.admit(head(t, f, jobPodsOf(job)))
 	rep := f.s.QueueReport()
 	if len(rep.Workloads) != 1 {
 		t.Fatalf("report has %d workloads, want the Job's", len(rep.Workloads))

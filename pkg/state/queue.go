@@ -220,49 +220,88 @@ func selectorKey(spec *corev1.PodSpec) string {
 	return labelsKey(spec.NodeSelector)
 }
 
-// queueVerdictLocked says whether quota-managed w may try to be placed now.
-// It is decided among the pending workloads of w's cohort that matter to
-// w: the head of its own queue, heads that have starved in it, and the
-// heads of the cohort's other queues (for fair sharing).
-func (s *State) queueVerdictLocked(w *Workload) quota.Verdict {
-	if p := s.queueAPIProblemLocked(); p != nil {
-		return quota.Verdict{Problem: p}
+// QueueRound is what the queue verdict on one quota-managed workload
+// reads, copied from the state: its queue's quota, and the pending
+// workloads of its cohort that matter to it — the head of its own queue,
+// heads that have starved in it, and the heads of the cohort's other
+// queues (for fair sharing). admission.QueueVerdict decides on it.
+type QueueRound struct {
+	Key workload.Key
+	// Problem is set when the workload's queue cannot admit it at all now
+	// (the queue API not known yet, a queue object missing): the verdict
+	// is that problem, and nothing else is filled in.
+	Problem *quota.Problem
+	View    *quota.View
+	// Candidates are the workload itself, first, then the others.
+	Candidates []QueueCandidate
+	Now        time.Time
+	Starvation time.Duration
+	// MayPreempt: its ClusterQueue's policies let it reclaim quota by
+	// preemption, and no search for victims of its own is known to be
+	// vain or under way (see mayPreemptForQuotaLocked).
+	MayPreempt bool
+}
+
+// QueueCandidate is one pending workload of a QueueRound, not charged.
+type QueueCandidate struct {
+	Place        quota.Candidate
+	ClusterQueue *quota.ClusterQueue
+	// Needs are what admitting it charges; shared with the state's cache:
+	// read-only.
+	Needs []quota.Need
+	// Head is its waiting head when it holds no reservation: the pod to
+	// wake when another workload yields to it (nil: none).
+	Head *PodRef
+}
+
+// Candidate returns the round's candidate for key (nil: none).
+func (r *QueueRound) Candidate(key workload.Key) *QueueCandidate {
+	for i := range r.Candidates {
+		if r.Candidates[i].Place.Key == key {
+			return &r.Candidates[i]
+		}
+	}
+	return nil
+}
+
+// queueRoundLocked gathers what the queue verdict on w reads.
+func (s *State) queueRoundLocked(w *Workload) *QueueRound {
+	r := &QueueRound{Key: w.key}
+	if r.Problem = s.queueAPIProblemLocked(); r.Problem != nil {
+		return r
 	}
 	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
 	if p != nil {
-		return quota.Verdict{Problem: p}
+		r.Problem = p
+		return r
 	}
-	view := s.book.View()
-	self := s.candidateLocked(view, w, cq)
-	cands := []*quota.Candidate{self}
-	inCohort := map[string]*quota.ClusterQueue{}
-	for _, q := range s.book.Cohort(cq) {
-		inCohort[q.Name] = q
-	}
+	r.View, r.Now, r.Starvation = s.book.View(), s.opts.Clock.Now(), s.opts.QuotaStarvation
+	r.MayPreempt = s.mayPreemptForQuotaLocked(w)
+	r.Candidates = []QueueCandidate{s.queueCandidateLocked(w, cq)}
+	cohort := s.book.Cohort(cq)
 	heads := map[string]*Workload{}
 	var starving []*Workload
-	now := s.opts.Clock.Now()
-	for name := range inCohort {
-		q := s.pendingByCQ[name]
-		if name != cq.Name {
-			if h := q.at(0); h != nil {
-				heads[name] = h
+	for _, q := range cohort {
+		pending := s.pendingByCQ[q.Name]
+		if q.Name != cq.Name {
+			if h := pending.at(0); h != nil {
+				heads[q.Name] = h
 			}
 			continue
 		}
 		// w's own queue: what comes before w, a prefix of the order.
 		for i := 0; ; i++ {
-			o := q.at(i)
+			o := pending.at(i)
 			if o == nil || (o != w && !s.before(o, w)) {
 				break
 			}
 			if o == w {
 				continue
 			}
-			if heads[name] == nil {
-				heads[name] = o
+			if heads[q.Name] == nil {
+				heads[q.Name] = o
 			}
-			if since := o.waitingForQuotaSince(); !since.IsZero() && now.Sub(since) >= s.opts.QuotaStarvation {
+			if since := o.waitingForQuotaSince(); !since.IsZero() && r.Now.Sub(since) >= s.opts.QuotaStarvation {
 				starving = append(starving, o)
 			}
 		}
@@ -273,29 +312,52 @@ func (s *State) queueVerdictLocked(w *Workload) quota.Verdict {
 			return
 		}
 		seen[o.key] = true
-		cands = append(cands, s.candidateLocked(view, o, q))
+		r.Candidates = append(r.Candidates, s.queueCandidateLocked(o, q))
 	}
-	for name, h := range heads {
-		if name == cq.Name && !s.before(h, w) {
+	for _, q := range cohort {
+		h := heads[q.Name]
+		if h == nil || (q.Name == cq.Name && !s.before(h, w)) {
 			continue
 		}
-		if name != cq.Name && h.failure != nil {
+		if q.Name != cq.Name && h.failure != nil {
 			// A head whose last plan failed is not yielded to: it may
 			// not be placeable at all.
 			continue
 		}
-		add(h, inCohort[name])
+		add(h, q)
 	}
 	for _, o := range starving {
 		add(o, cq)
 	}
-	return quota.Decide(view, cands, now, s.opts.QuotaStarvation)[w.key]
+	return r
 }
 
-func (s *State) candidateLocked(view *quota.View, w *Workload, cq *quota.ClusterQueue) *quota.Candidate {
-	c := queuePlace(w, cq)
-	c.Charge, c.Problem = view.Assign(cq, s.needsLocked(w), nil)
-	return &c
+func (s *State) queueCandidateLocked(w *Workload, cq *quota.ClusterQueue) QueueCandidate {
+	c := QueueCandidate{Place: queuePlace(w, cq), ClusterQueue: cq, Needs: s.needsLocked(w)}
+	if w.waitingHead != nil && s.reservations[w.key] == nil {
+		head := *w.waitingHead
+		c.Head = &head
+	}
+	return c
+}
+
+// RecordQueueVerdict records the queue's verdict on a workload (problem
+// nil: it may plan), shown on its Workload while no quota is reserved,
+// unless a blocked member's reason stands (MemberUnschedulable); waiting
+// for quota starts its starvation clock.
+func (s *State) RecordQueueVerdict(key workload.Key, problem *quota.Problem) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	w := s.workloads[key]
+	if w == nil {
+		return
+	}
+	if w.blockedBy == nil {
+		w.queueProblem.Store(problem)
+	}
+	if problem != nil && problem.Reason == quota.ReasonQuotaExceeded {
+		w.markWaitingForQuota(s.opts.Clock.Now())
+	}
 }
 
 // queuePlace is w's place in cq's order, as a candidate with no charge.

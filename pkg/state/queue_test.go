@@ -57,7 +57,7 @@ func head(t *testing.T, f *fixture, pods []*corev1.Pod) *corev1.Pod {
 // queue reason it waits otherwise.
 func admits(t *testing.T, f *fixture, pods []*corev1.Pod, want bool, reason string) {
 	t.Helper()
-	v := f.s.Admit(head(t, f, pods))
+	v := f.admit(head(t, f, pods))
 	if v.Wait == want || (!want && v.QueueReason != reason) {
 		t.Fatalf("Admit(head of %s) = %+v, want admitted=%v (reason %q)", pods[0].Labels[wellknown.JobSetNameLabel], v, want, reason)
 	}
@@ -123,7 +123,7 @@ func TestQuotaAdmitsInTurn(t *testing.T) {
 	p1, p2 := f.addGang(js1), f.addGang(js2)
 	admits(t, f, p1, false, quota.ReasonQuotaExceeded)
 	admits(t, f, p2, false, quota.ReasonQuotaExceeded)
-	if v := f.s.Admit(head(t, f, p1)); !strings.Contains(v.Message, "8 requested, 0 available") {
+	if v := f.admit(head(t, f, p1)); !strings.Contains(v.Message, "8 requested, 0 available") {
 		t.Errorf("message %q does not say what is short", v.Message)
 	}
 	// Binding does not release the charge; finishing does.
@@ -342,13 +342,13 @@ func TestQueuedPlainPodIsAWorkload(t *testing.T) {
 		return workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: p.Name}
 	}
 	for _, p := range []*corev1.Pod{a, b} {
-		if v := f.s.Admit(p); !v.Gang || v.Wait {
+		if v := f.admit(p); !v.Gang || v.Wait {
 			t.Fatalf("Admit(%s) = %+v, want an admissible workload", p.Name, v)
 		}
 		f.commit(key(p))
 	}
 	f.addPods(c)
-	if v := f.s.Admit(c); !v.Wait || v.QueueReason != quota.ReasonQuotaExceeded {
+	if v := f.admit(c); !v.Wait || v.QueueReason != quota.ReasonQuotaExceeded {
 		t.Fatalf("Admit(c) = %+v, want a wait for quota", v)
 	}
 	f.reserve(a)
@@ -360,7 +360,7 @@ func TestQueuedPlainPodIsAWorkload(t *testing.T) {
 	if !slices.Contains(names(acts.Activate), "c") {
 		t.Errorf("freeing a's quota did not activate c (activated %v)", names(acts.Activate))
 	}
-	if v := f.s.Admit(c); v.Wait {
+	if v := f.admit(c); v.Wait {
 		t.Fatalf("Admit(c) = %+v after a ended", v)
 	}
 }
@@ -614,7 +614,7 @@ func TestReleaseWakesTheFairerBorrower(t *testing.T) {
 	admits(t, f, fromB, true, "")
 
 	// Should from-a reach the gate anyway, it yields, and wakes from-b.
-	v := f.s.Admit(head(t, f, fromA))
+	v := f.admit(head(t, f, fromA))
 	if v.QueueReason != quota.ReasonYieldingToFairShare || len(v.Wake) != 1 || v.Wake[0].Name != head(t, f, fromB).Name {
 		t.Fatalf("Admit(from-a) = %+v, want a yield that wakes from-b's head", v)
 	}

@@ -252,7 +252,7 @@ func TestStagedPermit(t *testing.T) {
 	f.reserve(l0)
 	follower := builders.Member(js, 0, 1).Obj()
 	f.addPods(follower)
-	if v := f.s.Admit(follower); v.Wait {
+	if v := f.admit(follower); v.Wait {
 		t.Errorf("Admit(follower of a reserved slice) = %+v, want admitted", v)
 	}
 	f.reserve(follower)

@@ -249,7 +249,7 @@ func TestAdmit(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, builders.V5ePools(3)...)
-			v := f.s.Admit(tc.setup(f))
+			v := f.admit(tc.setup(f))
 			if diff := cmp.Diff(tc.want, verdict{v.Gang, v.Wait, v.Unresolvable}); diff != "" {
 				t.Errorf("verdict (-want +got):\n%s\nmessage: %q", diff, v.Message)
 			}
@@ -299,11 +299,11 @@ func TestGateActivatesOnce(t *testing.T) {
 			t.Errorf("%s: rejected %v", st.name, acts.Reject)
 		}
 	}
-	if v := f.s.Admit(all[0]); v.Wait || v.Unresolvable {
+	if v := f.admit(all[0]); v.Wait || v.Unresolvable {
 		t.Errorf("Admit(head %s) = %+v, want admitted", all[0].Name, v)
 	}
 	for _, p := range all[1:] {
-		if v := f.s.Admit(p); !v.Wait || v.Message != "waiting for a-slice-0-0-a0 to find room for JobSet ns/a" {
+		if v := f.admit(p); !v.Wait || v.Message != "waiting for a-slice-0-0-a0 to find room for JobSet ns/a" {
 			t.Errorf("Admit(%s) = %+v, want a wait for the head", p.Name, v)
 		}
 	}
@@ -313,7 +313,7 @@ func TestGateActivatesOnce(t *testing.T) {
 		t.Errorf("commit: activated (-want +got):\n%s", diff)
 	}
 	for _, p := range all {
-		if v := f.s.Admit(p); v.Wait || v.Unresolvable {
+		if v := f.admit(p); v.Wait || v.Unresolvable {
 			t.Errorf("Admit(%s) after commit = %+v, want admitted", p.Name, v)
 		}
 	}
@@ -339,7 +339,7 @@ func TestStagedGateActivatesLeaders(t *testing.T) {
 	if diff := cmp.Diff(podNames(l0), names(acts.Activate)); diff != "" {
 		t.Errorf("second leader activated (-want +got):\n%s", diff)
 	}
-	if v := f.s.Admit(l1); !v.Wait || v.Message != "waiting for a-slice-0-0-a0 to find room for JobSet ns/a" {
+	if v := f.admit(l1); !v.Wait || v.Message != "waiting for a-slice-0-0-a0 to find room for JobSet ns/a" {
 		t.Errorf("Admit(second leader) = %+v, want a wait for the first", v)
 	}
 	sn := f.snapshot(jsKey("a"))
@@ -443,13 +443,13 @@ func TestStartupGroups(t *testing.T) {
 			workers := builders.Members(tc.js)[1:]
 			// A worker PreEnqueue sees before the informer delivers it
 			// waits: there is nothing to admit it into yet.
-			if v := f.s.Admit(workers[0]); !v.Wait {
+			if v := f.admit(workers[0]); !v.Wait {
 				t.Errorf("Admit(unobserved worker) = %+v, want wait", v)
 			}
 			if acts := f.addPods(workers[:3]...); len(acts.Activate) != 0 {
 				t.Errorf("3 of 4 workers activated %v", names(acts.Activate))
 			}
-			if v := f.s.Admit(workers[0]); !v.Wait || !strings.Contains(v.Message, tc.wantWaiting) {
+			if v := f.admit(workers[0]); !v.Wait || !strings.Contains(v.Message, tc.wantWaiting) {
 				t.Errorf("Admit(worker) = %+v, want wait %q", v, tc.wantWaiting)
 			}
 			// The gang plans through its first worker.
@@ -458,7 +458,7 @@ func TestStartupGroups(t *testing.T) {
 				t.Errorf("last worker activated (-want +got):\n%s", diff)
 			}
 			for _, w := range workers[1:] {
-				if v := f.s.Admit(w); !v.Wait || !strings.Contains(v.Message, "waiting for "+workers[0].Name+" to find room") {
+				if v := f.admit(w); !v.Wait || !strings.Contains(v.Message, "waiting for "+workers[0].Name+" to find room") {
 					t.Errorf("Admit(%s) = %+v, want a wait for the head", w.Name, v)
 				}
 			}
@@ -481,14 +481,14 @@ func TestSetAPIActivatesTheSourcesPods(t *testing.T) {
 	f.addPods(all...)
 	pg := unit.Pod("pg-0").InPodGroup("pg").Obj()
 	f.addPods(pg)
-	if v := f.s.Admit(all[0]); !v.Gang || !v.Wait {
+	if v := f.admit(all[0]); !v.Gang || !v.Wait {
 		t.Errorf("Admit with the API unknown = %+v, want a waiting gang pod", v)
 	}
 	acts := f.s.SetAPI(workload.SourceJobSet, state.APINotServed)
 	if diff := cmp.Diff(podNames(all...), names(acts.Activate)); diff != "" {
 		t.Errorf("SetAPI(NotServed) activated (-want +got):\n%s", diff)
 	}
-	if v := f.s.Admit(all[0]); v.Gang || v.Wait {
+	if v := f.admit(all[0]); v.Gang || v.Wait {
 		t.Errorf("Admit with the API not served = %+v, want a plain pod", v)
 	}
 	if ok, why := f.s.NodeAllowed(all[0], "pool-1-node-0", f.free("pool-1-node-0")); !ok {

@@ -1,0 +1,57 @@
+package admission
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+)
+
+// QueueVerdict decides whether a quota-managed workload may try to be
+// placed now, on the round the state gathered for it: each candidate is
+// charged on the round's view as if admitted alone, then the queue order,
+// the ClusterQueues' strategies and fair sharing decide among them.
+func QueueVerdict(r *state.QueueRound) quota.Verdict {
+	if r.Problem != nil {
+		return quota.Verdict{Problem: r.Problem}
+	}
+	cands := make([]*quota.Candidate, len(r.Candidates))
+	for i := range r.Candidates {
+		qc := &r.Candidates[i]
+		c := qc.Place
+		c.Charge, c.Problem = r.View.Assign(qc.ClusterQueue, qc.Needs, nil)
+		cands[i] = &c
+	}
+	return quota.Decide(r.View, cands, r.Now, r.Starvation)[r.Key]
+}
+
+// Admit is whether pod may enter the active queue (State.Admit), with its
+// queue's verdict taken when it is a quota-managed workload's head: a
+// workload its queue does not admit now waits, gated, with the queue's
+// reason — unless only quota keeps it and it may reclaim quota by
+// preemption in a cycle. The verdict is recorded on the workload.
+func Admit(st *state.State, pod *corev1.Pod) state.Verdict {
+	v := st.Admit(pod)
+	r := v.Queue
+	if r == nil {
+		return v
+	}
+	v.Queue = nil
+	qv := QueueVerdict(r)
+	if qv.Proceed || (qv.Problem.Reason == quota.ReasonQuotaExceeded && r.MayPreempt) {
+		st.RecordQueueVerdict(r.Key, nil)
+		return v
+	}
+	v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason
+	v.QueueNeedsAction = qv.Problem.Config
+	st.RecordQueueVerdict(r.Key, qv.Problem)
+	if qv.Problem.Reason == quota.ReasonYieldingToFairShare {
+		// The wake woke the fairer workload first, unless a workload
+		// woken with it and not charged yet made the two decisions
+		// differ: then it may sit gated, and nothing else would wake it.
+		if o := r.Candidate(qv.After); o != nil && o.Head != nil {
+			v.Wake = append(v.Wake, *o.Head)
+		}
+	}
+	return v
+}
