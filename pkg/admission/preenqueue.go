@@ -67,14 +67,14 @@ func PreEnqueue(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) P
 		// scheduling cycle (nor is reported unschedulable, which would
 		// send an autoscaler provisioning for it a second way) before it
 		// can be placed.
-		done, msg, problem := st.ReserveForCheck(pod)
+		done, msg, problem := ReserveForCheck(st, pod)
 		if !done {
 			out.Pass = true
 			if v.Member.Key.Source == workload.SourcePod && permitTimeout > 0 {
 				// When the charge fails (the verdict let the pod through
 				// to preempt, or a concurrent change took the quota) the
 				// pod goes on, and its cycle says why.
-				_, _, out.Later = st.AdmitAlone(pod, permitTimeout)
+				_, _, out.Later = AdmitAlone(st, pod, permitTimeout)
 			}
 			return out
 		}

@@ -86,7 +86,7 @@ func PreFilter(st *state.State, pod *corev1.Pod, set CycleSettings, act func(sta
 	if key.Source == workload.SourcePod {
 		// A queued plain pod: admitted on quota alone; the default filters
 		// and scores place it, on its flavors' nodes.
-		flavorNodes, fail, acts := st.AdmitAlone(pod, set.PermitTimeout)
+		flavorNodes, fail, acts := AdmitAlone(st, pod, set.PermitTimeout)
 		act(acts)
 		if fail != nil {
 			st.PlanFailed(pod, 0, fail)

@@ -75,7 +75,7 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 			head = p
 		}
 	}
-	if done, _, problem := st.ReserveForCheck(head); !done || problem != nil {
+	if done, _, problem := admission.ReserveForCheck(st, head); !done || problem != nil {
 		t.Fatalf("ReserveForCheck: %v %v", done, problem)
 	}
 

@@ -139,64 +139,97 @@ func (t *checkTrack) requestName(w *Workload) string {
 	return provisioning.RequestName(w.key.ObjectName(), t.check, t.attempt)
 }
 
-// ReserveForCheck reserves quota alone for a head whose queue runs a
-// provisioning check it has not passed: the workload's request can then
-// be created. done is false when the pod's workload needs no such step
-// (it plans as usual); fail says why quota could not be reserved.
-func (s *State) ReserveForCheck(pod *corev1.Pod) (done bool, message string, fail *quota.Problem) {
+// CheckRound is what reserving quota for a provisioning check reads
+// (admission.ReserveForCheck): whether the pod's workload must pass a
+// check before it plans, and if it must reserve its quota now, the quota
+// to decide on.
+type CheckRound struct {
+	// Needed is false when the workload needs no such step: it plans as
+	// usual, and nothing else is set.
+	Needed bool
+	// Message is why it waits when it need not reserve now; Problem is
+	// set when the user must act or its queue refuses it.
+	Message string
+	Problem *quota.Problem
+	// Quota is set when its quota must be reserved now, for Check.
+	Quota *QuotaDecision
+	Key   workload.Key
+	Check string
+}
+
+// CheckRound gathers what reserving quota for pod's workload's
+// provisioning check reads, for a head whose queue runs a check it has
+// not passed.
+func (s *State) CheckRound(pod *corev1.Pod) CheckRound {
 	// Most workloads have no check: find that out under the read lock,
 	// since PreEnqueue asks for every pod it lets through.
 	s.mu.RLock()
 	need := s.mayNeedCheckLocked(pod)
 	s.mu.RUnlock()
 	if !need {
-		return false, "", nil
+		return CheckRound{}
 	}
+	// The write lock: the needs of a workload are cached as they are read.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.podLocked(pod)
 	v, w := s.classifyLocked(p)
 	if w == nil || v.Wait || v.Unresolvable || s.reservations[w.key] != nil || w.placedWhole() {
-		return false, "", nil
+		return CheckRound{}
 	}
 	c, problem := s.checkOfLocked(w)
 	if c == nil {
 		if problem != "" {
-			return true, problem, &quota.Problem{Reason: "AdmissionCheckNotReady", Message: problem}
+			return CheckRound{Needed: true, Message: problem, Problem: &quota.Problem{Reason: "AdmissionCheckNotReady", Message: problem}}
 		}
-		return false, "", nil
+		return CheckRound{}
 	}
 	if w.ending {
-		return true, "ended at its maximum run duration", &quota.Problem{Reason: "MaximumRunDurationExceeded", Message: "ended at its maximum run duration"}
+		const ended = "ended at its maximum run duration"
+		return CheckRound{Needed: true, Message: ended, Problem: &quota.Problem{Reason: "MaximumRunDurationExceeded", Message: ended}}
 	}
 	if t := w.check; t != nil && t.check == c.Name && t.phase == checkReady {
-		return false, "", nil
+		return CheckRound{}
 	}
 	if s.checkRestorePendingLocked(w) {
 		// The leader before this one reserved its quota and requested its
 		// capacity: resumed from the API (RestoreCheck), not done again.
-		return true, fmt.Sprintf("resuming the provisioning check of %s from its Workload object", w.key), nil
+		return CheckRound{Needed: true, Message: fmt.Sprintf("resuming the provisioning check of %s from its Workload object", w.key)}
 	}
 	if !s.awaitingAdmissionLocked(w) {
 		// Charged already: the request is under way.
-		return true, fmt.Sprintf("waiting for the provisioning of %s", w.key), nil
+		return CheckRound{Needed: true, Message: fmt.Sprintf("waiting for the provisioning of %s", w.key)}
 	}
 	q := s.quotaDecisionLocked(w)
-	if q == nil || q.Problem != nil {
-		if q != nil {
-			return true, q.Problem.Message, q.Problem
-		}
-		return false, "", nil
+	if q.Problem != nil {
+		return CheckRound{Needed: true, Message: q.Problem.Message, Problem: q.Problem}
 	}
-	charge, prob := q.View.Assign(q.ClusterQueue, q.Needs, nil)
-	if prob != nil {
-		return true, prob.Message, prob
+	return CheckRound{Needed: true, Quota: q, Key: w.key, Check: c.Name}
+}
+
+// ReserveForCheck charges the quota decided on round for its workload's
+// provisioning check, and starts the check: its request can then be
+// created. It fails when the state moved under the decision (the
+// workload was admitted or its check changed meanwhile, or the quota was
+// taken). It returns what the workload waits for.
+func (s *State) ReserveForCheck(round CheckRound, charge *quota.Charge) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.workloads[round.Key]
+	if w == nil || w.model == nil {
+		return "", fmt.Errorf("%s is gone", round.Key)
+	}
+	if !s.awaitingAdmissionLocked(w) {
+		return "", fmt.Errorf("%s was admitted meanwhile", round.Key)
+	}
+	if c, _ := s.checkOfLocked(w); c == nil || c.Name != round.Check {
+		return "", fmt.Errorf("the admission check of %s changed meanwhile", round.Key)
 	}
 	if err := s.chargeLocked(w, charge); err != nil {
-		return true, err.Error(), &quota.Problem{Reason: quota.ReasonQuotaExceeded, Message: err.Error()}
+		return "", err
 	}
-	t := &checkTrack{check: c.Name, phase: checkRequesting, since: s.opts.Clock.Now(), message: "quota reserved; the request is being created"}
-	if old := w.check; old != nil && old.check == c.Name {
+	t := &checkTrack{check: round.Check, phase: checkRequesting, since: s.opts.Clock.Now(), message: "quota reserved; the request is being created"}
+	if old := w.check; old != nil && old.check == round.Check {
 		// Attempts number every request of the workload (names stay
 		// unique); failures count those of this admission only.
 		t.attempt = old.attempt
@@ -207,7 +240,7 @@ func (s *State) ReserveForCheck(pod *corev1.Pod) (done bool, message string, fai
 	t.attempt++
 	w.check = t
 	s.bumpLocked()
-	return true, fmt.Sprintf("quota reserved in ClusterQueue %s; waiting for ProvisioningRequest %s", charge.ClusterQueue, t.requestName(w)), nil
+	return fmt.Sprintf("quota reserved in ClusterQueue %s; waiting for ProvisioningRequest %s", charge.ClusterQueue, t.requestName(w)), nil
 }
 
 // ProvisioningTask is a request the provisioning controller must create.

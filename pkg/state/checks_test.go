@@ -9,6 +9,7 @@ import (
 	"k8s.io/utils/ptr"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -46,7 +47,7 @@ func zonedPools() []*corev1.Node {
 // reserveForCheck runs the head's first cycle: quota alone.
 func reserveForCheck(t *testing.T, f *fixture, h *corev1.Pod) string {
 	t.Helper()
-	done, msg, problem := f.s.ReserveForCheck(h)
+	done, msg, problem := admission.ReserveForCheck(f.s, h)
 	if !done || problem != nil {
 		t.Fatalf("ReserveForCheck = %v %q %v, want quota reserved", done, msg, problem)
 	}
@@ -100,7 +101,7 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 		t.Errorf("a provisioned workload plans with atomic key %q, want the zone", k)
 	}
 
-	if done, _, _ := f.s.ReserveForCheck(h); done {
+	if done, _, _ := admission.ReserveForCheck(f.s, h); done {
 		t.Fatal("a provisioned workload reserved quota again")
 	}
 	f.commit(jsKey("js"))
@@ -308,7 +309,7 @@ func TestRevocationAtTheEndOfTheRunEndsTheWorkload(t *testing.T) {
 	}
 	again := builders.Members(js)
 	f.addPods(again...)
-	if done, _, problem := f.s.ReserveForCheck(head(t, f, again)); !done || problem == nil || problem.Reason != "MaximumRunDurationExceeded" {
+	if done, _, problem := admission.ReserveForCheck(f.s, head(t, f, again)); !done || problem == nil || problem.Reason != "MaximumRunDurationExceeded" {
 		t.Fatalf("a workload ended at its maximum run reserved quota again: %v %+v", done, problem)
 	}
 	if len(f.s.ProvisioningTasks()) != 0 {

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -386,7 +387,7 @@ func TestProvisioningCheckResumedFromItsWorkloadObject(t *testing.T) {
 	f.s.SetRecordedAdmission(jsKey("js"), &state.RecordedAdmission{OwnerUID: "js-uid", Check: checkName, CheckState: "Pending",
 		Charge: quota.FromSlices("cluster-queue", map[int]quota.Usage{0: {fr: 8000}, 1: {fr: 8000}})})
 	h := head(t, f, pods)
-	if done, msg, _ := f.s.ReserveForCheck(h); !done || !strings.Contains(msg, "resuming") {
+	if done, msg, _ := admission.ReserveForCheck(f.s, h); !done || !strings.Contains(msg, "resuming") {
 		t.Fatalf("ReserveForCheck before the check is resumed = %v %q, want it to wait", done, msg)
 	}
 	if got := f.s.ChecksToRestore(); len(got) != 1 || got[0].Key != jsKey("js") || got[0].Check != checkName {

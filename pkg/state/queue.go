@@ -2,9 +2,7 @@ package state
 
 import (
 	"fmt"
-	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -542,58 +540,84 @@ func (s *State) queueAPIProblemLocked() *quota.Problem {
 	return nil
 }
 
-// AdmitAlone admits a queued plain pod's workload on quota alone: no plan,
-// the scheduler's own filters choose the node, among those of the flavors
-// it is charged to (NodeAllowed keeps it there). A plan would copy every node
-// into a snapshot for one pod. It returns the names of those flavors'
-// nodes, sorted (nil when the workload is not quota-managed; callers must
-// not modify it), or the failure.
-func (s *State) AdmitAlone(pod *corev1.Pod, permitTimeout time.Duration) ([]string, *planner.Failure, Actions) {
+// AloneRound is what admitting a queued plain pod's workload on quota
+// alone reads (admission.AdmitAlone): no plan, the scheduler's own filters
+// choose the node among those of the flavors it is charged to (NodeAllowed
+// keeps it there). A plan would copy every node into a snapshot for one
+// pod.
+type AloneRound struct {
+	Holder  workload.Holder
+	Attempt int32
+	Quota   *QuotaDecision
+	// Flavors are the flavors of its ClusterQueue's groups the pod is
+	// compatible with, in the queue's order, each with what its nodes
+	// could hold.
+	Flavors []FlavorCapacity
+}
+
+// FlavorCapacity is what the nodes of one flavor could hold of a pod.
+type FlavorCapacity struct {
+	Flavor *quota.Flavor
+	// Nodes is how many nodes carry the flavor's labels.
+	Nodes int
+	// HoldsOne: one of them could hold the pod were it empty.
+	HoldsOne bool
+}
+
+// AloneRound gathers what admitting pod's workload on quota alone reads.
+// It returns nil when there is nothing to decide: the pod is not a queued
+// plain pod awaiting admission; flavorNodes are then the sorted names of
+// the nodes of the flavors its reservation is charged to (nil: it holds
+// none; callers must not modify them).
+func (s *State) AloneRound(pod *corev1.Pod) (round *AloneRound, flavorNodes []string) {
+	// The write lock: nodesCarryingLocked fills its cache.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.podLocked(pod)
 	w := s.workloads[p.Member.Key]
 	if w == nil || w.model == nil {
-		return nil, nil, Actions{}
+		return nil, nil
 	}
 	if r := s.reservations[w.key]; r != nil {
 		if sr := r.Slices[0]; sr != nil && r.Attempt == p.Member.RestartAttempt {
-			return s.nodesCarryingLocked(sr.NodeLabels), nil, Actions{}
+			return nil, s.nodesCarryingLocked(sr.NodeLabels)
 		}
-		return nil, nil, Actions{}
+		return nil, nil
 	}
 	if !s.awaitingAdmissionLocked(w) {
-		return nil, nil, Actions{}
+		return nil, nil
 	}
-	qd := s.quotaDecisionLocked(w)
-	if qd.Problem != nil {
-		return nil, QuotaFailure(qd.Problem), Actions{}
+	round = &AloneRound{Holder: workload.Holder{Key: w.key, UID: w.model.UID}, Attempt: w.model.RestartAttempt, Quota: s.quotaDecisionLocked(w)}
+	if round.Quota.Problem != nil {
+		return round, nil
 	}
-	excluded, fail := s.flavorsThatCannotHoldLocked(qd.ClusterQueue, qd.Needs[0])
-	if fail != nil {
-		return nil, fail, Actions{}
-	}
-	c, prob := qd.View.Assign(qd.ClusterQueue, qd.Needs, excluded)
-	if prob != nil {
-		return nil, QuotaFailure(prob), Actions{}
-	}
-	labels := map[string]string{}
-	for _, name := range c.Flavors[0] {
-		if f := s.book.Flavor(name); f != nil {
-			maps.Copy(labels, f.NodeLabels)
+	need := round.Quota.Needs[0]
+	for _, g := range round.Quota.ClusterQueue.Groups {
+		for _, name := range g.Flavors {
+			f := s.book.Flavor(name)
+			if f == nil || (need.Compatible != nil && !need.Compatible(f)) {
+				continue
+			}
+			nodes := s.nodesCarryingLocked(f.NodeLabels)
+			fc := FlavorCapacity{Flavor: f, Nodes: len(nodes)}
+			for _, n := range nodes {
+				if node := s.nodes.Node(n); node != nil && node.Allocatable.Count(need.Request) != 0 {
+					fc.HoldsOne = true
+					break
+				}
+			}
+			round.Flavors = append(round.Flavors, fc)
 		}
 	}
-	r := &Reservation{
-		Holder:  workload.Holder{Key: w.key, UID: w.model.UID},
-		Attempt: w.model.RestartAttempt,
-		Slices:  map[int]*SliceReservation{0: {NodeLabels: labels}},
-		Charge:  c,
-	}
-	_, acts, err := s.commitLocked(r, permitTimeout)
-	if err != nil {
-		return nil, &planner.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, acts
-	}
-	return s.nodesCarryingLocked(labels), nil, acts
+	return round, nil
+}
+
+// NodesCarrying lists, sorted, the nodes that carry every label of
+// labels; callers must not modify the list.
+func (s *State) NodesCarrying(labels map[string]string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nodesCarryingLocked(labels)
 }
 
 // QuotaFailure is why a workload's queue cannot admit it, as a planning
@@ -618,48 +642,7 @@ const (
 	ReasonWaitingForGang = "WaitingForGang"
 )
 
-// flavorsThatCannotHoldLocked excludes, for a queued plain pod, the
-// flavors whose nodes could not hold it even empty: quota charged to one of
-// them would be held by a pod that cannot be placed there. A flavor with no
-// node yet is kept (its nodes may join). When that leaves no flavor the
-// pod is compatible with, it is unplaceable until the nodes change.
-func (s *State) flavorsThatCannotHoldLocked(cq *quota.ClusterQueue, need quota.Need) (quota.Exclusions, *planner.Failure) {
-	var excluded quota.Exclusions
-	var cannot []string
-	kept := 0
-	for _, g := range cq.Groups {
-		for _, name := range g.Flavors {
-			f := s.book.Flavor(name)
-			if f == nil || (need.Compatible != nil && !need.Compatible(f)) {
-				continue
-			}
-			nodes := s.nodesCarryingLocked(f.NodeLabels)
-			holds := len(nodes) == 0
-			for _, n := range nodes {
-				if node := s.nodes.Node(n); node != nil && node.Allocatable.Count(need.Request) != 0 {
-					holds = true
-					break
-				}
-			}
-			if holds {
-				kept++
-				continue
-			}
-			if excluded == nil {
-				excluded = quota.Exclusions{}
-			}
-			excluded.Exclude(need.Slice, name)
-			cannot = append(cannot, fmt.Sprintf("%s (%d node(s))", name, len(nodes)))
-		}
-	}
-	if kept > 0 || len(cannot) == 0 {
-		return excluded, nil
-	}
-	return nil, &planner.Failure{Reason: ReasonUnplaceable, Unresolvable: true,
-		Message: fmt.Sprintf("the pod asks for %s, more than any node of flavor %s has allocatable", need.Request, strings.Join(cannot, ", "))}
-}
-
-// ReleaseAlone gives back what AdmitAlone took when the scheduler's
+// ReleaseAlone gives back what admission.AdmitAlone took when the scheduler's
 // filters found no node for the pod: its quota must not wait for the
 // permit timeout.
 func (s *State) ReleaseAlone(pod *corev1.Pod, why string) Actions {

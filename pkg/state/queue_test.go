@@ -11,6 +11,7 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -433,7 +434,7 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	pod := unit.Pod("p").TPU("4").Label(wellknown.QueueNameLabel, "multislice-queue").Obj()
 	f.addPods(pod)
 	key := workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: "p"}
-	names, fail, _ := f.s.AdmitAlone(pod, time.Minute)
+	names, fail, _ := admission.AdmitAlone(f.s, pod, time.Minute)
 	if fail != nil {
 		t.Fatalf("AdmitAlone: %v", fail)
 	}
@@ -451,7 +452,7 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 		t.Errorf("Check on a node of no charged flavor = %v, %q", ok, why)
 	}
 	// Again: idempotent while the reservation lives.
-	again, fail, _ := f.s.AdmitAlone(pod, time.Minute)
+	again, fail, _ := admission.AdmitAlone(f.s, pod, time.Minute)
 	if fail != nil {
 		t.Fatalf("second AdmitAlone: %v", fail)
 	}
@@ -461,7 +462,7 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	// A node that joins the flavor is a candidate from then on.
 	joined := builders.V5ePools(2)[2]
 	f.s.UpsertNode(joined)
-	if got, _, _ := f.s.AdmitAlone(pod, time.Minute); !slices.Equal(got, append(wantNames, joined.Name)) {
+	if got, _, _ := admission.AdmitAlone(f.s, pod, time.Minute); !slices.Equal(got, append(wantNames, joined.Name)) {
 		t.Errorf("AdmitAlone's flavor nodes after %s joined = %v", joined.Name, got)
 	}
 	f.s.ReleaseAlone(pod, "no node fits the pod")
@@ -506,7 +507,7 @@ func TestPlainPodChargedOnlyWhereANodeCanHoldIt(t *testing.T) {
 			f.addPods(pod)
 			key := workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: "p"}
 
-			_, fail, _ := f.s.AdmitAlone(pod, time.Minute)
+			_, fail, _ := admission.AdmitAlone(f.s, pod, time.Minute)
 			if tc.wantFail != "" {
 				if fail == nil || fail.Reason != state.ReasonUnplaceable || !fail.Unresolvable || !strings.Contains(fail.Message, tc.wantFail) {
 					t.Fatalf("AdmitAlone failure = %+v, want an unresolvable %s saying %q", fail, state.ReasonUnplaceable, tc.wantFail)
@@ -534,7 +535,7 @@ func TestPermitOfAQueuedPlainPod(t *testing.T) {
 	f := withQueue(newFixture(t, builders.V5ePools(2)...), 16, quota.BestEffortFIFO)
 	pod := unit.Pod("p").TPU("4").Label(wellknown.QueueNameLabel, "multislice-queue").Obj()
 	f.addPods(pod)
-	if _, fail, _ := f.s.AdmitAlone(pod, time.Minute); fail != nil {
+	if _, fail, _ := admission.AdmitAlone(f.s, pod, time.Minute); fail != nil {
 		t.Fatalf("AdmitAlone: %v", fail)
 	}
 	f.s.Reserve(pod, "pool-1-node-0")

@@ -145,6 +145,9 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 		if w == nil {
 			return 0, Actions{}, fmt.Errorf("%s is gone", key)
 		}
+		if s.book.ChargeOf(key) != nil {
+			return 0, Actions{}, fmt.Errorf("%s was admitted meanwhile", key)
+		}
 		if err := s.chargeLocked(w, r.Charge); err != nil {
 			return 0, Actions{}, err
 		}
