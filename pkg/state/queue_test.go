@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -204,6 +205,27 @@ func TestQuotaTakenMeanwhileFailsTheCommit(t *testing.T) {
 	rb.Slices[0].Domain, rb.Slices[1].Domain = "pool-5", "pool-6"
 	if _, _, err := f.s.Commit(rb, time.Minute); err == nil || !strings.Contains(err.Error(), "quota") {
 		t.Fatalf("second commit: %v, want a quota error", err)
+	}
+}
+
+// A plan made before the workload was found running (charged from its
+// pods, as after a restart) is refused at commit rather than charged a
+// second time.
+func TestAdmittedMeanwhileFailsTheCommit(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(6)...), 32, quota.BestEffortFIFO)
+	pods := f.addGang(queued("a", 2, 0))
+	r := f.mustPlan(jsKey("a"))
+	for i, p := range pods {
+		f.bind(p, fmt.Sprintf("pool-%d-node-%d", i/4+3, i%4))
+	}
+	if got := tpuCharged(f, "a"); got != 16 {
+		t.Fatalf("workload found running charged %d, want 16", got)
+	}
+	if _, _, err := f.s.Commit(r, time.Minute); err == nil || !strings.Contains(err.Error(), "admitted meanwhile") {
+		t.Fatalf("commit of the stale plan: %v, want it refused as admitted meanwhile", err)
+	}
+	if got := tpuCharged(f, "a"); got != 16 {
+		t.Errorf("after the refused commit charged %d, want 16", got)
 	}
 }
 
