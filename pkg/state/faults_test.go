@@ -448,3 +448,54 @@ func TestPermitAfterTheReservationWasReleased(t *testing.T) {
 		t.Errorf("Permit let a member bind alone after its reservation was released")
 	}
 }
+
+// A plan is committed only on the cluster it was made for: a node it
+// planned on that was relabelled out of its slice's domain or removed, or
+// whose room another reservation took, after the snapshot refuses the
+// commit, and the workload plans again.
+func TestCommitRefusesAPlanTheClusterMovedUnder(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		moved func(f *fixture, r *state.Reservation)
+		want  string
+	}{{
+		name: "node relabelled into another pool",
+		moved: func(f *fixture, r *state.Reservation) {
+			n := f.nodes[r.Slices[0].Slots[0].Node].DeepCopy()
+			n.Labels[wellknown.NodePoolLabel] = "pool-9"
+			f.addNodes(n)
+		},
+		want: "left cloud.google.com/gke-nodepool=",
+	}, {
+		name:  "node removed",
+		moved: func(f *fixture, r *state.Reservation) { f.s.DeleteNode(r.Slices[0].Slots[0].Node) },
+		want:  "was removed meanwhile",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, builders.V5ePools(2)...)
+			f.addGang(unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj())
+			r := f.mustPlan(jsKey("a"))
+			tc.moved(f, r)
+			if _, _, err := f.s.Commit(r, time.Minute); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("commit = %v, want it refused: %q", err, tc.want)
+			}
+			if f.s.Reservations() != 0 {
+				t.Errorf("a refused commit left %d reservation(s)", f.s.Reservations())
+			}
+		})
+	}
+	t.Run("room taken by another reservation", func(t *testing.T) {
+		f := newFixture(t, builders.V5ePools(1)...)
+		for _, name := range []string{"a", "b"} {
+			f.addPodGroup(unit.PodGroup(name, 2).Obj())
+			f.addPods(unit.Pod(name+"-0").InPodGroup(name).TPU("4").Obj(), unit.Pod(name+"-1").InPodGroup(name).TPU("4").Obj())
+		}
+		ra, rb := f.mustPlan(pgKey("a")), f.mustPlan(pgKey("b"))
+		if _, _, err := f.s.Commit(ra, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := f.s.Commit(rb, time.Minute); err == nil || !strings.Contains(err.Error(), "no room left") {
+			t.Fatalf("commit of b, planned on the same nodes before a's commit = %v, want it refused for room", err)
+		}
+	})
+}

@@ -202,7 +202,13 @@ func TestQuotaTakenMeanwhileFailsTheCommit(t *testing.T) {
 	}
 	// b's plan was made before a's commit; move it off a's pools so only
 	// the quota conflicts.
-	rb.Slices[0].Domain, rb.Slices[1].Domain = "pool-5", "pool-6"
+	for i, to := range map[int]string{0: "pool-5", 1: "pool-6"} {
+		sr := rb.Slices[i]
+		for j := range sr.Slots {
+			sr.Slots[j].Node = strings.Replace(sr.Slots[j].Node, sr.Domain+"-", to+"-", 1)
+		}
+		sr.Domain = to
+	}
 	if _, _, err := f.s.Commit(rb, time.Minute); err == nil || !strings.Contains(err.Error(), "quota") {
 		t.Fatalf("second commit: %v, want a quota error", err)
 	}

@@ -140,6 +140,9 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 			}
 		}
 	}
+	if err := s.slotsStillFitLocked(r); err != nil {
+		return 0, Actions{}, err
+	}
 	w := s.workloads[key]
 	if r.Charge != nil {
 		if w == nil {
@@ -190,6 +193,53 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 	}
 	s.opts.Observer.ReservationsActive(len(s.reservations))
 	return r.ID, acts, nil
+}
+
+// slotsStillFitLocked checks the nodes a reservation plans room on
+// against the live state: each still exists, still lies in its slice's
+// domain and carries its flavors' labels (a node relabelled or removed
+// after the snapshot was taken), and what the plan puts there beside what
+// other reservations planned there since does not exceed what it has.
+func (s *State) slotsStillFitLocked(r *Reservation) error {
+	planned := map[string]workload.Resources{}
+	for i, sr := range r.Slices {
+		for _, slot := range sr.Slots {
+			n := s.nodes.Node(slot.Node)
+			if n == nil {
+				return fmt.Errorf("node %s, planned for slice %d, was removed meanwhile", slot.Node, i)
+			}
+			labels := n.Labels()
+			if sr.Domain != "" && labels[sr.DomainKey] != sr.Domain {
+				return fmt.Errorf("node %s left %s=%s meanwhile", slot.Node, sr.DomainKey, sr.Domain)
+			}
+			if !labelsMatch(labels, sr.NodeLabels) {
+				return fmt.Errorf("node %s no longer carries the labels of slice %d's flavor", slot.Node, i)
+			}
+			if slot.Shape < len(sr.Shapes) {
+				add := planned[slot.Node]
+				if add == nil {
+					add = workload.Resources{}
+					planned[slot.Node] = add
+				}
+				add.AddScaled(sr.Shapes[slot.Shape].Request, int64(slot.Count))
+			}
+		}
+	}
+	for node, add := range planned {
+		total := maps.Clone(add)
+		for k, o := range s.outstanding[node] {
+			if k != r.Holder.Key {
+				total.AddScaled(o, 1)
+			}
+		}
+		alloc := s.nodes.Node(node).Allocatable
+		for name, v := range total {
+			if v > alloc[name] {
+				return fmt.Errorf("node %s has no room left for what was planned there: other reservations took it meanwhile", node)
+			}
+		}
+	}
+	return nil
 }
 
 func (s *State) addOutstandingLocked(node string, key workload.Key, req workload.Resources, n int64) {
