@@ -12,7 +12,6 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-	kubeschedulerapp "k8s.io/kubernetes/cmd/kube-scheduler/app"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
@@ -42,32 +41,14 @@ func plugins(rt *feed.Runtime) []plugin {
 	}
 }
 
-// RegistryOptions returns the options that register our plugins with the
-// upstream scheduler command. Each call makes one new shared runtime: one
-// scheduler, one state.
-func RegistryOptions() []kubeschedulerapp.Option {
-	return registryOptions(feed.NewRuntime())
-}
-
-func registryOptions(rt *feed.Runtime) []kubeschedulerapp.Option {
-	ps := plugins(rt)
-	opts := make([]kubeschedulerapp.Option, 0, len(ps))
-	for _, p := range ps {
-		opts = append(opts, kubeschedulerapp.WithPlugin(p.name, p.factory))
-	}
-	return opts
-}
-
-// Registry returns our plugins as a framework registry, the form the
-// scheduler_perf harness and scheduler.New take.
-func Registry() (frameworkruntime.Registry, error) {
+// Registry returns our plugins, each built on rt, as a framework
+// registry: the form scheduler.New and the scheduler_perf harness take.
+func Registry(rt *feed.Runtime) frameworkruntime.Registry {
 	registry := frameworkruntime.Registry{}
-	for _, opt := range RegistryOptions() {
-		if err := opt(registry); err != nil {
-			return nil, err
-		}
+	for _, p := range plugins(rt) {
+		registry[p.name] = p.factory
 	}
-	return registry, nil
+	return registry
 }
 
 // printVersionIfRequested prints the build identity when --version is set

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apiserver/pkg/server"
@@ -17,12 +16,7 @@ import (
 	"k8s.io/component-base/term"
 	"k8s.io/component-base/version/verflag"
 	kubeschedulerapp "k8s.io/kubernetes/cmd/kube-scheduler/app"
-	schedulerserverconfig "k8s.io/kubernetes/cmd/kube-scheduler/app/config"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
-	"k8s.io/kubernetes/pkg/scheduler"
-
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
 )
 
 // NewCommand returns the multislice-scheduler root command: the upstream
@@ -92,47 +86,4 @@ func run(cmd *cobra.Command, opts *options.Options) error {
 		return err
 	}
 	return kubeschedulerapp.Run(ctx, cc, sched)
-}
-
-// Setup builds the scheduler from parsed options with our plugins on one
-// new runtime. With leader election on, the runtime's writers (status,
-// Workload objects, Jobs, ProvisioningRequests) wait until this replica
-// holds the scheduler's lease, so a standby never writes from a state that
-// knows none of the leader's reservations.
-func Setup(ctx context.Context, opts *options.Options) (*schedulerserverconfig.CompletedConfig, *scheduler.Scheduler, error) {
-	rt := feed.NewRuntime()
-	// Whether leader election is on is known only once Setup has read the
-	// configuration, and the plugins it builds may start writers: hold
-	// them from the start.
-	rt.AwaitLeadership()
-	cc, sched, err := kubeschedulerapp.Setup(ctx, opts, registryOptions(rt)...)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkPairs(rt); err != nil {
-		return nil, nil, err
-	}
-	if cc.LeaderElection != nil {
-		cc.LeaderElection.Lock = rt.ObserveLeadership(cc.LeaderElection.Lock)
-	} else {
-		rt.Lead()
-	}
-	return cc, sched, nil
-}
-
-// checkPairs refuses profiles that enable MultisliceGang without its gate
-// or the gate alone: without the gate, gang members and queued workloads
-// would go through scheduling cycles only to be rejected, and the gate
-// holds nothing back without the state MultisliceGang builds.
-func checkPairs(rt *feed.Runtime) error {
-	gangOnly, gateOnly := rt.Unpaired()
-	if len(gangOnly) > 0 {
-		return fmt.Errorf("profiles[schedulerName=%s].plugins: %s is enabled without %s; add {name: %s} to plugins.multiPoint.enabled (it holds gang members and queued workloads back until they may be scheduled)",
-			strings.Join(gangOnly, ","), multislicegang.Name, multislicegang.GateName, multislicegang.GateName)
-	}
-	if len(gateOnly) > 0 {
-		return fmt.Errorf("profiles[schedulerName=%s].plugins: %s is enabled without %s, whose state it gates on; enable both or neither",
-			strings.Join(gateOnly, ","), multislicegang.GateName, multislicegang.Name)
-	}
-	return nil
 }

@@ -1,11 +1,11 @@
-// Package feed builds the scheduler's one shared state and keeps it
-// current: it is created once per scheduler (pkg/app) and attached by every
-// plugin of every profile, so all of them share one state, one set of
-// informers and one expiry loop. Informers' objects become the model here
-// (API objects → state); what the state asks for (activating pods,
-// rejecting waiting pods, events) is carried out with the framework's
-// handles. The API writers are pkg/controllers', started from here while
-// this replica leads.
+// Package feed builds the scheduler's one shared runtime and keeps its
+// state current: pkg/app builds it (New) before any plugin factory runs,
+// and every plugin of every profile attaches to it, so all of them share
+// one state, one set of informers and one expiry loop. Informers' objects
+// become the model here (API objects → state); what the state asks for
+// (activating pods, rejecting waiting pods, events) is carried out with
+// the framework's handles. The API writers are pkg/controllers', started
+// from here while this replica leads.
 package feed
 
 import (
@@ -18,7 +18,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
@@ -32,11 +36,12 @@ import (
 // Runtime is the state shared by every plugin and profile of one scheduler.
 type Runtime struct {
 	mu      sync.Mutex
+	cluster Cluster
 	state   *state.State
 	handles []fwk.Handle
 	events  *controllers.EventSink
-	// settings are fixed by the first profile: the workload model and the
-	// queues depend on them, and there is one of each.
+	// settings are every profile's: the workload model and the queues
+	// depend on them, and there is one of each.
 	settings Settings
 	// defaultDomainKey is settings.DefaultDomainKey.
 	defaultDomainKey string
@@ -85,27 +90,42 @@ func (rt *Runtime) OnPodDeleted(f func(*corev1.Pod)) {
 	rt.onDelete = append(rt.onDelete, f)
 }
 
-// NewRuntime returns a runtime with no state yet; the first Attach builds it.
-func NewRuntime() *Runtime { return &Runtime{} }
+// Cluster is what one scheduler's runtime reads and writes the cluster
+// with: the scheduler's own client, configuration, informer factory and
+// event recorder, which every framework handle of that scheduler returns.
+type Cluster struct {
+	Client     kubernetes.Interface
+	KubeConfig *rest.Config
+	Informers  informers.SharedInformerFactory
+	Recorder   events.EventRecorder
+}
 
-// Attach registers a profile's handle and returns the shared state, built
-// and fed on the first call. Every profile must agree on the settings.
-func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*state.State, error) {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if rt.attached == nil {
-		rt.attached = map[string]bool{}
+// ClusterOf is the cluster a framework handle reads and writes.
+func ClusterOf(h fwk.Handle) Cluster {
+	return Cluster{Client: h.ClientSet(), KubeConfig: h.KubeConfig(), Informers: h.SharedInformerFactory(), Recorder: h.EventRecorder()}
+}
+
+// Config is what a runtime is built from.
+type Config struct {
+	Cluster  Cluster
+	Settings Settings
+	// AwaitLeadership makes the writers wait until Lead (leader election
+	// is on). Otherwise the runtime leads from the start, as a scheduler
+	// without leader election does.
+	AwaitLeadership bool
+}
+
+// New builds one scheduler's runtime: its state, fed by the cluster's
+// informers (registered now, started with the scheduler's), and the
+// controllers that write what it decides while this replica leads.
+// pkg/app builds it before any plugin factory runs, so that every plugin
+// of every profile finds the same whole runtime.
+func New(ctx context.Context, cfg Config) (*Runtime, error) {
+	set, c := cfg.Settings, cfg.Cluster
+	rt := &Runtime{cluster: c, settings: set, defaultDomainKey: set.DefaultDomainKey}
+	if cfg.AwaitLeadership {
+		rt.awaitLeadership()
 	}
-	rt.attached[h.ProfileName()] = true
-	if rt.state != nil {
-		if err := rt.agree(h.ProfileName(), set); err != nil {
-			return nil, err
-		}
-		rt.handles = append(rt.handles, h)
-		rt.state.AddScheduler(h.ProfileName())
-		return rt.state, nil
-	}
-	rt.settings, rt.defaultDomainKey = set, set.DefaultDomainKey
 	rt.state = state.New(state.Options{
 		DefaultDomainKey:  set.DefaultDomainKey,
 		DefaultLocalQueue: set.DefaultLocalQueue,
@@ -114,23 +134,21 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 		Observer:          metrics.Observer(),
 		RecordAdmissions:  true,
 	})
-	rt.state.AddScheduler(h.ProfileName())
-	rt.handles = append(rt.handles, h)
-	rt.events = controllers.NewEventSink(h.EventRecorder(), rt.state.Clock())
+	rt.events = controllers.NewEventSink(c.Recorder, rt.state.Clock())
 	rt.held = controllers.NewHeldPods(rt.state.Clock(), rt.events)
 	rt.onDelete = append(rt.onDelete, rt.Released)
-	if err := rt.watchPods(ctx, h); err != nil {
+	if err := rt.watchPods(ctx); err != nil {
 		return nil, err
 	}
-	if err := rt.watchNodes(ctx, h); err != nil {
+	if err := rt.watchNodes(ctx); err != nil {
 		return nil, err
 	}
-	un := rt.watchJobs(ctx, h)
+	un := rt.watchJobs(ctx)
 	rt.unsuspend.Store(un)
-	rt.watchSources(ctx, h, un)
-	rt.watchQueues(ctx, h)
+	rt.watchSources(ctx, un)
+	rt.watchQueues(ctx)
 	go rt.expireLoop(ctx)
-	podInformer := h.SharedInformerFactory().Core().V1().Pods()
+	podInformer := c.Informers.Core().V1().Pods()
 	rt.WhileLeading(ctx, func(ctx context.Context) {
 		if !toolscache.WaitForCacheSync(ctx.Done(), podInformer.Informer().HasSynced) {
 			return
@@ -138,14 +156,33 @@ func (rt *Runtime) Attach(ctx context.Context, h fwk.Handle, set Settings) (*sta
 		// A standby held every pod back in PreEnqueue (MultisliceGate):
 		// decide on all of them now, from the state its informers built.
 		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
-		go rt.held.Run(ctx, controllers.HeldPodsClient(h.KubeConfig(), h.ClientSet()), podInformer.Lister())
+		go rt.held.Run(ctx, controllers.HeldPodsClient(c.KubeConfig, c.Client), podInformer.Lister())
 		go rt.reconcileUsage(ctx, podInformer.Lister(), set.QuotaReconcile)
-		rt.evictions().Run(ctx, rt.state, h.ClientSet(), podInformer.Lister())
+		rt.evictions().Run(ctx, rt.state, c.Client, podInformer.Lister())
 	})
+	return rt, nil
+}
+
+// Attach registers a profile's handle, through which the runtime
+// activates and lets through that profile's pods, and returns the shared
+// state. Every profile must agree with the settings the runtime was built
+// with.
+func (rt *Runtime) Attach(h fwk.Handle, set Settings) (*state.State, error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if err := rt.agree(h.ProfileName(), set); err != nil {
+		return nil, err
+	}
+	if rt.attached == nil {
+		rt.attached = map[string]bool{}
+	}
+	rt.attached[h.ProfileName()] = true
+	rt.handles = append(rt.handles, h)
+	rt.state.AddScheduler(h.ProfileName())
 	return rt.state, nil
 }
 
-// agree checks a later profile's settings against the first's.
+// agree checks a profile's settings against the runtime's.
 func (rt *Runtime) agree(profile string, set Settings) error {
 	for _, f := range []struct {
 		field     string
@@ -215,19 +252,14 @@ func (rt *Runtime) Unpaired() (gangOnly, gateOnly []string) {
 	return gangOnly, gateOnly
 }
 
-// State returns the shared state, nil until a MultisliceGang plugin
-// attached (a profile may enable preemption without gangs).
-func (rt *Runtime) State() *state.State {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	return rt.state
-}
+// State returns the shared state.
+func (rt *Runtime) State() *state.State { return rt.state }
 
 // Events returns the shared event sink.
 func (rt *Runtime) Events() *controllers.EventSink { return rt.events }
 
-func (rt *Runtime) watchPods(ctx context.Context, h fwk.Handle) error {
-	return feedInformer(ctx, rt, h.SharedInformerFactory().Core().V1().Pods().Informer(), rt.state.UpsertPod, func(pod *corev1.Pod) state.Actions {
+func (rt *Runtime) watchPods(ctx context.Context) error {
+	return feedInformer(ctx, rt, rt.cluster.Informers.Core().V1().Pods().Informer(), rt.state.UpsertPod, func(pod *corev1.Pod) state.Actions {
 		acts := rt.state.DeletePod(pod)
 		rt.mu.Lock()
 		fs := rt.onDelete
@@ -239,8 +271,8 @@ func (rt *Runtime) watchPods(ctx context.Context, h fwk.Handle) error {
 	})
 }
 
-func (rt *Runtime) watchNodes(ctx context.Context, h fwk.Handle) error {
-	return feedInformer(ctx, rt, h.SharedInformerFactory().Core().V1().Nodes().Informer(), rt.state.UpsertNode, func(n *corev1.Node) state.Actions {
+func (rt *Runtime) watchNodes(ctx context.Context) error {
+	return feedInformer(ctx, rt, rt.cluster.Informers.Core().V1().Nodes().Informer(), rt.state.UpsertNode, func(n *corev1.Node) state.Actions {
 		return rt.state.DeleteNode(n.Name)
 	})
 }
@@ -298,16 +330,12 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	rt.mu.Lock()
 	handles := rt.handles
 	rt.mu.Unlock()
-	if len(handles) == 0 {
-		return
-	}
 	for _, uid := range acts.Reject {
 		rejectWaiting(handles, uid, acts.Reason)
 	}
 	for _, e := range acts.Expired {
-		h := handles[0]
-		controllers.EndOverrun(ctx, h.ClientSet(), func() (jobsetclient.Interface, error) {
-			return jobsetclient.NewForConfig(jsonConfig(h.KubeConfig()))
+		controllers.EndOverrun(ctx, rt.cluster.Client, func() (jobsetclient.Interface, error) {
+			return jobsetclient.NewForConfig(jsonConfig(rt.cluster.KubeConfig))
 		}, rt.evictions(), e)
 	}
 	if !rt.Leading() {
@@ -321,10 +349,10 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 			rt.events.Normal(&e.Ref, e.Reason, e.Message)
 		}
 	}
-	if len(acts.Activate) == 0 {
+	if len(acts.Activate) == 0 || len(handles) == 0 {
 		return
 	}
-	lister := handles[0].SharedInformerFactory().Core().V1().Pods().Lister()
+	lister := rt.cluster.Informers.Core().V1().Pods().Lister()
 	pods := make(map[string]*corev1.Pod, len(acts.Activate))
 	for _, ref := range acts.Activate {
 		pod, err := lister.Pods(ref.Namespace).Get(ref.Name)

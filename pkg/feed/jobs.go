@@ -7,7 +7,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
-	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -20,12 +19,12 @@ import (
 // served, so no discovery is needed), and starts the controller that
 // unsuspends queue-managed Jobs and JobSets while this replica leads. It
 // returns that controller, for the JobSet informer to feed.
-func (rt *Runtime) watchJobs(ctx context.Context, h fwk.Handle) *controllers.Unsuspender {
+func (rt *Runtime) watchJobs(ctx context.Context) *controllers.Unsuspender {
 	logger := klog.FromContext(ctx)
-	jobs := h.SharedInformerFactory().Batch().V1().Jobs()
+	jobs := rt.cluster.Informers.Batch().V1().Jobs()
 	informer := jobs.Informer()
 	st := rt.state
-	un := controllers.NewUnsuspender(st, rt.events, h.ClientSet().BatchV1(), jobs.Lister(), rt.defaultDomainKey, rt.workloads.Write)
+	un := controllers.NewUnsuspender(st, rt.events, rt.cluster.Client.BatchV1(), jobs.Lister(), rt.defaultDomainKey, rt.workloads.Write)
 	context.AfterFunc(ctx, un.ShutDown)
 	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {

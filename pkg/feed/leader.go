@@ -23,10 +23,10 @@ func (l *leadership) init() {
 	l.once.Do(func() { l.leading = make(chan struct{}) })
 }
 
-// AwaitLeadership makes the runtime's writers wait until Lead is called.
+// awaitLeadership makes the runtime's writers wait until Lead is called.
 // Without it (benchmarks, tests that build a scheduler directly) the
 // runtime leads from the start, as a scheduler without leader election does.
-func (rt *Runtime) AwaitLeadership() {
+func (rt *Runtime) awaitLeadership() {
 	rt.lead.init()
 	rt.lead.mu.Lock()
 	defer rt.lead.mu.Unlock()

@@ -36,8 +36,8 @@ func (l *fakeLock) Describe() string                                            
 func TestWritersFollowTheLease(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	rt := NewRuntime()
-	rt.AwaitLeadership()
+	rt := &Runtime{}
+	rt.awaitLeadership()
 	lock := &fakeLock{identity: "me", refuse: true}
 	observed := rt.ObserveLeadership(lock)
 	started := make(chan struct{})
@@ -72,7 +72,7 @@ func TestWritersFollowTheLease(t *testing.T) {
 // Without leader election (benchmarks, tests building the scheduler
 // directly) the runtime leads from the start.
 func TestLeadsWithoutLeaderElection(t *testing.T) {
-	rt := NewRuntime()
+	rt := &Runtime{}
 	if !rt.Leading() {
 		t.Fatal("a runtime that awaits no leadership does not lead")
 	}

@@ -8,7 +8,6 @@ import (
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
-	fwk "k8s.io/kube-scheduler/framework"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
@@ -38,14 +37,14 @@ const (
 // watchQueues feeds the queue objects (ResourceFlavor, ClusterQueue,
 // LocalQueue) and namespaces into the state once the queue API is served,
 // and keeps their status, and the Workload objects, current.
-func (rt *Runtime) watchQueues(ctx context.Context, h fwk.Handle) {
-	cfg := jsonConfig(h.KubeConfig())
+func (rt *Runtime) watchQueues(ctx context.Context) {
+	cfg := jsonConfig(rt.cluster.KubeConfig)
 	api := workloadAPI{
 		source:       state.QueueAPI,
 		groupVersion: multislicev1alpha1.SchemeGroupVersion.String(),
 		resource:     "clusterqueues",
 		start: func(ctx context.Context) (toolscache.InformerSynced, error) {
-			return rt.startQueueInformers(ctx, h, cfg)
+			return rt.startQueueInformers(ctx, cfg)
 		},
 		served: func() {
 			// Jobs and JobSets seen before the queue API was known to be
@@ -57,12 +56,12 @@ func (rt *Runtime) watchQueues(ctx context.Context, h fwk.Handle) {
 			}
 		},
 	}
-	go rt.discover(ctx, h.ClientSet().Discovery(), api)
+	go rt.discover(ctx, rt.cluster.Client.Discovery(), api)
 }
 
 // startQueueInformers starts every queue informer, and the status writer
 // once they have synced.
-func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *rest.Config) (toolscache.InformerSynced, error) {
+func (rt *Runtime) startQueueInformers(ctx context.Context, cfg *rest.Config) (toolscache.InformerSynced, error) {
 	client, err := multisliceclient.NewForConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -104,7 +103,7 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 		}); err != nil {
 		return nil, err
 	}
-	nsInformer := h.SharedInformerFactory().Core().V1().Namespaces().Informer()
+	nsInformer := rt.cluster.Informers.Core().V1().Namespaces().Informer()
 	if err := feedInformer(ctx, rt, nsInformer,
 		func(ns *corev1.Namespace) state.Actions { return st.SetNamespace(ns.Name, ns.Labels) },
 		func(ns *corev1.Namespace) state.Actions { return st.DeleteNamespace(ns.Name) }); err != nil {
@@ -118,12 +117,12 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, h fwk.Handle, cfg *r
 		func(wl *multislicev1alpha1.Workload) state.Actions { return rt.feedRecords(wl, true) }); err != nil {
 		return nil, err
 	}
-	checksSynced, err := rt.startCheckFeed(ctx, factory, client, h.ClientSet(), h.SharedInformerFactory().Core().V1().Pods().Lister(), workloads.Lister())
+	checksSynced, err := rt.startCheckFeed(ctx, factory, client, rt.cluster.Client, rt.cluster.Informers.Core().V1().Pods().Lister(), workloads.Lister())
 	if err != nil {
 		return nil, err
 	}
 	factory.Start(ctx.Done())
-	h.SharedInformerFactory().Start(ctx.Done())
+	rt.cluster.Informers.Start(ctx.Done())
 
 	statusCfg := rest.CopyConfig(cfg)
 	statusCfg.QPS, statusCfg.Burst = statusQPS, statusBurst

@@ -10,7 +10,6 @@ import (
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
-	fwk "k8s.io/kube-scheduler/framework"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 	jobsetinformers "sigs.k8s.io/jobset/client-go/informers/externalversions"
@@ -85,9 +84,9 @@ func (rt *Runtime) rediscover(sources []workload.Source) {
 // API is not served lets its pods be scheduled as plain pods; while
 // discovery fails (throttling, server errors, timeouts) they wait. JobSets
 // are also fed to un, which starts queue-managed ones created suspended.
-func (rt *Runtime) watchSources(ctx context.Context, h fwk.Handle, un *controllers.Unsuspender) {
-	cfg := h.KubeConfig()
-	disc := h.ClientSet().Discovery()
+func (rt *Runtime) watchSources(ctx context.Context, un *controllers.Unsuspender) {
+	cfg := rt.cluster.KubeConfig
+	disc := rt.cluster.Client.Discovery()
 	apis := []workloadAPI{
 		{source: workload.SourceJobSet, groupVersion: jobsetv1alpha2.GroupVersion.String(), resource: "jobsets", start: func(ctx context.Context) (toolscache.InformerSynced, error) {
 			return synced(rt.startJobSetInformer(ctx, cfg, un))

@@ -27,7 +27,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	_ "k8s.io/component-base/logs/json/register"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 	"k8s.io/kubernetes/pkg/scheduler"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
@@ -35,6 +37,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
@@ -84,15 +87,19 @@ const topic = "multislice"
 
 // perSchedulerRegistry returns our plugins as one registry for the whole
 // run, the form the harness takes, while every workload's scheduler still
-// gets plugins of its own: app.Registry builds one runtime (state and
-// informers) per call, for one scheduler, and the harness starts a new
-// scheduler against a new apiserver for each workload. The profiles of one
-// scheduler share its informer factory, which tells the schedulers apart;
-// a scheduler's plugins are dropped when its context ends, so that no state
-// outlives its workload.
+// gets plugins of its own: the harness starts a new scheduler against a
+// new apiserver for each workload, and each scheduler needs one runtime
+// (state and informers), built, as the command builds it, before any of
+// its plugins, from the settings of our profile's configuration. The
+// profiles of one scheduler share its informer factory, which tells the
+// schedulers apart; a scheduler's runtime is dropped when its context
+// ends, so that no state outlives its workload.
 func perSchedulerRegistry() (frameworkruntime.Registry, error) {
-	// Fail early, and learn the plugin names.
-	names, err := app.Registry()
+	cfg, err := options.LoadConfigFromFile(klog.Background(), ourConfig)
+	if err != nil {
+		return nil, err
+	}
+	set, _, err := app.Settings(cfg.Profiles)
 	if err != nil {
 		return nil, err
 	}
@@ -105,10 +112,11 @@ func perSchedulerRegistry() (frameworkruntime.Registry, error) {
 		if r, ok := bySched[key]; ok {
 			return r, nil
 		}
-		r, err := app.Registry()
+		rt, err := feed.New(ctx, feed.Config{Cluster: feed.ClusterOf(h), Settings: set})
 		if err != nil {
 			return nil, err
 		}
+		r := app.Registry(rt)
 		bySched[key] = r
 		go func() {
 			<-ctx.Done()
@@ -119,7 +127,7 @@ func perSchedulerRegistry() (frameworkruntime.Registry, error) {
 		return r, nil
 	}
 	out := frameworkruntime.Registry{}
-	for name := range names {
+	for name := range app.Registry(nil) {
 		out[name] = func(ctx context.Context, args runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 			r, err := registryFor(ctx, h)
 			if err != nil {

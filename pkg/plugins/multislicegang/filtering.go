@@ -2,9 +2,6 @@ package multislicegang
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -165,50 +162,29 @@ func (pl *Plugin) Filter(_ context.Context, cs fwk.CycleState, pod *corev1.Pod, 
 // out of the workload's plans and the reservation released, so the next
 // plan goes elsewhere instead of timing out into the same domain again.
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, statuses fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
-	c := readCycle(cs)
-	if c == nil {
-		// This plugin's PreFilter did not run: another plugin's PreFilter
-		// rejected the pod first. A gang member rejected there keeps its
-		// whole gang from completing; its gang must not hold quota and
-		// domains meanwhile.
-		if v := pl.state.Classify(pod); v.Gang && !v.Wait && !v.Unresolvable && v.Member.Key.Source != workload.SourcePod {
-			pl.act(ctx, pl.state.MemberUnschedulable(pod, describeStatus(statuses.Get(""))))
-		}
-		return nil, fwk.NewStatus(fwk.Unschedulable)
-	}
-	if c.alone {
-		// A queued plain pod no node fits: its quota goes back at once.
-		pl.act(ctx, pl.state.ReleaseAlone(pod, "no node fits the pod"))
-		return nil, fwk.NewStatus(fwk.Unschedulable)
-	}
-	if c == nil || !c.gang || c.candidates.Len() == 0 {
-		return nil, fwk.NewStatus(fwk.Unschedulable)
-	}
-	// The plan reads the nodes our informer handler has seen; the cycle's
-	// snapshot is the scheduler's cache, which may not hold a node that
-	// has just joined. A candidate missing there was never filtered, so
-	// nothing rejected the pod on it: the reservation stands and the pod
-	// tries again when the node reaches the cache (hintNodeChanged).
-	var unseen []string
-	for name := range c.candidates {
-		if pl.nodeInfo(name) == nil {
-			unseen = append(unseen, name)
+	f := admission.FilterFailure{Other: describeStatus(statuses.Get(""))}
+	if c := readCycle(cs); c != nil {
+		f.PreFiltered, f.Alone, f.Gang, f.Candidates = true, c.alone, c.gang, c.candidates
+		f.Rejections = map[string]int{}
+		for name := range c.candidates {
+			if pl.nodeInfo(name) == nil {
+				f.Unseen = append(f.Unseen, name)
+				continue
+			}
+			st := statuses.Get(name)
+			if st == nil || st.IsSuccess() {
+				f.Accepted = true
+				continue
+			}
+			f.Rejections[describeStatus(st)]++
 		}
 	}
-	if len(unseen) > 0 {
-		slices.Sort(unseen)
-		return nil, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("waiting for the scheduler's cache to hold reserved node(s) %s", strings.Join(unseen, ", ")))
+	out := admission.PostFilter(pl.state, pod, f)
+	pl.act(ctx, out.Actions)
+	if out.Message == "" {
+		return nil, fwk.NewStatus(fwk.Unschedulable)
 	}
-	reasons := map[string]int{}
-	for name := range c.candidates {
-		st := statuses.Get(name)
-		if st == nil || st.IsSuccess() {
-			return nil, fwk.NewStatus(fwk.Unschedulable)
-		}
-		reasons[describeStatus(st)]++
-	}
-	pl.act(ctx, pl.state.RecordFilterRejection(pod, summarize(reasons)))
-	return nil, fwk.NewStatus(fwk.Unschedulable, "the pod fits none of its reserved nodes; its workload plans again elsewhere")
+	return nil, fwk.NewStatus(fwk.Unschedulable, out.Message)
 }
 
 // describeStatus renders a failed status as "Plugin: reasons".
@@ -223,11 +199,3 @@ func describeStatus(st *fwk.Status) string {
 	return msg
 }
 
-func summarize(reasons map[string]int) string {
-	parts := make([]string, 0, len(reasons))
-	for msg, n := range reasons {
-		parts = append(parts, fmt.Sprintf("%d node(s) %s", n, msg))
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, "; ")
-}

@@ -14,7 +14,7 @@ import (
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -64,7 +64,7 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 	}
 	f.pl = &Plugin{
 		args:  &config.MultisliceGangArgs{PermitTimeout: time.Minute, FollowerTimeout: time.Minute},
-		rt:    feed.NewRuntime(),
+		rt:    fakeRuntime{},
 		state: st,
 		sort:  newSortKeys(st),
 	}
@@ -75,7 +75,7 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 		}
 		return f.nodeInfo(name)
 	}
-	f.gate = &Gate{rt: f.pl.rt, state: func() *state.State { return st }, permitTimeout: f.pl.permitTimeout}
+	f.gate = &Gate{rt: f.pl.rt, state: st, permitTimeout: f.pl.permitTimeout}
 	for _, n := range nodes {
 		f.nodes[n.Name] = n
 		st.UpsertNode(n)
@@ -225,3 +225,18 @@ func nodeNames(r *fwk.PreFilterResult) []string {
 	slices.Sort(out)
 	return out
 }
+
+// fakeRuntime stands in for the scheduler's runtime: it leads, and
+// carries out and tells nothing (no events sink: events are dropped).
+type fakeRuntime struct{}
+
+func (fakeRuntime) Act(context.Context, state.Actions)                                              {}
+func (fakeRuntime) Leading() bool                                                                   { return true }
+func (fakeRuntime) Events() *controllers.EventSink                                                  { return nil }
+func (fakeRuntime) AllowWaiting(types.UID, string)                                                  {}
+func (fakeRuntime) RecordAdmission(context.Context, workload.Key, uint64, func(state.PermitResult)) {}
+func (fakeRuntime) PokeProvisioning()                                                               {}
+func (fakeRuntime) Held(*corev1.Pod, string, string, bool)                                          {}
+func (fakeRuntime) HeldAll([]state.PodRef, string, string, bool)                                    {}
+func (fakeRuntime) HeldWaiting(*corev1.Pod, string, string)                                         {}
+func (fakeRuntime) Released(*corev1.Pod)                                                            {}

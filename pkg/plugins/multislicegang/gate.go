@@ -37,9 +37,8 @@ const GateName = "MultisliceGate"
 // that can unblock a pod it holds and that the state does not see for it:
 // the pod's own labels fixed.
 type Gate struct {
-	rt *feed.Runtime
-	// state is the shared state; nil until MultisliceGang attached it.
-	state func() *state.State
+	rt    sharedRuntime
+	state *state.State
 	// permitTimeout is the profile's MultisliceGang permit timeout.
 	permitTimeout func() time.Duration
 }
@@ -49,13 +48,12 @@ var (
 	_ fwk.EnqueueExtensions = &Gate{}
 )
 
-// GateFactory returns the gate's factory for one scheduler; it reads the
-// state MultisliceGang's factory builds on the same runtime.
+// GateFactory returns the gate's factory for one scheduler.
 func GateFactory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 	return func(_ context.Context, _ runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 		profile := h.ProfileName()
 		rt.AttachGate(profile)
-		return &Gate{rt: rt, state: rt.State, permitTimeout: func() time.Duration { return rt.PermitTimeout(profile) }}, nil
+		return &Gate{rt: rt, state: rt.State(), permitTimeout: func() time.Duration { return rt.PermitTimeout(profile) }}, nil
 	}
 }
 
@@ -66,12 +64,6 @@ func (g *Gate) Name() string { return GateName }
 // that can exist yet exists, so incomplete gangs are not retried in a loop,
 // and a queued workload out until its queue admits it.
 func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
-	st := g.state()
-	if st == nil {
-		// Unreachable once started: Setup refuses a profile with the gate
-		// and without MultisliceGang.
-		return nil
-	}
 	if !g.rt.Leading() {
 		// A standby decides nothing: it neither charges quota nor lets a
 		// head plan, and says nothing about decisions it did not take.
@@ -79,7 +71,7 @@ func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
 		// the API shows (see feed.Runtime.Attach).
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, WaitingForLeadership)
 	}
-	out := admission.PreEnqueue(st, pod, g.permitTimeout())
+	out := admission.PreEnqueue(g.state, pod, g.permitTimeout())
 	if !out.Later.Empty() {
 		// PreEnqueue runs under the scheduling queue's lock, which
 		// activating takes: act once this call has returned.

@@ -8,12 +8,15 @@ import (
 	"context"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config"
 	configv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config/v1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -23,12 +26,38 @@ import (
 // Name is the plugin's name in KubeSchedulerConfiguration.
 const Name = "MultisliceGang"
 
+// sharedRuntime is what the plugins use of the scheduler's shared runtime
+// (feed.Runtime): it carries out what the state asks for, tells users,
+// and writes while this replica leads.
+type sharedRuntime interface {
+	// Act carries out what the state asked for.
+	Act(ctx context.Context, acts state.Actions)
+	// Leading reports whether this replica decides and writes.
+	Leading() bool
+	Events() *controllers.EventSink
+	// AllowWaiting lets a pod waiting in Permit through.
+	AllowWaiting(uid types.UID, plugin string)
+	// RecordAdmission writes an admission on its Workload object, then
+	// calls done with what to let through.
+	RecordAdmission(ctx context.Context, key workload.Key, id uint64, done func(state.PermitResult))
+	// PokeProvisioning wakes the provisioning controller.
+	PokeProvisioning()
+	// Held, HeldAll, HeldWaiting and Released keep what held pods say
+	// about why they wait (controllers.HeldPods).
+	Held(pod *corev1.Pod, reason, message string, warn bool)
+	HeldAll(pods []state.PodRef, reason, message string, warn bool)
+	HeldWaiting(pod *corev1.Pod, reason, message string)
+	Released(pod *corev1.Pod)
+}
+
+var _ sharedRuntime = (*feed.Runtime)(nil)
+
 // Plugin places multislice workloads all or nothing; its Gate holds their
 // pods back until they may be placed.
 type Plugin struct {
 	handle fwk.Handle
 	args   *config.MultisliceGangArgs
-	rt     *feed.Runtime
+	rt     sharedRuntime
 	state  *state.State
 	sort   *sortKeys
 	// requested reads what pods on a node request in the cycle's snapshot.
@@ -55,13 +84,7 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 		if err != nil {
 			return nil, err
 		}
-		st, err := rt.Attach(ctx, h, feed.Settings{
-			DefaultDomainKey:  args.DefaultDomainKey,
-			DefaultLocalQueue: args.DefaultLocalQueue,
-			QuotaStarvation:   args.QuotaStarvationTimeout,
-			QuotaReconcile:    args.QuotaReconcileInterval,
-			RestartHold:       args.RestartHold,
-		})
+		st, err := rt.Attach(h, SettingsOf(args))
 		if err != nil {
 			return nil, err
 		}
@@ -71,6 +94,18 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 		pl.nodeInfo = nodeinfo.SnapshotNodeInfo(h)
 		rt.OnPodDeleted(pl.sort.forget)
 		return pl, nil
+	}
+}
+
+// SettingsOf is what of a profile's MultisliceGang arguments the whole
+// scheduler shares: one state, one set of queues.
+func SettingsOf(args *config.MultisliceGangArgs) feed.Settings {
+	return feed.Settings{
+		DefaultDomainKey:  args.DefaultDomainKey,
+		DefaultLocalQueue: args.DefaultLocalQueue,
+		QuotaStarvation:   args.QuotaStarvationTimeout,
+		QuotaReconcile:    args.QuotaReconcileInterval,
+		RestartHold:       args.RestartHold,
 	}
 }
 

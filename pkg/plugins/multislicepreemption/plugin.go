@@ -39,8 +39,10 @@ const Name = "MultislicePreemption"
 
 // Plugin wraps DefaultPreemption.
 type Plugin struct {
-	dp     *defaultpreemption.DefaultPreemption
-	rt     sharedRuntime
+	dp *defaultpreemption.DefaultPreemption
+	rt sharedRuntime
+	// state is the scheduler's shared state.
+	state  *state.State
 	handle fwk.Handle
 	evict  evictor
 	// gangSpared counts, within one plain pod's PostFilter, the victims
@@ -53,9 +55,6 @@ type Plugin struct {
 // sharedRuntime is what the plugin uses of the scheduler's shared runtime
 // (feed.Runtime).
 type sharedRuntime interface {
-	// State is the shared state, nil while no MultisliceGang plugin has
-	// attached one (a profile may preempt without gangs).
-	State() *state.State
 	// Events records events for users.
 	Events() *controllers.EventSink
 	// Evict evicts whole workloads' pods until they are gone.
@@ -81,7 +80,7 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 		if err != nil {
 			return nil, err
 		}
-		pl := &Plugin{dp: dp, rt: rt, handle: h}
+		pl := &Plugin{dp: dp, rt: rt, state: rt.State(), handle: h}
 		pl.evict = pl.evictPods
 		dp.IsEligiblePod = pl.eligible
 		return pl, nil
@@ -94,10 +93,7 @@ func (pl *Plugin) Name() string { return Name }
 // eligible: never a gang member; never on a node reserved for another
 // workload's slice (nothing the preemptor could use is freed there).
 func (pl *Plugin) eligible(nodeInfo fwk.NodeInfo, victim preemption.Victim, preemptor *corev1.Pod) bool {
-	st := pl.rt.State()
-	if st == nil {
-		return true
-	}
+	st := pl.state
 	for _, pi := range victim.Pods() {
 		if p, ok := st.Pod(pi.GetPod().UID); ok && p.Gang {
 			pl.gangSpared.Add(1)
@@ -113,10 +109,8 @@ func (pl *Plugin) eligible(nodeInfo fwk.NodeInfo, victim preemption.Victim, pree
 // PostFilter preempts whole workloads for a gang, pod by pod for a plain
 // pod.
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
-	if st := pl.rt.State(); st != nil {
-		if v := st.Classify(pod); v.Gang {
-			return nil, pl.preemptForWorkload(ctx, cs, st, pod, v)
-		}
+	if v := pl.state.Classify(pod); v.Gang {
+		return nil, pl.preemptForWorkload(ctx, cs, pl.state, pod, v)
 	}
 	pl.gangSpared.Store(0)
 	res, status := pl.dp.PostFilter(ctx, cs, pod, m)

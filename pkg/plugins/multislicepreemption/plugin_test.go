@@ -131,8 +131,6 @@ func victim(t *testing.T, pods ...*corev1.Pod) preemption.Victim {
 func TestEligible(t *testing.T) {
 	plainOn := func(name, node string) *corev1.Pod { return unit.Pod(name).Running(node).Obj() }
 	cases := map[string]struct {
-		// noState leaves the runtime without a state (no gang plugin).
-		noState bool
 		node    func(c *cluster) string
 		victims func(c *cluster) []*corev1.Pod
 		// preemptor is a plain pod unless set.
@@ -168,22 +166,11 @@ func TestEligible(t *testing.T) {
 			preemptor: func(c *cluster) *corev1.Pod { return c.aMember },
 			want:      true,
 		},
-		"no gang plugin: a gang member on a reserved node": {
-			noState: true,
-			node:    func(c *cluster) string { return c.reserved + "-node-0" },
-			victims: func(c *cluster) []*corev1.Pod {
-				return []*corev1.Pod{builders.Member(jobSet("b", 2), 0, 0).Running(c.reserved + "-node-0").Obj()}
-			},
-			want: true,
-		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			c := newCluster(t)
-			pl := &Plugin{rt: newFakeRuntime(c.st)}
-			if tc.noState {
-				pl.rt = newFakeRuntime(nil)
-			}
+			pl := &Plugin{rt: newFakeRuntime(), state: c.st}
 			preemptor := unit.Pod("preemptor").Obj()
 			if tc.preemptor != nil {
 				preemptor = tc.preemptor(c)
@@ -210,7 +197,7 @@ func TestPostFilterGangMember(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := newCluster(t)
 			evicted := 0
-			pl := &Plugin{rt: newFakeRuntime(c.st), evict: func(context.Context, workload.Key, []state.PodRef) { evicted++ }}
+			pl := &Plugin{rt: newFakeRuntime(), state: c.st, evict: func(context.Context, workload.Key, []state.PodRef) { evicted++ }}
 			m := framework.NewDefaultNodeToStatus()
 			for n := range c.nodes {
 				m.Set(n, fwk.NewStatus(fwk.Unschedulable, "Insufficient google.com/tpu").WithPlugin("NodeResourcesFit"))
@@ -315,18 +302,14 @@ func checkDecoded(t *testing.T, got *schedconfig.DefaultPreemptionArgs, err erro
 	}
 }
 
-// fakeRuntime is a runtime around a state (nil: none attached); it
-// evicts nothing.
+// fakeRuntime records events and evicts nothing.
 type fakeRuntime struct {
-	st     *state.State
 	events *controllers.EventSink
 }
 
-func newFakeRuntime(st *state.State) fakeRuntime {
-	return fakeRuntime{st: st, events: controllers.NewEventSink(events.NewFakeRecorder(100), clock.RealClock{})}
+func newFakeRuntime() fakeRuntime {
+	return fakeRuntime{events: controllers.NewEventSink(events.NewFakeRecorder(100), clock.RealClock{})}
 }
-
-func (f fakeRuntime) State() *state.State { return f.st }
 
 func (f fakeRuntime) Events() *controllers.EventSink { return f.events }
 

@@ -1,0 +1,84 @@
+package admission
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// FilterFailure is what a scheduling cycle knows of a pod no node fits.
+type FilterFailure struct {
+	// PreFiltered: MultisliceGang's PreFilter ran for the pod; false when
+	// another plugin's PreFilter rejected it first, for Other.
+	PreFiltered bool
+	Other       string
+	// Alone and Gang are PreFilter's outcome (PreFilterOutcome).
+	Alone, Gang bool
+	// Candidates are the nodes PreFilter restricted the pod to.
+	Candidates sets.Set[string]
+	// Unseen are the candidates the scheduler's cache does not hold yet.
+	Unseen []string
+	// Accepted: a filter status says a candidate fits after all.
+	Accepted bool
+	// Rejections count why the filters rejected the candidates
+	// ("Plugin: reasons").
+	Rejections map[string]int
+}
+
+// PostFilterOutcome is what to do about a pod no node fits: Actions for
+// the state's transition, Message for its status.
+type PostFilterOutcome struct {
+	Message string
+	Actions state.Actions
+}
+
+// PostFilter decides what a pod that fits no node means for its workload:
+// a gang member rejected before PreFilter keeps its whole gang from
+// completing, so the gang gives back its quota and domains; a queued plain
+// pod gives back its quota at once; a gang member that fits none of its
+// reserved nodes makes its workload plan again elsewhere — unless a
+// reserved node is not in the scheduler's cache yet, when the reservation
+// stands and the pod retries once it is.
+func PostFilter(st *state.State, pod *corev1.Pod, f FilterFailure) PostFilterOutcome {
+	switch {
+	case !f.PreFiltered:
+		if v := st.Classify(pod); v.Gang && !v.Wait && !v.Unresolvable && v.Member.Key.Source != workload.SourcePod {
+			return PostFilterOutcome{Actions: st.MemberUnschedulable(pod, f.Other)}
+		}
+		return PostFilterOutcome{}
+	case f.Alone:
+		return PostFilterOutcome{Actions: st.ReleaseAlone(pod, "no node fits the pod")}
+	case !f.Gang || f.Candidates.Len() == 0:
+		return PostFilterOutcome{}
+	case len(f.Unseen) > 0:
+		// The plan reads the nodes the state's informer has seen; the
+		// cycle's snapshot is the scheduler's cache, which may not hold a
+		// node that has just joined. A candidate missing there was never
+		// filtered, so nothing rejected the pod on it.
+		unseen := slices.Sorted(slices.Values(f.Unseen))
+		return PostFilterOutcome{Message: fmt.Sprintf("waiting for the scheduler's cache to hold reserved node(s) %s", strings.Join(unseen, ", "))}
+	case f.Accepted:
+		return PostFilterOutcome{}
+	}
+	return PostFilterOutcome{
+		Message: "the pod fits none of its reserved nodes; its workload plans again elsewhere",
+		Actions: st.RecordFilterRejection(pod, summarize(f.Rejections)),
+	}
+}
+
+// summarize renders rejection counts, sorted.
+func summarize(reasons map[string]int) string {
+	parts := make([]string, 0, len(reasons))
+	for msg, n := range reasons {
+		parts = append(parts, fmt.Sprintf("%d node(s) %s", n, msg))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "; ")
+}
