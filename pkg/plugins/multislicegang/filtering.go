@@ -198,4 +198,3 @@ func describeStatus(st *fwk.Status) string {
 	}
 	return msg
 }
-
