@@ -42,11 +42,27 @@ func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue
 	}
 	out := &quota.ClusterQueue{
 		Name:            cq.Name,
-		Cohort:          cq.Spec.Cohort,
+		Cohort:          cq.Spec.CohortOf(),
 		Strategy:        quota.Strategy(cq.Spec.QueueingStrategy),
 		Quotas:          map[quota.FlavorResource]quota.Limit{},
 		FairWeight:      1000,
-		AdmissionChecks: cq.Spec.AdmissionChecks,
+		AdmissionChecks: cq.Spec.CheckNames(),
+	}
+	// Both spellings of a field (Kueue's v1beta1 and v1beta2) at once is
+	// refused by the CRD; a spec that escaped it must not pick one.
+	if cq.Spec.Cohort != "" && cq.Spec.CohortName != "" {
+		return nil, invalid("spec.cohortName", "cohort (v1beta1's spelling) is set too: set one of them")
+	}
+	if st := cq.Spec.AdmissionChecksStrategy; st != nil {
+		if len(cq.Spec.AdmissionChecks) > 0 {
+			return nil, invalid("spec.admissionChecksStrategy", "admissionChecks (v1beta1's spelling) is set too: set one of them")
+		}
+		for i, r := range st.AdmissionChecks {
+			if len(r.OnFlavors) > 0 {
+				return nil, invalid(fmt.Sprintf("spec.admissionChecksStrategy.admissionChecks[%d].onFlavors", i),
+					"checks limited to some flavors are not supported: every workload of the ClusterQueue passes check %s; leave onFlavors out", r.Name)
+			}
+		}
 	}
 	if d := cq.Spec.MaxRunDurationSeconds; d != nil {
 		if limit := int64(math.MaxInt64 / time.Second); *d < 1 || *d > limit {

@@ -92,11 +92,34 @@ func TestClusterQueueModel(t *testing.T) {
 			"ClusterQueue cq: spec.maxRunDurationSeconds: must be from 1 to 9223372036, got 4611686018427387904"},
 		{func(s *spec) { s.Preemption.WithinClusterQueue = "Always" },
 			`ClusterQueue cq: spec.preemption.withinClusterQueue: "Always" is not one of Never, LowerPriority, LowerOrNewerEqualPriority`},
+		// Both of Kueue's spellings, which the CRD refuses together.
+		{func(s *spec) { s.CohortName = "other" },
+			"ClusterQueue cq: spec.cohortName: cohort (v1beta1's spelling) is set too"},
+		{func(s *spec) {
+			s.AdmissionChecksStrategy = &multislicev1alpha1.AdmissionChecksStrategy{AdmissionChecks: []multislicev1alpha1.AdmissionCheckStrategyRule{{Name: "dws-prov"}}}
+		}, "ClusterQueue cq: spec.admissionChecksStrategy: admissionChecks (v1beta1's spelling) is set too"},
+		{func(s *spec) {
+			s.AdmissionChecks = nil
+			s.AdmissionChecksStrategy = &multislicev1alpha1.AdmissionChecksStrategy{AdmissionChecks: []multislicev1alpha1.AdmissionCheckStrategyRule{{Name: "dws-prov", OnFlavors: []string{"v5e"}}}}
+		}, "ClusterQueue cq: spec.admissionChecksStrategy.admissionChecks[0].onFlavors: checks limited to some flavors are not supported"},
 	} {
 		bad := cq.DeepCopy()
 		tc.edit(&bad.Spec)
 		if m, err := clusterQueueModel(bad); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("clusterQueueModel = %+v, %v; want error %q", m, err, tc.want)
+		}
+	}
+	// Kueue's v1beta2 spellings give the same model.
+	v1beta2 := cq.DeepCopy()
+	v1beta2.Spec.Cohort, v1beta2.Spec.CohortName = "", "research"
+	v1beta2.Spec.AdmissionChecks = nil
+	v1beta2.Spec.AdmissionChecksStrategy = &multislicev1alpha1.AdmissionChecksStrategy{AdmissionChecks: []multislicev1alpha1.AdmissionCheckStrategyRule{{Name: "dws-prov"}}}
+	if m, err := clusterQueueModel(v1beta2); err != nil {
+		t.Errorf("the v1beta2 spelling: %v", err)
+	} else {
+		m.Namespaces = nil
+		if diff := cmp.Diff(want, m); diff != "" {
+			t.Errorf("model of the v1beta2 spelling (-want +got):\n%s", diff)
 		}
 	}
 	all := cq.DeepCopy()

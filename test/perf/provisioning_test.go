@@ -241,8 +241,8 @@ func startProvisioning(tCtx ktesting.TContext, w *perf.Workload, want int, nodes
 		queue: workqueue.NewTyped[string](),
 		gangs: map[string]*provGang{}, reqs: map[string]*provRequest{}, objSeen: map[string]time.Time{},
 	}
-	if len(cq.Spec.AdmissionChecks) > 0 {
-		r.check = cq.Spec.AdmissionChecks[0]
+	if checks := cq.Spec.CheckNames(); len(checks) > 0 {
+		r.check = checks[0]
 	}
 	for _, n := range nodes.Items {
 		r.nodePool[n.Name] = n.Labels[wellknown.NodePoolLabel]
@@ -283,8 +283,8 @@ func scenarioClusterQueue(tCtx ktesting.TContext, client multisliceclient.Interf
 		return nil, fmt.Errorf("provisioning: the scenario needs exactly one ClusterQueue, found %d", len(cqs.Items))
 	}
 	cq := &cqs.Items[0]
-	if len(cq.Spec.AdmissionChecks) > 1 {
-		return nil, fmt.Errorf("provisioning: ClusterQueue %s lists %d admission checks; the scenario runs one or none", cq.Name, len(cq.Spec.AdmissionChecks))
+	if checks := cq.Spec.CheckNames(); len(checks) > 1 {
+		return nil, fmt.Errorf("provisioning: ClusterQueue %s lists %d admission checks; the scenario runs one or none", cq.Name, len(checks))
 	}
 	return cq, nil
 }

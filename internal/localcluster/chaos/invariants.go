@@ -438,7 +438,7 @@ func CheckQuota(w *World) []Violation {
 	}
 	cohorts := map[string]string{}
 	for name, cq := range w.ClusterQueues {
-		cohorts[name] = cq.Spec.Cohort
+		cohorts[name] = cq.Spec.CohortOf()
 	}
 	var out []Violation
 	for _, flavor := range sortedKeys(usage) {

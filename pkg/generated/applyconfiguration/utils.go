@@ -38,10 +38,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &multislicev1alpha1.AdmissionCheckParametersReferenceApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AdmissionCheckSpec"):
 		return &multislicev1alpha1.AdmissionCheckSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdmissionChecksStrategy"):
+		return &multislicev1alpha1.AdmissionChecksStrategyApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AdmissionCheckState"):
 		return &multislicev1alpha1.AdmissionCheckStateApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AdmissionCheckStatus"):
 		return &multislicev1alpha1.AdmissionCheckStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("AdmissionCheckStrategyRule"):
+		return &multislicev1alpha1.AdmissionCheckStrategyRuleApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("BorrowWithinCohort"):
 		return &multislicev1alpha1.BorrowWithinCohortApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ClusterQueue"):

@@ -411,6 +411,35 @@ func (e *env) testValid(t *testing.T) {
 		t.Errorf("ClusterQueue without spec (-want +got):\n%s", cmp.Diff(want, got.Spec))
 	}
 
+	// A ClusterQueue written for Kueue's v1beta2 API, with only its
+	// apiVersion changed: cohortName and admissionChecksStrategy.
+	v1beta2 := decode(t, []byte(`apiVersion: multislice.dev/v1alpha1
+kind: ClusterQueue
+metadata:
+  name: valid-v1beta2
+spec:
+  cohortName: training
+  resourceGroups:
+  - coveredResources: ["google.com/tpu"]
+    flavors:
+    - name: tpu-v5e
+      resources:
+      - name: google.com/tpu
+        nominalQuota: 8
+        borrowingLimit: 8
+  admissionChecksStrategy:
+    admissionChecks:
+    - name: dws-prov
+`))[0]
+	if _, err := e.client(t, v1beta2).Create(ctx, v1beta2, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create a ClusterQueue in Kueue v1beta2's spelling: %v", err)
+	}
+	if got, err := mv.ClusterQueues().Get(ctx, v1beta2.GetName(), metav1.GetOptions{}); err != nil {
+		t.Error(err)
+	} else if got.Spec.CohortOf() != "training" || !slices.Equal(got.Spec.CheckNames(), []string{"dws-prov"}) {
+		t.Errorf("v1beta2 spelling read back as cohort %q, checks %v; want training, [dws-prov]", got.Spec.CohortOf(), got.Spec.CheckNames())
+	}
+
 	// The largest ClusterQueue the schema allows stays within the CEL
 	// cost budget at runtime: 16 groups of 16 flavors of 16 resources.
 	largest := &v1alpha1.ClusterQueue{
@@ -633,11 +662,19 @@ var invalidCases = []invalidCase{{
 }, {
 	name: "borrowingLimit without cohort",
 	obj:  clusterQueue("resourceGroups:\n" + quota("tpu", "google.com/tpu", "nominalQuota: 8\nborrowingLimit: 8")),
-	want: []string{"spec.resourceGroups", "borrowingLimit and lendingLimit can only be set when cohort is set"},
+	want: []string{"spec.resourceGroups", "borrowingLimit and lendingLimit can only be set when cohort (or cohortName) is set"},
 }, {
 	name: "lendingLimit without cohort",
 	obj:  clusterQueue("resourceGroups:\n" + quota("tpu", "google.com/tpu", "nominalQuota: 8\nlendingLimit: 4")),
-	want: []string{"spec.resourceGroups", "borrowingLimit and lendingLimit can only be set when cohort is set"},
+	want: []string{"spec.resourceGroups", "borrowingLimit and lendingLimit can only be set when cohort (or cohortName) is set"},
+}, {
+	name: "cohort in both of Kueue's spellings",
+	obj:  clusterQueue("cohort: training\ncohortName: training"),
+	want: []string{"spec.cohortName", "cohort (Kueue v1beta1's spelling) and cohortName (v1beta2's) are the same field: set one of them"},
+}, {
+	name: "admission checks in both of Kueue's spellings",
+	obj:  clusterQueue("admissionChecks: [dws-prov]\nadmissionChecksStrategy:\n  admissionChecks:\n  - name: dws-prov"),
+	want: []string{"spec.admissionChecksStrategy", "admissionChecks (Kueue v1beta1's spelling) and admissionChecksStrategy (v1beta2's) are the same field: set one of them"},
 }, {
 	name: "flavor twice in a group",
 	obj: clusterQueue(`

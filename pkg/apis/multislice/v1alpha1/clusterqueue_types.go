@@ -37,7 +37,9 @@ type ClusterQueue struct {
 
 // ClusterQueueSpec is the quota and the admission policy of a ClusterQueue.
 //
-// +kubebuilder:validation:XValidation:rule="(has(self.cohort) && size(self.cohort) > 0) || !has(self.resourceGroups) || self.resourceGroups.all(rg, rg.flavors.all(f, f.resources.all(r, !has(r.borrowingLimit) && !has(r.lendingLimit))))",message="borrowingLimit and lendingLimit can only be set when cohort is set",fieldPath=".resourceGroups"
+// +kubebuilder:validation:XValidation:rule="(has(self.cohort) && size(self.cohort) > 0) || (has(self.cohortName) && size(self.cohortName) > 0) || !has(self.resourceGroups) || self.resourceGroups.all(rg, rg.flavors.all(f, f.resources.all(r, !has(r.borrowingLimit) && !has(r.lendingLimit))))",message="borrowingLimit and lendingLimit can only be set when cohort (or cohortName) is set",fieldPath=".resourceGroups"
+// +kubebuilder:validation:XValidation:rule="!has(self.cohort) || !has(self.cohortName)",message="cohort (Kueue v1beta1's spelling) and cohortName (v1beta2's) are the same field: set one of them",fieldPath=".cohortName"
+// +kubebuilder:validation:XValidation:rule="!has(self.admissionChecks) || !has(self.admissionChecksStrategy)",message="admissionChecks (Kueue v1beta1's spelling) and admissionChecksStrategy (v1beta2's) are the same field: set one of them",fieldPath=".admissionChecksStrategy"
 // +kubebuilder:validation:XValidation:rule="!has(self.resourceGroups) || self.resourceGroups.all(i, a, self.resourceGroups.all(j, b, j <= i || !sets.intersects(a.flavors.map(f, f.name), b.flavors.map(f, f.name))))",message="a flavor can appear in only one resource group",fieldPath=".resourceGroups"
 // +kubebuilder:validation:XValidation:rule="!has(self.resourceGroups) || self.resourceGroups.all(i, a, self.resourceGroups.all(j, b, j <= i || size(a.flavors) == 0 || size(b.flavors) == 0 || !sets.intersects(a.flavors[0].resources.map(r, r.name), b.flavors[0].resources.map(r, r.name))))",message="a resource can be covered by only one resource group",fieldPath=".resourceGroups"
 type ClusterQueueSpec struct {
@@ -65,6 +67,13 @@ type ClusterQueueSpec struct {
 	// +kubebuilder:validation:Pattern="^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
 	Cohort string `json:"cohort,omitempty"`
 
+	// cohortName is cohort as Kueue's v1beta2 API spells it; set one of
+	// the two.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern="^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+	CohortName string `json:"cohortName,omitempty"`
+
 	// queueingStrategy is the order in which pending workloads are tried:
 	//   - StrictFIFO: by priority, then creation time; a workload that does
 	//     not fit blocks the ones behind it.
@@ -91,6 +100,13 @@ type ClusterQueueSpec struct {
 	// +kubebuilder:validation:items:MaxLength=253
 	AdmissionChecks []string `json:"admissionChecks,omitempty"`
 
+	// admissionChecksStrategy is admissionChecks as Kueue's v1beta2 API
+	// spells it; set one of the two. A rule that names onFlavors is
+	// refused (a Warning event on the ClusterQueue says so): here every
+	// workload of the ClusterQueue passes its checks.
+	// +optional
+	AdmissionChecksStrategy *AdmissionChecksStrategy `json:"admissionChecksStrategy,omitempty"`
+
 	// fairSharing holds the ClusterQueue's parameters for fair sharing of
 	// its cohort's unused quota. Left out, the weight is 1.
 	// +optional
@@ -105,6 +121,51 @@ type ClusterQueueSpec struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	MaxRunDurationSeconds *int64 `json:"maxRunDurationSeconds,omitempty"`
+}
+
+// AdmissionChecksStrategy lists the admission checks of a ClusterQueue,
+// as Kueue's v1beta2 API does.
+type AdmissionChecksStrategy struct {
+	// admissionChecks are the checks, by name.
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	AdmissionChecks []AdmissionCheckStrategyRule `json:"admissionChecks"`
+}
+
+// AdmissionCheckStrategyRule names one admission check of a ClusterQueue.
+type AdmissionCheckStrategyRule struct {
+	// name is the AdmissionCheck's name.
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+
+	// onFlavors would limit the check to workloads given these flavors;
+	// it must be left out (every workload passes the check).
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=64
+	OnFlavors []string `json:"onFlavors,omitempty"`
+}
+
+// CohortOf is the cohort the spec names, in either spelling.
+func (s *ClusterQueueSpec) CohortOf() string {
+	if s.CohortName != "" {
+		return s.CohortName
+	}
+	return s.Cohort
+}
+
+// CheckNames are the admission checks the spec names, in either spelling.
+func (s *ClusterQueueSpec) CheckNames() []string {
+	if st := s.AdmissionChecksStrategy; st != nil {
+		out := make([]string, 0, len(st.AdmissionChecks))
+		for _, r := range st.AdmissionChecks {
+			out = append(out, r.Name)
+		}
+		return out
+	}
+	return s.AdmissionChecks
 }
 
 // ResourceGroup is a set of resources and the flavors that give quota for

@@ -26,6 +26,9 @@ type ClusterQueueSpecApplyConfiguration struct {
 	// unused quota. A ClusterQueue without a cohort neither lends nor
 	// borrows, so its quotas cannot have a borrowingLimit or lendingLimit.
 	Cohort *string `json:"cohort,omitempty"`
+	// cohortName is cohort as Kueue's v1beta2 API spells it; set one of
+	// the two.
+	CohortName *string `json:"cohortName,omitempty"`
 	// queueingStrategy is the order in which pending workloads are tried:
 	// - StrictFIFO: by priority, then creation time; a workload that does
 	// not fit blocks the ones behind it.
@@ -41,6 +44,11 @@ type ClusterQueueSpecApplyConfiguration struct {
 	// provisioning check (controllerName
 	// kueue.x-k8s.io/provisioning-request).
 	AdmissionChecks []string `json:"admissionChecks,omitempty"`
+	// admissionChecksStrategy is admissionChecks as Kueue's v1beta2 API
+	// spells it; set one of the two. A rule that names onFlavors is
+	// refused (a Warning event on the ClusterQueue says so): here every
+	// workload of the ClusterQueue passes its checks.
+	AdmissionChecksStrategy *AdmissionChecksStrategyApplyConfiguration `json:"admissionChecksStrategy,omitempty"`
 	// fairSharing holds the ClusterQueue's parameters for fair sharing of
 	// its cohort's unused quota. Left out, the weight is 1.
 	FairSharing *FairSharingApplyConfiguration `json:"fairSharing,omitempty"`
@@ -88,6 +96,14 @@ func (b *ClusterQueueSpecApplyConfiguration) WithCohort(value string) *ClusterQu
 	return b
 }
 
+// WithCohortName sets the CohortName field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the CohortName field is set to the value of the last call.
+func (b *ClusterQueueSpecApplyConfiguration) WithCohortName(value string) *ClusterQueueSpecApplyConfiguration {
+	b.CohortName = &value
+	return b
+}
+
 // WithQueueingStrategy sets the QueueingStrategy field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the QueueingStrategy field is set to the value of the last call.
@@ -111,6 +127,14 @@ func (b *ClusterQueueSpecApplyConfiguration) WithAdmissionChecks(values ...strin
 	for i := range values {
 		b.AdmissionChecks = append(b.AdmissionChecks, values[i])
 	}
+	return b
+}
+
+// WithAdmissionChecksStrategy sets the AdmissionChecksStrategy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the AdmissionChecksStrategy field is set to the value of the last call.
+func (b *ClusterQueueSpecApplyConfiguration) WithAdmissionChecksStrategy(value *AdmissionChecksStrategyApplyConfiguration) *ClusterQueueSpecApplyConfiguration {
+	b.AdmissionChecksStrategy = value
 	return b
 }
 
