@@ -201,12 +201,19 @@ func TestNodePoolFileChangesCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.WriteFile(poolsFile, original, 0o644) })
-	extra := string(original) + `
-  - name: e2e-extra
+	// The new pool goes first in the pools list: appended at the end of
+	// the file it would land in whatever list comes last.
+	const pools = "\npools:\n"
+	at := strings.Index(string(original), pools)
+	if at < 0 {
+		t.Fatalf("%s has no top-level pools list", poolsFile)
+	}
+	at += len(pools)
+	extra := string(original[:at]) + `  - name: e2e-extra
     nodes: 2
     zone: europe-west4-a
     gpu: {model: nvidia-h100-80gb, perNode: 8}
-`
+` + string(original[at:])
 	writeAtomically(t, poolsFile, extra)
 	poll(t, "nodes of pool e2e-extra Ready", 60*time.Second, func(ctx context.Context) (bool, error) {
 		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: wellknown.NodePoolLabel + "=e2e-extra"})
