@@ -7,7 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
@@ -100,6 +102,29 @@ func TestKueueHotswapDemo(t *testing.T) {
 // that fails still recovers the pools, for the tests after it.
 func runPoolFailureDemo(t *testing.T, dir, ns string) string {
 	t.Helper()
+	// The demos need all four v6e pools: an earlier test's pods may still
+	// be terminating there, and its repaired pool recovering.
+	poll(t, "the v6e pools free and healthy", 2*time.Minute, func(ctx context.Context) (bool, error) {
+		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, nil
+		}
+		for i := range nodes.Items {
+			if n := &nodes.Items[i]; strings.HasPrefix(n.Name, "tpu-v6e-4x4-") && faults.NodeHealth(n) != faults.Healthy {
+				return false, nil
+			}
+		}
+		pods, err := client.CoreV1().Pods(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, nil
+		}
+		for _, p := range pods.Items {
+			if strings.HasPrefix(p.Spec.NodeName, "tpu-v6e-4x4-") && p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
 	s, err := demo.Load(filepath.Join(repoRoot, "manifests", "examples", dir, "demo.yaml"))
 	if err != nil {
 		t.Fatal(err)
