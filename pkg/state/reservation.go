@@ -225,8 +225,8 @@ func (s *State) slotsStillFitLocked(r *Reservation) error {
 			}
 		}
 	}
-	for node, add := range planned {
-		total := maps.Clone(add)
+	// planned is this call's own: each node's total adds up in it.
+	for node, total := range planned {
 		for k, o := range s.outstanding[node] {
 			if k != r.Holder.Key {
 				total.AddScaled(o, 1)
