@@ -24,6 +24,8 @@ GO="${GO:-go}"
 
 MODULE=github.com/multislice-scheduler/multislice-scheduler
 APIS=(pkg/apis/multislice/v1alpha1 pkg/apis/autoscaling/v1)
+# Versions that only add to a CRD: no Go code is generated for them.
+CRD_ONLY_APIS=(pkg/apis/autoscaling/v1beta1)
 GENERATED=pkg/generated
 
 # The API packages as import paths, and comma-separated for client-gen.
@@ -79,5 +81,5 @@ rm -rf "$GENERATED" manifests/crds/multislice.dev_*.yaml manifests/crds/autoscal
 
 mkdir -p manifests/crds
 crd_paths=()
-for api in "${APIS[@]}"; do crd_paths+=("paths=./$api"); done
+for api in "${APIS[@]}" "${CRD_ONLY_APIS[@]}"; do crd_paths+=("paths=./$api"); done
 "$(tool controller-gen)" crd "${crd_paths[@]}" output:crd:dir=manifests/crds

@@ -107,31 +107,35 @@ func (s *State) checkOfLocked(w *Workload) (*provisioning.Check, string) {
 }
 
 // checkGateLocked says whether w's head must wait for its provisioning
-// check before it plans, and why.
-func (s *State) checkGateLocked(w *Workload) (bool, string, string) {
+// check, or for the request it consumes, before it plans, why, and
+// whether only the user can help.
+func (s *State) checkGateLocked(w *Workload) (wait bool, reason, message string, needsAction bool) {
 	if w.ending {
 		// Its owner is being suspended: no new capacity for it.
-		return true, "MaximumRunDurationExceeded", fmt.Sprintf("%s ran for its maximum run duration; it is not admitted again", w.key)
+		return true, "MaximumRunDurationExceeded", fmt.Sprintf("%s ran for its maximum run duration; it is not admitted again", w.key), false
+	}
+	if c := w.model.Consumes; c != nil {
+		return consumerGate(w.key, c)
 	}
 	c, problem := s.checkOfLocked(w)
 	if problem != "" {
-		return true, "AdmissionCheckNotReady", problem
+		return true, "AdmissionCheckNotReady", problem, true
 	}
 	t := w.check
 	if c == nil || t == nil || t.check != c.Name {
-		return false, "", ""
+		return false, "", "", false
 	}
 	switch t.phase {
 	case checkRequesting:
-		return true, "WaitingForProvisioning", fmt.Sprintf("waiting for ProvisioningRequest %s: %s", t.requestName(w), t.message)
+		return true, ReasonWaitingForProvisioning, fmt.Sprintf("waiting for ProvisioningRequest %s: %s", t.requestName(w), t.message), false
 	case checkBackoff:
 		if s.opts.Clock.Now().Before(t.retryAt) {
-			return true, "WaitingForRetry", fmt.Sprintf("%s; retrying at %s", t.message, t.retryAt.UTC().Format(time.RFC3339))
+			return true, "WaitingForRetry", fmt.Sprintf("%s; retrying at %s", t.message, t.retryAt.UTC().Format(time.RFC3339)), false
 		}
 	case checkRejected:
-		return true, "ProvisioningRejected", t.message
+		return true, "ProvisioningRejected", t.message, false
 	}
-	return false, "", ""
+	return false, "", "", false
 }
 
 // requestName is the name of the track's current request.
@@ -498,6 +502,9 @@ func (s *State) mayNeedCheckLocked(pod *corev1.Pod) bool {
 func (s *State) provisionedSelectorLocked(w *Workload) provisioning.Selector {
 	if t := w.check; t != nil && t.phase == checkReady {
 		return t.nodeSelector
+	}
+	if w.model != nil && w.model.Consumes != nil && w.model.Consumes.Provisioned {
+		return w.model.Consumes.NodeSelector
 	}
 	return nil
 }

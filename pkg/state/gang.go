@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -72,6 +73,12 @@ func (s *State) classifyLocked(p *Pod) (Verdict, *Workload) {
 	if w == nil || !w.observed {
 		v.Wait = true
 		v.Message = fmt.Sprintf("waiting for %s to be observed", m.Key)
+		if m.Key.Source == workload.SourceProvisioningRequest {
+			// Its API is served and watched: the request is not there.
+			v.Message = consumerMissingMessage(m.Key)
+			v.QueueReason, v.QueueNeedsAction = ReasonProvisioningRequestGone, true
+			v.Ref = provisioning.ConsumedRef(m.Key.Namespace, m.Key.Name, "")
+		}
 		return v, nil
 	}
 	v.Ref = w.ref
@@ -141,9 +148,9 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 		}
 		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() {
 			// A provisioning check holds the head until its capacity exists.
-			if wait, reason, msg := s.checkGateLocked(w); wait {
+			if wait, reason, msg, needsAction := s.checkGateLocked(w); wait {
 				v.Wait, v.Message, v.QueueReason = true, msg, reason
-				v.QueueNeedsAction = reason == "AdmissionCheckNotReady"
+				v.QueueNeedsAction = needsAction
 				// Shown on the Workload while no quota is reserved.
 				w.queueProblem.Store(&quota.Problem{Reason: reason, Message: msg, Config: v.QueueNeedsAction})
 				return v

@@ -385,6 +385,7 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 	acts.merge(s.settleQuotaLocked(w))
 	s.rechargeLocked(w)
 	s.trackQueuedLocked(w)
+	acts.Events = append(acts.Events, s.consumerEventsLocked(w, old)...)
 	// Pods gated on this workload's shape re-run PreEnqueue.
 	acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
 	return acts
@@ -403,6 +404,7 @@ func (s *State) deleteSourceLocked(key workload.Key) Actions {
 		return Actions{}
 	}
 	acts := s.releaseLocked(key, ReleaseDeleted, fmt.Sprintf("%s was deleted", key))
+	acts.merge(s.consumerDeletedLocked(w))
 	if s.dropClaimLocked(key) {
 		acts.merge(s.freedLocked())
 	}

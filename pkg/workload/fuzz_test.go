@@ -812,3 +812,54 @@ func totalPods(w *Workload) int {
 	}
 	return n
 }
+
+// FuzzConsumerMember reads the request a pod consumes from any values of
+// the current and deprecated annotation keys: a pod of no other workload
+// is a member of the request's gang when either names a valid request
+// (both naming the same one), and an error naming the annotations
+// otherwise; never a member of a request named "" or by a bad name.
+func FuzzConsumerMember(f *testing.F) {
+	f.Add("req", "", true, false)
+	f.Add("", "dws-gpu-request", false, true)
+	f.Add("a", "b", true, true)
+	f.Add("Not_A_Name", "", true, false)
+	f.Fuzz(func(t *testing.T, current, deprecated string, hasCurrent, hasDeprecated bool) {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", Annotations: map[string]string{}}}
+		if hasCurrent {
+			p.Annotations[wellknown.ConsumeProvisioningRequestAnnotation] = current
+		}
+		if hasDeprecated {
+			p.Annotations[wellknown.DeprecatedConsumeProvisioningRequestAnnotation] = deprecated
+		}
+		m, ok, err := MemberOf(p)
+		if !hasCurrent {
+			current = ""
+		}
+		if !hasDeprecated {
+			deprecated = ""
+		}
+		name := current
+		if name == "" {
+			name = deprecated
+		}
+		switch {
+		case name == "":
+			if ok || err != nil {
+				t.Fatalf("no request named, yet member %+v, %v, %v", m, ok, err)
+			}
+		case current != "" && deprecated != "" && current != deprecated:
+			if !ok || err == nil {
+				t.Fatalf("two requests named (%q, %q), yet %+v, %v, %v", current, deprecated, m, ok, err)
+			}
+		case len(validation.IsDNS1123Subdomain(name)) > 0:
+			var inv *InvalidError
+			if !ok || !errors.As(err, &inv) || !strings.HasPrefix(inv.Field, "metadata.annotations") {
+				t.Fatalf("bad name %q, yet %+v, %v, %v", name, m, ok, err)
+			}
+		default:
+			if !ok || err != nil || m.Key != (Key{SourceProvisioningRequest, "ns", name}) {
+				t.Fatalf("request %q: %+v, %v, %v", name, m, ok, err)
+			}
+		}
+	})
+}

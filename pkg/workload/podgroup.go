@@ -68,7 +68,8 @@ func PodGroupMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 // MemberOf reads a pod's workload membership from any source. A pod that
 // names both a JobSet and a PodGroup belongs to the JobSet; a queued pod
 // of a plain Job belongs to the Job's workload; a pod of none of these
-// that names a LocalQueue is a workload of its own.
+// that names a LocalQueue is a workload of its own; the other pods that
+// consume a ProvisioningRequest are the gang of that request.
 func MemberOf(pod *corev1.Pod) (Member, bool, error) {
 	if m, ok, err := JobSetMember(pod); ok {
 		return m, ok, err
@@ -79,6 +80,8 @@ func MemberOf(pod *corev1.Pod) (Member, bool, error) {
 	if m, ok, err := JobMember(pod); ok {
 		return m, ok, err
 	}
-	m, ok := PodMember(pod)
-	return m, ok, nil
+	if m, ok := PodMember(pod); ok {
+		return m, true, nil
+	}
+	return ConsumerMember(pod)
 }

@@ -99,6 +99,9 @@ type Workload struct {
 	// ProvisioningAnnotations are the owner's provreq.kueue.x-k8s.io/
 	// annotations: parameters of the ProvisioningRequests made for it.
 	ProvisioningAnnotations map[string]string
+	// Consumes is set for the pods of a ProvisioningRequest their user
+	// made (SourceProvisioningRequest): what the request says now.
+	Consumes *Consumption
 }
 
 // Confined reports whether any slice is confined to a domain.

@@ -10,8 +10,8 @@
 // installs (GKE's does); the CRD generated from this package
 // (manifests/crds/autoscaling.x-k8s.io_provisioningrequests.yaml) is for
 // the local cluster and the tests, and is deliberately not part of
-// `kubectl apply -k manifests/`. Only v1 is defined: the autoscaler's
-// deprecated v1beta1 has the same schema.
+// `kubectl apply -k manifests/`. It serves v1beta1 beside v1 (package
+// v1beta1), with the same schema and v1 stored, as the autoscaler's does.
 //
 // +k8s:deepcopy-gen=package
 // +groupName=autoscaling.x-k8s.io

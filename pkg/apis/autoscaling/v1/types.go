@@ -14,6 +14,7 @@ import (
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 // +kubebuilder:resource:scope=Namespaced,shortName=provreq;provreqs
 // +kubebuilder:subresource:status
+// +kubebuilder:storageversion
 // +kubebuilder:printcolumn:name="Class",type="string",JSONPath=".spec.provisioningClassName",description="Provisioning class"
 // +kubebuilder:printcolumn:name="Accepted",type="string",JSONPath=`.status.conditions[?(@.type=="Accepted")].status`,description="The provisioner took the request on"
 // +kubebuilder:printcolumn:name="Provisioned",type="string",JSONPath=`.status.conditions[?(@.type=="Provisioned")].status`,description="All the capacity exists and is booked"

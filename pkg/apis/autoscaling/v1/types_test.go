@@ -183,9 +183,47 @@ func TestCRDMatchesPublishedSchema(t *testing.T) {
 			t.Errorf("%s (-published +generated):\n%s", path, diff)
 		}
 	}
-	if n := len(crd["spec"].(map[string]any)["versions"].([]any)); n != 1 {
-		t.Errorf("%d versions, want v1 only", n)
+	// v1beta1 is served beside it, not stored, with the same schema: an
+	// object written as either reads back unchanged as the other.
+	versions := crd["spec"].(map[string]any)["versions"].([]any)
+	if len(versions) != 2 {
+		t.Fatalf("%d versions, want v1 and v1beta1", len(versions))
 	}
+	beta := versions[1].(map[string]any)
+	if beta["name"] != "v1beta1" || beta["served"] != true || beta["storage"] != false {
+		t.Errorf("second version %v %v %v, want v1beta1 served, not stored", beta["name"], beta["served"], beta["storage"])
+	}
+	v1 := versions[0].(map[string]any)
+	for _, field := range []string{"schema", "subresources", "additionalPrinterColumns"} {
+		if diff := cmp.Diff(withoutDescriptions(v1[field]), withoutDescriptions(beta[field])); diff != "" {
+			t.Errorf("v1beta1's %s differs from v1's (-v1 +v1beta1):\n%s", field, diff)
+		}
+	}
+	if conv, set := crd["spec"].(map[string]any)["conversion"]; set {
+		t.Errorf("conversion %v: the versions share one schema and need none", conv)
+	}
+}
+
+// withoutDescriptions is v with every schema description dropped: the
+// versions' documentation may differ, their rules may not.
+func withoutDescriptions(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			if k != "description" {
+				out[k] = withoutDescriptions(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = withoutDescriptions(e)
+		}
+		return out
+	}
+	return v
 }
 
 // lookup follows a dotted path through maps and (by index) lists.
