@@ -69,3 +69,10 @@ func TestConsumer(t *testing.T) {
 		t.Error("a request owned by a Workload object is user-made")
 	}
 }
+
+func TestSelectorString(t *testing.T) {
+	s := provisioning.Selector{wellknown.NodePoolLabel: {"a", "b"}, wellknown.ZoneLabel: {"z"}}
+	if got, want := s.String(), "cloud.google.com/gke-nodepool in (a, b); topology.kubernetes.io/zone=z"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}

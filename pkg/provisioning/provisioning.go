@@ -60,6 +60,20 @@ type NodeSelectorFromDetail struct {
 // values a node may carry (one of them). Nil: anywhere.
 type Selector map[string][]string
 
+// String is the selector as people read it: "key=value" or
+// "key in (a, b)", keys in order, "; "-separated.
+func (s Selector) String() string {
+	parts := make([]string, 0, len(s))
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		if vs := s[k]; len(vs) == 1 {
+			parts = append(parts, k+"="+vs[0])
+		} else {
+			parts = append(parts, k+" in ("+strings.Join(vs, ", ")+")")
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
 // Matches reports whether a node of labels satisfies the selector.
 func (s Selector) Matches(labels map[string]string) bool {
 	for k, vs := range s {

@@ -56,7 +56,7 @@ func (s *State) consumerEventsLocked(w *Workload, old *workload.Workload) []Even
 	if now.Provisioned && now.Ended == "" && (old == nil || old.Consumes == nil || !old.Consumes.Provisioned) {
 		where := "wherever its pods' selectors allow"
 		if len(now.NodeSelector) > 0 {
-			where = fmt.Sprintf("on %v", provisioning.Selector(now.NodeSelector))
+			where = "on the nodes with " + provisioning.Selector(now.NodeSelector).String()
 		}
 		return []Event{{Ref: w.ref, Reason: "Provisioned", Message: fmt.Sprintf("ProvisioningRequest %s is provisioned; placing its %d pods %s, all or none", w.key.Name, w.model.Slices[0].Pods, where)}}
 	}

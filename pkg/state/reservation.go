@@ -761,7 +761,11 @@ func DescribePlacement(w *workload.Workload, r *Reservation) string {
 				pods += w.Slices[i].Pods
 			}
 		}
-		parts = append(parts, fmt.Sprintf("%d pods of %d unconfined slices", pods, unconfined))
+		what := fmt.Sprintf("%d unconfined slices", unconfined)
+		if unconfined == 1 {
+			what = "1 unconfined slice"
+		}
+		parts = append(parts, fmt.Sprintf("%d pods of %s", pods, what))
 	}
 	return "reserved " + strings.Join(parts, ", ")
 }

@@ -22,8 +22,8 @@ import (
 )
 
 // Seed 003 without a queue, from the document's manifests
-// (manifests/examples/dws-gpu/no-queue.yaml): the user's v1beta1 request,
-// its PodTemplate and a Job whose pods consume the request under the
+// (manifests/examples/dws-no-queue): the user's v1beta1 request, its
+// PodTemplate and a Job whose pods consume the request under the
 // deprecated annotation keys. The pods wait, saying why, while the request
 // is pending, and both bind on the pool provisioned for it once it is.
 func TestSeed003WithoutQueue(t *testing.T) {
@@ -34,7 +34,8 @@ func TestSeed003WithoutQueue(t *testing.T) {
 		<-release
 		return answer{zones: []string{"us-central1-c", "us-central1-c"}, pool: "NODEPOOL_NAME"}
 	})
-	e.cp.CreateFromFile(t, "manifests/examples/dws-gpu/no-queue.yaml")
+	e.cp.CreateFromFile(t, "manifests/examples/dws-no-queue/provisioning-request.yaml")
+	e.cp.CreateFromFile(t, "manifests/examples/dws-no-queue/job.yaml")
 	req, err := e.client.AutoscalingV1().ProvisioningRequests("default").Get(t.Context(), "dws-gpu-request", metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("the v1beta1 request is not readable as v1: %v", err)
