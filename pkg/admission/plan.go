@@ -163,7 +163,7 @@ func (p *planning) place(sc *atomicScope, demands []sliceDemand, ownDomains map[
 	}
 	taken := map[string]bool{}
 	for _, key := range slices.Sorted(maps.Keys(byKey)) {
-		req := planner.Request{}
+		req := planner.Request{Until: sn.RunUntil}
 		for _, i := range byKey[key] {
 			req.Slices = append(req.Slices, demands[i].demand)
 		}
@@ -193,7 +193,7 @@ func (p *planning) place(sc *atomicScope, demands []sliceDemand, ownDomains map[
 		for _, i := range unconfined {
 			ds = append(ds, demands[i].demand)
 		}
-		plan, fail := planner.PlaceUnconfined(ds, p.unconfinedNodes(taken, sc))
+		plan, fail := planner.PlaceUnconfined(ds, p.unconfinedNodes(taken, sc), sn.RunUntil)
 		if fail != nil {
 			return nil, fail
 		}
@@ -375,7 +375,7 @@ func (p *planning) domains(key string, own map[string]int, taken map[string]bool
 		d := planner.Domain{Name: v}
 		for _, name := range p.sn.Domains[key][v] {
 			n := p.sn.Nodes[name]
-			d.Nodes = append(d.Nodes, planner.Node{Name: name, Allocatable: n.Node.Allocatable, Free: n.Free, Usable: n.Node.Usable})
+			d.Nodes = append(d.Nodes, p.plannerNode(name, n))
 			if d.Unavailable != "" {
 				continue
 			}
@@ -417,9 +417,17 @@ func (p *planning) unconfinedNodes(taken map[string]bool, sc *atomicScope) []pla
 		if _, rejected := p.self.Rejected[topology.DomainRef{Value: name}]; rejected {
 			continue
 		}
-		out = append(out, planner.Node{Name: name, Allocatable: n.Node.Allocatable, Free: n.Free, Usable: n.Node.Usable})
+		out = append(out, p.plannerNode(name, n))
 	}
 	return out
+}
+
+// plannerNode is a snapshot node as the planner sees it, its lifetime read
+// at the snapshot's time.
+func (p *planning) plannerNode(name string, n *state.NodeView) planner.Node {
+	l := n.Node.Lifetime
+	return planner.Node{Name: name, Allocatable: n.Node.Allocatable, Free: n.Free, Usable: n.Node.Usable,
+		EndsAt: l.End, Ending: l.Ending(p.sn.Now)}
 }
 
 // firstOtherHolder is the least holder other than self, in sortedHolders'

@@ -61,6 +61,9 @@ type PreFilterOutcome struct {
 	// call ("": none was made); Planned is how long planning took.
 	Reserved string
 	Planned  time.Duration
+	// EndsEarly, with Reserved, says that the reservation's nodes go away
+	// before the workload's maximum run ends ("": they last).
+	EndsEarly string
 	// Conflict is why a planned reservation was refused at commit: the
 	// cluster moved under the plan (nil: it was not).
 	Conflict error
@@ -130,6 +133,7 @@ func PreFilter(st *state.State, pod *corev1.Pod, set CycleSettings, act func(sta
 	}
 	act(acts)
 	out.Reserved = state.DescribePlacement(sn.Self.Model, r)
+	out.EndsEarly = EndsEarly(sn, r)
 	reserved, ok := st.MemberNodes(pod)
 	if !ok {
 		out.Code, out.Message = Unschedulable, fmt.Sprintf("the reservation of %s was released", key)

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -27,6 +28,55 @@ type Node struct {
 	Free        workload.Resources
 	// Usable is false for nodes that take no new pods (NotReady, cordoned).
 	Usable bool
+	// EndsAt is when the node goes away by itself (zero: not known to);
+	// Ending is set once its replacement is being made (flex-start
+	// recycling). New pods go to nodes that last when such fit.
+	EndsAt time.Time
+	Ending bool
+}
+
+// lasts reports whether the node takes new work without cutting it short:
+// not being replaced, and there until (when set).
+func (n *Node) lasts(until time.Time) bool {
+	return !n.Ending && (until.IsZero() || n.EndsAt.IsZero() || !n.EndsAt.Before(until))
+}
+
+// lastingFirst orders nodes that last before those that do not, keeping
+// their order otherwise (the same slice when all last).
+func lastingFirst(nodes []Node, until time.Time) []Node {
+	short := 0
+	for i := range nodes {
+		if !nodes[i].lasts(until) {
+			short++
+		}
+	}
+	if short == 0 {
+		return nodes
+	}
+	out := make([]Node, 0, len(nodes))
+	for i := range nodes {
+		if nodes[i].lasts(until) {
+			out = append(out, nodes[i])
+		}
+	}
+	for i := range nodes {
+		if !nodes[i].lasts(until) {
+			out = append(out, nodes[i])
+		}
+	}
+	return out
+}
+
+// cutsShort reports whether slots put a pod on a node that does not last.
+func cutsShort(nodes []Node, slots []Slot, until time.Time) bool {
+	for _, sl := range slots {
+		for i := range nodes {
+			if nodes[i].Name == sl.Node && !nodes[i].lasts(until) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Domain is the set of nodes sharing one value of the domain key.
@@ -85,6 +135,9 @@ func (s *SliceDemand) sig() string {
 // Request is a workload asking for domains.
 type Request struct {
 	Slices []SliceDemand
+	// Until, when set, is when the workload's run would end: domains whose
+	// nodes all last until then are preferred to those that cut it short.
+	Until time.Time
 }
 
 // Slot is room for Count pods of one shape on one node.
@@ -120,15 +173,19 @@ func (f *Failure) Error() string { return f.Message }
 // fit is how one slice fits one domain.
 type fit struct {
 	ever, now bool
+	// short: its pods would run on a node that does not last.
+	short bool
 	// spare counts the qualifying usable nodes the slice leaves untouched:
 	// the lower, the tighter the fit.
 	spare int
 	slots []Slot
 }
 
-// MakePlan assigns each slice a distinct domain it fits in, preferring the
+// MakePlan assigns each slice a distinct domain it fits in, preferring
+// domains whose nodes last (see Request.Until, Node.Ending), then the
 // domain the slice fills most tightly so large domains stay whole for large
-// slices, and places its pods on that domain's nodes.
+// slices, and places its pods on that domain's nodes, on those that last
+// first.
 func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 	n := len(req.Slices)
 	possible := make([][]int, n)
@@ -150,10 +207,12 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 				f := fit{}
 				f.ever = pack(s.Shapes, dom.Nodes, false) != nil
 				if f.ever && dom.Unavailable == "" {
-					f.slots = pack(s.Shapes, dom.Nodes, true)
+					nodes := lastingFirst(dom.Nodes, req.Until)
+					f.slots = pack(s.Shapes, nodes, true)
 					f.now = f.slots != nil
 					if f.now {
-						f.spare = spare(s.Shapes, dom.Nodes, f.slots)
+						f.spare = spare(s.Shapes, nodes, f.slots)
+						f.short = cutsShort(nodes, f.slots, req.Until)
 					}
 				}
 				cached[d] = f
@@ -161,7 +220,10 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 			memo[sig] = cached
 		}
 		fits[i] = cached
-		type cand struct{ d, spare int }
+		type cand struct {
+			d, spare int
+			short    bool
+		}
 		var now []cand
 		for d := range domains {
 			f, ok := cached[d]
@@ -172,10 +234,13 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 				possible[i] = append(possible[i], d)
 			}
 			if f.now {
-				now = append(now, cand{d, f.spare})
+				now = append(now, cand{d, f.spare, f.short})
 			}
 		}
 		sort.SliceStable(now, func(a, b int) bool {
+			if now[a].short != now[b].short {
+				return !now[a].short
+			}
 			if now[a].spare != now[b].spare {
 				return now[a].spare < now[b].spare
 			}
@@ -201,8 +266,10 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 }
 
 // PlaceUnconfined places the pods of slices that may go on any node,
-// slice after slice, on the given nodes, consuming their free capacity.
-func PlaceUnconfined(slicesIn []SliceDemand, nodes []Node) (Plan, *Failure) {
+// slice after slice, on the given nodes, consuming their free capacity, on
+// nodes that last until until (when set) and are not being replaced first.
+func PlaceUnconfined(slicesIn []SliceDemand, nodes []Node, until time.Time) (Plan, *Failure) {
+	nodes = lastingFirst(nodes, until)
 	free := make([]Node, len(nodes))
 	for i, n := range nodes {
 		free[i] = n

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -769,7 +770,7 @@ func TestPlaceUnconfined(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sl := buildSlices(tc.slices)
 			before := copyNodes(tc.nodes)
-			plan, fail := PlaceUnconfined(sl, tc.nodes)
+			plan, fail := PlaceUnconfined(sl, tc.nodes, time.Time{})
 			if diff := cmp.Diff(before, tc.nodes); diff != "" {
 				t.Errorf("PlaceUnconfined changed its input nodes (-before +after):\n%s", diff)
 			}

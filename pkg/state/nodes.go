@@ -31,6 +31,17 @@ func (s *State) UpsertNode(node *corev1.Node) Actions {
 	return s.nodeChangedLocked(node.Name, ch, old == nil || (!old.Usable && topology.Usable(node)))
 }
 
+// SetNodeLifetime records when a node goes away by itself (its class's
+// maximum run, flex-start recycling). It changes what plans prefer, not
+// what is already placed: nothing is released or woken.
+func (s *State) SetNodeLifetime(name string, l topology.Lifetime) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.nodes.SetLifetime(name, l) {
+		s.bumpLocked()
+	}
+}
+
 // DeleteNode forgets a node.
 func (s *State) DeleteNode(name string) Actions {
 	s.mu.Lock()

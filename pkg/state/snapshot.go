@@ -45,6 +45,12 @@ type Snapshot struct {
 	// NodeSelector are labels every node of Self must carry: those of the
 	// capacity provisioned for it (nil: none).
 	NodeSelector provisioning.Selector
+	// Now is when the snapshot was taken: node lifetimes are read at it.
+	Now time.Time
+	// RunUntil, when set, is when Self's run would end if placed now (its
+	// maximum run duration from Now): nodes that go away earlier cut it
+	// short.
+	RunUntil time.Time
 	// Qualifiers memoises, per scheduling signature, which nodes a pod
 	// spec may use (selectors, affinity, taints): nodes do not change
 	// within a snapshot, so every plan made on it (preemption simulates
@@ -162,6 +168,10 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 	}
 	sn.AtomicKey = s.atomicKeyLocked(w)
 	sn.NodeSelector = s.provisionedSelectorLocked(w)
+	sn.Now = s.opts.Clock.Now()
+	if limit, err := s.maxRunLocked(w); err == nil && limit > 0 {
+		sn.RunUntil = sn.Now.Add(limit)
+	}
 	if sn.AtomicKey != "" && !all {
 		// Placed pods pin the value. Their nodes are in Nodes through
 		// their slices' domains, unless a node lacks its slice's domain

@@ -8,6 +8,7 @@ package topology
 import (
 	"slices"
 	"sort"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -26,6 +27,25 @@ type Node struct {
 	Allocatable workload.Resources
 	// Usable is false for nodes that take no new pods: NotReady or cordoned.
 	Usable bool
+	// Lifetime is when the node goes away by itself (zero: not known to).
+	Lifetime Lifetime
+}
+
+// Lifetime is when a node that lives for a bounded time (flex-start,
+// queued provisioning) goes away, and when its replacement starts being
+// made.
+type Lifetime struct {
+	// End is when the node is removed, and its pods with it (zero: never).
+	End time.Time
+	// Recycle, when set, is when its replacement starts being provisioned
+	// (End less the recycling lead time): from then on the node is on its
+	// way out, and new work goes elsewhere when it can.
+	Recycle time.Time
+}
+
+// Ending reports whether the node is being replaced at now.
+func (l Lifetime) Ending(now time.Time) bool {
+	return !l.Recycle.IsZero() && !now.Before(l.Recycle) || !l.End.IsZero() && !now.Before(l.End)
 }
 
 // Labels returns the node's labels.
@@ -34,13 +54,16 @@ func (n *Node) Labels() map[string]string { return n.Obj.Labels }
 // Index is the set of nodes and, for every tracked key, its domains.
 type Index struct {
 	nodes map[string]*Node
+	// lifetimes are set apart from the node objects (they come from the
+	// node's class): kept across updates of the node.
+	lifetimes map[string]Lifetime
 	// domains maps a tracked key to its values and their sorted node names.
 	domains map[string]map[string][]string
 }
 
 // New returns an empty index.
 func New() *Index {
-	return &Index{nodes: map[string]*Node{}, domains: map[string]map[string][]string{}}
+	return &Index{nodes: map[string]*Node{}, lifetimes: map[string]Lifetime{}, domains: map[string]map[string][]string{}}
 }
 
 // Change is what a node update did to the domains of tracked keys.
@@ -57,7 +80,7 @@ type Change struct {
 // Upsert adds or replaces a node.
 func (ix *Index) Upsert(obj *corev1.Node) Change {
 	old := ix.nodes[obj.Name]
-	n := &Node{Name: obj.Name, Obj: obj, Allocatable: workload.FromList(obj.Status.Allocatable), Usable: Usable(obj)}
+	n := &Node{Name: obj.Name, Obj: obj, Allocatable: workload.FromList(obj.Status.Allocatable), Usable: Usable(obj), Lifetime: ix.lifetimes[obj.Name]}
 	ix.nodes[obj.Name] = n
 	var ch Change
 	for key, values := range ix.domains {
@@ -93,6 +116,7 @@ func (ix *Index) Delete(name string) Change {
 		return Change{}
 	}
 	delete(ix.nodes, name)
+	delete(ix.lifetimes, name)
 	ch := Change{Failed: true}
 	for key, values := range ix.domains {
 		if v, ok := old.Obj.Labels[key]; ok {
@@ -104,6 +128,29 @@ func (ix *Index) Delete(name string) Change {
 		}
 	}
 	return ch
+}
+
+// SetLifetime records when a node goes away (a zero Lifetime: it does not
+// by itself), and reports whether a known node's changed. The node's entry
+// is replaced, not changed: snapshots that hold the old one keep what they
+// read.
+func (ix *Index) SetLifetime(name string, l Lifetime) bool {
+	if ix.lifetimes[name] == l {
+		return false
+	}
+	if l == (Lifetime{}) {
+		delete(ix.lifetimes, name)
+	} else {
+		ix.lifetimes[name] = l
+	}
+	old := ix.nodes[name]
+	if old == nil {
+		return false
+	}
+	n := *old
+	n.Lifetime = l
+	ix.nodes[name] = &n
+	return true
 }
 
 // Track makes sure the domains of key are indexed; the first call for a key

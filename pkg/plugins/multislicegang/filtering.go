@@ -78,6 +78,9 @@ func (pl *Plugin) PreFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.
 	if out.Conflict != nil {
 		klog.FromContext(ctx).V(2).Info("Reservation raced with another change; retrying", "workload", out.Ref.Namespace+"/"+out.Ref.Name, "err", out.Conflict)
 	}
+	if out.EndsEarly != "" {
+		pl.rt.Events().Warn(&out.Ref, "CapacityEndsBeforeRun", out.EndsEarly)
+	}
 	if out.Reserved != "" {
 		pl.rt.Events().Normal(&out.Ref, "Reserved", out.Reserved)
 	}
