@@ -376,6 +376,7 @@ func (p *planning) domains(key string, own map[string]int, taken map[string]bool
 		for _, name := range p.sn.Domains[key][v] {
 			n := p.sn.Nodes[name]
 			d.Nodes = append(d.Nodes, p.plannerNode(name, n))
+			d.Kept = d.Kept || n.Kept
 			if d.Unavailable != "" {
 				continue
 			}

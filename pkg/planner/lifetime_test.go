@@ -25,6 +25,12 @@ func (b *poolB) ending(nodes ...int) *poolB {
 	return b
 }
 
+// kept marks the pool as kept for the workload while it restarts.
+func (b *poolB) kept() *poolB {
+	b.d.Kept = true
+	return b
+}
+
 // Plans prefer domains and nodes that last: a workload whose run length is
 // known goes where its nodes outlive it, and nothing new goes on a node
 // being replaced while another fits; with no choice, the short-lived
@@ -63,6 +69,11 @@ func TestLifetimesSteerPlans(t *testing.T) {
 			slices:  []*sliceB{slice(0, 1)},
 			domains: []*poolB{pool("p", 2).ending(0)},
 			want:    Plan{0: in("p", slot("p-1", 0, 1))},
+		},
+		"the domain kept for a restarting workload comes first": {
+			slices:  []*sliceB{slice(0, 2)},
+			domains: []*poolB{pool("tight", 2), pool("kept", 3).kept()},
+			want:    Plan{0: in("kept", slot("kept-0", 0, 1), slot("kept-1", 0, 1))},
 		},
 		"with no choice, short-lived capacity is used": {
 			slices:  []*sliceB{slice(0, 2), slice(1, 2)},

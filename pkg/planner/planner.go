@@ -87,6 +87,9 @@ type Domain struct {
 	// reserved by another workload, or its pods were rejected there); ""
 	// when it is free.
 	Unavailable string
+	// Kept is set when the domain was kept for the workload while it
+	// restarted: it goes back there before anywhere else.
+	Kept bool
 }
 
 // Shape is a group of a slice's pods that ask for the same thing.
@@ -181,8 +184,8 @@ type fit struct {
 	slots []Slot
 }
 
-// MakePlan assigns each slice a distinct domain it fits in, preferring
-// domains whose nodes last (see Request.Until, Node.Ending), then the
+// MakePlan assigns each slice a distinct domain it fits in, preferring the
+// domains kept for it while it restarted, then domains whose nodes last (see Request.Until, Node.Ending), then the
 // domain the slice fills most tightly so large domains stay whole for large
 // slices, and places its pods on that domain's nodes, on those that last
 // first.
@@ -221,8 +224,8 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 		}
 		fits[i] = cached
 		type cand struct {
-			d, spare int
-			short    bool
+			d, spare    int
+			short, kept bool
 		}
 		var now []cand
 		for d := range domains {
@@ -234,10 +237,13 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 				possible[i] = append(possible[i], d)
 			}
 			if f.now {
-				now = append(now, cand{d, f.spare, f.short})
+				now = append(now, cand{d, f.spare, f.short, domains[d].Kept})
 			}
 		}
 		sort.SliceStable(now, func(a, b int) bool {
+			if now[a].kept != now[b].kept {
+				return now[a].kept
+			}
 			if now[a].short != now[b].short {
 				return !now[a].short
 			}

@@ -474,6 +474,12 @@ func (s *State) rechargeLocked(w *Workload) bool {
 		if c.placed > 0 {
 			// Its current attempt runs.
 			w.ranAttempt = w.model.RestartAttempt + 1
+			w.ranDomains = w.ranDomains[:0]
+			for _, m := range w.members {
+				if m.heldDomain != nil && m.Live() && !slices.Contains(w.ranDomains, *m.heldDomain) {
+					w.ranDomains = append(w.ranDomains, *m.heldDomain)
+				}
+			}
 			break
 		}
 	}

@@ -621,6 +621,12 @@ func (s *State) settleLocked(key workload.Key) Actions {
 	}
 	s.dropReservationLocked(key, r)
 	w.ranAttempt = r.Attempt + 1
+	w.ranDomains = w.ranDomains[:0]
+	for _, sr := range r.Slices {
+		if sr.Domain != "" {
+			w.ranDomains = append(w.ranDomains, topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})
+		}
+	}
 	w.placedAt = s.opts.Clock.Now()
 	w.checkPlacedLocked()
 	w.runExpired = time.Time{}

@@ -69,10 +69,41 @@ func (s *State) holdRestartLocked(w *Workload, old *workload.Workload) {
 
 // healthyNodesLocked lists the nodes w's attempt ran on that may take it
 // again: for a confined slice every node of its domain, if none of them
-// failed; for an unconfined one the node itself, if usable.
+// failed; for an unconfined one the node itself, if usable. A node going
+// away on schedule (its lifetime's end, recycling: its replacement joins
+// the same domain) has not failed. The domains come from the attempt's
+// pods and, for pods already gone with a recycled node, from where the
+// attempt was placed (ranDomains).
 func (s *State) healthyNodesLocked(w *Workload, attempt int32) sets.Set[string] {
 	out := sets.New[string]()
 	seen := map[topology.DomainRef]bool{}
+	now := s.opts.Clock.Now()
+	keep := func(d topology.DomainRef) {
+		if seen[d] {
+			return
+		}
+		seen[d] = true
+		s.nodes.Track(d.Key)
+		members := s.nodes.NodesOf(d)
+		var usable []string
+		for _, name := range members {
+			n := s.nodes.Node(name)
+			switch {
+			case n == nil:
+				return
+			case n.Usable:
+				usable = append(usable, name)
+			case !n.Lifetime.Ending(now):
+				return
+			}
+		}
+		out.Insert(usable...)
+	}
+	if w.ranAttempt == attempt+1 {
+		for _, d := range w.ranDomains {
+			keep(d)
+		}
+	}
 	for _, p := range w.members {
 		if p.Node == "" || p.Member.RestartAttempt != attempt || !(p.Live() || p.Deleting) {
 			continue
@@ -88,23 +119,7 @@ func (s *State) healthyNodesLocked(w *Workload, attempt int32) sets.Set[string] 
 		if !ok {
 			continue
 		}
-		d := topology.DomainRef{Key: key, Value: value}
-		if seen[d] {
-			continue
-		}
-		seen[d] = true
-		s.nodes.Track(key)
-		members := s.nodes.NodesOf(d)
-		healthy := len(members) > 0
-		for _, name := range members {
-			if n := s.nodes.Node(name); n == nil || !n.Usable {
-				healthy = false
-				break
-			}
-		}
-		if healthy {
-			out.Insert(members...)
-		}
+		keep(topology.DomainRef{Key: key, Value: value})
 	}
 	return out
 }

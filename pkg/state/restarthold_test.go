@@ -13,6 +13,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
@@ -190,5 +191,51 @@ func TestRestartHoldGivesWayToHigherPriority(t *testing.T) {
 	}
 	if held, why := heldFor(f, "pool-1-node-0"); !held || strings.Contains(why, "restarting") {
 		t.Errorf("pool-1 after urgent's commit: held %v (%q), want reserved for urgent", held, why)
+	}
+}
+
+// A pool whose nodes are recycled (their lifetime ends; replacements join
+// the same pool, the old nodes are cordoned, then removed with the pods
+// on them) has not failed: when the owner restarts the workload, the pool
+// is kept for it with its replacements, as its other pools are, although
+// no pod of the workload is left there, and the new attempt goes back.
+func TestRecycledPoolIsKeptThroughTheRestart(t *testing.T) {
+	f, old := restartFixture(t, 5*time.Minute)
+	recycled := builders.V5ePool("pool-1").Nodes(4).Build()
+	f.addNodes(recycled[2:]...)
+	for _, n := range recycled[:2] {
+		f.s.SetNodeLifetime(n.Name, topology.Lifetime{End: builders.Epoch.Add(time.Hour), Recycle: builders.Epoch})
+		cordoned := n.DeepCopy()
+		cordoned.Spec.Unschedulable = true
+		f.addNodes(cordoned)
+	}
+	// The old nodes go, and their pods with them; the owner restarts the
+	// workload, and its other pods go.
+	var rest []*corev1.Pod
+	for _, p := range old {
+		if strings.HasPrefix(p.Spec.NodeName, "pool-1-") {
+			f.deletePod(p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	f.s.DeleteNode(recycled[0].Name)
+	f.s.DeleteNode(recycled[1].Name)
+	js := queued("train", 2, 0)
+	js.Status.Restarts = 1
+	f.addJobSet(js)
+	for _, p := range rest {
+		f.deletePod(p)
+	}
+
+	for _, n := range []string{"pool-1-node-2", "pool-1-node-3", "pool-2-node-0"} {
+		if held, why := heldFor(f, n); !held || !strings.Contains(why, "train, which ran here and is restarting") {
+			t.Errorf("%s: held %v (%q), want kept for train", n, held, why)
+		}
+	}
+	f.addPods(builders.Members(js)...)
+	r := f.mustPlan(jsKey("train"))
+	if got := slices.Sorted(maps.Values(domains(r))); !slices.Equal(got, []string{"pool-1", "pool-2"}) {
+		t.Errorf("the new attempt is planned on %v, want its pools pool-1 (replacements) and pool-2", got)
 	}
 }

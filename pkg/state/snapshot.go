@@ -74,6 +74,9 @@ type NodeView struct {
 	Reserved    bool
 	ReservedBy  workload.Key
 	ReservedFor int
+	// Kept is set when the node is kept for the workload being placed
+	// (its restart hold): where it ran before it restarted.
+	Kept bool
 }
 
 // WorkloadView is a workload in a snapshot.
@@ -242,6 +245,7 @@ func (s *State) nodeViewLocked(name string, self workload.Key, requested Request
 	} else if k, ok := s.claimedForOther(name, self, true); ok {
 		v.Reserved, v.ReservedBy, v.ReservedFor = true, k, -1
 	}
+	v.Kept = s.claimedNodes[name] == self
 	return v
 }
 

@@ -65,6 +65,10 @@ type Workload struct {
 	// so that a workload whose pods ended is not taken for a pending one
 	// before its owner reports it finished.
 	ranAttempt int32
+	// ranDomains are the confined domains that attempt was placed in: a
+	// restart hold keeps them even once the pods that ran there are gone
+	// (their node was recycled away and the owner restarts the workload).
+	ranDomains []topology.DomainRef
 	// placedAt is when the workload was last placed whole.
 	placedAt time.Time
 	// membersGen changes whenever a member is added or removed (a changed
