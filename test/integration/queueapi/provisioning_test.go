@@ -364,29 +364,36 @@ func (e *env) testProvisioningRequestValid(t *testing.T) {
 func (e *env) testProvisioningPrinterColumns(t *testing.T) {
 	ctx := t.Context()
 	for name, want := range map[string]struct {
-		version    string
+		versions   []string
 		namespaced bool
 		columns    []string
 		shortNames []string
 	}{
-		"admissionchecks.multislice.dev":            {"v1alpha1", false, []string{"Controller", "Parameters", "Active", "Age"}, nil},
-		"provisioningrequestconfigs.multislice.dev": {"v1alpha1", false, []string{"Class", "Age"}, nil},
-		// As the autoscaler's own CRD, with columns for kubectl get.
-		"provisioningrequests.autoscaling.x-k8s.io": {"v1", true, []string{"Class", "Accepted", "Provisioned", "Failed", "BookingExpired", "Age"}, []string{"provreq", "provreqs"}},
+		"admissionchecks.multislice.dev":            {[]string{"v1alpha1"}, false, []string{"Controller", "Parameters", "Active", "Age"}, nil},
+		"provisioningrequestconfigs.multislice.dev": {[]string{"v1alpha1"}, false, []string{"Class", "Age"}, nil},
+		// As the autoscaler's own CRD, with columns for kubectl get, in
+		// both versions it serves.
+		"provisioningrequests.autoscaling.x-k8s.io": {[]string{"v1", "v1beta1"}, true, []string{"Class", "Accepted", "Provisioned", "Failed", "BookingExpired", "Age"}, []string{"provreq", "provreqs"}},
 	} {
 		crd, err := e.ext.ApiextensionsV1().CustomResourceDefinitions().Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(crd.Spec.Versions) != 1 || crd.Spec.Versions[0].Name != want.version {
-			t.Fatalf("CRD %s versions %+v", name, crd.Spec.Versions)
+		var versions []string
+		for _, v := range crd.Spec.Versions {
+			versions = append(versions, v.Name)
 		}
-		var got []string
-		for _, c := range crd.Spec.Versions[0].AdditionalPrinterColumns {
-			got = append(got, c.Name)
+		if diff := cmp.Diff(want.versions, versions); diff != "" {
+			t.Fatalf("CRD %s versions (-want +got):\n%s", name, diff)
 		}
-		if diff := cmp.Diff(want.columns, got); diff != "" {
-			t.Errorf("CRD %s printer columns (-want +got):\n%s", name, diff)
+		for _, v := range crd.Spec.Versions {
+			var got []string
+			for _, c := range v.AdditionalPrinterColumns {
+				got = append(got, c.Name)
+			}
+			if diff := cmp.Diff(want.columns, got); diff != "" {
+				t.Errorf("CRD %s %s printer columns (-want +got):\n%s", name, v.Name, diff)
+			}
 		}
 		if diff := cmp.Diff(want.shortNames, crd.Spec.Names.ShortNames); diff != "" {
 			t.Errorf("CRD %s short names (-want +got):\n%s", name, diff)
