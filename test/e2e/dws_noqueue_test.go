@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +12,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/utils/ptr"
 
@@ -118,26 +118,9 @@ func podCondition(p corev1.Pod, typ corev1.PodConditionType) *corev1.PodConditio
 // reason on a ProvisioningRequest.
 func checkSchedulerEvent(t *testing.T, ns, request, reason string) {
 	t.Helper()
-	var seen []string
-	err := wait.PollUntilContextTimeout(t.Context(), 250*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
-		list, err := client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: fields.Set{
-			"involvedObject.kind": "ProvisioningRequest", "involvedObject.name": request,
-		}.AsSelector().String()})
-		if err != nil {
-			return false, nil
-		}
-		seen = seen[:0]
-		for _, e := range list.Items {
-			seen = append(seen, e.ReportingController+"/"+e.Reason)
-			if e.Reason == reason && e.ReportingController != "localcluster-queued-provisioner" {
-				return true, nil
-			}
-		}
-		return false, nil
-	})
-	if err != nil {
-		t.Errorf("no %s event from the scheduler on ProvisioningRequest %s; events %v", reason, request, seen)
-	}
+	waitRequestEvents(t, ns, request, func(seen map[string][]string) bool {
+		return slices.ContainsFunc(seen[reason], func(c string) bool { return c != queuedProvisioner })
+	}, "the scheduler's "+reason)
 }
 
 // deleteNoQueueObjects removes the scenario's Job, request and template,

@@ -266,11 +266,29 @@ func describePods(pods []corev1.Pod) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
+// queuedProvisioner is the reporting controller of the simulated queued
+// provisioner's events.
+const queuedProvisioner = "localcluster-queued-provisioner"
+
 // checkRequestEvents checks that the provisioner recorded events of these
 // reasons on a request, through the cluster's events API.
 func checkRequestEvents(t *testing.T, ns, request string, reasons ...string) {
 	t.Helper()
-	var last []string
+	waitRequestEvents(t, ns, request, func(seen map[string][]string) bool {
+		for _, r := range reasons {
+			if !slices.Contains(seen[r], queuedProvisioner) {
+				return false
+			}
+		}
+		return true
+	}, "the provisioner's "+strings.Join(reasons, ", "))
+}
+
+// waitRequestEvents waits until the events recorded on a
+// ProvisioningRequest (reporting controllers by reason) satisfy ok.
+func waitRequestEvents(t *testing.T, ns, request string, ok func(seen map[string][]string) bool, want string) {
+	t.Helper()
+	var seen map[string][]string
 	err := wait.PollUntilContextTimeout(t.Context(), 250*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
 		list, err := client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: fields.Set{
 			"involvedObject.kind": "ProvisioningRequest", "involvedObject.name": request,
@@ -278,21 +296,14 @@ func checkRequestEvents(t *testing.T, ns, request string, reasons ...string) {
 		if err != nil {
 			return false, nil
 		}
-		last = last[:0]
+		seen = map[string][]string{}
 		for _, e := range list.Items {
-			if e.ReportingController == "localcluster-queued-provisioner" {
-				last = append(last, e.Reason)
-			}
+			seen[e.Reason] = append(seen[e.Reason], e.ReportingController)
 		}
-		for _, r := range reasons {
-			if !slices.Contains(last, r) {
-				return false, nil
-			}
-		}
-		return true, nil
+		return ok(seen), nil
 	})
 	if err != nil {
-		t.Errorf("events of ProvisioningRequest %s: %v, want %v", request, last, reasons)
+		t.Errorf("events of ProvisioningRequest %s: %v, want %s", request, seen, want)
 	}
 }
 
