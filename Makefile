@@ -245,23 +245,25 @@ verify-crds: ## The generated CRDs are up to date, from the API versions go.mod 
 	diff -r -q -x '*.go' "$$want" $(CURDIR)/$(CRD_DIR) || \
 	{ echo "$(CRD_DIR) is out of date: run 'make crds'"; exit 1; }
 
-# The multislice.dev API (pkg/apis/multislice) and our definition of the
-# cluster autoscaler's ProvisioningRequest API (pkg/apis/autoscaling): their
-# deepcopy functions, apply configurations, clientset, listers and
-# informers (pkg/generated) and their CRDs (manifests/crds/multislice.dev_*.yaml,
-# manifests/crds/autoscaling.x-k8s.io_provisioningrequests.yaml), generated
+# The multislice.dev API (pkg/apis/multislice), our definition of the
+# cluster autoscaler's ProvisioningRequest API (pkg/apis/autoscaling) and of
+# GKE's ComputeClass API (pkg/apis/cloud): their deepcopy functions, apply
+# configurations, clientset, listers and informers (pkg/generated) and their
+# CRDs (manifests/crds/multislice.dev_*.yaml,
+# manifests/crds/autoscaling.x-k8s.io_provisioningrequests.yaml,
+# manifests/crds/cloud.google.com_computeclasses.yaml), generated
 # by hack/update-codegen.sh with the code-generator and controller-gen that
 # hack/tools/go.mod pins. code-generator has to be the release of the
 # client-go that go.mod pins: the generated code is written against it.
-API_DIRS       := pkg/apis/multislice pkg/apis/autoscaling
+API_DIRS       := pkg/apis/multislice pkg/apis/autoscaling pkg/apis/cloud
 GENERATED_DIRS := $(API_DIRS) pkg/generated
 
 .PHONY: generate
-generate: crds ## Generate the multislice.dev and ProvisioningRequest APIs' deepcopy functions, typed clients (pkg/generated) and CRDs, and the third-party CRDs.
+generate: crds ## Generate the multislice.dev, ProvisioningRequest and ComputeClass APIs' deepcopy functions, typed clients (pkg/generated) and CRDs, and the third-party CRDs.
 	GO=$(GO) hack/update-codegen.sh
 
 .PHONY: verify-generated
-verify-generated: ## The code and CRDs generated from the multislice.dev and ProvisioningRequest API types are up to date.
+verify-generated: ## The code and CRDs generated from the multislice.dev, ProvisioningRequest and ComputeClass API types are up to date.
 	@want="$$($(GO) list -m -f '{{.Version}}' k8s.io/client-go)"; \
 	got="$$(cd hack/tools && GOFLAGS=-mod=mod $(GO) list -m -f '{{.Version}}' k8s.io/code-generator)"; \
 	if [ "$$want" != "$$got" ]; then \

@@ -6,14 +6,15 @@
 #   - their deepcopy functions (zz_generated.deepcopy.go, next to them),
 #   - apply configurations, one clientset for both groups, listers and
 #     informers (pkg/generated),
-#   - their CRDs (manifests/crds/multislice.dev_<plural>.yaml and
-#     manifests/crds/autoscaling.x-k8s.io_provisioningrequests.yaml).
+#   - their CRDs (manifests/crds/multislice.dev_<plural>.yaml,
+#     manifests/crds/autoscaling.x-k8s.io_provisioningrequests.yaml and
+#     manifests/crds/cloud.google.com_computeclasses.yaml).
 #
 #   hack/update-codegen.sh [ROOT]
 #
 # ROOT, the repository by default, is the tree to generate into: it must
-# hold the module's go.mod, go.sum, vendor/, pkg/apis/multislice and
-# pkg/apis/autoscaling, and `make verify-generated` passes a temporary
+# hold the module's go.mod, go.sum, vendor/, pkg/apis/multislice,
+# pkg/apis/autoscaling and pkg/apis/cloud, and `make verify-generated` passes a temporary
 # copy. The generators are the versions hack/tools/go.mod pins, built (and
 # cached) by `go tool`; nothing needs to be installed besides Go.
 set -euo pipefail
@@ -23,7 +24,7 @@ ROOT="$(cd "${1:-$REPO}" && pwd)"
 GO="${GO:-go}"
 
 MODULE=github.com/multislice-scheduler/multislice-scheduler
-APIS=(pkg/apis/multislice/v1alpha1 pkg/apis/autoscaling/v1)
+APIS=(pkg/apis/multislice/v1alpha1 pkg/apis/autoscaling/v1 pkg/apis/cloud/v1)
 # Versions that only add to a CRD: no Go code is generated for them.
 CRD_ONLY_APIS=(pkg/apis/autoscaling/v1beta1)
 GENERATED=pkg/generated
@@ -47,7 +48,7 @@ tool() {
 cd "$ROOT"
 header=/dev/null
 
-rm -rf "$GENERATED" manifests/crds/multislice.dev_*.yaml manifests/crds/autoscaling.x-k8s.io_*.yaml
+rm -rf "$GENERATED" manifests/crds/multislice.dev_*.yaml manifests/crds/autoscaling.x-k8s.io_*.yaml manifests/crds/cloud.google.com_*.yaml
 
 "$(tool deepcopy-gen)" --go-header-file "$header" \
 	--output-file zz_generated.deepcopy.go \

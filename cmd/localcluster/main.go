@@ -163,6 +163,12 @@ Fault injection (in another terminal):
   %s get provisioningrequests -A
 `, localcluster.DescribeQueuedProvisioning(qp), kubectl)
 	}
+	if ap := c.AutoProvisioning(); ap != nil {
+		fmt.Printf(`Node auto-provisioning for ComputeClasses (nodeSelector cloud.google.com/compute-class): %s.
+  %s get computeclasses
+  %s get nodes -L cloud.google.com/gke-nodepool,cloud.google.com/compute-class,cloud.google.com/gke-spot,cloud.google.com/gke-flex-start
+`, localcluster.DescribeAutoProvisioning(ap), kubectl, kubectl)
+	}
 	if replicas := c.SchedulerReplicas(); len(replicas) > 1 {
 		leader, _ := c.SchedulerLeader()
 		fmt.Printf("multislice-scheduler runs as %d replicas (%s) with leader election on its lease (%s, renew %s, retry %s); leading now: %s.\n",

@@ -109,6 +109,10 @@ type Cluster struct {
 	// queuedProvisioning block (pools.go).
 	provMu      sync.Mutex
 	provisioner *runningProvisioner
+	// The simulated node auto-provisioning for ComputeClasses, while the
+	// node pool file has an autoProvisioning block (autoprovisioning.go).
+	autoMu           sync.Mutex
+	autoProvisioning *runningAutoProvisioning
 }
 
 // Start brings the cluster up and returns once every component is ready
@@ -271,6 +275,9 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	}
 
 	if err := c.applyQueuedProvisioning(poolConfig.QueuedProvisioning); err != nil {
+		return nil, err
+	}
+	if err := c.applyAutoProvisioning(poolConfig.AutoProvisioning); err != nil {
 		return nil, err
 	}
 	if opts.WatchNodePools {
@@ -443,6 +450,7 @@ func (c *Cluster) Stop() {
 	c.stopOnce.Do(func() {
 		c.cancel()
 		c.stopProvisioner()
+		c.stopAutoProvisioning()
 		c.mu.Lock()
 		c.stopped = true
 		c.mu.Unlock()

@@ -98,8 +98,15 @@ func (c *Cluster) apply(ctx context.Context, objs []*unstructured.Unstructured, 
 // scheduler's provisioning admission check.
 const provisioningRequestCRD = "autoscaling.x-k8s.io_provisioningrequests.yaml"
 
+// computeClassCRD is our definition of GKE's ComputeClass API
+// (pkg/apis/cloud/v1). manifests/crds/kustomization.yaml leaves it out
+// because GKE serves that API itself; the local cluster installs it for
+// the simulated node auto-provisioning (internal/localcluster/autoprovision)
+// and for the classes users apply, seed 001's among them.
+const computeClassCRD = "cloud.google.com_computeclasses.yaml"
+
 // installCRDs installs the third-party CRDs (JobSet, scheduler-plugins'
-// PodGroup, the autoscaler's ProvisioningRequest) and ours
+// PodGroup, the autoscaler's ProvisioningRequest, GKE's ComputeClass) and ours
 // (manifests/crds), and waits until they are served.
 func (c *Cluster) installCRDs(ctx context.Context) error {
 	var objs []*unstructured.Unstructured
@@ -114,15 +121,17 @@ func (c *Cluster) installCRDs(ctx context.Context) error {
 		objs = append(objs, decoded...)
 	}
 	crdDir := filepath.Join(c.opts.RepoDir, "manifests", "crds")
-	provReq, err := os.ReadFile(filepath.Join(crdDir, provisioningRequestCRD))
-	if err != nil {
-		return fmt.Errorf("ProvisioningRequest CRD: %w", err)
+	for _, crd := range []struct{ kind, file string }{{"ProvisioningRequest", provisioningRequestCRD}, {"ComputeClass", computeClassCRD}} {
+		data, err := os.ReadFile(filepath.Join(crdDir, crd.file))
+		if err != nil {
+			return fmt.Errorf("%s CRD: %w", crd.kind, err)
+		}
+		decoded, err := DecodeYAML(data)
+		if err != nil {
+			return fmt.Errorf("%s CRD %s: %w", crd.kind, crd.file, err)
+		}
+		objs = append(objs, decoded...)
 	}
-	decoded, err := DecodeYAML(provReq)
-	if err != nil {
-		return fmt.Errorf("ProvisioningRequest CRD %s: %w", provisioningRequestCRD, err)
-	}
-	objs = append(objs, decoded...)
 	ours, _, err := manifests.Render(crdDir, "")
 	if err != nil {
 		return err

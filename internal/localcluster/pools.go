@@ -67,8 +67,9 @@ func (c *Cluster) ApplyNodePools(ctx context.Context, pools []nodepools.Expanded
 // file's content, as an edit of the file a cluster watches does, and waits
 // up to timeout until every node of its pools is Ready.
 //
-// The file's queuedProvisioning block starts, reconfigures or stops the
-// simulated queued provisioner as it does at start-up.
+// The file's queuedProvisioning and autoProvisioning blocks start,
+// reconfigure or stop the simulated queued provisioner and node
+// auto-provisioning as they do at start-up.
 func (c *Cluster) SetNodePools(ctx context.Context, data []byte, timeout time.Duration) (nodepools.Plan, error) {
 	cfg, err := nodepools.ParseConfig(data)
 	if err != nil {
@@ -79,6 +80,9 @@ func (c *Cluster) SetNodePools(ctx context.Context, data []byte, timeout time.Du
 		return plan, err
 	}
 	if err := c.applyQueuedProvisioning(cfg.QueuedProvisioning); err != nil {
+		return plan, err
+	}
+	if err := c.applyAutoProvisioning(cfg.AutoProvisioning); err != nil {
 		return plan, err
 	}
 	return plan, c.waitForNodesReady(ctx, cfg.Pools, timeout)
@@ -153,6 +157,9 @@ func (c *Cluster) watchNodePools(ctx context.Context, path string, initial []byt
 			path, len(plan.Create), len(plan.Update)+len(plan.UpdateStatus), len(plan.Delete))
 		if err := c.applyQueuedProvisioning(cfg.QueuedProvisioning); err != nil {
 			c.logf("queued provisioning: %v", err)
+		}
+		if err := c.applyAutoProvisioning(cfg.AutoProvisioning); err != nil {
+			c.logf("node auto-provisioning: %v", err)
 		}
 	}
 }

@@ -78,6 +78,13 @@ func (b *NodeBuilder) Taint(t corev1.Taint) *NodeBuilder {
 	return b
 }
 
+// Created sets metadata.creationTimestamp, which the apiserver sets on
+// creation.
+func (b *NodeBuilder) Created(t time.Time) *NodeBuilder {
+	b.node.CreationTimestamp = metav1.NewTime(t)
+	return b
+}
+
 // Unschedulable cordons the node.
 func (b *NodeBuilder) Unschedulable() *NodeBuilder {
 	b.node.Spec.Unschedulable = true

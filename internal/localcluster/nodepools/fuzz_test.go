@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,12 +68,15 @@ var fuzzTableFiles = []string{
 	onePool + "queuedProvisioning:\n  delay: 0s\n  bookingTime: 90s\n  machine: {type: g2-standard-48, accelerator: nvidia-l4, gpusPerNode: 4, pods: \"32\"," +
 		" taints: [\"cloud.google.com/gke-queued=true:NoSchedule\"]}\n  zones: [{name: us-central1-a, maxNodes: 2}, {name: us-central1-b, maxNodes: 1}]\n",
 	onePool + "queuedProvisioning:\n  delay: soon\n  machine: {gpusPerNode: 4}\n  zones: [{name: us-central1-a, maxNodes: 1}, {name: us-central1-a}]\n",
+	onePool + autoBlock,
+	onePool + "autoProvisioning:\n  drainTime: 0s\n  machines: [{type: g2-standard-24, gpu: {perNode: 0}}, {type: g2-standard-24}]\n" +
+		"  spot: {interval: 1s, capacity: [{machineType: a2, zone: \"a b\", maxNodes: -1}]}\n",
 }
 
 // fuzzErrorLine matches the start of each error Parse returns for a YAML
 // document: a field of the file, or the JSON decoder's message naming the
 // field it could not decode.
-var fuzzErrorLine = regexp.MustCompile(`^(apiVersion|kind|pools|defaults\.[a-z]+|queuedProvisioning(\.[a-zA-Z]+(\[\d+\])?)*)(\[\d+\](\.[a-zA-Z]+(\.[a-zA-Z]+)?(\[\d+\])?)?)?: ` +
+var fuzzErrorLine = regexp.MustCompile(`^(apiVersion|kind|pools|defaults\.[a-z]+|(queuedProvisioning|autoProvisioning)(\.[a-zA-Z]+(\[\d+\])?)*)(\[\d+\](\.[a-zA-Z]+(\.[a-zA-Z]+)?(\[\d+\])?)?)?: ` +
 	`|^empty node pool file$|^error unmarshaling JSON: |^json: |^(unknown|duplicate) field "`)
 
 // fuzzCheckFile parses data and checks the result: the YAML decoder's error
@@ -156,6 +160,7 @@ func fuzzCheckConfig(t *testing.T, cfg Config) {
 			t.Fatalf("node %s labels %v", n.Name, n.Labels)
 		}
 	}
+	fuzzCheckAutoProvisioning(t, cfg.AutoProvisioning)
 	q := cfg.QueuedProvisioning
 	if q == nil {
 		return
@@ -170,6 +175,46 @@ func fuzzCheckConfig(t *testing.T, cfg Config) {
 			t.Fatalf("zone %+v", z)
 		}
 		zones[z.Name] = true
+	}
+}
+
+// fuzzCheckAutoProvisioning checks an accepted autoProvisioning block:
+// positive times, machines of unique types whose nodes the apiserver
+// accepts, capacities naming those machines in valid zones.
+func fuzzCheckAutoProvisioning(t *testing.T, a *AutoProvisioning) {
+	t.Helper()
+	if a == nil {
+		return
+	}
+	if a.DrainTime <= 0 || a.ScaleDownUnneededTime <= 0 || len(a.Machines) == 0 {
+		t.Fatalf("auto-provisioning %+v", a)
+	}
+	for _, m := range a.Machines {
+		if a.Machine(m.Type) != &a.Machines[slices.IndexFunc(a.Machines, func(o AutoMachine) bool { return o.Type == m.Type })] {
+			t.Fatalf("machine %s is not found as itself", m.Type)
+		}
+		fuzzCheckTaints(t, m.Template.Taints)
+		n := m.Template.BuildNode("n")
+		var internal k8score.Node
+		if err := k8scorev1.Convert_v1_Node_To_core_Node(n, &internal, nil); err != nil {
+			t.Fatal(err)
+		}
+		if errs := k8svalidation.ValidateNode(&internal); len(errs) > 0 {
+			t.Fatalf("the apiserver would reject a node of machine %s: %v", m.Type, errs.ToAggregate())
+		}
+	}
+	for _, c := range []*Capacity{a.Spot, a.FlexStart, a.OnDemand} {
+		if c == nil {
+			continue
+		}
+		if c.Delay < 0 || (c == a.FlexStart) != (c.Interval > 0) {
+			t.Fatalf("capacity %+v", c)
+		}
+		for _, z := range c.Zones {
+			if a.Machine(z.MachineType) == nil || z.MaxNodes < 0 || len(validation.IsValidLabelValue(z.Zone)) > 0 || len(validation.IsValidLabelValue(z.Region)) > 0 {
+				t.Fatalf("zone capacity %+v", z)
+			}
+		}
 	}
 }
 

@@ -7,8 +7,9 @@
 // its node count follows from its topology and chips per node.
 //
 // The file may also configure the simulated queued provisioner
-// (queuedProvisioning, queued.go); the nodes it creates are not the file's
-// and applying the file leaves them alone.
+// (queuedProvisioning, queued.go) and the simulated node auto-provisioning
+// for ComputeClasses (autoProvisioning, autoprovisioning.go); the nodes
+// they create are not the file's and applying the file leaves them alone.
 package nodepools
 
 import (
@@ -47,6 +48,9 @@ type File struct {
 	// QueuedProvisioning, when present, runs a simulated provider of
 	// queued-provisioning.gke.io ProvisioningRequests (queued.go).
 	QueuedProvisioning *QueuedProvisioningSpec `json:"queuedProvisioning,omitempty"`
+	// AutoProvisioning, when present, runs a simulated GKE node
+	// auto-provisioning for ComputeClasses (autoprovisioning.go).
+	AutoProvisioning *AutoProvisioningSpec `json:"autoProvisioning,omitempty"`
 }
 
 // Config is a validated node pool file.
@@ -56,6 +60,9 @@ type Config struct {
 	// QueuedProvisioning is nil when the file has no queuedProvisioning
 	// block: then no provisioner runs.
 	QueuedProvisioning *QueuedProvisioning
+	// AutoProvisioning is nil when the file has no autoProvisioning block:
+	// then no node auto-provisioning runs.
+	AutoProvisioning *AutoProvisioning
 }
 
 // Defaults are the per-node values a pool inherits.
@@ -162,7 +169,7 @@ func Parse(data []byte) ([]ExpandedPool, error) {
 }
 
 // ParseConfig is Parse that also returns the file's queuedProvisioning
-// block.
+// and autoProvisioning blocks.
 func ParseConfig(data []byte) (Config, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Config{}, errors.New("empty node pool file")
@@ -189,7 +196,7 @@ func (f *File) Expand() ([]ExpandedPool, error) {
 }
 
 // Config validates the whole file: its pools and its queuedProvisioning
-// block. Every error is reported, each naming its field.
+// and autoProvisioning blocks. Every error is reported, each naming its field.
 func (f *File) Config() (Config, error) {
 	var errs []error
 	if f.APIVersion != APIVersion {
@@ -238,10 +245,17 @@ func (f *File) Config() (Config, error) {
 			errs = append(errs, err)
 		}
 	}
+	var auto *AutoProvisioning
+	if f.AutoProvisioning != nil {
+		var err error
+		if auto, err = f.AutoProvisioning.expand(f.Defaults); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
 	}
-	return Config{Pools: out, QueuedProvisioning: queued}, nil
+	return Config{Pools: out, QueuedProvisioning: queued, AutoProvisioning: auto}, nil
 }
 
 func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {

@@ -31,30 +31,38 @@ func Nodes(pools []ExpandedPool) []*corev1.Node {
 	var nodes []*corev1.Node
 	for _, p := range pools {
 		for i := range p.Nodes {
-			name := p.NodeName(i)
-			labels := maps.Clone(p.Labels)
-			labels[corev1.LabelHostname] = name
-			labels[ManagedLabel] = "true"
-			taints := slices.Clone(p.Taints)
-			nodes = append(nodes, &corev1.Node{
-				ObjectMeta: metav1.ObjectMeta{
-					Name:   name,
-					Labels: labels,
-					Annotations: map[string]string{
-						KWOKNodeAnnotation:      "fake",
-						appliedLabelsAnnotation: strings.Join(sortedKeys(labels), ","),
-						appliedTaintsAnnotation: strings.Join(taintKeys(taints), ","),
-					},
-				},
-				Spec: corev1.NodeSpec{Taints: taints},
-				Status: corev1.NodeStatus{
-					Capacity:    p.Capacity.DeepCopy(),
-					Allocatable: p.Capacity.DeepCopy(),
-				},
-			})
+			n := p.BuildNode(p.NodeName(i))
+			n.Labels[ManagedLabel] = "true"
+			n.Annotations[appliedLabelsAnnotation] = strings.Join(sortedKeys(n.Labels), ",")
+			n.Annotations[appliedTaintsAnnotation] = strings.Join(taintKeys(n.Spec.Taints), ",")
+			nodes = append(nodes, n)
 		}
 	}
 	return nodes
+}
+
+// BuildNode returns a KWOK node of the pool named name: the pool's labels
+// and its kubernetes.io/hostname, its taints, its capacity as capacity and
+// allocatable, and the annotation that hands it to KWOK. It carries no
+// ManagedLabel: Nodes adds it for the file's own nodes.
+func (p ExpandedPool) BuildNode(name string) *corev1.Node {
+	labels := maps.Clone(p.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[corev1.LabelHostname] = name
+	return &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        name,
+			Labels:      labels,
+			Annotations: map[string]string{KWOKNodeAnnotation: "fake"},
+		},
+		Spec: corev1.NodeSpec{Taints: slices.Clone(p.Taints)},
+		Status: corev1.NodeStatus{
+			Capacity:    p.Capacity.DeepCopy(),
+			Allocatable: p.Capacity.DeepCopy(),
+		},
+	}
 }
 
 // ownedByFile reports whether applying the node pool file may change or

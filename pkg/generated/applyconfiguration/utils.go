@@ -4,8 +4,10 @@ package applyconfiguration
 
 import (
 	v1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
+	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
 	v1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/applyconfiguration/autoscaling/v1"
+	applyconfigurationcloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/applyconfiguration/cloud/v1"
 	internal "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/applyconfiguration/internal"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/applyconfiguration/multislice/v1alpha1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
@@ -28,6 +30,26 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &autoscalingv1.ProvisioningRequestStatusApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Reference"):
 		return &autoscalingv1.ReferenceApplyConfiguration{}
+
+		// Group=cloud.google.com, Version=v1
+	case cloudv1.SchemeGroupVersion.WithKind("ComputeClass"):
+		return &applyconfigurationcloudv1.ComputeClassApplyConfiguration{}
+	case cloudv1.SchemeGroupVersion.WithKind("ComputeClassSpec"):
+		return &applyconfigurationcloudv1.ComputeClassSpecApplyConfiguration{}
+	case cloudv1.SchemeGroupVersion.WithKind("ComputeClassStatus"):
+		return &applyconfigurationcloudv1.ComputeClassStatusApplyConfiguration{}
+	case cloudv1.SchemeGroupVersion.WithKind("FlexStart"):
+		return &applyconfigurationcloudv1.FlexStartApplyConfiguration{}
+	case cloudv1.SchemeGroupVersion.WithKind("GPU"):
+		return &applyconfigurationcloudv1.GPUApplyConfiguration{}
+	case cloudv1.SchemeGroupVersion.WithKind("NodePoolAutoCreation"):
+		return &applyconfigurationcloudv1.NodePoolAutoCreationApplyConfiguration{}
+	case cloudv1.SchemeGroupVersion.WithKind("NodeRecycling"):
+		return &applyconfigurationcloudv1.NodeRecyclingApplyConfiguration{}
+	case cloudv1.SchemeGroupVersion.WithKind("Priority"):
+		return &applyconfigurationcloudv1.PriorityApplyConfiguration{}
+	case cloudv1.SchemeGroupVersion.WithKind("TPU"):
+		return &applyconfigurationcloudv1.TPUApplyConfiguration{}
 
 		// Group=multislice.dev, Version=v1alpha1
 	case v1alpha1.SchemeGroupVersion.WithKind("Admission"):

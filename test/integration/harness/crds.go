@@ -60,6 +60,16 @@ func (cp *ControlPlane) InstallProvisioningCRDs(t testing.TB) {
 	cp.installCRDFiles(t, "manifests/crds/autoscaling.x-k8s.io_*.yaml")
 }
 
+// InstallComputeClassCRD installs GKE's ComputeClass API
+// (cloud.google.com/v1) from the CRD `make generate` writes from our
+// definition of it (manifests/crds/cloud.google.com_*.yaml), with its full
+// schema, and waits until it is served. On GKE the API is GKE's own; the
+// tests stand in for it.
+func (cp *ControlPlane) InstallComputeClassCRD(t testing.TB) {
+	t.Helper()
+	cp.installCRDFiles(t, "manifests/crds/cloud.google.com_*.yaml")
+}
+
 // installCRDFiles creates the CRDs of the files matching pattern (relative
 // to the repository root) and waits until each served version lists the
 // CRD's resource in discovery: only then do typed and dynamic clients find

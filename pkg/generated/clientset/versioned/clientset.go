@@ -7,6 +7,7 @@ import (
 	http "net/http"
 
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/autoscaling/v1"
+	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/cloud/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/multislice/v1alpha1"
 	discovery "k8s.io/client-go/discovery"
 	rest "k8s.io/client-go/rest"
@@ -16,6 +17,7 @@ import (
 type Interface interface {
 	Discovery() discovery.DiscoveryInterfaces
 	AutoscalingV1() autoscalingv1.AutoscalingV1Interface
+	CloudV1() cloudv1.CloudV1Interface
 	MultisliceV1alpha1() multislicev1alpha1.MultisliceV1alpha1Interface
 }
 
@@ -23,12 +25,18 @@ type Interface interface {
 type Clientset struct {
 	*discovery.DiscoveryClient
 	autoscalingV1      *autoscalingv1.AutoscalingV1Client
+	cloudV1            *cloudv1.CloudV1Client
 	multisliceV1alpha1 *multislicev1alpha1.MultisliceV1alpha1Client
 }
 
 // AutoscalingV1 retrieves the AutoscalingV1Client
 func (c *Clientset) AutoscalingV1() autoscalingv1.AutoscalingV1Interface {
 	return c.autoscalingV1
+}
+
+// CloudV1 retrieves the CloudV1Client
+func (c *Clientset) CloudV1() cloudv1.CloudV1Interface {
+	return c.cloudV1
 }
 
 // MultisliceV1alpha1 retrieves the MultisliceV1alpha1Client
@@ -84,6 +92,10 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	if err != nil {
 		return nil, err
 	}
+	cs.cloudV1, err = cloudv1.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
 	cs.multisliceV1alpha1, err = multislicev1alpha1.NewForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
 		return nil, err
@@ -110,6 +122,7 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
 	cs.autoscalingV1 = autoscalingv1.New(c)
+	cs.cloudV1 = cloudv1.New(c)
 	cs.multisliceV1alpha1 = multislicev1alpha1.New(c)
 
 	cs.DiscoveryClient = discovery.NewDiscoveryClient(c)

@@ -10,6 +10,7 @@ import (
 
 	versioned "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	autoscaling "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions/autoscaling"
+	cloud "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions/cloud"
 	internalinterfaces "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions/internalinterfaces"
 	multislice "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions/multislice"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -311,11 +312,16 @@ type SharedInformerFactory interface {
 	InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer
 
 	Autoscaling() autoscaling.Interface
+	Cloud() cloud.Interface
 	Multislice() multislice.Interface
 }
 
 func (f *sharedInformerFactory) Autoscaling() autoscaling.Interface {
 	return autoscaling.New(f, f.namespace, f.tweakListOptions)
+}
+
+func (f *sharedInformerFactory) Cloud() cloud.Interface {
+	return cloud.New(f, f.namespace, f.tweakListOptions)
 }
 
 func (f *sharedInformerFactory) Multislice() multislice.Interface {

@@ -6,6 +6,7 @@ import (
 	fmt "fmt"
 
 	v1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
+	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
 	v1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
@@ -40,6 +41,10 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	// Group=autoscaling.x-k8s.io, Version=v1
 	case v1.SchemeGroupVersion.WithResource("provisioningrequests"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Autoscaling().V1().ProvisioningRequests().Informer()}, nil
+
+		// Group=cloud.google.com, Version=v1
+	case cloudv1.SchemeGroupVersion.WithResource("computeclasses"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Cloud().V1().ComputeClasses().Informer()}, nil
 
 		// Group=multislice.dev, Version=v1alpha1
 	case v1alpha1.SchemeGroupVersion.WithResource("admissionchecks"):

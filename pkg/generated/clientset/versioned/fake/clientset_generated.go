@@ -7,6 +7,8 @@ import (
 	clientset "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/autoscaling/v1"
 	fakeautoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/autoscaling/v1/fake"
+	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/cloud/v1"
+	fakecloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/cloud/v1/fake"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/multislice/v1alpha1"
 	fakemultislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/typed/multislice/v1alpha1/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -125,6 +127,11 @@ var (
 // AutoscalingV1 retrieves the AutoscalingV1Client
 func (c *Clientset) AutoscalingV1() autoscalingv1.AutoscalingV1Interface {
 	return &fakeautoscalingv1.FakeAutoscalingV1{Fake: &c.Fake}
+}
+
+// CloudV1 retrieves the CloudV1Client
+func (c *Clientset) CloudV1() cloudv1.CloudV1Interface {
+	return &fakecloudv1.FakeCloudV1{Fake: &c.Fake}
 }
 
 // MultisliceV1alpha1 retrieves the MultisliceV1alpha1Client
