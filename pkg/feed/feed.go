@@ -271,8 +271,18 @@ func (rt *Runtime) watchPods(ctx context.Context) error {
 	})
 }
 
+// watchNodes feeds the nodes, each with its lifetime (recorded first, so
+// that the node enters the state with it), and keeps lifetimes current as
+// ComputeClasses change.
 func (rt *Runtime) watchNodes(ctx context.Context) error {
-	return feedInformer(ctx, rt, rt.cluster.Informers.Core().V1().Nodes().Informer(), rt.state.UpsertNode, func(n *corev1.Node) state.Actions {
+	nodes := rt.cluster.Informers.Core().V1().Nodes()
+	lifetimes := &nodeLifetimes{st: rt.state, nodes: nodes.Lister()}
+	go rt.watchComputeClasses(ctx, lifetimes)
+	return feedInformer(ctx, rt, nodes.Informer(), func(n *corev1.Node) state.Actions {
+		lifetimes.set(n)
+		return rt.state.UpsertNode(n)
+	}, func(n *corev1.Node) state.Actions {
+		lifetimes.bounded.Delete(n.Name)
 		return rt.state.DeleteNode(n.Name)
 	})
 }
