@@ -130,6 +130,7 @@ func (w *StatusWriter) syncClusterQueue(ctx context.Context, name string, r *sta
 	st.FlavorsUsage = usageList(r.Usage, r.Borrowed)
 	st.Usage = usageSummary(r.Usage, r.Nominal)
 	st.FairSharing = &multislicev1alpha1.FairSharingStatus{WeightedShare: r.WeightedShare}
+	st.PendingWorkloadsStatus = pendingHead(cq.Status.PendingWorkloadsStatus, r.Head, w.state.Clock().Now())
 	active := metav1.Condition{Type: multislicev1alpha1.ClusterQueueActive,
 		Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonReady, Message: "Can admit new workloads"}
 	if p := r.Inactive; p != nil {
@@ -180,6 +181,7 @@ func (w *StatusWriter) syncLocalQueue(ctx context.Context, r *state.LocalQueueRe
 	st := *lq.Status.DeepCopy()
 	st.PendingWorkloads, st.ReservingWorkloads, st.AdmittedWorkloads = int32(r.Pending), int32(r.Reserving), int32(r.Admitted)
 	st.FlavorUsage = usageList(r.Usage, nil)
+	st.PendingWorkloadsStatus = pendingHead(lq.Status.PendingWorkloadsStatus, r.Head, w.state.Clock().Now())
 	cond := metav1.Condition{Type: multislicev1alpha1.LocalQueueActive, Status: metav1.ConditionTrue,
 		Reason: multislicev1alpha1.ReasonReady, Message: "Can submit new workloads to its ClusterQueue"}
 	if !cqExists {
@@ -254,6 +256,7 @@ func applyWorkload(ctx context.Context, api workloadsAPI, cur, want *multislicev
 func workloadStatus(cur, want *multislicev1alpha1.Workload) multislicev1alpha1.WorkloadStatus {
 	st := *cur.Status.DeepCopy()
 	st.Admission = want.Status.Admission
+	st.PositionInClusterQueue, st.PositionInLocalQueue = want.Status.PositionInClusterQueue, want.Status.PositionInLocalQueue
 	st.AdmissionChecks = want.Status.AdmissionChecks
 	for _, c := range want.Status.Conditions {
 		apimeta.SetStatusCondition(&st.Conditions, c)
@@ -291,6 +294,31 @@ func ownedBy(wl *multislicev1alpha1.Workload, uid types.UID) bool {
 		}
 	}
 	return false
+}
+
+// pendingHead is a queue's pendingWorkloadsStatus for its head now: cur
+// itself when the head did not change (its lastChangeTime stays), nil
+// for an empty head.
+func pendingHead(cur *multislicev1alpha1.PendingWorkloadsStatus, head []workload.Key, now time.Time) *multislicev1alpha1.PendingWorkloadsStatus {
+	if len(head) == 0 {
+		return nil
+	}
+	want := make([]multislicev1alpha1.PendingWorkload, 0, len(head))
+	for _, k := range head {
+		want = append(want, multislicev1alpha1.PendingWorkload{Namespace: k.Namespace, Name: WorkloadName(k)})
+	}
+	if cur != nil && slices.Equal(cur.Head, want) {
+		return cur
+	}
+	return &multislicev1alpha1.PendingWorkloadsStatus{Head: want, LastChangeTime: metav1.NewTime(now.Truncate(time.Second))}
+}
+
+// positionOf is a place in a queue as the API writes it (nil: unknown).
+func positionOf(p int) *int32 {
+	if p <= 0 {
+		return nil
+	}
+	return ptr.To(int32(p))
 }
 
 // desiredWorkload is the Workload object a report describes.
@@ -376,6 +404,9 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 			Reason: ReasonMaximumRunDurationExceeded, Message: "Ended at " + r.RunExpired.UTC().Format(time.RFC3339) + ": it ran for its maximum run duration"})
 	}
 	wl.Status.Conditions = conds
+	if p := r.Position; p != nil {
+		wl.Status.PositionInClusterQueue, wl.Status.PositionInLocalQueue = positionOf(p.ClusterQueue), positionOf(p.LocalQueue)
+	}
 	if c := r.Check; c != nil {
 		wl.Status.AdmissionChecks = []multislicev1alpha1.AdmissionCheckState{{
 			Name: c.Name, State: c.State, Message: c.Message, LastTransitionTime: metav1.NewTime(c.Since.Truncate(time.Second)),

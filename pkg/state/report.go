@@ -43,13 +43,24 @@ type ClusterQueueReport struct {
 	// Inactive says why it cannot admit workloads (nil: it can): a
 	// flavor it names does not exist, or its admission check cannot run.
 	Inactive *quota.Problem
+	// Head is its first PendingHeadLimit waiting workloads, in queue order.
+	Head []workload.Key
 }
+
+// PendingHeadLimit bounds the waiting workloads a queue's report lists,
+// and the positions reported, as Kueue bounds pendingWorkloadsStatus: the
+// head of a long queue is what people look at, and positions further back
+// change with every admission.
+const PendingHeadLimit = 10
 
 // LocalQueueReport is one LocalQueue's state.
 type LocalQueueReport struct {
 	Namespace, Name, ClusterQueue string
 	Pending, Reserving, Admitted  int
 	Usage                         quota.Usage
+	// Head is its first PendingHeadLimit waiting workloads, in the order
+	// of their ClusterQueue.
+	Head []workload.Key
 }
 
 // WorkloadReport is one quota-managed workload's state.
@@ -69,6 +80,10 @@ type WorkloadReport struct {
 	Placed bool
 	// Problem is why it last waited (nil when admitted or not known).
 	Problem *quota.Problem
+	// Position is its place among the workloads waiting in its
+	// ClusterQueue and in its LocalQueue, when it waits within the first
+	// PendingHeadLimit of either (nil otherwise).
+	Position *QueuePosition
 	// Ended is set when the current attempt ran and its pods are gone,
 	// before its owner reports it finished.
 	Ended bool
@@ -173,7 +188,49 @@ func (s *State) QueueReport() QueueReport {
 		}
 		rep.Workloads = append(rep.Workloads, wr)
 	}
+	s.reportPositionsLocked(&rep)
 	return rep
+}
+
+// QueuePosition is a waiting workload's place in its queues (from 1; 0:
+// beyond PendingHeadLimit).
+type QueuePosition struct {
+	ClusterQueue, LocalQueue int
+}
+
+// reportPositionsLocked fills in the heads of the queues and the
+// positions of the workloads in them, reading each ClusterQueue's waiting
+// workloads in the order they are admitted.
+func (s *State) reportPositionsLocked(rep *QueueReport) {
+	index := make(map[workload.Key]int, len(rep.Workloads))
+	for i := range rep.Workloads {
+		index[rep.Workloads[i].Key] = i
+	}
+	for name, q := range s.pendingByCQ {
+		cq := rep.ClusterQueues[name]
+		inLQ := map[string]int{}
+		for i := range q.len() {
+			w := q.at(i)
+			lqKey := w.key.Namespace + "/" + s.queueNameLocked(w)
+			inLQ[lqKey]++
+			pos := QueuePosition{}
+			if i < PendingHeadLimit {
+				pos.ClusterQueue = i + 1
+				if cq != nil {
+					cq.Head = append(cq.Head, w.key)
+				}
+			}
+			if n := inLQ[lqKey]; n <= PendingHeadLimit {
+				pos.LocalQueue = n
+				if lq := rep.LocalQueues[lqKey]; lq != nil {
+					lq.Head = append(lq.Head, w.key)
+				}
+			}
+			if j, ok := index[w.key]; ok && pos != (QueuePosition{}) && rep.Workloads[j].Charge == nil {
+				rep.Workloads[j].Position = &pos
+			}
+		}
+	}
 }
 
 // workloadReportLocked is w's report, w naming LocalQueue queue.

@@ -92,6 +92,10 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &multislicev1alpha1.LocalQueueSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("LocalQueueStatus"):
 		return &multislicev1alpha1.LocalQueueStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PendingWorkload"):
+		return &multislicev1alpha1.PendingWorkloadApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PendingWorkloadsStatus"):
+		return &multislicev1alpha1.PendingWorkloadsStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PodSet"):
 		return &multislicev1alpha1.PodSetApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PodSetAssignment"):

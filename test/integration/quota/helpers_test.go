@@ -1,12 +1,16 @@
 package quota_test
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
@@ -120,3 +124,45 @@ func findCondition(wl *multislicev1alpha1.Workload, typ string) *metav1.Conditio
 }
 
 func resourceChips(n int64) resource.Quantity { return *resource.NewQuantity(n, resource.DecimalSI) }
+
+// position reports whether the Workload waits at place cq in its
+// ClusterQueue and lq in its LocalQueue.
+func position(cq, lq int32) func(*multislicev1alpha1.Workload) bool {
+	return func(wl *multislicev1alpha1.Workload) bool {
+		p, q := wl.Status.PositionInClusterQueue, wl.Status.PositionInLocalQueue
+		return p != nil && *p == cq && q != nil && *q == lq
+	}
+}
+
+// waitHead waits until LocalQueue ns/lq and its ClusterQueue list exactly
+// these Workload objects, in this order, as their waiting head (none: no
+// head at all).
+func (e *env) waitHead(t *testing.T, ns, lq string, workloads ...string) {
+	t.Helper()
+	names := func(s *multislicev1alpha1.PendingWorkloadsStatus) []string {
+		if s == nil {
+			return nil
+		}
+		var out []string
+		for _, w := range s.Head {
+			out = append(out, w.Name)
+		}
+		return out
+	}
+	var got, gotCQ []string
+	err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		l, err := e.q.Client.MultisliceV1alpha1().LocalQueues(ns).Get(ctx, lq, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		cq, err := e.q.Client.MultisliceV1alpha1().ClusterQueues().Get(ctx, l.Spec.ClusterQueue, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		got, gotCQ = names(l.Status.PendingWorkloadsStatus), names(cq.Status.PendingWorkloadsStatus)
+		return slices.Equal(got, workloads) && slices.Equal(gotCQ, workloads), nil
+	})
+	if err != nil {
+		t.Fatalf("LocalQueue %s/%s head %v, its ClusterQueue's %v; want %v", ns, lq, got, gotCQ, workloads)
+	}
+}

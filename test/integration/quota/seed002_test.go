@@ -43,6 +43,11 @@ func seed002(t *testing.T, mode harness.PodCreation) {
 		t.Errorf("QuotaExceeded event %q does not name the queue", note)
 	}
 	e.waitClusterQueue(t, "cluster-queue", 2, 1, 24)
+	// Where each waits, on its Workload object and its queues: one was
+	// created first, and has the same priority.
+	e.waitWorkload(t, ns, "one", "first in line", position(1, 1))
+	e.waitWorkload(t, ns, "two", "second in line", position(2, 2))
+	e.waitHead(t, ns, "multislice-queue", "jobset-one", "jobset-two")
 	cq := map[string]string{"cluster_queue": "cluster-queue"}
 	usage := map[string]string{"cluster_queue": "cluster-queue", "flavor": "vlp-24", "resource": "google.com/tpu"}
 	if v := harness.MetricValue(t, "multislice_pending_workloads", cq); v != 2 {
@@ -70,6 +75,10 @@ func seed002(t *testing.T, mode harness.PodCreation) {
 		}
 	}
 	e.waitClusterQueue(t, "cluster-queue", 0, 2, 24)
+	if wl.Status.PositionInClusterQueue != nil || wl.Status.PositionInLocalQueue != nil {
+		t.Errorf("an admitted workload keeps positions %v, %v", wl.Status.PositionInClusterQueue, wl.Status.PositionInLocalQueue)
+	}
+	e.waitHead(t, ns, "multislice-queue")
 	if v := harness.MetricValue(t, "multislice_admissions_total", cq); v < 3 {
 		t.Errorf("multislice_admissions_total = %v, want at least 3", v)
 	}

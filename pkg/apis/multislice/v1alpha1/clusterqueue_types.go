@@ -373,6 +373,35 @@ type ClusterQueueStatus struct {
 	// fairSharing is the ClusterQueue's fair-sharing state.
 	// +optional
 	FairSharing *FairSharingStatus `json:"fairSharing,omitempty"`
+
+	// pendingWorkloadsStatus lists the first workloads waiting for quota,
+	// in the order they are admitted.
+	// +optional
+	PendingWorkloadsStatus *PendingWorkloadsStatus `json:"pendingWorkloadsStatus,omitempty"`
+}
+
+// PendingWorkloadsStatus is the head of a queue: its first waiting
+// workloads (at most ten), in the order they are admitted.
+type PendingWorkloadsStatus struct {
+	// head are the first waiting workloads, the next one to be admitted
+	// first.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=10
+	Head []PendingWorkload `json:"head,omitempty"`
+
+	// lastChangeTime is when the head last changed.
+	LastChangeTime metav1.Time `json:"lastChangeTime"`
+}
+
+// PendingWorkload names a waiting Workload object.
+type PendingWorkload struct {
+	// name of the Workload object.
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+	// namespace of the Workload object.
+	// +kubebuilder:validation:MaxLength=63
+	Namespace string `json:"namespace"`
 }
 
 // FlavorUsage is the quota used in one flavor.

@@ -63,6 +63,11 @@ type LocalQueueStatus struct {
 	// +kubebuilder:validation:MaxItems=256
 	FlavorUsage []FlavorUsage `json:"flavorUsage,omitempty"`
 
+	// pendingWorkloadsStatus lists the first of its workloads waiting for
+	// quota, in the order their ClusterQueue admits them.
+	// +optional
+	PendingWorkloadsStatus *PendingWorkloadsStatus `json:"pendingWorkloadsStatus,omitempty"`
+
 	// conditions of the LocalQueue; Active says whether its workloads can
 	// be admitted (its ClusterQueue exists and is active).
 	// +optional

@@ -15,6 +15,8 @@ import (
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Queue",type="string",JSONPath=".spec.queueName",description="LocalQueue the workload was submitted to"
 // +kubebuilder:printcolumn:name="Reserved in",type="string",JSONPath=".status.admission.clusterQueue",description="ClusterQueue the workload holds quota in"
+// +kubebuilder:printcolumn:name="Position",type="integer",JSONPath=".status.positionInClusterQueue",description="Place among the workloads waiting in its ClusterQueue (first ten only)"
+// +kubebuilder:printcolumn:name="In LocalQueue",type="integer",JSONPath=".status.positionInLocalQueue",description="Place among the workloads waiting in its LocalQueue (first ten only)",priority=1
 // +kubebuilder:printcolumn:name="Admitted",type="string",JSONPath=`.status.conditions[?(@.type=="Admitted")].status`,description="Whether the workload is admitted"
 // +kubebuilder:printcolumn:name="Finished",type="string",JSONPath=`.status.conditions[?(@.type=="Finished")].status`,description="Whether the workload has finished"
 // +kubebuilder:printcolumn:name="Age",type="date",JSONPath=".metadata.creationTimestamp"
@@ -86,6 +88,19 @@ type WorkloadStatus struct {
 	// the QuotaReserved condition and cleared when it is evicted.
 	// +optional
 	Admission *Admission `json:"admission,omitempty"`
+
+	// positionInClusterQueue is, while the workload waits for quota among
+	// the first ten of its ClusterQueue, its place there (1 is admitted
+	// next); unset further back or once it holds quota.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	PositionInClusterQueue *int32 `json:"positionInClusterQueue,omitempty"`
+
+	// positionInLocalQueue is the same among the workloads of its
+	// LocalQueue.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	PositionInLocalQueue *int32 `json:"positionInLocalQueue,omitempty"`
 
 	// conditions of the workload: QuotaReserved, Admitted, Evicted,
 	// Finished.

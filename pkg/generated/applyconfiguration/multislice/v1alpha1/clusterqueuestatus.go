@@ -30,6 +30,9 @@ type ClusterQueueStatusApplyConfiguration struct {
 	Conditions []v1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 	// fairSharing is the ClusterQueue's fair-sharing state.
 	FairSharing *FairSharingStatusApplyConfiguration `json:"fairSharing,omitempty"`
+	// pendingWorkloadsStatus lists the first workloads waiting for quota,
+	// in the order they are admitted.
+	PendingWorkloadsStatus *PendingWorkloadsStatusApplyConfiguration `json:"pendingWorkloadsStatus,omitempty"`
 }
 
 // ClusterQueueStatusApplyConfiguration constructs a declarative configuration of the ClusterQueueStatus type for use with
@@ -101,5 +104,13 @@ func (b *ClusterQueueStatusApplyConfiguration) WithConditions(values ...*v1.Cond
 // If called multiple times, the FairSharing field is set to the value of the last call.
 func (b *ClusterQueueStatusApplyConfiguration) WithFairSharing(value *FairSharingStatusApplyConfiguration) *ClusterQueueStatusApplyConfiguration {
 	b.FairSharing = value
+	return b
+}
+
+// WithPendingWorkloadsStatus sets the PendingWorkloadsStatus field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PendingWorkloadsStatus field is set to the value of the last call.
+func (b *ClusterQueueStatusApplyConfiguration) WithPendingWorkloadsStatus(value *PendingWorkloadsStatusApplyConfiguration) *ClusterQueueStatusApplyConfiguration {
+	b.PendingWorkloadsStatus = value
 	return b
 }

@@ -23,6 +23,9 @@ type LocalQueueStatusApplyConfiguration struct {
 	// flavorUsage is the quota the LocalQueue's workloads use, per flavor
 	// and resource (borrowed is not tracked per LocalQueue: always zero).
 	FlavorUsage []FlavorUsageApplyConfiguration `json:"flavorUsage,omitempty"`
+	// pendingWorkloadsStatus lists the first of its workloads waiting for
+	// quota, in the order their ClusterQueue admits them.
+	PendingWorkloadsStatus *PendingWorkloadsStatusApplyConfiguration `json:"pendingWorkloadsStatus,omitempty"`
 	// conditions of the LocalQueue; Active says whether its workloads can
 	// be admitted (its ClusterQueue exists and is active).
 	Conditions []v1.ConditionApplyConfiguration `json:"conditions,omitempty"`
@@ -68,6 +71,14 @@ func (b *LocalQueueStatusApplyConfiguration) WithFlavorUsage(values ...*FlavorUs
 		}
 		b.FlavorUsage = append(b.FlavorUsage, *values[i])
 	}
+	return b
+}
+
+// WithPendingWorkloadsStatus sets the PendingWorkloadsStatus field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PendingWorkloadsStatus field is set to the value of the last call.
+func (b *LocalQueueStatusApplyConfiguration) WithPendingWorkloadsStatus(value *PendingWorkloadsStatusApplyConfiguration) *LocalQueueStatusApplyConfiguration {
+	b.PendingWorkloadsStatus = value
 	return b
 }
 

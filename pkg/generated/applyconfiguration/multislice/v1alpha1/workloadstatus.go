@@ -14,6 +14,13 @@ type WorkloadStatusApplyConfiguration struct {
 	// admission is the quota reserved for the workload, set when it gets
 	// the QuotaReserved condition and cleared when it is evicted.
 	Admission *AdmissionApplyConfiguration `json:"admission,omitempty"`
+	// positionInClusterQueue is, while the workload waits for quota among
+	// the first ten of its ClusterQueue, its place there (1 is admitted
+	// next); unset further back or once it holds quota.
+	PositionInClusterQueue *int32 `json:"positionInClusterQueue,omitempty"`
+	// positionInLocalQueue is the same among the workloads of its
+	// LocalQueue.
+	PositionInLocalQueue *int32 `json:"positionInLocalQueue,omitempty"`
 	// conditions of the workload: QuotaReserved, Admitted, Evicted,
 	// Finished.
 	Conditions []v1.ConditionApplyConfiguration `json:"conditions,omitempty"`
@@ -35,6 +42,22 @@ func WorkloadStatus() *WorkloadStatusApplyConfiguration {
 // If called multiple times, the Admission field is set to the value of the last call.
 func (b *WorkloadStatusApplyConfiguration) WithAdmission(value *AdmissionApplyConfiguration) *WorkloadStatusApplyConfiguration {
 	b.Admission = value
+	return b
+}
+
+// WithPositionInClusterQueue sets the PositionInClusterQueue field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PositionInClusterQueue field is set to the value of the last call.
+func (b *WorkloadStatusApplyConfiguration) WithPositionInClusterQueue(value int32) *WorkloadStatusApplyConfiguration {
+	b.PositionInClusterQueue = &value
+	return b
+}
+
+// WithPositionInLocalQueue sets the PositionInLocalQueue field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PositionInLocalQueue field is set to the value of the last call.
+func (b *WorkloadStatusApplyConfiguration) WithPositionInLocalQueue(value int32) *WorkloadStatusApplyConfiguration {
+	b.PositionInLocalQueue = &value
 	return b
 }
 
