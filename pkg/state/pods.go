@@ -84,7 +84,7 @@ func (s *State) derivePod(pod *corev1.Pod, old *Pod) *Pod {
 		p.Gang = isMember
 		p.Request = workload.PodRequests(&pod.Spec)
 		p.RequestSig = p.Request.String()
-		p.StagedLeader = p.Member.Leader && hasOwnJobAffinity(pod)
+		p.StagedLeader = p.Member.Leader && (hasOwnJobAffinity(pod) || lwsLeaderFirst(p, pod))
 	}
 	if old != nil && old.Assumed && p.Node == "" {
 		// The informer has not seen the binding yet: keep the assumption.
@@ -145,6 +145,9 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	s.indexLocked(p)
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
 		acts.merge(s.observePodWorkloadLocked(pod, old, p))
+	}
+	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourceLeaderWorkerSet && p.Member.Leader {
+		acts.merge(s.observeLWSGroupLocked(pod))
 	}
 	if old == nil && p.Gang && p.MemberErr == nil && p.Node == "" && s.apis[p.Member.Key.Source] == APINotServed {
 		// A pending pod names a workload API last found not served: it may
@@ -348,8 +351,10 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 	if p.Node != "" && !p.Terminal {
 		acts.merge(s.leftNodeLocked(p.Node))
 	}
-	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
-		// A queued plain pod is its own workload's object.
+	if p.Gang && p.MemberErr == nil && (p.Member.Key.Source == workload.SourcePod ||
+		p.Member.Key.Source == workload.SourceLeaderWorkerSet && p.Member.Leader) {
+		// A queued plain pod is its own workload's object; a
+		// LeaderWorkerSet group's leader is its group's.
 		acts.merge(s.deleteSourceLocked(p.Member.Key))
 	}
 	s.blockedMu.Lock()
@@ -370,6 +375,30 @@ func (s *State) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
 	model.Finished = finished
 	ref := corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}
 	return s.upsertSourceLocked(p.Member.Key, model, nil, ref)
+}
+
+// observeLWSGroupLocked keeps the workload of a LeaderWorkerSet group,
+// whose object is its leader pod. Its events go to the LeaderWorkerSet.
+func (s *State) observeLWSGroupLocked(leader *corev1.Pod) Actions {
+	model, err := workload.FromLWSLeader(leader)
+	key, _, _ := workload.LWSMember(leader)
+	if w := s.workloads[key.Key]; w != nil && w.observed && err == nil && w.err == nil && w.model != nil &&
+		w.model.UID == model.UID && w.model.Finished == model.Finished && w.model.Slices[0].Pods == model.Slices[0].Pods {
+		return Actions{}
+	}
+	if err != nil {
+		model = nil
+	}
+	ref := corev1.ObjectReference{Kind: "LeaderWorkerSet", APIVersion: "leaderworkerset.x-k8s.io/v1", Namespace: leader.Namespace, Name: leader.Labels[wellknown.LWSNameLabel]}
+	return s.upsertSourceLocked(key.Key, model, err, ref)
+}
+
+// lwsLeaderFirst reports whether p leads a LeaderWorkerSet group of
+// workers: the set creates them only once the leader exists (or is
+// ready), so the leader is placed first, its domain reserved for the whole
+// group, as a JobSet's Job leaders are.
+func lwsLeaderFirst(p *Pod, pod *corev1.Pod) bool {
+	return p.Member.Key.Source == workload.SourceLeaderWorkerSet && pod.Annotations[wellknown.LWSSizeAnnotation] != "1"
 }
 
 // Pod returns what the state knows of a pod.

@@ -189,9 +189,10 @@ func New(opts Options) *State {
 		opts.QuotaStarvation = DefaultQuotaStarvation
 	}
 	return &State{
-		opts:         opts,
-		schedulers:   sets.New[string](),
-		apis:         map[workload.Source]APIStatus{},
+		opts:       opts,
+		schedulers: sets.New[string](),
+		// A LeaderWorkerSet group is read from its pods: no API to wait for.
+		apis:         map[workload.Source]APIStatus{workload.SourceLeaderWorkerSet: APIServed},
 		nodes:        topology.New(),
 		pods:         map[types.UID]*Pod{},
 		podsOnNode:   map[string]map[types.UID]*Pod{},

@@ -228,8 +228,10 @@ func (w *Workload) recount() {
 
 // staged reports whether the workload is placed in JobSet's staged way:
 // each Job's leader first, its followers only after the leader is bound.
+// A LeaderWorkerSet group is placed the same way: its workers come after
+// its leader.
 func (w *Workload) staged() bool {
-	return w.stagedLeaders > 0 && w.key.Source == workload.SourceJobSet && w.model.Confined()
+	return w.stagedLeaders > 0 && (w.key.Source == workload.SourceJobSet || w.key.Source == workload.SourceLeaderWorkerSet) && w.model.Confined()
 }
 
 // groupOpen reports whether the owner has created startup group g.

@@ -863,3 +863,38 @@ func FuzzConsumerMember(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLWSMember reads LeaderWorkerSet groups from pods carrying any
+// values of the set's labels and annotations: nothing panics; a member is
+// named <set>-<group> with a non-negative group; a bad label or size is an
+// *InvalidError naming it; a leader's model has a size in range.
+func FuzzLWSMember(f *testing.F) {
+	f.Add("serve", "0", "0", "4", "cloud.google.com/gke-nodepool", true)
+	f.Add("serve", "x", "1", "4", "cloud.google.com/gke-nodepool", true)
+	f.Add("", "1", "0", "-1", "", false)
+	f.Fuzz(func(t *testing.T, set, group, worker, size, topology string, exclusive bool) {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p",
+			Labels:      map[string]string{wellknown.LWSNameLabel: set, wellknown.LWSGroupIndexLabel: group, wellknown.LWSWorkerIndexLabel: worker},
+			Annotations: map[string]string{wellknown.LWSSizeAnnotation: size}}}
+		if exclusive {
+			p.Annotations[wellknown.LWSExclusiveTopologyAnnotation] = topology
+		}
+		m, ok, err := LWSMember(p)
+		if ok != exclusive {
+			t.Fatalf("member %v for exclusive %v", ok, exclusive)
+		}
+		var inv *InvalidError
+		if err != nil && !errors.As(err, &inv) {
+			t.Fatalf("error %v is not an *InvalidError", err)
+		}
+		if ok && err == nil && !strings.HasPrefix(m.Key.Name, set+"-") {
+			t.Fatalf("group %q of set %q", m.Key.Name, set)
+		}
+		if ok && err == nil && m.Leader {
+			w, err := FromLWSLeader(p)
+			if err == nil && (w.Slices[0].Pods < 1 || w.Slices[0].Pods > maxPods) {
+				t.Fatalf("size %d from %q", w.Slices[0].Pods, size)
+			}
+		}
+	})
+}

@@ -66,7 +66,8 @@ func PodGroupMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 }
 
 // MemberOf reads a pod's workload membership from any source. A pod that
-// names both a JobSet and a PodGroup belongs to the JobSet; a queued pod
+// names both a JobSet and a PodGroup belongs to the JobSet; a pod of an
+// exclusively placed LeaderWorkerSet belongs to its group; a queued pod
 // of a plain Job belongs to the Job's workload; a pod of none of these
 // that names a LocalQueue is a workload of its own; the other pods that
 // consume a ProvisioningRequest are the gang of that request.
@@ -75,6 +76,9 @@ func MemberOf(pod *corev1.Pod) (Member, bool, error) {
 		return m, ok, err
 	}
 	if m, ok, err := PodGroupMember(pod); ok {
+		return m, ok, err
+	}
+	if m, ok, err := LWSMember(pod); ok {
 		return m, ok, err
 	}
 	if m, ok, err := JobMember(pod); ok {

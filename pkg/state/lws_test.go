@@ -1,0 +1,104 @@
+package state_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+)
+
+// lwsPod is pod worker of group group of LeaderWorkerSet set, of size
+// pods, as the set's controller and webhook make it: labels, size and
+// exclusive-topology annotations, one v5e host's chips; a worker is
+// pinned to its leader's pool once that is known (pool).
+func lwsPod(set string, group, worker, size int, pool string) *corev1.Pod {
+	name := fmt.Sprintf("%s-%d", set, group)
+	if worker > 0 {
+		name = fmt.Sprintf("%s-%d-%d", set, group, worker)
+	}
+	b := unit.Pod(name).UID(name+"-uid").TPU("4").
+		Label(wellknown.LWSNameLabel, set).
+		Label(wellknown.LWSGroupIndexLabel, fmt.Sprint(group)).
+		Label(wellknown.LWSWorkerIndexLabel, fmt.Sprint(worker)).
+		Label(wellknown.LWSGroupKeyLabel, name+"-key").
+		Annotation(wellknown.LWSSizeAnnotation, fmt.Sprint(size)).
+		Annotation(wellknown.LWSExclusiveTopologyAnnotation, wellknown.NodePoolLabel)
+	if worker > 0 {
+		b.Annotation(wellknown.LWSLeaderNameAnnotation, fmt.Sprintf("%s-%d", set, group))
+		b.NodeSelector(wellknown.NodePoolLabel, pool)
+	}
+	pod := b.Obj()
+	pod.Labels[wellknown.LWSGroupKeyLabel] = fmt.Sprintf("%s-%d-key", set, group)
+	return pod
+}
+
+func lwsKey(set string, group int) workload.Key {
+	return workload.Key{Source: workload.SourceLeaderWorkerSet, Namespace: unit.Namespace, Name: fmt.Sprintf("%s-%d", set, group)}
+}
+
+// Each group of an exclusively placed LeaderWorkerSet is a gang of its own
+// on a pool of its own: its leader, alone at first (the set creates the
+// workers once the leader exists), plans the whole group, the pool is
+// reserved while the workers come, and the workers land there. Groups do
+// not share pools with each other or with other workloads.
+func TestLWSGroupsHoldAPoolEach(t *testing.T) {
+	f := newFixture(t, builders.V5ePools(3)...)
+	leaders := []*corev1.Pod{lwsPod("serve", 0, 0, 2, ""), lwsPod("serve", 1, 0, 2, "")}
+	f.addPods(leaders...)
+
+	pools := map[string]bool{}
+	for g, leader := range leaders {
+		if v := f.admit(leader); v.Wait || v.Unresolvable || !v.Gang || v.Member.Key != lwsKey("serve", g) {
+			t.Fatalf("group %d's leader, alone: %+v, want it to plan for its group", g, v)
+		}
+		_, r, _ := f.commit(lwsKey("serve", g))
+		pool := r.Slices[0].Domain
+		if pool == "" || pools[pool] || len(r.Slices[0].Slots) == 0 {
+			t.Fatalf("group %d reserved %+v, want a pool of its own", g, r.Slices[0])
+		}
+		pools[pool] = true
+		_, node := f.reserve(leader)
+		f.bind(leader, node)
+
+		worker := lwsPod("serve", g, 1, 2, pool)
+		f.addPods(worker)
+		if v := f.admit(worker); v.Wait || v.Unresolvable {
+			t.Fatalf("group %d's worker: %+v", g, v)
+		}
+		nodes, ok := f.s.MemberNodes(worker)
+		if !ok || nodes.Len() == 0 {
+			t.Fatalf("group %d's worker has no reserved room", g)
+		}
+		for n := range nodes {
+			if !strings.HasPrefix(n, pool+"-") {
+				t.Errorf("group %d's worker may go to %s, outside its pool %s", g, n, pool)
+			}
+		}
+		_, wnode := f.reserve(worker)
+		f.bind(worker, wnode)
+	}
+
+	// A JobSet slice finds the third pool, not one a group holds.
+	f.addGang(unit.JobSet("train").ReplicatedJob("slice", 1, 2).Obj())
+	_, r, _ := f.commit(jsKey("train"))
+	if pools[r.Slices[0].Domain] {
+		t.Errorf("the JobSet got %s, held by a group", r.Slices[0].Domain)
+	}
+}
+
+// A group whose size annotation is not a number is said to be malformed,
+// naming the annotation, rather than placed.
+func TestLWSGroupWithABadSizeIsTold(t *testing.T) {
+	f := newFixture(t, builders.V5ePools(1)...)
+	leader := lwsPod("serve", 0, 0, 2, "")
+	leader.Annotations[wellknown.LWSSizeAnnotation] = "two"
+	f.addPods(leader)
+	if v := f.admit(leader); !v.Unresolvable || !strings.Contains(v.Message, wellknown.LWSSizeAnnotation) {
+		t.Errorf("verdict %+v, want unresolvable naming the size annotation", v)
+	}
+}
