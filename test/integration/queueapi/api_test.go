@@ -883,7 +883,7 @@ var printerColumns = map[string][]string{
 	"resourceflavors": {"Age"},
 	"clusterqueues":   {"Cohort", "Strategy", "Usage", "Pending", "Admitted", "Active", "Age"},
 	"localqueues":     {"ClusterQueue", "Pending", "Admitted", "Age"},
-	"workloads":       {"Queue", "Reserved in", "Admitted", "Finished", "Age"},
+	"workloads":       {"Queue", "Reserved in", "Position", "In LocalQueue", "Admitted", "Finished", "Age"},
 }
 
 var shortNames = map[string]string{
@@ -969,8 +969,25 @@ func (e *env) testPrinterColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.checkTable(t, "workloads", e.ns, wl.Name, map[string]string{
-		"Queue": "team-a", "Reserved in": cq.Name, "Admitted": "True", "Finished": "False",
+		"Queue": "team-a", "Reserved in": cq.Name, "Position": "<nil>", "Admitted": "True", "Finished": "False",
 	})
+	// A waiting workload shows its places.
+	waiting, err := mv.Workloads(e.ns).Create(ctx, &v1alpha1.Workload{
+		ObjectMeta: metav1.ObjectMeta{Name: "waiting"},
+		Spec:       v1alpha1.WorkloadSpec{QueueName: "team-a", PodSets: []v1alpha1.PodSet{{Name: "main", Count: 1}}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting.Status = v1alpha1.WorkloadStatus{PositionInClusterQueue: ptr.To[int32](2), PositionInLocalQueue: ptr.To[int32](1)}
+	if _, err := mv.Workloads(e.ns).UpdateStatus(ctx, waiting, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.checkTable(t, "workloads", e.ns, waiting.Name, map[string]string{"Position": "2", "In LocalQueue": "1"})
+	waiting.Status.PositionInClusterQueue = ptr.To[int32](0)
+	if _, err := mv.Workloads(e.ns).UpdateStatus(ctx, waiting, metav1.UpdateOptions{}); err == nil {
+		t.Error("position 0 was accepted; places start at 1")
+	}
 
 	lq, err := mv.LocalQueues(e.ns).Create(ctx, &v1alpha1.LocalQueue{
 		ObjectMeta: metav1.ObjectMeta{Name: "columns"},
