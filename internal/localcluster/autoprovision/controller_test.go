@@ -142,7 +142,7 @@ func TestRecycling(t *testing.T) {
 	}
 	h.consistently("not cordoned before its replacement is Ready", func() bool { return !h.node(old[0]).Spec.Unschedulable })
 	h.ready(repl0)
-	h.eventually(old[0]+" cordoned", func() bool { return h.node(old[0]).Spec.Unschedulable })
+	h.eventually(old[0]+" cordoned", func() bool { return h.logged("cordoned " + old[0]) })
 	if h.node(old[0]).Annotations[CordonedAnnotation] != "2025-06-01T08:01:50Z" {
 		t.Errorf("%s annotations %v", old[0], h.node(old[0]).Annotations)
 	}
@@ -150,9 +150,11 @@ func TestRecycling(t *testing.T) {
 	all = h.waitNodes(4)
 	repl1 := all[3]
 	h.ready(repl1)
-	h.eventually(old[1]+" cordoned", func() bool { return h.node(old[1]).Spec.Unschedulable })
-	if !h.logged("cordoned "+old[1], "its replacement "+repl1+" is Ready; its pods keep running until it is removed at 08:02:25") {
-		t.Errorf("no cordon line:\n%s", h.dump())
+	h.eventually(old[1]+" cordoned", func() bool {
+		return h.logged("cordoned "+old[1], "its replacement "+repl1+" is Ready; its pods keep running until it is removed at 08:02:25")
+	})
+	if !h.node(old[1]).Spec.Unschedulable {
+		t.Errorf("%s is schedulable", old[1])
 	}
 
 	// 08:02:20: the first old node drained.
@@ -332,4 +334,32 @@ func TestTakesPoolsBack(t *testing.T) {
 	if names[1] != pool+"-1" {
 		t.Errorf("nodes %v, want %s-1 next", names, pool)
 	}
+}
+
+// Until the pod garbage collector deletes the pods of a removed node,
+// their workload is still on its node pool: the pool's other nodes are
+// not scaled down meanwhile, so that the workload restarts onto them.
+func TestPodsOfARemovedNodeHoldThePool(t *testing.T) {
+	h := startHarness(t, testConfig(t, noSpot), []*cloudv1.ComputeClass{seedClass(180, 90)})
+	h.pod("alone", nil, true)
+	h.eventually("queued", func() bool { return h.logged("1 flex-start node queued") })
+	h.clock.Step(10 * time.Second) // 08:00:10
+	old := h.waitNodes(1)[0]
+	h.ready(old)
+	h.bind("alone", old)
+	h.clock.Step(90 * time.Second) // 08:01:40: recycling starts
+	h.eventually("recycling", func() bool { return h.logged("recycling " + old) })
+	h.clock.Step(10 * time.Second) // 08:01:50: its replacement
+	repl := h.waitNodes(2)[1]
+	h.ready(repl)
+	h.eventually("cordoned", func() bool { return h.logged("cordoned " + old) })
+	h.clock.Step(30 * time.Second) // 08:02:20: drained, its pod left behind
+	h.eventually(old+" removed", func() bool { return slices.Equal(h.names(""), []string{repl}) })
+	h.clock.Step(2 * time.Minute)
+	h.consistently("the replacement kept while the pod is there", func() bool { return len(h.nodes()) == 1 })
+	h.deletePod("alone")
+	h.eventually("the pod gone", func() bool { return h.ctrl.pods.List() != nil && len(h.ctrl.pods.List()) == 0 })
+	h.clock.Step(time.Second)
+	h.clock.Step(time.Minute)
+	h.waitNodes(0)
 }
