@@ -83,6 +83,10 @@ type Controller struct {
 	created  map[string]*corev1.Node // created, until the node informer has them
 	deleting map[string]bool         // deleted, until the node informer drops them
 	cordoned map[string]time.Time    // cordoned for recycling, until the node informer shows it
+	// removed maps the nodes it deleted to their pools while pods bound to
+	// them remain: until the pod garbage collector deletes those, their
+	// workload is still on the pool, and its other nodes are kept for it.
+	removed map[string]string
 }
 
 // NewForConfig builds a Controller on a cluster's REST config. The
@@ -128,6 +132,7 @@ func New(opts Options) (*Controller, error) {
 		created:  map[string]*corev1.Node{},
 		deleting: map[string]bool{},
 		cordoned: map[string]time.Time{},
+		removed:  map[string]string{},
 	}
 	if c.clock == nil {
 		c.clock = clock.RealClock{}

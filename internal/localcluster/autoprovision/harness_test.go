@@ -3,8 +3,10 @@ package autoprovision
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -93,6 +95,24 @@ func (h *harness) logged(parts ...string) bool {
 	})
 }
 
+// queuedRE matches how many nodes a line says were queued.
+var queuedRE = regexp.MustCompile(`: (\d+) [a-z-]+ nodes? queued`)
+
+// queuedNodes adds up the nodes the log lines of a group say were
+// queued.
+func (h *harness) queuedNodes(group string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, l := range h.logs {
+		if m := queuedRE.FindStringSubmatch(l); m != nil && strings.Contains(l, group) {
+			count, _ := strconv.Atoi(m[1])
+			n += count
+		}
+	}
+	return n
+}
+
 func (h *harness) dump() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -107,6 +127,20 @@ func (h *harness) eventually(what string, cond func() bool) {
 	if err != nil {
 		h.t.Fatalf("waiting for %s: %v\nlog:\n%s", what, err, h.dump())
 	}
+}
+
+// expectLogged waits for a line of the log with every one of parts: the
+// controller logs a step after its API call.
+func (h *harness) expectLogged(parts ...string) {
+	h.t.Helper()
+	h.eventually("a line with "+strings.Join(parts, " … "), func() bool { return h.logged(parts...) })
+}
+
+// expectEvents waits until the events on an object are want (reasons, a
+// warning's with a "!").
+func (h *harness) expectEvents(kind, name string, want []string) {
+	h.t.Helper()
+	h.eventually(fmt.Sprintf("events %v on %s %s", want, kind, name), func() bool { return slices.Equal(h.events.reasons(kind, name), want) })
 }
 
 // consistently checks that cond holds for a while of real time.

@@ -73,6 +73,9 @@ func (c *Controller) deleteNode(pc *passCtx, name string) bool {
 	c.deleting[name] = true
 	delete(c.created, name)
 	delete(c.unneeded, name)
+	if n := pc.w.nodes[name]; n != nil {
+		c.removed[name] = n.pool
+	}
 	pc.w.remove(name)
 	return true
 }
@@ -349,8 +352,10 @@ func (c *Controller) createNode(pc *passCtx, p *pool, m *nodepools.AutoMachine, 
 }
 
 // scaleDown removes nodes no pod has used for the scale-down unneeded
-// time, unless a waiting group needs their pool, they replace a node that
-// is still there, or they are being recycled (their drain decides).
+// time, unless a waiting group needs their pool, pods of a removed node
+// of their pool are still there (their workload restarts onto the pool
+// once they are gone), they replace a node that is still there, or they
+// are being recycled (their drain decides).
 func (c *Controller) scaleDown(pc *passCtx) {
 	w := pc.w
 	for name := range c.unneeded {
@@ -358,12 +363,27 @@ func (c *Controller) scaleDown(pc *passCtx) {
 			delete(c.unneeded, name)
 		}
 	}
+	held := map[string]bool{}
+	for name, pool := range c.removed {
+		pods, _ := c.pods.ByIndex(nodeNameIndex, name)
+		stays := false
+		for _, o := range pods {
+			if p, ok := o.(*corev1.Pod); ok && p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed {
+				stays = true
+			}
+		}
+		if stays {
+			held[pool] = true
+		} else {
+			delete(c.removed, name)
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(w.nodes)) {
 		n := w.nodes[name]
 		if n == nil {
 			continue
 		}
-		if n.pods > 0 || !n.recycledAt.IsZero() || pc.needed[n.pool] || (n.replaces != "" && w.nodes[n.replaces] != nil) {
+		if n.pods > 0 || !n.recycledAt.IsZero() || pc.needed[n.pool] || held[n.pool] || (n.replaces != "" && w.nodes[n.replaces] != nil) {
 			delete(c.unneeded, name)
 			continue
 		}

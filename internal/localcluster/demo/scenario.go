@@ -41,7 +41,8 @@ type Step struct {
 	// Sleep waits.
 	Sleep *metav1.Duration `json:"sleep,omitempty"`
 	// WaitFor waits for JobSets or a Job to reach a state, for a
-	// ProvisioningRequest's condition, or for a node pool.
+	// ProvisioningRequest's condition, for a node pool, or for the nodes
+	// of a ComputeClass.
 	WaitFor *WaitFor `json:"waitFor,omitempty"`
 	// NodePools makes the cluster's nodes those of a node pool file
 	// (relative to the scenario), in place of the ones it was started
@@ -89,7 +90,24 @@ type WaitFor struct {
 	// request holds capacity.
 	Pool      string `json:"pool,omitempty"`
 	PoolState string `json:"poolState,omitempty"`
+	// ComputeClass, the nodes node auto-provisioning created for a class
+	// (their cloud.google.com/compute-class label), reaching Nodes
+	// (Ready, Recycled or Replaced).
+	ComputeClass string `json:"computeClass,omitempty"`
+	Nodes        string `json:"nodes,omitempty"`
 }
+
+// States of a class's nodes a step can wait for.
+const (
+	// NodesReady: the class has nodes, all of them Ready and healthy.
+	NodesReady = "Ready"
+	// NodesRecycled: a node of the class was cordoned because its
+	// replacement was Ready (node recycling).
+	NodesRecycled = "Recycled"
+	// NodesReplaced: the class has nodes, and every one of them is a
+	// replacement: the nodes first created for it are gone.
+	NodesReplaced = "Replaced"
+)
 
 // PoolRef names a pool directly, or as the pool where a JobSet's slice runs.
 // An empty RecoverPool recovers every pool the scenario failed.
@@ -204,13 +222,13 @@ func (s *Scenario) validate() error {
 
 func (w *WaitFor) validate(field string) []error {
 	n := 0
-	for _, set := range []bool{w.JobSet != "", w.Job != "", w.ProvisioningRequest != "", w.Pool != ""} {
+	for _, set := range []bool{w.JobSet != "", w.Job != "", w.ProvisioningRequest != "", w.Pool != "", w.ComputeClass != ""} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return []error{fmt.Errorf("%s: must name exactly one of jobset (a name, or * for all), job, provisioningRequest, pool (names %d)", field, n)}
+		return []error{fmt.Errorf("%s: must name exactly one of jobset (a name, or * for all), job, provisioningRequest, pool, computeClass (names %d)", field, n)}
 	}
 	var errs []error
 	misplaced := func(name string, set bool) {
@@ -250,6 +268,18 @@ func (w *WaitFor) validate(field string) []error {
 		}
 		misplaced("state", w.State != "")
 		misplaced("condition", w.Condition != "")
+	case w.ComputeClass != "":
+		switch w.Nodes {
+		case NodesReady, NodesRecycled, NodesReplaced:
+		default:
+			errs = append(errs, fmt.Errorf("%s.nodes: %q is not one of Ready, Recycled, Replaced", field, w.Nodes))
+		}
+		misplaced("state", w.State != "")
+		misplaced("condition", w.Condition != "")
+		misplaced("poolState", w.PoolState != "")
+	}
+	if w.ComputeClass == "" {
+		misplaced("nodes", w.Nodes != "")
 	}
 	return errs
 }

@@ -20,7 +20,7 @@ func TestParseErrors(t *testing.T) {
 		{"two actions", head + "steps: [{apply: a.yaml, sleep: 1s}]\n", "steps[0]: must have exactly one of"},
 		{"no action", head + "steps: [{note: hi}]\n", "steps[0]: must have exactly one of"},
 		{"bad state", head + "steps: [{waitFor: {jobset: a, state: Done}}]\n", `steps[0].waitFor.state: "Done" is not one of`},
-		{"nothing to wait for", head + "steps: [{waitFor: {state: Running}}]\n", "steps[0].waitFor: must name exactly one of jobset (a name, or * for all), job, provisioningRequest, pool (names 0)"},
+		{"nothing to wait for", head + "steps: [{waitFor: {state: Running}}]\n", "steps[0].waitFor: must name exactly one of jobset (a name, or * for all), job, provisioningRequest, pool, computeClass (names 0)"},
 		{"two things to wait for", head + "steps: [{waitFor: {jobset: a, job: b, state: Running}}]\n", "steps[0].waitFor: must name exactly one of"},
 		{"job restarted", head + "steps: [{waitFor: {job: a, state: Restarted}}]\n", `steps[0].waitFor.state: "Restarted" is not one of Running, Completed, Finished (for a job)`},
 		{"job condition", head + "steps: [{waitFor: {job: a, state: Running, condition: Provisioned}}]\n", "steps[0].waitFor.condition: does not go with"},
@@ -33,6 +33,9 @@ func TestParseErrors(t *testing.T) {
 		{"fail both", head + "steps: [{failPool: {pool: a, ofJobSet: b}}]\n", "steps[0].failPool: set pool or ofJobSet, not both"},
 		{"negative slice", head + "steps: [{failPool: {ofJobSet: b, slice: -1}}]\n", "steps[0].failPool.slice: must not be negative"},
 		{"zero sleep", head + "steps: [{apply: a.yaml}, {sleep: 0s}]\n", "steps[1].sleep: must be positive"},
+		{"class nodes state", head + "steps: [{waitFor: {computeClass: c, nodes: Gone}}]\n", `steps[0].waitFor.nodes: "Gone" is not one of Ready, Recycled, Replaced`},
+		{"class nodes and state", head + "steps: [{waitFor: {computeClass: c, nodes: Ready, state: Running}}]\n", "steps[0].waitFor.state: does not go with"},
+		{"nodes without a class", head + "steps: [{waitFor: {pool: p, poolState: Ready, nodes: Ready}}]\n", "steps[0].waitFor.nodes: does not go with"},
 		{"node pools and apply", head + "steps: [{nodePools: p.yaml, apply: a.yaml}]\n", "steps[0]: must have exactly one of apply, sleep, waitFor, nodePools"},
 	}
 	for _, tc := range tests {
@@ -52,6 +55,7 @@ func TestParseWaits(t *testing.T) {
 - waitFor: {provisioningRequest: job-sample-job-dws-prov-1, condition: Provisioned}
 - waitFor: {pool: NODEPOOL_NAME, poolState: Removed}
 - waitFor: {jobset: train, state: Restarted}
+- waitFor: {computeClass: dws-model-inference-class, nodes: Recycled}
 `))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/autoprovision"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -31,6 +32,8 @@ func (r *runner) waitFor(ctx context.Context, w WaitFor) error {
 		return r.waitForRequest(ctx, w.ProvisioningRequest, w.Condition)
 	case w.Pool != "":
 		return r.waitForPool(ctx, w.Pool, w.PoolState)
+	case w.ComputeClass != "":
+		return r.waitForClassNodes(ctx, w.ComputeClass, w.Nodes)
 	}
 	return r.waitForJobSet(ctx, w)
 }
@@ -149,6 +152,43 @@ func PoolReached(nodes []corev1.Node, state string) bool {
 	case PoolReady:
 		for i := range nodes {
 			if faults.NodeHealth(&nodes[i]) != faults.Healthy {
+				return false
+			}
+		}
+		return len(nodes) > 0
+	}
+	return false
+}
+
+func (r *runner) waitForClassNodes(ctx context.Context, class, state string) error {
+	err := r.poll(ctx, func(ctx context.Context) (bool, error) {
+		nodes, err := r.client.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: wellknown.ComputeClassLabel + "=" + class})
+		if err != nil {
+			return false, nil
+		}
+		return ClassNodesReached(nodes.Items, state), nil
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for the nodes of ComputeClass %s to be %s: %w", class, state, err)
+	}
+	return nil
+}
+
+// ClassNodesReached reports whether the nodes of a ComputeClass are in a
+// state (NodesReady, NodesRecycled, NodesReplaced).
+func ClassNodesReached(nodes []corev1.Node, state string) bool {
+	switch state {
+	case NodesReady:
+		return PoolReached(nodes, PoolReady)
+	case NodesRecycled:
+		for _, n := range nodes {
+			if _, ok := n.Annotations[autoprovision.CordonedAnnotation]; ok && n.Spec.Unschedulable {
+				return true
+			}
+		}
+	case NodesReplaced:
+		for _, n := range nodes {
+			if n.Annotations[autoprovision.ReplacesAnnotation] == "" {
 				return false
 			}
 		}

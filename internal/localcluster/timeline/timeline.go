@@ -402,7 +402,7 @@ func (t *Timeline) Event(e *corev1.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	obj := e.InvolvedObject
-	if t.provisioningEvent(e) {
+	if t.provisioningEvent(e) || t.autoProvisioningEvent(e) {
 		return
 	}
 	switch {

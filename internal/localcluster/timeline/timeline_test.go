@@ -216,3 +216,30 @@ func TestSubjects(t *testing.T) {
 		}
 	}
 }
+
+// Node auto-provisioning's events, once each: a pod's scale-up and a
+// node's life.
+func TestAutoProvisioningEvents(t *testing.T) {
+	tl, out, clk := newTest()
+	up := event("e1", "Pod", "flex-inference-slice-0-0-abcde", "TriggeredScaleUp", "pod triggered scale-up: ComputeClass c priority 1 (flex-start g2-standard-24): node pool nap-x, 2 flex-start nodes queued in us-central1-a")
+	tl.Event(up)
+	up.Count = 2
+	tl.Event(up)
+	clk.t = clk.t.Add(10 * time.Second)
+	tl.Event(event("e2", "Node", "nap-x-0", "AutoProvisioned", "flex-start node of class c, priority 1, in node pool nap-x; ends at 08:05:10, recycled from 08:03:10"))
+	clk.t = clk.t.Add(180 * time.Second)
+	tl.Event(event("e3", "Node", "nap-x-0", "RecyclingStarted", "node recycling started"))
+	tl.Event(event("e4", "Node", "nap-x-0", "Recycled", "replacement nap-x-2 is Ready: the node is cordoned"))
+	tl.Event(event("e5", "Node", "nap-x-0", "Deprovisioned", "recycled node removed: drained 30s after its replacement was Ready"))
+	tl.Event(event("e6", "Node", "nap-x-0", "NodeNotReady", "not ours"))
+	want := []string{
+		"0.0s flex-inference slice-0 pod triggered scale-up: ComputeClass c priority 1 (flex-start g2-standard-24): node pool nap-x, 2 flex-start nodes queued in us-central1-a",
+		"10.0s node nap-x-0 flex-start node of class c, priority 1, in node pool nap-x; ends at 08:05:10, recycled from 08:03:10",
+		"190.0s node nap-x-0 node recycling started",
+		"190.0s node nap-x-0 replacement nap-x-2 is Ready: the node is cordoned",
+		"190.0s node nap-x-0 recycled node removed: drained 30s after its replacement was Ready",
+	}
+	if got := lines(out); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("timeline:\n%s\n\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
