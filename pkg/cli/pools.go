@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/computeclass"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Health of a node pool, worst first.
+const (
+	// HealthFailed: a node of the pool is not Ready.
+	HealthFailed = "failed"
+	// HealthRecycling: a flex-start node of the pool is past its
+	// recycling start (or its end of life): it goes away soon.
+	HealthRecycling = "recycling"
+	// HealthCordoned: a node of the pool is cordoned.
+	HealthCordoned = "cordoned"
+	// HealthOK: every node is Ready and schedulable.
+	HealthOK = "ok"
+)
+
+var healthRank = map[string]int{HealthOK: 0, HealthCordoned: 1, HealthRecycling: 2, HealthFailed: 3}
+
+// Pool is one domain (node pool) of the fleet.
+type Pool struct {
+	Name        string `json:"name"`
+	Accelerator string `json:"accelerator,omitempty"`
+	Topology    string `json:"topology,omitempty"`
+	Zone        string `json:"zone,omitempty"`
+	Nodes       int    `json:"nodes"`
+	// Health is ok, cordoned, recycling or failed (the worst node's);
+	// Problems say which node and why.
+	Health   string   `json:"health"`
+	Problems []string `json:"problems,omitempty"`
+	// Resource is the pool's accelerator resource (google.com/tpu,
+	// nvidia.com/gpu); Capacity its allocatable total, Used what bound
+	// pods request of it.
+	Resource string `json:"resource,omitempty"`
+	Capacity int64  `json:"capacity,omitempty"`
+	Used     int64  `json:"used,omitempty"`
+	// Holders are the workloads with live pods on the pool, longest
+	// holding first; none: the pool is free.
+	Holders []Holder `json:"holders,omitempty"`
+}
+
+// Free reports whether no live pod is bound to the pool.
+func (p *Pool) Free() bool { return len(p.Holders) == 0 }
+
+// Holder is a workload holding a pool.
+type Holder struct {
+	Workload WorkloadRef `json:"workload"`
+	Priority int32       `json:"priority"`
+	// Since is when its first pod on the pool was bound.
+	Since time.Time `json:"since,omitzero"`
+	Pods  int       `json:"pods"`
+}
+
+// Pools lists every node pool (nodes labelled cloud.google.com/gke-nodepool)
+// with its accelerator, health and holders, by name.
+func Pools(c *Cluster) []Pool {
+	pools, _ := domains(c, wellknown.NodePoolLabel)
+	return pools
+}
+
+// domains lists the domains of a node label key (the nodes of each of its
+// values) as Pools does for node pools, and the nodes of each.
+func domains(c *Cluster, key string) ([]Pool, map[string][]*corev1.Node) {
+	nodesOf := map[string][]*corev1.Node{}
+	poolOf := map[string]string{}
+	for _, n := range c.Nodes {
+		if name := n.Labels[key]; name != "" {
+			nodesOf[name] = append(nodesOf[name], n)
+			poolOf[n.Name] = name
+		}
+	}
+	podsOn := map[string][]*corev1.Pod{}
+	for _, p := range c.Pods {
+		if pool, ok := poolOf[p.Spec.NodeName]; ok && bound(p) {
+			podsOn[pool] = append(podsOn[pool], p)
+		}
+	}
+	classes := map[string]*cloudv1.ComputeClass{}
+	for _, cc := range c.ComputeClasses {
+		classes[cc.Name] = cc
+	}
+	out := make([]Pool, 0, len(nodesOf))
+	for _, name := range slices.Sorted(maps.Keys(nodesOf)) {
+		nodes := nodesOf[name]
+		slices.SortFunc(nodes, func(a, b *corev1.Node) int { return strings.Compare(a.Name, b.Name) })
+		p := Pool{Name: name, Nodes: len(nodes), Health: HealthOK}
+		p.Accelerator = distinct(nodes, func(n *corev1.Node) string {
+			if a := n.Labels[wellknown.TPUAcceleratorLabel]; a != "" {
+				return a
+			}
+			return n.Labels[wellknown.GPUAcceleratorLabel]
+		})
+		p.Topology = distinct(nodes, func(n *corev1.Node) string { return n.Labels[wellknown.TPUTopologyLabel] })
+		p.Zone = distinct(nodes, func(n *corev1.Node) string { return n.Labels[wellknown.ZoneLabel] })
+		p.Resource = string(acceleratorResource(nodes))
+		for _, n := range nodes {
+			health, why := nodeHealth(c, classes, n)
+			if healthRank[health] > healthRank[p.Health] {
+				p.Health = health
+			}
+			if why != "" {
+				p.Problems = append(p.Problems, why)
+			}
+			if p.Resource != "" {
+				q := n.Status.Allocatable[corev1.ResourceName(p.Resource)]
+				p.Capacity += q.Value()
+			}
+		}
+		p.Holders = holders(podsOn[name])
+		if p.Resource != "" {
+			for _, pod := range podsOn[name] {
+				p.Used += workload.PodRequests(&pod.Spec)[corev1.ResourceName(p.Resource)] / 1000
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nodesOf
+}
+
+// acceleratorResource is the accelerator resource nodes offer, by their
+// labels ("" for CPU pools).
+func acceleratorResource(nodes []*corev1.Node) corev1.ResourceName {
+	for _, n := range nodes {
+		if n.Labels[wellknown.TPUAcceleratorLabel] != "" {
+			return wellknown.ResourceTPU
+		}
+		if n.Labels[wellknown.GPUAcceleratorLabel] != "" {
+			return wellknown.ResourceGPU
+		}
+	}
+	return ""
+}
+
+// distinct joins the distinct non-empty values of f over nodes.
+func distinct(nodes []*corev1.Node, f func(*corev1.Node) string) string {
+	var vals []string
+	for _, n := range nodes {
+		if v := f(n); v != "" && !slices.Contains(vals, v) {
+			vals = append(vals, v)
+		}
+	}
+	slices.Sort(vals)
+	return strings.Join(vals, ",")
+}
+
+// nodeHealth is one node's health and, unless ok, why.
+func nodeHealth(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.Node) (string, string) {
+	ready := false
+	readyWhy := "no Ready condition"
+	for _, cond := range n.Status.Conditions {
+		if cond.Type == corev1.NodeReady {
+			ready = cond.Status == corev1.ConditionTrue
+			readyWhy = fmt.Sprintf("Ready=%s", cond.Status)
+			if cond.Reason != "" {
+				readyWhy += " (" + cond.Reason + ")"
+			}
+		}
+	}
+	if !ready {
+		return HealthFailed, n.Name + ": " + readyWhy
+	}
+	if phase, at := lifetimePhase(c, classes, n); phase != computeclass.Running {
+		what := "recycling since " + at.UTC().Format(time.RFC3339)
+		if phase == computeclass.Ended {
+			what = "past its end of life " + at.UTC().Format(time.RFC3339)
+		}
+		return HealthRecycling, n.Name + ": " + what
+	}
+	if n.Spec.Unschedulable {
+		return HealthCordoned, n.Name + ": cordoned"
+	}
+	return HealthOK, ""
+}
+
+// lifetimePhase is where a node stands in the lifetime its ComputeClass
+// gives it (computeclass.NodeLifetime; a flex-start node of no class
+// known here ends after 7 days), with the time its phase began.
+func lifetimePhase(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.Node) (computeclass.Phase, time.Time) {
+	name := computeclass.NodeClass(n)
+	if name == "" && computeclass.NodeCapacity(n) != computeclass.FlexStart {
+		return computeclass.Running, time.Time{}
+	}
+	var class *cloudv1.ComputeClass
+	if c.ComputeClassesServed {
+		class = classes[name]
+	}
+	lt, _ := computeclass.NodeLifetime(class, n)
+	switch phase := lt.PhaseAt(c.Now); phase {
+	case computeclass.Ended:
+		return phase, lt.End
+	case computeclass.Recycling:
+		return phase, lt.RecycleAt
+	default:
+		return phase, time.Time{}
+	}
+}
+
+// holders groups the live pods bound to a pool by workload.
+func holders(pods []*corev1.Pod) []Holder {
+	by := map[WorkloadRef]*Holder{}
+	for _, p := range pods {
+		ref := WorkloadOf(p)
+		h := by[ref]
+		if h == nil {
+			h = &Holder{Workload: ref, Priority: podPriority(p), Since: boundSince(p)}
+			by[ref] = h
+		}
+		h.Pods++
+		h.Priority = max(h.Priority, podPriority(p))
+		if t := boundSince(p); t.Before(h.Since) {
+			h.Since = t
+		}
+	}
+	var out []Holder
+	for _, h := range by {
+		out = append(out, *h)
+	}
+	slices.SortFunc(out, func(a, b Holder) int {
+		if c := a.Since.Compare(b.Since); c != 0 {
+			return c
+		}
+		return a.Workload.key().Compare(b.Workload.key())
+	})
+	return out
+}
