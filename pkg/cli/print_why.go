@@ -1,0 +1,312 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// maxEvents is how many of the latest events `why` prints (-o wide: all).
+const maxEvents = 12
+
+// PrintWhy prints an explanation for people, section by section.
+func PrintWhy(w io.Writer, e *Explanation, now time.Time, wide bool) error {
+	p := &printer{w: w}
+	title := e.Workload.String()
+	if e.WorkloadObject != "" {
+		title += fmt.Sprintf(" (Workload object %s)", e.WorkloadObject)
+	}
+	p.line("%s", title)
+	if e.Note != "" {
+		p.line("  (%s)", e.Note)
+	}
+	state := e.State
+	if e.Reason != "" {
+		state += ": " + e.Reason
+	}
+	p.field("State", state)
+	if e.Message != "" {
+		p.field("", e.Message)
+	}
+	if e.Evicted != "" {
+		p.field("Evicted", e.Evicted)
+	}
+	if e.Invalid != "" {
+		p.field("Invalid", e.Invalid)
+	}
+	prio := fmt.Sprint(e.Priority)
+	if e.PriorityClass != "" {
+		prio += " (" + e.PriorityClass + ")"
+	}
+	p.field("Priority", prio)
+	if !e.Created.IsZero() {
+		p.field("Created", fmt.Sprintf("%s (%s ago)", e.Created.UTC().Format(time.RFC3339), Age(now, e.Created)))
+	}
+	p.queue(e.Queue)
+	p.slices(e.Slices)
+	for _, d := range e.Domains {
+		p.domains(d, now)
+	}
+	p.checks(e.Checks, e.Consumes)
+	p.preemption(e.Preemption, now, wide)
+	p.pods(e.Pods)
+	p.events(e.Events, now, wide)
+	return p.err
+}
+
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) line(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format+"\n", args...)
+	}
+}
+
+func (p *printer) field(name, value string) {
+	if name != "" {
+		name += ":"
+	}
+	p.line("%-12s%s", name, value)
+}
+
+func (p *printer) section(title string) {
+	p.line("")
+	p.line("%s", title)
+}
+
+func (p *printer) table(header []string, rows [][]string) {
+	if p.err != nil {
+		return
+	}
+	t := newTable(&indented{w: p.w}, header...)
+	for _, r := range rows {
+		t.row(r...)
+	}
+	p.err = t.flush()
+}
+
+// indented indents every line by two spaces.
+type indented struct {
+	w   io.Writer
+	mid bool
+}
+
+func (i *indented) Write(b []byte) (int, error) {
+	var sb strings.Builder
+	for _, c := range string(b) {
+		if !i.mid {
+			sb.WriteString("  ")
+			i.mid = true
+		}
+		sb.WriteRune(c)
+		if c == '\n' {
+			i.mid = false
+		}
+	}
+	if _, err := io.WriteString(i.w, sb.String()); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func (p *printer) queue(q *QueueExplanation) {
+	if q == nil {
+		p.field("Queue", "none: not quota-managed (no kueue.x-k8s.io/queue-name)")
+		return
+	}
+	s := "LocalQueue " + q.LocalQueue
+	if q.ClusterQueue != "" {
+		s += " → ClusterQueue " + q.ClusterQueue
+		if q.Strategy != "" {
+			s += " (" + q.Strategy
+			if q.Cohort != "" {
+				s += ", cohort " + q.Cohort
+			}
+			s += ")"
+		}
+	}
+	p.field("Queue", s)
+	if q.Problem != "" {
+		p.field("", q.Problem)
+	}
+	if q.Position > 0 {
+		p.field("Position", fmt.Sprintf("%d of %d pending in ClusterQueue %s (higher priority first, then earlier creation)", q.Position, q.Pending, q.ClusterQueue))
+	}
+	if len(q.Quota) == 0 {
+		return
+	}
+	p.section(fmt.Sprintf("Quota in ClusterQueue %s:", q.ClusterQueue))
+	var rows [][]string
+	for _, l := range q.Quota {
+		if l.Flavor == "" {
+			rows = append(rows, []string{"(none)", l.Resource, l.Requested.String(), "", "", "", "", "", "no: no resource group covers it"})
+			continue
+		}
+		borrowing := "-"
+		if l.BorrowingLimit != nil {
+			borrowing = l.BorrowingLimit.String()
+		}
+		fits := fmt.Sprintf("no: %s more than available", quotaShort(l))
+		switch {
+		case l.Charged:
+			fits = "charged"
+		case l.Fits():
+			fits = "yes"
+		case l.Requested.Cmp(l.Max) > 0:
+			fits = "never: more than it could ever use"
+		}
+		rows = append(rows, []string{l.Flavor, l.Resource, l.Requested.String(), l.Nominal.String(), borrowing,
+			l.InUse.String(), l.Available.String(), l.Max.String(), fits})
+	}
+	p.table([]string{"FLAVOR", "RESOURCE", "REQUESTED", "NOMINAL", "BORROWING LIMIT", "IN USE", "AVAILABLE", "MAX", "FITS"}, rows)
+}
+
+func (p *printer) slices(ss []SliceExplanation) {
+	if len(ss) == 0 {
+		return
+	}
+	p.section("Slices:")
+	var rows [][]string
+	for _, s := range ss {
+		rows = append(rows, []string{s.Name, fmt.Sprint(s.Pods), s.Request, shortKey(s.DomainKey), s.Selector, s.Flavor, s.Domain})
+	}
+	p.table([]string{"SLICE", "PODS", "REQUEST PER POD", "DOMAIN KEY", "NODE SELECTOR", "FLAVOR", "DOMAIN"}, rows)
+}
+
+func (p *printer) domains(d DomainExplanation, now time.Time) {
+	p.section(fmt.Sprintf("Domains (%s): %d in the cluster, %d match its slices' selectors and size, %d free, %d unhealthy, %d held by others; it needs %d.",
+		shortKey(d.Key), d.Domains, d.Matching, d.Free, len(d.Unhealthy), len(d.Held), d.Slices))
+	if len(d.Own) > 0 {
+		p.line("  its own: %s", strings.Join(d.Own, ", "))
+	}
+	if len(d.FreeDomains) > 0 {
+		p.line("  free: %s", strings.Join(d.FreeDomains, ", "))
+	}
+	for _, u := range d.Unhealthy {
+		p.line("  %s: %s (%s)", u.Domain, u.Health, strings.Join(u.Problems, "; "))
+	}
+	for _, h := range d.Held {
+		var by []string
+		for _, x := range h.Holders {
+			by = append(by, fmt.Sprintf("%s (priority %d, since %s)", x.Workload, x.Priority, Age(now, x.Since)))
+		}
+		p.line("  %s: held by %s", h.Domain, strings.Join(by, ", "))
+	}
+}
+
+func (p *printer) checks(cs []CheckExplanation, consumes *RequestExplanation) {
+	if len(cs) > 0 {
+		p.section("Admission checks:")
+		for _, c := range cs {
+			state := c.State
+			if state == "" {
+				state = "(no state yet)"
+			}
+			p.line("  %s: %s %s", c.Name, state, c.Message)
+			if c.Controller != "" || c.Active != "" {
+				p.line("    controller %s, active %s", orDash(c.Controller), orDash(c.Active))
+			}
+			p.request(c.Request)
+		}
+	}
+	if consumes != nil {
+		p.section("Consumes:")
+		p.request(consumes)
+	}
+}
+
+func (p *printer) request(r *RequestExplanation) {
+	if r == nil {
+		return
+	}
+	if r.Missing {
+		p.line("    ProvisioningRequest %s: does not exist", r.Name)
+		return
+	}
+	p.line("    ProvisioningRequest %s (class %s)", r.Name, r.Class)
+	for _, c := range r.Conditions {
+		s := fmt.Sprintf("      %s=%s", c.Type, c.Status)
+		if c.Reason != "" {
+			s += " " + c.Reason
+		}
+		if c.Message != "" {
+			s += ": " + c.Message
+		}
+		p.line("%s", s)
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.Details)) {
+		p.line("      %s: %s", k, r.Details[k])
+	}
+}
+
+func (p *printer) preemption(pe PreemptionExplanation, now time.Time, wide bool) {
+	p.section("Preemption:")
+	if pe.Policy != "" {
+		p.line("  policy: %s", pe.Policy)
+	}
+	p.line("  %s", pe.Summary)
+	evs := append(append([]EventLine(nil), pe.Considered...), pe.Evictions...)
+	if len(evs) > 0 {
+		p.eventRows(evs, now, wide)
+	}
+}
+
+func (p *printer) pods(pe PodsExplanation) {
+	p.section(fmt.Sprintf("Pods: %d, %d bound, %d running, %d succeeded, %d failed.", pe.Total, pe.Bound, pe.Running, pe.Succeeded, pe.Failed))
+	if len(pe.Pools) > 0 {
+		p.line("  on node pools: %s", strings.Join(pe.Pools, ", "))
+	}
+	for _, wt := range pe.Waiting {
+		p.line("  %d waiting, %s: %s (e.g. %s)", wt.Pods, wt.Reason, wt.Message, wt.Example)
+	}
+}
+
+func (p *printer) events(evs []EventLine, now time.Time, wide bool) {
+	if len(evs) == 0 {
+		p.section("Events: none.")
+		return
+	}
+	if !wide && len(evs) > maxEvents {
+		p.section(fmt.Sprintf("Events (latest %d of %d; -o wide for all):", maxEvents, len(evs)))
+		evs = evs[len(evs)-maxEvents:]
+	} else {
+		p.section("Events:")
+	}
+	p.eventRows(evs, now, wide)
+}
+
+func (p *printer) eventRows(evs []EventLine, now time.Time, wide bool) {
+	var rows [][]string
+	for _, e := range evs {
+		msg := e.Message
+		if !wide {
+			msg = truncate(msg, 160)
+		}
+		age := Age(now, e.Time)
+		if e.Count > 1 {
+			age += fmt.Sprintf(" (x%d)", e.Count)
+		}
+		rows = append(rows, []string{age, e.Type, e.Reason, e.Object, msg})
+	}
+	p.table([]string{"AGE", "TYPE", "REASON", "OBJECT", "MESSAGE"}, rows)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// quotaShort is how much more a request asks than is available.
+func quotaShort(l QuotaLine) string {
+	short := l.Requested.DeepCopy()
+	short.Sub(l.Available)
+	return short.String()
+}
