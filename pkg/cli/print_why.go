@@ -258,7 +258,11 @@ func (p *printer) preemption(pe PreemptionExplanation, now time.Time, wide bool)
 }
 
 func (p *printer) pods(pe PodsExplanation) {
-	p.section(fmt.Sprintf("Pods: %d, %d bound, %d running, %d succeeded, %d failed.", pe.Total, pe.Bound, pe.Running, pe.Succeeded, pe.Failed))
+	exist := fmt.Sprint(pe.Total)
+	if pe.Expected > pe.Total {
+		exist = fmt.Sprintf("%d of %d exist", pe.Total, pe.Expected)
+	}
+	p.section(fmt.Sprintf("Pods: %s, %d bound, %d running, %d succeeded, %d failed.", exist, pe.Bound, pe.Running, pe.Succeeded, pe.Failed))
 	if len(pe.Pools) > 0 {
 		p.line("  on node pools: %s", strings.Join(pe.Pools, ", "))
 	}

@@ -89,7 +89,11 @@ type PreemptionExplanation struct {
 
 // PodsExplanation sums up a workload's pods.
 type PodsExplanation struct {
+	// Total counts the pods that exist; Expected those its slices have
+	// (0: unknown). An exclusive JobSet's Jobs create their other pods
+	// only once their first is bound (JobSet's webhook).
 	Total       int `json:"total"`
+	Expected    int `json:"expected,omitempty"`
 	Bound       int `json:"bound"`
 	Running     int `json:"running"`
 	Succeeded   int `json:"succeeded,omitempty"`
@@ -143,6 +147,9 @@ func Why(c *Cluster, ref WorkloadRef) *Explanation {
 	e.Priority, e.PriorityClass = priorityOf(wl, pods, model)
 	e.Slices, e.Domains = c.explainSlices(ref, wl, model, pods)
 	e.Pods = c.explainPods(pods)
+	for _, s := range e.Slices {
+		e.Pods.Expected += s.Pods
+	}
 	e.State, e.Reason, e.Message = state(c, ref, wl, pods, e.Pods)
 	if wl != nil {
 		e.WorkloadObject = wl.Name

@@ -83,7 +83,7 @@ func TestWhy(t *testing.T) {
 	trainHolds := func(pool string) DomainHold {
 		return DomainHold{Domain: pool, Holders: []Holder{{Workload: WorkloadRef{KindJobSet, "ns", "train"}, Priority: 1000, Since: builders.Epoch.Add(30 * time.Second), Pods: 2}}}
 	}
-	waitingNext := PodsExplanation{Total: 4, Waiting: []PodsWaiting{{Reason: "QuotaExceeded", Message: "insufficient quota in ClusterQueue cluster-queue", Pods: 4, Example: "next-slice-0-0-a0"}}}
+	waitingNext := PodsExplanation{Total: 4, Expected: 4, Waiting: []PodsWaiting{{Reason: "QuotaExceeded", Message: "insufficient quota in ClusterQueue cluster-queue", Pods: 4, Example: "next-slice-0-0-a0"}}}
 	cases := map[string]struct {
 		edit func(*Cluster)
 		ref  WorkloadRef
@@ -123,7 +123,7 @@ func TestWhy(t *testing.T) {
 				Domains: []DomainExplanation{{Key: wellknown.NodePoolLabel, Slices: 2, Domains: 3, Matching: 3, Free: 1, FreeDomains: []string{"pool-3"},
 					Own: []string{"pool-1", "pool-2"}}},
 				Preemption: "not needed: it is running",
-				Pods:       PodsExplanation{Total: 4, Bound: 4, Running: 4, Pools: []string{"pool-1", "pool-2"}},
+				Pods:       PodsExplanation{Total: 4, Expected: 4, Bound: 4, Running: 4, Pools: []string{"pool-1", "pool-2"}},
 				Events:     []string{"Placed jobset/train"},
 			},
 		},
@@ -154,7 +154,7 @@ func TestWhy(t *testing.T) {
 					Unhealthy: []DomainState{{Domain: "pool-3", Health: HealthFailed, Problems: []string{"pool-3-node-0: Ready=False (KubeletNotReady)", "pool-3-node-1: Ready=False (KubeletNotReady)"}}},
 					Held:      []DomainHold{trainHolds("pool-1"), trainHolds("pool-2")}}},
 				Preemption: "considered, and nothing may be preempted for it: no lower-priority workload holds a pool it could use",
-				Pods:       PodsExplanation{Total: 4, Waiting: []PodsWaiting{{Reason: "WaitingForDomains", Message: "1 of 2 slices fit", Pods: 4, Example: "next-slice-0-0-a0"}}},
+				Pods:       PodsExplanation{Total: 4, Expected: 4, Waiting: []PodsWaiting{{Reason: "WaitingForDomains", Message: "1 of 2 slices fit", Pods: 4, Example: "next-slice-0-0-a0"}}},
 				Events:     []string{"QuotaExceeded jobset/next", "NoPreemptionVictims jobset/next"},
 			},
 		},
@@ -193,6 +193,23 @@ func TestWhy(t *testing.T) {
 				Preemption: "not considered: it holds its quota and waits for its admission checks",
 				Pods:       waitingNext,
 				Events:     []string{"QuotaExceeded jobset/next", "ProvisioningRequested provisioningrequest/jobset-next-dws-prov-1"},
+			},
+		},
+		"only the Jobs' first pods exist": {
+			edit: func(c *Cluster) {
+				var keep []*corev1.Pod
+				for _, p := range c.Pods {
+					if p.Spec.NodeName != "" || p.Labels[wellknown.JobCompletionIndexLabel] == "0" {
+						keep = append(keep, p)
+					}
+				}
+				c.Pods = keep
+			},
+			ref: WorkloadRef{KindJobSet, "ns", "next"},
+			check: func(t *testing.T, e *Explanation) {
+				if e.Pods.Total != 2 || e.Pods.Expected != 4 || len(e.Pods.Waiting) != 1 || e.Pods.Waiting[0].Pods != 2 {
+					t.Errorf("pods %+v, want 2 of 4 waiting", e.Pods)
+				}
 			},
 		},
 		"evicted by a higher priority": {
