@@ -69,7 +69,8 @@ KUBE_LDFLAGS   := -s -w \
 # Our Go sources and the files embedded in them.
 GO_SOURCES := go.mod go.sum $(shell find cmd pkg internal -type f \( -name '*.go' -o -name '*.yaml' -o -name '*.tmpl' \) -not -name '*_test.go')
 CLUSTER_BINARIES := $(BIN)/etcd $(BIN)/kube-apiserver $(BIN)/kube-controller-manager \
-	$(BIN)/jobset-controller $(BIN)/kwok $(BIN)/multislice-scheduler $(BIN)/localcluster
+	$(BIN)/jobset-controller $(BIN)/kwok $(BIN)/multislice-scheduler $(BIN)/localcluster \
+	$(BIN)/kubectl-multislice
 
 .PHONY: build
 build: ## Build bin/multislice-scheduler.
@@ -84,6 +85,13 @@ $(BIN)/multislice-scheduler: $(GO_SOURCES)
 $(BIN)/localcluster: $(GO_SOURCES)
 	$(GO) build -ldflags '-s -w' -o $@ ./cmd/localcluster
 
+# The kubectl plugin: with bin/ on PATH, `kubectl multislice ...`.
+$(BIN)/kubectl-multislice: $(GO_SOURCES)
+	$(GO) build -ldflags '-s -w' -o $@ ./cmd/kubectl-multislice
+
+.PHONY: kubectl-multislice
+kubectl-multislice: $(BIN)/kubectl-multislice ## Build the kubectl plugin bin/kubectl-multislice (`kubectl multislice` with bin/ on PATH).
+
 $(BIN)/kube-apiserver $(BIN)/kube-controller-manager $(BIN)/kubectl: $(BIN)/%: vendor/modules.txt
 	$(GO) build -ldflags '$(KUBE_LDFLAGS)' -o $@ k8s.io/kubernetes/cmd/$*
 
@@ -94,7 +102,7 @@ $(BIN)/kwok: vendor/modules.txt
 	$(GO) build -ldflags '-s -w' -o $@ sigs.k8s.io/kwok/cmd/kwok
 
 .PHONY: cluster-binaries
-cluster-binaries: $(CLUSTER_BINARIES) ## Build the local cluster's components into bin/ (only what changed).
+cluster-binaries: $(CLUSTER_BINARIES) ## Build the local cluster's components and the kubectl plugin into bin/ (only what changed).
 
 .PHONY: kubectl
 kubectl: ## Build bin/kubectl from vendor/ unless kubectl is on PATH.
