@@ -21,6 +21,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/nodepools"
+	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/passes"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	ccinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
 	cloudlisters "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/cloud/v1"
@@ -248,28 +249,6 @@ func (c *Controller) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("autoprovision: informers did not sync")
 	}
-	for ctx.Err() == nil {
-		next := c.pass(ctx)
-		var timer clock.Timer
-		var fired <-chan time.Time
-		if !next.IsZero() {
-			timer = c.clock.NewTimer(next.Sub(c.clock.Now()))
-			// Looked at after the timer is set: a clock that moved on in
-			// between would otherwise leave the timer a whole wait late.
-			if !c.clock.Now().Before(next) {
-				timer.Stop()
-				continue
-			}
-			fired = timer.C()
-		}
-		select {
-		case <-ctx.Done():
-		case <-c.trigger:
-		case <-fired:
-		}
-		if timer != nil {
-			timer.Stop()
-		}
-	}
+	passes.Run(ctx, c.clock, c.trigger, c.pass)
 	return nil
 }
