@@ -169,7 +169,7 @@ test-race-all: etcd fixtures $(BIN)/multislice-scheduler ## Unit and every integ
 
 .PHONY: test-e2e
 test-e2e: cluster-binaries ## End-to-end tests on the local cluster (real JobSet webhooks and controllers, KWOK nodes).
-	$(GO) test $(TEST_FLAGS) -count=1 -timeout 20m ./test/e2e/...
+	$(GO) test $(TEST_FLAGS) -count=1 -timeout 35m ./test/e2e/...
 
 .PHONY: test-integration
 test-integration: etcd fixtures $(BIN)/multislice-scheduler ## Tests on a real kube-apiserver + etcd (with replicas of bin/multislice-scheduler), and a smoke run of the benchmarks.
