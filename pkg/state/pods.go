@@ -147,7 +147,7 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 		acts.merge(s.observePodWorkloadLocked(pod, old, p))
 	}
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourceLeaderWorkerSet && p.Member.Leader {
-		acts.merge(s.observeLWSGroupLocked(pod))
+		acts.merge(s.observeLWSGroupLocked(pod, p.Member.Key))
 	}
 	if old == nil && p.Gang && p.MemberErr == nil && p.Node == "" && s.apis[p.Member.Key.Source] == APINotServed {
 		// A pending pod names a workload API last found not served: it may
@@ -379,10 +379,9 @@ func (s *State) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
 
 // observeLWSGroupLocked keeps the workload of a LeaderWorkerSet group,
 // whose object is its leader pod. Its events go to the LeaderWorkerSet.
-func (s *State) observeLWSGroupLocked(leader *corev1.Pod) Actions {
+func (s *State) observeLWSGroupLocked(leader *corev1.Pod, key workload.Key) Actions {
 	model, err := workload.FromLWSLeader(leader)
-	key, _, _ := workload.LWSMember(leader)
-	if w := s.workloads[key.Key]; w != nil && w.observed && err == nil && w.err == nil && w.model != nil &&
+	if w := s.workloads[key]; w != nil && w.observed && err == nil && w.err == nil && w.model != nil &&
 		w.model.UID == model.UID && w.model.Finished == model.Finished && w.model.Slices[0].Pods == model.Slices[0].Pods {
 		return Actions{}
 	}
@@ -390,7 +389,7 @@ func (s *State) observeLWSGroupLocked(leader *corev1.Pod) Actions {
 		model = nil
 	}
 	ref := corev1.ObjectReference{Kind: "LeaderWorkerSet", APIVersion: "leaderworkerset.x-k8s.io/v1", Namespace: leader.Namespace, Name: leader.Labels[wellknown.LWSNameLabel]}
-	return s.upsertSourceLocked(key.Key, model, err, ref)
+	return s.upsertSourceLocked(key, model, err, ref)
 }
 
 // lwsLeaderFirst reports whether p leads a LeaderWorkerSet group of

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
@@ -155,5 +156,21 @@ func (cp *ControlPlane) BindPod(t testing.TB, ns, name, node string) {
 		Target:     corev1.ObjectReference{Kind: "Node", Name: node},
 	}, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("bind pod %s/%s to %s: %v", ns, name, node, err)
+	}
+}
+
+// CheckBoundInPool waits for each of pods to be bound and checks that its
+// node is in node pool pool.
+func (cp *ControlPlane) CheckBoundInPool(t testing.TB, namespace, pool string, pods ...string) {
+	t.Helper()
+	for _, pod := range pods {
+		bound := cp.WaitForPodBound(t, namespace, pod)
+		node, err := cp.Client.CoreV1().Nodes().Get(t.Context(), bound.Spec.NodeName, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := node.Labels[wellknown.NodePoolLabel]; got != pool {
+			t.Errorf("%s placed on %s in pool %s, want pool %s", pod, node.Name, got, pool)
+		}
 	}
 }

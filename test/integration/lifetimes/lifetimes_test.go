@@ -68,21 +68,6 @@ func (e *env) jobSet(name string, annotations map[string]string) *builders.JobSe
 	return b
 }
 
-// boundInPool waits for the pods and checks each is on a node of pool.
-func (e *env) boundInPool(t *testing.T, pool string, pods ...string) {
-	t.Helper()
-	for _, pod := range pods {
-		bound := e.cp.WaitForPodBound(t, e.ns, pod)
-		node, err := e.cp.Client.CoreV1().Nodes().Get(t.Context(), bound.Spec.NodeName, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := node.Labels[wellknown.NodePoolLabel]; got != pool {
-			t.Errorf("%s placed in pool %s, want %s", pod, got, pool)
-		}
-	}
-}
-
 // A workload whose maximum run is known goes to the flex-start pool whose
 // nodes outlive it, as its class says (the g2-standard-24 nodes end after
 // 30 minutes, the g2-standard-48 ones after a day), although the other
@@ -95,14 +80,14 @@ func TestRunLengthPicksNodesThatOutliveIt(t *testing.T) {
 	e.jobsets.Create(t, e.jobSet("hour", map[string]string{
 		wellknown.ProvReqAnnotationPrefix + wellknown.MaxRunDurationSecondsParameter: "3600",
 	}).ReplicatedJob("slice", 1, 2).Obj())
-	e.boundInPool(t, "b-day", "hour-slice-0-0-a0", "hour-slice-0-1-a0")
+	e.cp.CheckBoundInPool(t, e.ns, "b-day", "hour-slice-0-0-a0", "hour-slice-0-1-a0")
 
 	// A run that both pools outlive takes the first of two equally tight
 	// pools: the half-hour one.
 	e.jobsets.Create(t, e.jobSet("short", map[string]string{
 		wellknown.ProvReqAnnotationPrefix + wellknown.MaxRunDurationSecondsParameter: "600",
 	}).ReplicatedJob("slice", 1, 2).Obj())
-	e.boundInPool(t, "a-half-hour", "short-slice-0-0-a0", "short-slice-0-1-a0")
+	e.cp.CheckBoundInPool(t, e.ns, "a-half-hour", "short-slice-0-0-a0", "short-slice-0-1-a0")
 }
 
 // Nodes whose replacement is being made (their class recycles them 59 of
@@ -115,5 +100,5 @@ func TestRecyclingPoolsTakeNoNewWork(t *testing.T) {
 	e.pool(t, "b-fresh", "g2-standard-48")
 	time.Sleep(2 * time.Second) // the a-recycling nodes are past their recycling start
 	e.jobsets.Create(t, e.jobSet("new", nil).ReplicatedJob("slice", 1, 2).Obj())
-	e.boundInPool(t, "b-fresh", "new-slice-0-0-a0", "new-slice-0-1-a0")
+	e.cp.CheckBoundInPool(t, e.ns, "b-fresh", "new-slice-0-0-a0", "new-slice-0-1-a0")
 }

@@ -147,23 +147,7 @@ func TestPodSetUpdatesSteerToTheProvisionedPool(t *testing.T) {
 		return answer{zones: []string{"us-central1-a", "us-central1-a"}, pool: "dws-steered"}
 	})
 	e.jobsets.Create(t, e.gpuJobSet("steered", 2, nil))
-	e.checkBoundInPool(t, "dws-steered", "steered-worker-0-0-a0", "steered-worker-1-0-a0")
-}
-
-// checkBoundInPool waits for pods bound and checks that each is on a node
-// of pool, the one provisioned for it.
-func (e *env) checkBoundInPool(t *testing.T, pool string, pods ...string) {
-	t.Helper()
-	for _, pod := range pods {
-		bound := e.cp.WaitForPodBound(t, e.ns, pod)
-		node, err := e.cp.Client.CoreV1().Nodes().Get(t.Context(), bound.Spec.NodeName, metav1.GetOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := node.Labels[wellknown.NodePoolLabel]; got != pool {
-			t.Errorf("%s placed on %s in pool %s, not in %s, provisioned for it: that capacity sits idle", pod, node.Name, got, pool)
-		}
-	}
+	e.cp.CheckBoundInPool(t, e.ns, "dws-steered", "steered-worker-0-0-a0", "steered-worker-1-0-a0")
 }
 
 // Seed 003's config has no podSetUpdates: a workload without a node-pool
@@ -177,5 +161,5 @@ func TestProvisionedCapacityIsUsedWithoutPodSetUpdates(t *testing.T) {
 		return answer{zones: []string{"us-central1-a", "us-central1-a"}, pool: "dws-provisioned"}
 	})
 	e.jobsets.Create(t, e.gpuJobSet("unpinned", 2, nil))
-	e.checkBoundInPool(t, "dws-provisioned", "unpinned-worker-0-0-a0", "unpinned-worker-1-0-a0")
+	e.cp.CheckBoundInPool(t, e.ns, "dws-provisioned", "unpinned-worker-0-0-a0", "unpinned-worker-1-0-a0")
 }

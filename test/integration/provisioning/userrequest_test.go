@@ -91,7 +91,7 @@ func TestUserRequestIsConsumedAllOrNone(t *testing.T) {
 	if _, err := e.cp.Client.CoreV1().Nodes().Create(t.Context(), extra, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e.checkBoundInPool(t, "dws-provisioned", names...)
+	e.cp.CheckBoundInPool(t, e.ns, "dws-provisioned", names...)
 }
 
 // A request that fails, whose booking expires, or that is deleted before
