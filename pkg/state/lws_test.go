@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -101,4 +102,22 @@ func TestLWSGroupWithABadSizeIsTold(t *testing.T) {
 	if v := f.admit(leader); !v.Unresolvable || !strings.Contains(v.Message, wellknown.LWSSizeAnnotation) {
 		t.Errorf("verdict %+v, want unresolvable naming the size annotation", v)
 	}
+}
+
+// A queued group's Workload object is owned by its leader pod: the report
+// names it with its UID, which an owner reference needs.
+func TestQueuedLWSGroupIsOwnedByItsLeader(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(1)...), 8, quota.BestEffortFIFO)
+	leader := lwsPod("serve", 0, 0, 2, "")
+	leader.Labels[wellknown.QueueNameLabel] = "multislice-queue"
+	f.addPods(leader)
+	for _, wr := range f.s.QueueReport().Workloads {
+		if wr.Key == lwsKey("serve", 0) {
+			if wr.Ref.Kind != "Pod" || wr.Ref.Name != leader.Name || wr.Ref.UID != leader.UID {
+				t.Errorf("ref %+v, want the leader pod with its UID", wr.Ref)
+			}
+			return
+		}
+	}
+	t.Error("the queued group is not reported")
 }

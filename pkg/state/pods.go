@@ -378,7 +378,7 @@ func (s *State) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
 }
 
 // observeLWSGroupLocked keeps the workload of a LeaderWorkerSet group,
-// whose object is its leader pod. Its events go to the LeaderWorkerSet.
+// whose object is its leader pod.
 func (s *State) observeLWSGroupLocked(leader *corev1.Pod, key workload.Key) Actions {
 	model, err := workload.FromLWSLeader(leader)
 	if w := s.workloads[key]; w != nil && w.observed && err == nil && w.err == nil && w.model != nil &&
@@ -388,7 +388,10 @@ func (s *State) observeLWSGroupLocked(leader *corev1.Pod, key workload.Key) Acti
 	if err != nil {
 		model = nil
 	}
-	ref := corev1.ObjectReference{Kind: "LeaderWorkerSet", APIVersion: "leaderworkerset.x-k8s.io/v1", Namespace: leader.Namespace, Name: leader.Labels[wellknown.LWSNameLabel]}
+	// The leader pod stands for its group: its events, and the owner of
+	// the group's Workload object when the set is queued (an owner
+	// reference needs a UID; the LeaderWorkerSet's is not on its pods).
+	ref := corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: leader.Namespace, Name: leader.Name, UID: leader.UID}
 	return s.upsertSourceLocked(key, model, err, ref)
 }
 
