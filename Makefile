@@ -118,6 +118,13 @@ etcd: $(BIN)/etcd ## Build etcd from the module graph into bin/.
 fixtures:
 	@mkdir -p $(APISERVER_FIXTURES)
 
+# $(call failure-summary,log): what failed in a `go test` log, repeated at
+# its end without the apiserver's and etcd's log lines, so that the tail of
+# a long run says which test failed and why.
+failure-summary = echo; echo "== failures (the lines of failing tests, without component logs):"; \
+	grep -v -E '^[IWE][0-9]{4} |^\s+(/|[a-z_./-]+\.go:[0-9]+ \+0x)|etcd output|^ > ' $(1) | \
+	grep -E -A12 -- '^\s*--- FAIL|^panic:|^FAIL|_test\.go:[0-9]+:' | grep -v -E '^\s*--- PASS' | tail -120
+
 .PHONY: test
 test: test-unit test-fuzz-short test-integration ## Unit tests, a short fuzzing run and integration tests (the README's test command).
 
@@ -173,7 +180,9 @@ test-e2e: cluster-binaries ## End-to-end tests on the local cluster (real JobSet
 
 .PHONY: test-integration
 test-integration: etcd fixtures $(BIN)/multislice-scheduler ## Tests on a real kube-apiserver + etcd (with replicas of bin/multislice-scheduler), and a smoke run of the benchmarks.
-	PATH=$(BIN):$$PATH $(GO) test $(TEST_FLAGS) -timeout 20m ./test/integration/...
+	@log="$$(mktemp)"; trap 'rm -f "$$log"' EXIT; \
+	PATH=$(BIN):$$PATH $(GO) test $(TEST_FLAGS) -timeout 20m ./test/integration/... 2>&1 | tee "$$log" || { \
+	  $(call failure-summary,"$$log"); exit 1; }
 	rm -rf $(OUTPUT)/bench-smoke
 	# The perf package's own tests (result accounting, scenario config), then
 	# every scenario at its short size.

@@ -189,6 +189,12 @@ func apiserverArgs(c *Cluster, serving keyPair, sa keyPair) []string {
 		"--allow-privileged=true",
 		"--cert-dir=" + filepath.Join(c.opts.Dir, "apiserver"),
 		"--profiling=false",
+		// Kubernetes' own PodGroup API (scheduling.k8s.io/v1beta1) and
+		// pods' spec.schedulingGroup, with PodGroups' topology
+		// constraints, as on a cluster that opted in: the scheduler gangs
+		// such pods itself, with its own GenericWorkload gate off.
+		"--feature-gates=GenericWorkload=true,TopologyAwareWorkloadScheduling=true",
+		"--runtime-config=scheduling.k8s.io/v1beta1=true",
 	}
 }
 

@@ -120,6 +120,35 @@ func TestDefaultFeatureGatesYieldToTheCommandLine(t *testing.T) {
 	}
 }
 
+// The in-tree workload scheduling cycle stays off: asked for on the
+// command line, the scheduler refuses to start and names the gate.
+func TestGenericWorkloadIsRefused(t *testing.T) {
+	// The flags' registry keeps what was parsed: parse the gate off again.
+	t.Cleanup(func() {
+		cmd := NewCommand()
+		if err := cmd.ParseFlags([]string{"--feature-gates=GenericWorkload=false"}); err != nil {
+			t.Error(err)
+		}
+		if err := cmd.PersistentPreRunE(cmd, nil); err != nil {
+			t.Error(err)
+		}
+	})
+	cmd := NewCommand()
+	if err := cmd.ParseFlags(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.PersistentPreRunE(cmd, nil); err != nil || utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload) {
+		t.Fatalf("by default: err = %v, gate on = %v", err, utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload))
+	}
+	cmd = NewCommand()
+	if err := cmd.ParseFlags([]string{"--feature-gates=GenericWorkload=true"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.PersistentPreRunE(cmd, nil); err == nil || !strings.Contains(err.Error(), "GenericWorkload") {
+		t.Fatalf("err = %v, want a refusal naming the gate", err)
+	}
+}
+
 // PluginNames lists the names of the plugins this scheduler registers.
 func PluginNames() []string {
 	var out []string

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"fmt"
+
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
@@ -25,6 +27,13 @@ var DefaultFeatureGates = map[featuregate.Feature]bool{
 	// when another scheduler places pods on the same nodes and should see
 	// where waiting gang members are about to bind.
 	features.NominatedNodeNameForExpectation: false,
+	// GenericWorkload (beta, off upstream) runs Kubernetes' own workload
+	// scheduling cycle for pods in a PodGroup (spec.schedulingGroup). This
+	// scheduler gangs those pods itself (one exclusive domain per gang,
+	// quota, whole-workload preemption) and disables the in-tree gang
+	// plugins in its profile; the apiserver serves the PodGroup API whatever
+	// this process's gate says. SetFeatureGates refuses it on.
+	features.GenericWorkload: false,
 }
 
 // SetFeatureGates applies DefaultFeatureGates, then the --feature-gates
@@ -37,5 +46,12 @@ func SetFeatureGates(opts *options.Options) error {
 	if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(defaults); err != nil {
 		return err
 	}
-	return opts.ComponentGlobalsRegistry.Set()
+	if err := opts.ComponentGlobalsRegistry.Set(); err != nil {
+		return err
+	}
+	if utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload) {
+		return fmt.Errorf("--feature-gates: %s=true is not supported: multislice-scheduler places the gangs of Kubernetes PodGroups itself; "+
+			"leave the gate off for this scheduler (the apiserver and the default scheduler may have it on)", features.GenericWorkload)
+	}
+	return nil
 }

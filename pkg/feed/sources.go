@@ -79,8 +79,8 @@ func (rt *Runtime) rediscover(sources []workload.Source) {
 	}
 }
 
-// watchSources starts the JobSet, PodGroup and ProvisioningRequest
-// informers whose APIs are served, and keeps looking for the others. Only a
+// watchSources starts the JobSet, PodGroup (scheduler-plugins' and
+// Kubernetes'), and ProvisioningRequest informers whose APIs are served, and keeps looking for the others. Only a
 // definite answer that an API is not served lets its pods be scheduled as
 // plain pods; while
 // discovery fails (throttling, server errors, timeouts) they wait. JobSets
@@ -94,6 +94,9 @@ func (rt *Runtime) watchSources(ctx context.Context, un *controllers.Unsuspender
 		}},
 		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: func(ctx context.Context) (toolscache.InformerSynced, error) {
 			return synced(rt.startPodGroupInformer(ctx, cfg))
+		}},
+		{source: workload.SourceInTreePodGroup, groupVersion: inTreePodGroupAPI.groupVersion, resource: inTreePodGroupAPI.resource, start: func(ctx context.Context) (toolscache.InformerSynced, error) {
+			return synced(rt.startInTreePodGroupInformer(ctx))
 		}},
 		{source: workload.SourceProvisioningRequest, groupVersion: provisioningAPI.groupVersion, resource: provisioningAPI.resource, start: func(ctx context.Context) (toolscache.InformerSynced, error) {
 			return synced(rt.startConsumedRequestInformer(ctx, cfg))

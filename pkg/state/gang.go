@@ -88,6 +88,11 @@ func (s *State) classifyLocked(p *Pod) (Verdict, *Workload) {
 		return v, nil
 	}
 	model := w.model
+	if model == nil {
+		// Its object is no gang (a Kubernetes PodGroup with the basic
+		// policy): its pods are scheduled one by one.
+		return Verdict{}, nil
+	}
 	switch {
 	case model.Finished:
 		v.Unresolvable, v.Message = true, fmt.Sprintf("%s is finished, suspended or being deleted", m.Key)

@@ -68,9 +68,10 @@ func PodGroupMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 // MemberOf reads a pod's workload membership from any source. A pod that
 // names both a JobSet and a PodGroup belongs to the JobSet; a pod of an
 // exclusively placed LeaderWorkerSet belongs to its group; a queued pod
-// of a plain Job belongs to the Job's workload; a pod of none of these
-// that names a LocalQueue is a workload of its own; the other pods that
-// consume a ProvisioningRequest are the gang of that request.
+// of a plain Job belongs to the Job's workload; a pod that names a
+// Kubernetes PodGroup (spec.schedulingGroup) belongs to it; a pod of none
+// of these that names a LocalQueue is a workload of its own; the other
+// pods that consume a ProvisioningRequest are the gang of that request.
 func MemberOf(pod *corev1.Pod) (Member, bool, error) {
 	if m, ok, err := JobSetMember(pod); ok {
 		return m, ok, err
@@ -82,6 +83,9 @@ func MemberOf(pod *corev1.Pod) (Member, bool, error) {
 		return m, ok, err
 	}
 	if m, ok, err := JobMember(pod); ok {
+		return m, ok, err
+	}
+	if m, ok, err := InTreePodGroupMember(pod); ok {
 		return m, ok, err
 	}
 	if m, ok := PodMember(pod); ok {

@@ -87,6 +87,13 @@ func (b *PodBuilder) InPodGroup(name string) *PodBuilder {
 	return b.Label(wellknown.PodGroupLabel, name)
 }
 
+// InSchedulingGroup makes the pod a member of the Kubernetes PodGroup
+// name (spec.schedulingGroup.podGroupName).
+func (b *PodBuilder) InSchedulingGroup(name string) *PodBuilder {
+	b.pod.Spec.SchedulingGroup = &corev1.PodSchedulingGroup{PodGroupName: &name}
+	return b
+}
+
 // PriorityClass sets spec.priorityClassName; the apiserver resolves the priority.
 func (b *PodBuilder) PriorityClass(name string) *PodBuilder {
 	b.pod.Spec.PriorityClassName = name

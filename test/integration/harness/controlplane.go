@@ -76,11 +76,31 @@ type ControlPlane struct {
 	Config *rest.Config
 	// KubeconfigPath is an admin kubeconfig file for the same endpoint.
 	KubeconfigPath string
+
+	// flags are apiserver flags beyond the harness's own; they survive
+	// Restart.
+	flags []string
+}
+
+// ControlPlaneOption changes how the apiserver is started.
+type ControlPlaneOption func(*ControlPlane)
+
+// InTreeWorkloads serves Kubernetes' workload-aware scheduling API
+// (scheduling.k8s.io/v1beta1 Workload and PodGroup, pods'
+// spec.schedulingGroup) with PodGroups' topology constraints: feature
+// gates GenericWorkload and TopologyAwareWorkloadScheduling. The gates
+// are the test process's: every control plane of the package has them.
+func InTreeWorkloads() ControlPlaneOption {
+	return func(cp *ControlPlane) {
+		cp.flags = append(cp.flags,
+			"--feature-gates=GenericWorkload=true,TopologyAwareWorkloadScheduling=true",
+			"--runtime-config=scheduling.k8s.io/v1beta1=true")
+	}
 }
 
 // StartControlPlane starts an apiserver on its own etcd prefix and stops it
 // when the test ends.
-func StartControlPlane(t testing.TB) *ControlPlane {
+func StartControlPlane(t testing.TB, opts ...ControlPlaneOption) *ControlPlane {
 	t.Helper()
 	dir := t.TempDir()
 	tokenFile := filepath.Join(dir, "tokens.csv")
@@ -92,6 +112,9 @@ func StartControlPlane(t testing.TB) *ControlPlane {
 		t.Fatal(err)
 	}
 	cp := &ControlPlane{t: t, dir: dir, storage: framework.SharedEtcd(), proxy: proxy}
+	for _, opt := range opts {
+		opt(cp)
+	}
 	cp.Config = &rest.Config{
 		Host:            "https://" + proxy.addr(),
 		BearerToken:     adminToken,
@@ -121,6 +144,7 @@ func (cp *ControlPlane) startServer() {
 		"--authorization-mode=RBAC",
 		"--token-auth-file=" + filepath.Join(cp.dir, "tokens.csv"),
 	}
+	flags = append(flags, cp.flags...)
 	opts := kubeapiservertesting.NewDefaultTestServerOptions()
 	// Restart cuts connections mid-request on purpose; the invariant
 	// scraper would report those as errors.

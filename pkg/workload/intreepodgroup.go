@@ -1,0 +1,123 @@
+package workload
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	schedv1beta1 "k8s.io/api/scheduling/v1beta1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+)
+
+// SourceInTreePodGroup is a Kubernetes PodGroup (scheduling.k8s.io/v1beta1,
+// feature gate GenericWorkload) whose pods name it in
+// spec.schedulingGroup.podGroupName. Its source is spelled with the API
+// group so that it never shares a Workload object name with a
+// scheduler-plugins PodGroup (SourcePodGroup) of the same name.
+const SourceInTreePodGroup Source = "PodGroup.scheduling.k8s.io"
+
+// InTreePodGroupMember reads a pod's membership of a Kubernetes PodGroup.
+func InTreePodGroupMember(pod *corev1.Pod) (Member, bool, error) {
+	g := pod.Spec.SchedulingGroup
+	if g == nil || g.PodGroupName == nil {
+		return Member{}, false, nil
+	}
+	if *g.PodGroupName == "" {
+		return Member{}, true, &InvalidError{fmt.Sprintf("Pod %s/%s", pod.Namespace, pod.Name), "spec.schedulingGroup.podGroupName", "empty PodGroup name"}
+	}
+	return Member{Key: Key{Source: SourceInTreePodGroup, Namespace: pod.Namespace, Name: *g.PodGroupName}}, true, nil
+}
+
+// FromInTreePodGroup derives the workload of a Kubernetes PodGroup with the
+// gang policy: one slice of minCount pods, all or none, like a
+// scheduler-plugins PodGroup. Its domain is the node label of its topology
+// constraint, which we read as Kubernetes does (every pod in one value of
+// the key) and keep exclusive (no other workload's slice in that domain);
+// without one, our domain-key annotation or defaultDomainKey, as for
+// scheduler-plugins PodGroups. A group with the basic policy is not a gang:
+// it has no workload (nil, nil) and its pods are scheduled one by one.
+// Composite groups (alpha) are refused rather than half-honoured: their
+// children's gangs would be placed independently.
+func FromInTreePodGroup(pg *schedv1beta1.PodGroup, template *corev1.PodSpec, defaultDomainKey string) (*Workload, error) {
+	obj := fmt.Sprintf("%s %s/%s", SourceInTreePodGroup, pg.Namespace, pg.Name)
+	policy := pg.Spec.SchedulingPolicy
+	switch {
+	case policy.Basic != nil && policy.Gang != nil:
+		return nil, &InvalidError{obj, "spec.schedulingPolicy", "sets both basic and gang; exactly one is allowed"}
+	case policy.Basic != nil:
+		return nil, nil
+	case policy.Gang == nil:
+		return nil, &InvalidError{obj, "spec.schedulingPolicy", "sets neither basic nor gang; exactly one is required"}
+	}
+	if name := pg.Spec.ParentCompositePodGroupName; name != nil {
+		return nil, &InvalidError{obj, "spec.parentCompositePodGroupName", fmt.Sprintf(
+			"names CompositePodGroup %q; composite groups are not gang-scheduled together by multislice-scheduler: use one PodGroup per gang, or a JobSet for a multislice workload", *name)}
+	}
+	minCount := policy.Gang.MinCount
+	if minCount <= 0 {
+		return nil, &InvalidError{obj, "spec.schedulingPolicy.gang.minCount", fmt.Sprintf("must be positive, got %d", minCount)}
+	}
+	if minCount > maxPods {
+		return nil, &InvalidError{obj, "spec.schedulingPolicy.gang.minCount", fmt.Sprintf("%d is more pods than one gang may have", minCount)}
+	}
+	domainKey, err := inTreeDomainKey(obj, pg, defaultDomainKey)
+	if err != nil {
+		return nil, err
+	}
+	atomicKey, err := AtomicTopologyKey(obj, pg.Annotations)
+	if err != nil {
+		return nil, err
+	}
+	s := Slice{Index: 0, Name: pg.Name, Pods: int(minCount), DomainKey: domainKey}
+	if template != nil {
+		s.Template = template.DeepCopy()
+		s.Request = PodRequests(s.Template)
+	}
+	return &Workload{
+		Key:       Key{Source: SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name},
+		UID:       pg.UID,
+		Created:   pg.CreationTimestamp.Time,
+		Slices:    []Slice{s},
+		Groups:    1,
+		Finished:  pg.DeletionTimestamp != nil,
+		QueueName: wellknown.QueueName(pg.Labels, pg.Annotations),
+		AtomicKey: atomicKey,
+
+		ProvisioningAnnotations: provisioningAnnotations(pg.Annotations),
+	}, nil
+}
+
+// inTreeDomainKey is the domain of a Kubernetes PodGroup: its topology
+// constraint's key, else our annotation, else defaultDomainKey. The
+// constraint and the annotation may both be set only if they agree.
+func inTreeDomainKey(obj string, pg *schedv1beta1.PodGroup, defaultDomainKey string) (string, error) {
+	const annotationField = "metadata.annotations[" + wellknown.PodGroupDomainKeyAnnotation + "]"
+	annotated, set := pg.Annotations[wellknown.PodGroupDomainKeyAnnotation]
+	if err := validDomainKey(obj, annotationField, annotated); err != nil {
+		return "", err
+	}
+	var topology []schedv1beta1.TopologyConstraint
+	if c := pg.Spec.SchedulingConstraints; c != nil {
+		topology = c.Topology
+	}
+	switch {
+	case len(topology) > 1:
+		return "", &InvalidError{obj, "spec.schedulingConstraints.topology", fmt.Sprintf("has %d constraints; at most one is allowed", len(topology))}
+	case len(topology) == 1:
+		key := topology[0].Key
+		field := "spec.schedulingConstraints.topology[0].key"
+		if key == "" {
+			return "", &InvalidError{obj, field, "empty node label key"}
+		}
+		if err := validDomainKey(obj, field, key); err != nil {
+			return "", err
+		}
+		if set && annotated != key {
+			return "", &InvalidError{obj, annotationField, fmt.Sprintf("%q disagrees with %s %q; set one of them", annotated, field, key)}
+		}
+		return key, nil
+	case set:
+		return annotated, nil
+	}
+	return defaultDomainKey, nil
+}

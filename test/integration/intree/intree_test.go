@@ -1,0 +1,118 @@
+// Package intree_test runs the scheduler against an apiserver that serves
+// Kubernetes' own workload-aware scheduling API (scheduling.k8s.io/v1beta1,
+// feature gates GenericWorkload and TopologyAwareWorkloadScheduling): pods
+// that name a PodGroup in spec.schedulingGroup are gangs in our model.
+package intree_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
+)
+
+func TestMain(m *testing.M) { harness.Main(m) }
+
+// start serves the in-tree API, creates pools v5e pools of two 4-chip
+// hosts, and starts the scheduler. The scheduler is the shipped binary in
+// a process of its own: the apiserver's feature gates are this test
+// process's, and the scheduler runs with GenericWorkload off, as shipped.
+func start(t *testing.T, pools int) (*harness.ControlPlane, string) {
+	t.Helper()
+	cp := harness.StartControlPlane(t, harness.InTreeWorkloads())
+	for i := 1; i <= pools; i++ {
+		cp.CreateNodePool(t, builders.NodePool(fmt.Sprintf("pool-%d", i)).Nodes(2).
+			TPU("tpu-v5-lite-podslice", "2x4", 4).Zone("us-west4-a"))
+	}
+	harness.StartReplica(t, cp, "scheduler", harness.ReplicaOptions{Config: harness.SchedulerConfig(t)})
+	return cp, cp.CreateNamespace(t, "intree")
+}
+
+func createGroup(t *testing.T, cp *harness.ControlPlane, b *builders.InTreePodGroupBuilder) {
+	t.Helper()
+	pg := b.Obj()
+	if _, err := cp.Client.SchedulingV1beta1().PodGroups(pg.Namespace).Create(t.Context(), pg, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create PodGroup %s: %v", pg.Name, err)
+	}
+}
+
+// member is pod i of group, asking for two of a v5e host's four chips.
+func member(ns, group string, i int) *corev1.Pod {
+	return builders.Pod(ns, fmt.Sprintf("%s-%d", group, i)).Scheduler(app.Name).TPU("2").
+		NodeSelector(wellknown.TPUAcceleratorLabel, "tpu-v5-lite-podslice").InSchedulingGroup(group).Obj()
+}
+
+func poolOf(t *testing.T, cp *harness.ControlPlane, ns, pod string) string {
+	t.Helper()
+	p := cp.WaitForPodBound(t, ns, pod)
+	node, err := cp.Client.CoreV1().Nodes().Get(t.Context(), p.Spec.NodeName, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return node.Labels[wellknown.NodePoolLabel]
+}
+
+// A gang PodGroup waits for all of its minCount pods, then lands whole in
+// one value of its topology constraint's key, a pool no other workload
+// shares: a second group goes to the other pool although the first one's
+// pool has chips to spare, and a third waits for a pool, saying that both
+// are held and by whom, until one is given back.
+func TestInTreePodGroupsAreExclusiveGangs(t *testing.T) {
+	cp, ns := start(t, 2)
+	createGroup(t, cp, builders.InTreePodGroup(ns, "infer", 2).Topology(wellknown.NodePoolLabel))
+	cp.CreatePod(t, member(ns, "infer", 0))
+	cp.ExpectPodStaysUnbound(t, ns, "infer-0", 2*time.Second)
+	cp.CreatePod(t, member(ns, "infer", 1))
+	pool := poolOf(t, cp, ns, "infer-0")
+	cp.CheckBoundInPool(t, ns, pool, "infer-1")
+
+	createGroup(t, cp, builders.InTreePodGroup(ns, "solo", 1).Topology(wellknown.NodePoolLabel))
+	cp.CreatePod(t, member(ns, "solo", 0))
+	if other := poolOf(t, cp, ns, "solo-0"); other == pool || other == "" {
+		t.Fatalf("solo-0 in pool %q, want the pool infer does not hold", other)
+	}
+
+	createGroup(t, cp, builders.InTreePodGroup(ns, "third", 1).Topology(wellknown.NodePoolLabel))
+	cp.CreatePod(t, member(ns, "third", 0))
+	p := cp.ExpectPodStaysUnbound(t, ns, "third-0", 3*time.Second)
+	cond := podScheduled(p)
+	if cond == nil || !strings.Contains(cond.Message, "(2 exist, 0 free)") || !strings.Contains(cond.Message, "PodGroup.scheduling.k8s.io "+ns+"/infer") {
+		t.Errorf("third-0 waits without saying both pools are held: %+v", cond)
+	}
+	// The pool comes back when a group ends.
+	if err := cp.Client.SchedulingV1beta1().PodGroups(ns).Delete(t.Context(), "solo", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.Client.CoreV1().Pods(ns).Delete(t.Context(), "solo-0", metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := poolOf(t, cp, ns, "third-0"); got == pool {
+		t.Errorf("third-0 in pool %s, which infer holds", got)
+	}
+}
+
+// A PodGroup with the basic policy is no gang: its pods are scheduled one
+// by one, as the default scheduler would.
+func TestBasicPodGroupPodsArePlainPods(t *testing.T) {
+	cp, ns := start(t, 1)
+	createGroup(t, cp, builders.InTreePodGroup(ns, "web", 0).Basic())
+	cp.CreatePod(t, member(ns, "web", 0))
+	cp.WaitForPodBound(t, ns, "web-0")
+}
+
+func podScheduled(p *corev1.Pod) *corev1.PodCondition {
+	for i, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled {
+			return &p.Status.Conditions[i]
+		}
+	}
+	return nil
+}
