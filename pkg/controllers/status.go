@@ -33,7 +33,12 @@ import (
 // what changed since the apiserver's copy (read from informers), so a
 // quiet cluster costs no writes.
 type StatusWriter struct {
-	client    multisliceclient.Interface
+	client multisliceclient.Interface
+	// urgent writes the Workload objects of workloads whose provisioning
+	// check waits: each owns the workload's ProvisioningRequest, which is
+	// created only once it exists, so it is on the path of admitting the
+	// workload and must not queue behind the status writes' rate limit.
+	urgent    multisliceclient.Interface
 	state     *state.State
 	cqs       listers.ClusterQueueLister
 	lqs       listers.LocalQueueLister
@@ -45,11 +50,13 @@ type StatusWriter struct {
 }
 
 // NewStatusWriter returns the writer of the queue objects' and Workload
-// objects' status that st reports, with client; the listers are the
-// informers' copies, against which only changes are written.
-func NewStatusWriter(client multisliceclient.Interface, st *state.State, cqs listers.ClusterQueueLister, lqs listers.LocalQueueLister,
+// objects' status that st reports, with client, and with urgent for the
+// Workload objects of workloads whose provisioning check waits; the
+// listers are the informers' copies, against which only changes are
+// written.
+func NewStatusWriter(client, urgent multisliceclient.Interface, st *state.State, cqs listers.ClusterQueueLister, lqs listers.LocalQueueLister,
 	acs listers.AdmissionCheckLister, workloads listers.WorkloadLister) *StatusWriter {
-	return &StatusWriter{client: client, state: st, cqs: cqs, lqs: lqs, acs: acs, workloads: workloads}
+	return &StatusWriter{client: client, urgent: urgent, state: st, cqs: cqs, lqs: lqs, acs: acs, workloads: workloads}
 }
 
 // report logs a failed write once per object and error; nil clears it.
@@ -97,25 +104,30 @@ func (w *StatusWriter) sync(ctx context.Context) {
 		_, known := rep.ClusterQueues[r.ClusterQueue]
 		w.report(logger, "LocalQueue "+key, w.syncLocalQueue(ctx, r, known && rep.ClusterQueues[r.ClusterQueue].Known))
 	}
-	// A provisioning request is owned by its Workload object: the
-	// workloads whose check waits go first, so that a burst of other
-	// workloads' writes (rate-limited) does not hold their requests back.
-	order := make([]int, 0, len(rep.Workloads))
-	for i := range rep.Workloads {
-		if c := rep.Workloads[i].Check; c != nil && c.State == "Pending" {
-			order = append(order, i)
+	w.syncWorkloads(ctx, rep.Workloads)
+}
+
+// syncWorkloads writes the Workload objects of reports. A provisioning
+// request is owned by its Workload object: the workloads whose check
+// waits go first, on the urgent client, so that a burst of other
+// workloads' writes (rate-limited) does not hold their requests back.
+func (w *StatusWriter) syncWorkloads(ctx context.Context, reports []state.WorkloadReport) {
+	logger := klog.FromContext(ctx)
+	for i := range reports {
+		if wr := &reports[i]; checkPending(wr) {
+			w.report(logger, "Workload of "+wr.Key.String(), w.syncWorkload(ctx, w.urgent, wr))
 		}
 	}
-	for i := range rep.Workloads {
-		if c := rep.Workloads[i].Check; c == nil || c.State != "Pending" {
-			order = append(order, i)
+	for i := range reports {
+		if wr := &reports[i]; !checkPending(wr) {
+			w.report(logger, "Workload of "+wr.Key.String(), w.syncWorkload(ctx, w.client, wr))
 		}
-	}
-	for _, i := range order {
-		wr := &rep.Workloads[i]
-		w.report(logger, "Workload of "+wr.Key.String(), w.syncWorkload(ctx, wr))
 	}
 }
+
+// checkPending reports whether r's provisioning check waits (for its
+// request to be created or to answer).
+func checkPending(r *state.WorkloadReport) bool { return r.Check != nil && r.Check.State == "Pending" }
 
 func (w *StatusWriter) syncClusterQueue(ctx context.Context, name string, r *state.ClusterQueueReport) error {
 	if !r.Known {
@@ -202,14 +214,14 @@ func (w *StatusWriter) syncLocalQueue(ctx context.Context, r *state.LocalQueueRe
 // and name, shortened with a hash when too long for an object name.
 func WorkloadName(key workload.Key) string { return key.ObjectName() }
 
-func (w *StatusWriter) syncWorkload(ctx context.Context, r *state.WorkloadReport) error {
+func (w *StatusWriter) syncWorkload(ctx context.Context, client multisliceclient.Interface, r *state.WorkloadReport) error {
 	if r.Ended {
 		// Left as admitted until its owner says it finished.
 		return nil
 	}
 	name := WorkloadName(r.Key)
 	want := desiredWorkload(r, name)
-	api := w.client.MultisliceV1alpha1().Workloads(r.Key.Namespace)
+	api := client.MultisliceV1alpha1().Workloads(r.Key.Namespace)
 	cur, err := w.workloads.Workloads(r.Key.Namespace).Get(name)
 	switch {
 	case apierrors.IsNotFound(err):

@@ -2,11 +2,14 @@ package controllers
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
@@ -49,13 +52,51 @@ func TestSyncWorkloadOfAGoneObject(t *testing.T) {
 			}
 			client := fake.NewSimpleClientset() // the apiserver no longer has it
 			w := &StatusWriter{client: client, workloads: listers.NewWorkloadLister(indexer)}
-			if err := w.syncWorkload(context.Background(), report); err != nil {
+			if err := w.syncWorkload(context.Background(), client, report); err != nil {
 				t.Errorf("syncWorkload: %v, want no error", err)
 			}
 			if got := len(client.Actions()); got != 1 {
 				t.Errorf("%d API calls (%v), want the one write that found the object gone", got, client.Actions())
 			}
 		})
+	}
+}
+
+// The Workload object of a workload whose provisioning check waits owns
+// its request: it is written first, on the urgent client, the others on
+// the rate-limited one.
+func TestWorkloadsWhoseCheckWaitsGoFirstOnTheUrgentClient(t *testing.T) {
+	report := func(name string, check *state.CheckReport) state.WorkloadReport {
+		return state.WorkloadReport{
+			Key:   workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: name},
+			Ref:   corev1.ObjectReference{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Name: name, UID: types.UID(name + "-uid")},
+			Model: &workload.Workload{Slices: []workload.Slice{{Name: "main", Pods: 1}}},
+			Queue: "lq", ClusterQueue: "cq", Check: check,
+		}
+	}
+	reports := []state.WorkloadReport{
+		report("no-check", nil),
+		report("check-passed", &state.CheckReport{Name: "dws", State: "Ready"}),
+		report("check-waits", &state.CheckReport{Name: "dws", State: "Pending"}),
+	}
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	client, urgent := fake.NewSimpleClientset(), fake.NewSimpleClientset()
+	w := &StatusWriter{client: client, urgent: urgent, workloads: listers.NewWorkloadLister(indexer)}
+	w.syncWorkloads(context.Background(), reports)
+	created := func(c *fake.Clientset) []string {
+		var names []string
+		for _, a := range c.Actions() {
+			if a.GetVerb() == "create" {
+				names = append(names, a.(clienttesting.CreateAction).GetObject().(*multislicev1alpha1.Workload).Name)
+			}
+		}
+		return names
+	}
+	if got, want := created(urgent), []string{"jobset-check-waits"}; !slices.Equal(got, want) {
+		t.Errorf("urgent client created %v, want %v", got, want)
+	}
+	if got, want := created(client), []string{"jobset-no-check", "jobset-check-passed"}; !slices.Equal(got, want) {
+		t.Errorf("rate-limited client created %v, want %v", got, want)
 	}
 }
 

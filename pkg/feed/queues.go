@@ -148,7 +148,7 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, cfg *rest.Config) (t
 		}
 		return true
 	}
-	w := controllers.NewStatusWriter(statusClient, st, v1.ClusterQueues().Lister(), v1.LocalQueues().Lister(),
+	w := controllers.NewStatusWriter(statusClient, recordClient, st, v1.ClusterQueues().Lister(), v1.LocalQueues().Lister(),
 		v1.AdmissionChecks().Lister(), workloads.Lister())
 	rt.WhileLeading(ctx, func(ctx context.Context) {
 		if toolscache.WaitForCacheSync(ctx.Done(), synced) {
