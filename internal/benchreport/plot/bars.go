@@ -56,8 +56,12 @@ func (c RatioChart) SVG() []byte {
 	labelW, valueW := minLabelWidth, minValueWidth
 	lo, hi := 1.0, 1.0
 	spreads := false
+	groupW := 0.0
 	for _, b := range c.Bars {
-		labelW = max(labelW, textWidth(b.Group, 13), barLabelInset+textWidth(b.Label, 12))
+		// A group's heading has a row of its own, across the chart: only
+		// the bars' labels take the label column.
+		groupW = max(groupW, textWidth(b.Group, 13))
+		labelW = max(labelW, barLabelInset+textWidth(b.Label, 12))
 		main, note := b.value()
 		valueW = max(valueW, textWidth(main, 12)+textWidth(note, 11)+8)
 		if b.valid() {
@@ -74,7 +78,7 @@ func (c RatioChart) SVG() []byte {
 		lo, hi = mid/math.Sqrt(1.5), mid*math.Sqrt(1.5)
 	}
 	plotLeft := barLeft + labelW + barGap
-	width := plotLeft + barPlotWidth + barGap + valueW + barLeft
+	width := max(plotLeft+barPlotWidth+barGap+valueW, barLeft+groupW, barLeft+textWidth(c.Title, 16)) + barLeft
 	rows := 0.0
 	for i, b := range c.Bars {
 		if i == 0 || b.Group != c.Bars[i-1].Group {
@@ -104,10 +108,18 @@ func (c RatioChart) SVG() []byte {
 		cv.text(plotLeft+barPlotWidth/2, top+24, "empty", "middle", "No comparison.")
 	}
 
+	// The line at 1, which the bars start from: under the group
+	// headings, which hide it where they cross it.
 	one := xs.at(1)
+	cv.raw(`<line class="reference" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"/>`,
+		coord(one), coord(top-4), coord(one), coord(bottom), textColour)
 	ry := top
 	for i, b := range c.Bars {
 		if i == 0 || b.Group != c.Bars[i-1].Group {
+			// The heading crosses the plot area: its gridlines are
+			// hidden behind it.
+			cv.raw(`<rect x="%s" y="%s" width="%s" height="%s" fill="#ffffff"/>`,
+				coord(barLeft-2), coord(ry+4), coord(textWidth(b.Group, 13)+4), coord(barGroupRow-6))
 			cv.text(barLeft, ry+18, "group", "start", b.Group)
 			ry += barGroupRow
 		}
@@ -130,14 +142,11 @@ func (c RatioChart) SVG() []byte {
 			cv.raw(`</g>`)
 		}
 		main, note := b.value()
-		cv.raw(`<text class="value" x="%s" y="%s">%s<tspan class="value-note">%s</tspan></text>`,
+		cv.raw(`<text class="value" x="%s" y="%s" xml:space="preserve">%s<tspan class="value-note">%s</tspan></text>`,
 			coord(plotLeft+barPlotWidth+barGap), coord(mid+4), esc(main), esc(note))
 		cv.raw(`</g>`)
 		ry += barRow
 	}
-	// The line at 1 is drawn over the bars, which start there.
-	cv.raw(`<line class="reference" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.5"/>`,
-		coord(one), coord(top-4), coord(one), coord(bottom), textColour)
 	return cv.bytes()
 }
 

@@ -58,7 +58,7 @@ func (c LineChart) SVG() []byte {
 			legendW = max(legendW, legendTextInset+textWidth(s.Name, 12), legendTextInset+textWidth(legendNote(s), 11))
 		}
 	}
-	width := lineLeft + linePlotWidth + lineLegendGap + legendW + lineRight
+	width := max(lineLeft+linePlotWidth+lineLegendGap+legendW, 16+textWidth(c.Title, 16)) + lineRight
 	height := headerHeight(c.Subtitle, width)
 	for _, p := range c.Panels {
 		height += panelHeight(p)

@@ -64,13 +64,14 @@ func zeroTicks(max float64, n int) []float64 {
 }
 
 // ratioTicks returns tick values within [lo, hi] for a logarithmic axis of
-// ratios: 1, 2 and 5 times powers of ten where the domain spans a factor of
-// 4 or more (powers of ten alone where that gives more than 9), else evenly
-// spaced nice values, so that a narrow domain around 1 still gets ticks.
+// ratios. Where the domain spans a factor of 4 or more, they are the
+// densest of 1, 1.5, 2, 3, 5 and 7; 1, 2 and 5; or 1 times powers of ten
+// that gives at most 9 ticks; else evenly spaced nice values, so that a
+// narrow domain around 1 still gets ticks.
 func ratioTicks(lo, hi float64) []float64 {
 	var ticks []float64
 	if hi/lo >= 4 {
-		for _, mults := range [][]float64{{1, 2, 5}, {1}} {
+		for _, mults := range [][]float64{{1, 1.5, 2, 3, 5, 7}, {1, 2, 5}, {1}} {
 			ticks = ticks[:0]
 			for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 				for _, m := range mults {
@@ -86,7 +87,7 @@ func ratioTicks(lo, hi float64) []float64 {
 		}
 		return ticks
 	}
-	step := niceStep(hi-lo, 5)
+	step := niceStep(hi-lo, 6)
 	for v := math.Ceil(lo/step*(1-1e-9)) * step; v <= hi*(1+1e-9); v += step {
 		ticks = append(ticks, roundTo(v, step))
 	}

@@ -31,10 +31,13 @@ func TestRatioTicks(t *testing.T) {
 		lo, hi float64
 		want   []float64
 	}{
-		{lo: 0.4, hi: 2.5, want: []float64{0.5, 1, 2}},
+		{lo: 0.4, hi: 2.5, want: []float64{0.5, 0.7, 1, 1.5, 2}},
+		{lo: 0.21, hi: 1.75, want: []float64{0.3, 0.5, 0.7, 1, 1.5}},
+		{lo: 0.05, hi: 9, want: []float64{0.05, 0.1, 0.2, 0.5, 1, 2, 5}},
 		{lo: 0.7, hi: 2.2, want: []float64{1, 1.5, 2}},
 		{lo: 0.1, hi: 12, want: []float64{0.1, 0.2, 0.5, 1, 2, 5, 10}},
 		{lo: 0.8, hi: 1.3, want: []float64{0.8, 0.9, 1, 1.1, 1.2, 1.3}},
+		{lo: 0.84, hi: 1.89, want: []float64{1, 1.2, 1.4, 1.6, 1.8}},
 		{lo: 0.001, hi: 1000, want: []float64{0.001, 0.01, 0.1, 1, 10, 100, 1000}},
 	}
 	for _, c := range cases {
