@@ -188,17 +188,33 @@ test-integration: etcd fixtures $(BIN)/multislice-scheduler ## Tests on a real k
 	# every scenario at its short size.
 	PATH=$(BIN):$$PATH $(GO) test -timeout 10m ./test/perf/ -run '^Test' -bench . -benchtime 1x \
 		-perf-scheduling-label-filter=short -data-items-dir $(OUTPUT)/bench-smoke
-	$(GO) run ./hack/benchreport $(OUTPUT)/bench-smoke
+	$(GO) run ./hack/benchreport -o $(OUTPUT)/bench-smoke/results.md $(OUTPUT)/bench-smoke
+	cat $(OUTPUT)/bench-smoke/results.md
+	# The report has its plots: the ratios, and pods bound over time, which
+	# the perf package recorded.
+	ls $(OUTPUT)/bench-smoke/plots/ratio-time.svg $(OUTPUT)/bench-smoke/plots/bound-*.svg
 
 .PHONY: bench
-bench: etcd fixtures ## scheduler_perf: every scenario through the default profile and ours, one run; writes _output/bench/results.md.
+bench: etcd fixtures ## scheduler_perf: every scenario through the default profile and ours, one run; writes _output/bench/results.md and its plots (plots/*.svg).
 	rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
 	PATH=$(BIN):$$PATH $(GO) test -timeout 120m ./test/perf/ -run '^$$' -bench . -benchtime 1x -count $(BENCH_COUNT) \
 		-perf-scheduling-label-filter=$(BENCH_FILTER) -data-items-dir $(BENCH_OUT) | tee $(BENCH_OUT)/bench.log
-	$(GO) run ./hack/benchreport $(BENCH_OUT) | tee $(BENCH_OUT)/results.md
+	$(GO) run ./hack/benchreport -o $(BENCH_OUT)/results.md $(BENCH_OUT)
+	cat $(BENCH_OUT)/results.md
 	# One preemption decision on its own (1000 candidate workloads), apart
 	# from the apiserver and etcd that share the CPU in scheduler_perf.
 	$(GO) test ./pkg/admission/ -run '^$$' -bench Preempt -benchtime 50x -benchmem | tee $(BENCH_OUT)/preemption-decision.txt
+
+# The README shows the plots of one run from docs/bench/: this replaces
+# them, and the report that shows them all, with another run's
+# (BENCH_OUT=_output/bench-smoke for the smoke run of test-integration).
+.PHONY: bench-docs
+bench-docs: ## Copy a run's report and plots (BENCH_OUT, _output/bench by default) into docs/bench/ for the README.
+	@test -f $(BENCH_OUT)/results.md || { echo "no $(BENCH_OUT)/results.md: run 'make bench' first, or set BENCH_OUT"; exit 1; }
+	rm -rf docs/bench && mkdir -p docs/bench/plots
+	{ echo "_The report of \`$(patsubst $(CURDIR)/%,%,$(BENCH_OUT))\`, copied by \`make bench-docs\` at $(VERSION) on $$(date -u +%Y-%m-%d)._"; \
+	  echo; cat $(BENCH_OUT)/results.md; } > docs/bench/results.md
+	cp $(BENCH_OUT)/plots/*.svg docs/bench/plots/
 
 .PHONY: verify
 verify: verify-fmt verify-vet verify-vendor verify-manifests verify-crds verify-generated ## Static checks; fails on any drift.

@@ -36,6 +36,8 @@ type provisioningRow struct {
 	// it, and reported how many did: a figure is their mean.
 	sums     map[string]float64
 	reported map[string]int
+	// byRun holds, per "Metric.Field", each run's figure, by run (file).
+	byRun map[string]map[int]float64
 }
 
 // get returns the mean of metric.field over the runs that reported it.
@@ -83,7 +85,7 @@ func loadProvisioning(dir string) ([]provisioningRow, error) {
 	slices.Sort(files)
 	var order []quotaKey
 	rows := map[quotaKey]*provisioningRow{}
-	for _, f := range files {
+	for run, f := range files {
 		items, err := readItems(f)
 		if err != nil {
 			return nil, err
@@ -97,7 +99,7 @@ func loadProvisioning(dir string) ([]provisioningRow, error) {
 			r := rows[k]
 			if r == nil {
 				r = &provisioningRow{Scenario: k.scenario, Variant: k.variant, Workload: k.workload,
-					sums: map[string]float64{}, reported: map[string]int{}}
+					sums: map[string]float64{}, reported: map[string]int{}, byRun: map[string]map[int]float64{}}
 				rows[k] = r
 				order = append(order, k)
 			}
@@ -105,8 +107,13 @@ func loadProvisioning(dir string) ([]provisioningRow, error) {
 				r.Runs++
 			}
 			for field, v := range it.Data {
-				r.sums[metric+"."+field] += v
-				r.reported[metric+"."+field]++
+				mf := metric + "." + field
+				r.sums[mf] += v
+				r.reported[mf]++
+				if r.byRun[mf] == nil {
+					r.byRun[mf] = map[int]float64{}
+				}
+				r.byRun[mf][run] = v
 			}
 		}
 	}

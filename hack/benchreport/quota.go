@@ -36,6 +36,8 @@ type quotaRow struct {
 	AdmitSeconds                 float64
 	peakRSS, peakHeap            float64
 	peakRSSRuns, peakHeapSamples int
+	// runWorkloads and runAdmitSeconds are each run's, by run (file).
+	runWorkloads, runAdmitSeconds map[int]float64
 }
 
 // Throughput is admitted workloads per second, from the start of the
@@ -64,6 +66,17 @@ func (r quotaRow) AttemptsPerPod() float64 {
 		return 0
 	}
 	return r.Attempts / r.Pods
+}
+
+// runThroughputs is each run's admission throughput, by run (file).
+func (r quotaRow) runThroughputs() map[int]float64 {
+	out := map[int]float64{}
+	for run, secs := range r.runAdmitSeconds {
+		if secs > 0 {
+			out[run] = r.runWorkloads[run] / secs
+		}
+	}
+	return out
 }
 
 // PeakRSS is the mean over runs of the test process's peak RSS (MB).
@@ -109,7 +122,7 @@ func loadQuota(dir string) ([]quotaRow, error) {
 	slices.Sort(harnessFiles)
 	var order []quotaKey
 	rows := map[quotaKey]*quotaRow{}
-	for _, f := range drainFiles {
+	for run, f := range drainFiles {
 		items, err := readItems(f)
 		if err != nil {
 			return nil, err
@@ -121,7 +134,8 @@ func loadQuota(dir string) ([]quotaRow, error) {
 			}
 			r := rows[k]
 			if r == nil {
-				r = &quotaRow{Scenario: k.scenario, Variant: k.variant, Workload: k.workload}
+				r = &quotaRow{Scenario: k.scenario, Variant: k.variant, Workload: k.workload,
+					runWorkloads: map[int]float64{}, runAdmitSeconds: map[int]float64{}}
 				rows[k] = r
 				order = append(order, k)
 			}
@@ -130,6 +144,7 @@ func loadQuota(dir string) ([]quotaRow, error) {
 			case "QueueDrainCounts":
 				r.Runs++
 				r.Workloads += d["Workloads"]
+				r.runWorkloads[run] += d["Workloads"]
 				r.Gangs += d["Gangs"]
 				r.Pods += d["Pods"]
 				r.Attempts += d["Attempts"]
@@ -138,6 +153,7 @@ func loadQuota(dir string) ([]quotaRow, error) {
 				r.Rejections += d["QueueRejections"]
 			case "QueueDrainDuration":
 				r.AdmitSeconds += d["Admitted"]
+				r.runAdmitSeconds[run] += d["Admitted"]
 			case "QueueDrainPeakRSS":
 				r.peakRSS += d["Max"]
 				r.peakRSSRuns++

@@ -1,11 +1,14 @@
 // Package benchreport turns scheduler_perf data-item files into a markdown
-// table that compares each scenario's variants with its baseline variant.
+// table that compares each scenario's variants with its baseline variant,
+// and into plots of it (plots.go): the ratios to the baseline, and each
+// scenario's pods bound over time (timeline.go).
 package benchreport
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,7 +40,16 @@ type Row struct {
 	// Speedup is the baseline variant's Duration over this one's (above 1
 	// is faster); 0 for the baseline itself.
 	Speedup float64
-	samples int
+	// SpeedupMin and SpeedupMax are the lowest and highest Speedup of
+	// single runs, the baseline's and this variant's of the same run
+	// (data-item file) paired, over the runs where both ran; 0 for the
+	// baseline itself.
+	SpeedupMin, SpeedupMax float64
+	// Measured is the harness's name for the measured pods, the last part
+	// of its data items' names: their namespace (TestScenariosNameMeasurementsByNamespace
+	// in test/perf).
+	Measured string
+	samples  int
 }
 
 type key struct{ scenario, variant, workload string }
@@ -77,16 +89,19 @@ func Aggregate(all []dataItems) []Row {
 	var order []key
 	rows := map[key]*Row{}
 	attempts := map[key][]float64{}
+	// runDurations: per row, the Duration of each run, by file.
+	runDurations := map[key]map[int]float64{}
 	row := func(k key) *Row {
 		r := rows[k]
 		if r == nil {
 			r = &Row{Scenario: k.scenario, Variant: k.variant, Workload: k.workload}
 			rows[k] = r
 			order = append(order, k)
+			runDurations[k] = map[int]float64{}
 		}
 		return r
 	}
-	for _, items := range all {
+	for run, items := range all {
 		for _, it := range items.DataItems {
 			k, ok := parseName(it.Labels["Name"])
 			if !ok {
@@ -98,6 +113,10 @@ func Aggregate(all []dataItems) []Row {
 				n := float64(r.Runs)
 				r.Duration = (r.Duration*n + it.Data["Duration"]) / (n + 1)
 				r.Runs++
+				runDurations[k][run] = it.Data["Duration"]
+				if r.Measured == "" {
+					r.Measured = measuredName(it.Labels["Name"])
+				}
 			case "SchedulingThroughput":
 				r := row(k)
 				n := float64(r.samples)
@@ -117,6 +136,7 @@ func Aggregate(all []dataItems) []Row {
 	}
 	out := make([]Row, 0, len(order))
 	baseline := map[[2]string]float64{}
+	baselineKey := map[[2]string]key{}
 	for _, k := range order {
 		r := rows[k]
 		if ps := attempts[k]; len(ps) > 0 {
@@ -129,8 +149,11 @@ func Aggregate(all []dataItems) []Row {
 		bk := [2]string{k.scenario, k.workload}
 		if base, ok := baseline[bk]; !ok {
 			baseline[bk] = r.Duration
+			baselineKey[bk] = k
 		} else if base > 0 && r.Duration > 0 {
 			r.Speedup = base / r.Duration
+			r.SpeedupMin, r.SpeedupMax = PairedRange(runDurations[baselineKey[bk]], runDurations[k],
+				func(base, v float64) float64 { return base / v })
 		}
 		r.samples = 0
 		out = append(out, *r)
@@ -150,6 +173,36 @@ func parseName(name string) (key, bool) {
 		return key{}, false
 	}
 	return key{scenario: scenario, variant: variant, workload: workload}, true
+}
+
+// measuredName is the part of a harness data item's name after the
+// workload: "" when there is none.
+func measuredName(name string) string {
+	parts := strings.SplitN(name, "/", 4)
+	if len(parts) < 4 {
+		return ""
+	}
+	return parts[3]
+}
+
+// PairedRange returns the lowest and highest of ratio(base, v) over the
+// runs (keys) in which both base and v have a positive figure; zeros when
+// there is none. A variant's spread compares it with the baseline of its
+// own run: both ran on the machine in the same state.
+func PairedRange(base, v map[int]float64, ratio func(base, v float64) float64) (lo, hi float64) {
+	for _, run := range slices.Sorted(maps.Keys(v)) {
+		b, ok := base[run]
+		if !ok || b <= 0 || v[run] <= 0 {
+			continue
+		}
+		r := ratio(b, v[run])
+		if lo == 0 && hi == 0 {
+			lo, hi = r, r
+			continue
+		}
+		lo, hi = min(lo, r), max(hi, r)
+	}
+	return lo, hi
 }
 
 // Markdown writes the table.

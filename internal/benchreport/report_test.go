@@ -45,17 +45,21 @@ func TestAggregate(t *testing.T) {
 		"one run, compared with the first variant": {
 			runs: []string{run1},
 			want: []Row{
-				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 100, Perc50: 90, Perc90: 120, Duration: 10, AttemptP99: 4, Runs: 1},
-				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 80, Perc50: 70, Perc90: 100, Duration: 12.5, Runs: 1, Speedup: 0.8},
-				{Scenario: "Baseline", Variant: "GangProfile", Workload: "1000Nodes", Duration: 5, Runs: 1, Speedup: 2},
+				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 100, Perc50: 90, Perc90: 120, Duration: 10, AttemptP99: 4, Runs: 1, Measured: "namespace-1"},
+				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 80, Perc50: 70, Perc90: 100, Duration: 12.5, Runs: 1,
+					Speedup: 0.8, SpeedupMin: 0.8, SpeedupMax: 0.8, Measured: "namespace-1"},
+				{Scenario: "Baseline", Variant: "GangProfile", Workload: "1000Nodes", Duration: 5, Runs: 1, Speedup: 2, SpeedupMin: 2, SpeedupMax: 2, Measured: "multislice"},
 			},
 		},
 		"repeats are averaged; throughput over the runs that sampled it": {
 			runs: []string{run1, run2},
+			// The spread pairs each run's variant with the same run's
+			// baseline: 10/12.5 and 12/13.5; the gang profile ran once.
 			want: []Row{
-				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 105, Perc50: 95, Perc90: 125, Duration: 11, AttemptP99: 4, Runs: 2},
-				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 80, Perc50: 70, Perc90: 100, Duration: 13, Runs: 2, Speedup: 11.0 / 13.0},
-				{Scenario: "Baseline", Variant: "GangProfile", Workload: "1000Nodes", Duration: 5, Runs: 1, Speedup: 11.0 / 5.0},
+				{Scenario: "Baseline", Variant: "DefaultProfile", Workload: "1000Nodes", Average: 105, Perc50: 95, Perc90: 125, Duration: 11, AttemptP99: 4, Runs: 2, Measured: "namespace-1"},
+				{Scenario: "Baseline", Variant: "MultisliceProfile", Workload: "1000Nodes", Average: 80, Perc50: 70, Perc90: 100, Duration: 13, Runs: 2,
+					Speedup: 11.0 / 13.0, SpeedupMin: 10 / 12.5, SpeedupMax: 12 / 13.5, Measured: "namespace-1"},
+				{Scenario: "Baseline", Variant: "GangProfile", Workload: "1000Nodes", Duration: 5, Runs: 1, Speedup: 11.0 / 5.0, SpeedupMin: 2, SpeedupMax: 2, Measured: "multislice"},
 			},
 		},
 		"nothing measured": {runs: nil, want: []Row{}},
@@ -152,12 +156,15 @@ func TestAggregateScenariosWithSharedWorkloadNames(t *testing.T) {
  {"data":{"Duration":2.5},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/PlainWithWaitingGangs_GangsWaiting/16Nodes_2x4SlicesWaiting_50Pods/plain"}}
 ]}`
 	want := []Row{
-		{Scenario: "SingleWorkload", Variant: "PlainPodsDefaultProfile", Workload: "1024Nodes_1x256Slices", Duration: 8, Runs: 1},
-		{Scenario: "LoadedCluster", Variant: "PlainPodsDefaultProfile", Workload: "1024Nodes_1x256Slices", Duration: 10, Runs: 1},
-		{Scenario: "SingleWorkload", Variant: "GangsMultisliceProfile", Workload: "1024Nodes_1x256Slices", Duration: 4, Runs: 1, Speedup: 2},
-		{Scenario: "LoadedCluster", Variant: "GangsMultisliceProfile", Workload: "1024Nodes_1x256Slices", Duration: 20, Runs: 1, Speedup: 0.5},
-		{Scenario: "PlainWithWaitingGangs", Variant: "NothingWaiting", Workload: "16Nodes_2x4SlicesWaiting_50Pods", Duration: 2, Runs: 1},
-		{Scenario: "PlainWithWaitingGangs", Variant: "GangsWaiting", Workload: "16Nodes_2x4SlicesWaiting_50Pods", Duration: 2.5, Runs: 1, Speedup: 0.8},
+		{Scenario: "SingleWorkload", Variant: "PlainPodsDefaultProfile", Workload: "1024Nodes_1x256Slices", Duration: 8, Runs: 1, Measured: "measured"},
+		{Scenario: "LoadedCluster", Variant: "PlainPodsDefaultProfile", Workload: "1024Nodes_1x256Slices", Duration: 10, Runs: 1, Measured: "measured"},
+		{Scenario: "SingleWorkload", Variant: "GangsMultisliceProfile", Workload: "1024Nodes_1x256Slices", Duration: 4, Runs: 1,
+			Speedup: 2, SpeedupMin: 2, SpeedupMax: 2, Measured: "measured"},
+		{Scenario: "LoadedCluster", Variant: "GangsMultisliceProfile", Workload: "1024Nodes_1x256Slices", Duration: 20, Runs: 1,
+			Speedup: 0.5, SpeedupMin: 0.5, SpeedupMax: 0.5, Measured: "measured"},
+		{Scenario: "PlainWithWaitingGangs", Variant: "NothingWaiting", Workload: "16Nodes_2x4SlicesWaiting_50Pods", Duration: 2, Runs: 1, Measured: "plain"},
+		{Scenario: "PlainWithWaitingGangs", Variant: "GangsWaiting", Workload: "16Nodes_2x4SlicesWaiting_50Pods", Duration: 2.5, Runs: 1,
+			Speedup: 0.8, SpeedupMin: 0.8, SpeedupMax: 0.8, Measured: "plain"},
 	}
 	if diff := cmp.Diff(want, Aggregate([]dataItems{items(t, run)}), cmp.AllowUnexported(Row{})); diff != "" {
 		t.Errorf("Aggregate (-want +got):\n%s", diff)

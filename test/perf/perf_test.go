@@ -6,7 +6,8 @@
 // drain queues of workloads, the hotswap scenarios follow preemption
 // victims and gangs, and the provisioning scenarios answer
 // ProvisioningRequests, which the harness cannot do alone: see
-// drain_test.go, hotswap_test.go and provisioning_test.go.
+// drain_test.go, hotswap_test.go and provisioning_test.go. Every workload's
+// pods bound over time are recorded beside (timeline_test.go).
 package perf
 
 import (
@@ -55,9 +56,15 @@ func BenchmarkPerfScheduling(b *testing.B) {
 		b.Fatal(err)
 	}
 	probes, drains, hotswaps, provisionings := newJobSetProbes(), newDrains(), newHotswaps(), newProvisionings()
+	timelines := newTimelines()
 	// Each hook acts only on the workloads that ask for it by parameter
-	// (the probe: on those our profile schedules).
+	// (the probe: on those our profile schedules), but the timeline, which
+	// counts the pods of every workload as they are bound, from before the
+	// other hooks create any.
 	nodesCreated := func(tCtx ktesting.TContext, s *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
+		if err := timelines.nodesCreated(tCtx, s); err != nil {
+			return err
+		}
 		if err := probes.nodesCreated(tCtx, s); err != nil {
 			return err
 		}
@@ -78,6 +85,9 @@ func BenchmarkPerfScheduling(b *testing.B) {
 		b.Fatal(err)
 	}
 	if err := provisionings.write(topic); err != nil {
+		b.Fatal(err)
+	}
+	if err := timelines.write(topic); err != nil {
 		b.Fatal(err)
 	}
 }
