@@ -297,13 +297,14 @@ verify-manifests: ## Manifests render.
 # `make generate` refreshes. With default values the chart must render
 # the objects of manifests/ (hack/chartcheck compares them field by field,
 # ignoring only Helm's own labels); with the values of
-# hack/chartcheck/testdata it must render what custom-expect.yaml says.
+# hack/chartcheck/testdata it must render what custom-expect.yaml says;
+# values that contradict each other must fail to render.
 CHART_DIR    := charts/multislice-scheduler
 CHART_CHECKS := hack/chartcheck/testdata
 HELM          = cd hack/tools && GOFLAGS=-mod=mod $(GO) tool helm
 
 .PHONY: verify-chart
-verify-chart: ## The Helm chart lints, renders the objects of manifests/ with its default values, and other values as asked.
+verify-chart: ## The Helm chart lints, renders the objects of manifests/ with its default values, other values as asked, and refuses contradictory ones.
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	chart=$(CURDIR)/$(CHART_DIR); checks=$(CURDIR)/$(CHART_CHECKS); \
 	( $(HELM) lint --strict --quiet "$$chart" ); \
@@ -314,9 +315,12 @@ verify-chart: ## The Helm chart lints, renders the objects of manifests/ with it
 	"$$tmp/chartcheck" -want manifests -got 'chart (default values)' "$$tmp/manifests.yaml" "$$tmp/chart.yaml"; \
 	( $(HELM) template ms "$$chart" --namespace sched-system -f "$$checks/custom-values.yaml" ) > "$$tmp/custom.yaml"; \
 	"$$tmp/chartcheck" -subset -want $(CHART_CHECKS)/custom-expect.yaml -got 'chart (custom-values.yaml)' "$$checks/custom-expect.yaml" "$$tmp/custom.yaml"; \
-	if ( $(HELM) template ms "$$chart" --set replicas=2 --set leaderElection.enabled=false ) >/dev/null 2>&1; then \
-	  echo "the chart rendered 2 replicas without leader election"; exit 1; \
-	fi
+	for refused in replicas=2,leaderElection.enabled=false podDisruptionBudget.maxUnavailable=1 namespace.name=; do \
+	  if out="$$( ( $(HELM) template ms "$$chart" --set "$$refused" ) 2>&1 )"; then \
+	    echo "the chart rendered with --set $$refused, which it must refuse"; exit 1; \
+	  fi; \
+	  case "$$out" in *"execution error"*) ;; *) echo "$$out"; exit 1 ;; esac; \
+	done
 
 # bin/helm, for the end-to-end tests: the Helm hack/tools pins.
 $(BIN)/helm: hack/tools/go.mod hack/tools/go.sum
