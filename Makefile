@@ -175,7 +175,7 @@ test-race-all: etcd fixtures $(BIN)/multislice-scheduler ## Unit and every integ
 	PATH=$(BIN):$$PATH $(GO) test -race $(TEST_FLAGS) -timeout 80m ./test/integration/...
 
 .PHONY: test-e2e
-test-e2e: cluster-binaries ## End-to-end tests on the local cluster (real JobSet webhooks and controllers, KWOK nodes).
+test-e2e: cluster-binaries $(BIN)/helm ## End-to-end tests on the local cluster (real JobSet webhooks and controllers, KWOK nodes).
 	$(GO) test $(TEST_FLAGS) -count=1 -timeout 35m ./test/e2e/...
 
 .PHONY: test-integration
@@ -217,7 +217,7 @@ bench-docs: ## Copy a run's report and plots (BENCH_OUT, _output/bench by defaul
 	cp $(BENCH_OUT)/plots/*.svg docs/bench/plots/
 
 .PHONY: verify
-verify: verify-fmt verify-vet verify-vendor verify-manifests verify-crds verify-generated ## Static checks; fails on any drift.
+verify: verify-fmt verify-vet verify-vendor verify-manifests verify-crds verify-generated verify-chart ## Static checks; fails on any drift.
 
 .PHONY: verify-fmt
 verify-fmt:
@@ -294,6 +294,7 @@ GENERATED_DIRS := $(API_DIRS) pkg/generated
 .PHONY: generate
 generate: crds ## Generate the multislice.dev, ProvisioningRequest and ComputeClass APIs' deepcopy functions, typed clients (pkg/generated) and CRDs, and the third-party CRDs.
 	GO=$(GO) hack/update-codegen.sh
+	rm -f $(CHART_DIR)/crds/*.yaml && cp manifests/crds/multislice.dev_*.yaml $(CHART_DIR)/crds/
 
 .PHONY: verify-generated
 verify-generated: ## The code and CRDs generated from the multislice.dev, ProvisioningRequest and ComputeClass API types are up to date.
@@ -314,6 +315,45 @@ verify-generated: ## The code and CRDs generated from the multislice.dev, Provis
 .PHONY: verify-manifests
 verify-manifests: ## Manifests render.
 	$(GO) run ./hack/render-manifests manifests > /dev/null
+
+# The Helm chart. Helm is a tool of hack/tools (its own module), so it
+# never enters go.mod or vendor/; `go tool` caches its build. The chart's
+# crds/ are copies of the multislice.dev CRDs of manifests/crds, which
+# `make generate` refreshes. With default values the chart must render
+# the objects of manifests/ (hack/chartcheck compares them field by field,
+# ignoring only Helm's own labels); with the values of
+# hack/chartcheck/testdata it must render what custom-expect.yaml says;
+# values that contradict each other must fail to render.
+CHART_DIR    := charts/multislice-scheduler
+CHART_CHECKS := hack/chartcheck/testdata
+HELM          = cd hack/tools && GOFLAGS=-mod=mod $(GO) tool helm
+
+.PHONY: verify-chart
+verify-chart: ## The Helm chart lints, renders the objects of manifests/ with its default values, other values as asked, and refuses contradictory ones.
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	chart=$(CURDIR)/$(CHART_DIR); checks=$(CURDIR)/$(CHART_CHECKS); \
+	( $(HELM) lint --strict --quiet "$$chart" ); \
+	( $(HELM) lint --strict --quiet "$$chart" --namespace sched-system -f "$$checks/custom-values.yaml" ); \
+	$(GO) build -o "$$tmp/chartcheck" ./hack/chartcheck; \
+	$(GO) run ./hack/render-manifests manifests > "$$tmp/manifests.yaml"; \
+	( $(HELM) template multislice-scheduler "$$chart" --include-crds ) > "$$tmp/chart.yaml"; \
+	"$$tmp/chartcheck" -want manifests -got 'chart (default values)' "$$tmp/manifests.yaml" "$$tmp/chart.yaml"; \
+	( $(HELM) template ms "$$chart" --namespace sched-system -f "$$checks/custom-values.yaml" ) > "$$tmp/custom.yaml"; \
+	"$$tmp/chartcheck" -subset -want $(CHART_CHECKS)/custom-expect.yaml -got 'chart (custom-values.yaml)' "$$checks/custom-expect.yaml" "$$tmp/custom.yaml"; \
+	for refused in replicas=2,leaderElection.enabled=false podDisruptionBudget.maxUnavailable=1 namespace.name=; do \
+	  if out="$$( ( $(HELM) template ms "$$chart" --set "$$refused" ) 2>&1 )"; then \
+	    echo "the chart rendered with --set $$refused, which it must refuse"; exit 1; \
+	  fi; \
+	  case "$$out" in *"execution error"*) ;; *) echo "$$out"; exit 1 ;; esac; \
+	done
+
+# bin/helm, for the end-to-end tests: the Helm hack/tools pins.
+$(BIN)/helm: hack/tools/go.mod hack/tools/go.sum
+	cd hack/tools && v="$$(GOFLAGS=-mod=mod $(GO) list -m -f '{{.Version}}' helm.sh/helm/v3)" && \
+	GOFLAGS=-mod=mod $(GO) build -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$$v" -o $@ helm.sh/helm/v3/cmd/helm
+
+.PHONY: helm
+helm: $(BIN)/helm ## Build bin/helm from hack/tools (the Helm `make test-e2e` installs the chart with).
 
 .PHONY: manifests
 manifests: ## Render the install manifest (IMG=registry/name:tag) to _output/install.yaml.

@@ -8,7 +8,9 @@
 // generators themselves are the module's tool directives: controller-gen,
 // and code-generator's deepcopy-gen, applyconfiguration-gen, client-gen,
 // lister-gen and informer-gen, which `make generate` runs on the
-// multislice.dev API (hack/update-codegen.sh).
+// multislice.dev API (hack/update-codegen.sh), and helm, which lints and
+// renders the chart (`make verify-chart`) and installs it in the
+// end-to-end tests (bin/helm, `make helm`).
 package tools
 
 import (

@@ -157,14 +157,20 @@ var (
 	})
 )
 
+// all is every metric of this package: what Register registers, and what
+// the shipped Grafana dashboard is checked against (dashboard_test.go).
+func all() []metrics.Registerable {
+	return []metrics.Registerable{GangWait, ActiveReservations, ReservationReleases, PlanningDuration, GangsWaiting,
+		PendingWorkloads, AdmittedWorkloads, QuotaUsage, QuotaBorrowed, AdmissionWait, Admissions, QueueRejections,
+		Preemptions, PreemptionVictims, PreemptionDuration, QuotaDrift, QuotaReconciles, PendingEvictions}
+}
+
 var registerOnce sync.Once
 
 // Register registers the metrics once per process.
 func Register() {
 	registerOnce.Do(func() {
-		legacyregistry.MustRegister(GangWait, ActiveReservations, ReservationReleases, PlanningDuration, GangsWaiting,
-			PendingWorkloads, AdmittedWorkloads, QuotaUsage, QuotaBorrowed, AdmissionWait, Admissions, QueueRejections,
-			Preemptions, PreemptionVictims, PreemptionDuration, QuotaDrift, QuotaReconciles, PendingEvictions)
+		legacyregistry.MustRegister(all()...)
 	})
 }
 
