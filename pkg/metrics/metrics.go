@@ -82,6 +82,14 @@ var (
 		Help:           "Quota in use per ClusterQueue, flavor and resource (resource units: chips, cores, bytes).",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"cluster_queue", "flavor", "resource"})
+	// QuotaNominal is each ClusterQueue's nominal quota, what usage is
+	// read against.
+	QuotaNominal = metrics.NewGaugeVec(&metrics.GaugeOpts{
+		Subsystem:      subsystem,
+		Name:           "quota_nominal",
+		Help:           "Nominal quota per ClusterQueue, flavor and resource (resource units: chips, cores, bytes).",
+		StabilityLevel: metrics.ALPHA,
+	}, []string{"cluster_queue", "flavor", "resource"})
 	// QuotaBorrowed is what a ClusterQueue uses beyond its nominal quota.
 	QuotaBorrowed = metrics.NewGaugeVec(&metrics.GaugeOpts{
 		Subsystem:      subsystem,
@@ -161,7 +169,7 @@ var (
 // the shipped Grafana dashboard is checked against (dashboard_test.go).
 func all() []metrics.Registerable {
 	return []metrics.Registerable{GangWait, ActiveReservations, ReservationReleases, PlanningDuration, GangsWaiting,
-		PendingWorkloads, AdmittedWorkloads, QuotaUsage, QuotaBorrowed, AdmissionWait, Admissions, QueueRejections,
+		PendingWorkloads, AdmittedWorkloads, QuotaUsage, QuotaNominal, QuotaBorrowed, AdmissionWait, Admissions, QueueRejections,
 		Preemptions, PreemptionVictims, PreemptionDuration, QuotaDrift, QuotaReconciles, PendingEvictions}
 }
 
@@ -203,6 +211,7 @@ func RecordQueues(rep state.QueueReport) {
 	PendingWorkloads.Reset()
 	AdmittedWorkloads.Reset()
 	QuotaUsage.Reset()
+	QuotaNominal.Reset()
 	QuotaBorrowed.Reset()
 	for name, cq := range rep.ClusterQueues {
 		PendingWorkloads.WithLabelValues(name).Set(float64(cq.Pending))
@@ -211,6 +220,9 @@ func RecordQueues(rep state.QueueReport) {
 			QuotaUsage.WithLabelValues(name, fr.Flavor, string(fr.Resource)).Set(float64(v) / 1000)
 			// 0 when it borrows nothing: every quota has a series.
 			QuotaBorrowed.WithLabelValues(name, fr.Flavor, string(fr.Resource)).Set(float64(cq.Borrowed[fr]) / 1000)
+		}
+		for fr, v := range cq.Nominal {
+			QuotaNominal.WithLabelValues(name, fr.Flavor, string(fr.Resource)).Set(float64(v) / 1000)
 		}
 		for fr, v := range cq.Borrowed {
 			if _, quota := cq.Usage[fr]; !quota {

@@ -59,6 +59,7 @@ func TestDocumentedMetricsAfterAQueuedScenario(t *testing.T) {
 		"multislice_admitted_workloads":         {valueIs(cq, func(v float64) bool { return v >= 1 }, ">= 1 (the 3-slice JobSet)")},
 		"multislice_quota_usage":                {valueIs(usage, func(v float64) bool { return v == 24 }, "24 chips")},
 		"multislice_quota_borrowed":             {valueIs(usage, func(v float64) bool { return v == 0 }, "0 (no cohort)")},
+		"multislice_quota_nominal":              {valueIs(usage, func(v float64) bool { return v == 24 }, "24 chips (seed 002's quota)")},
 		"multislice_admission_wait_seconds":     {atLeastCount(cq, 1)},
 		"multislice_admissions_total":           {valueIs(cq, func(v float64) bool { return v >= 1 }, ">= 1")},
 		"multislice_queue_rejections_total":     {valueIs(map[string]string{"reason": "QuotaExceeded"}, func(v float64) bool { return v >= 1 }, ">= 1")},
