@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"reflect"
 	"regexp"
@@ -14,10 +12,11 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/kustomize/api/hasher"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/multislice-scheduler/multislice-scheduler/internal/manifests"
 )
 
 // helmLabels are the labels Helm charts conventionally add to every object
@@ -36,23 +35,7 @@ const contentHashPlaceholder = "<content-hash>"
 
 // Decode splits a multi-document YAML stream (kustomize's or Helm's
 // output) into objects, skipping empty and comment-only documents.
-func Decode(data []byte) ([]*unstructured.Unstructured, error) {
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	var objs []*unstructured.Unstructured
-	for {
-		var m map[string]any
-		if err := dec.Decode(&m); err != nil {
-			if errors.Is(err, io.EOF) {
-				return objs, nil
-			}
-			return nil, err
-		}
-		if len(m) == 0 {
-			continue
-		}
-		objs = append(objs, &unstructured.Unstructured{Object: m})
-	}
-}
+func Decode(data []byte) ([]*unstructured.Unstructured, error) { return manifests.Decode(data) }
 
 // objectKey identifies an object in a render, as kubectl does.
 type objectKey struct{ kind, namespace, name string }

@@ -27,18 +27,11 @@ func TestInTreePodGroupExample(t *testing.T) {
 				t.Fatalf("create PodGroup %s: %v", in.Name, err)
 			}
 		case "Pod":
-			in := &corev1.Pod{}
-			fromUnstructured(t, rel, o, in)
-			in.Namespace = ns
-			p, err := client.CoreV1().Pods(ns).Create(t.Context(), in, metav1.CreateOptions{})
-			if err != nil {
-				t.Fatalf("create pod %s: %v", in.Name, err)
-			}
+			p := createExamplePod(t, rel, ns, o)
 			if p.Spec.SchedulingGroup == nil || p.Spec.SchedulingGroup.PodGroupName == nil {
 				t.Fatalf("the apiserver dropped %s's spec.schedulingGroup: is the GenericWorkload gate on?", p.Name)
 			}
 			pods = append(pods, p)
-			t.Cleanup(func() { deletePods(t, []*corev1.Pod{p}) })
 		default:
 			t.Fatalf("%s: unexpected %s %s", rel, o.GetKind(), o.GetName())
 		}

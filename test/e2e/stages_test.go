@@ -286,15 +286,7 @@ func createExamplePodGroup(t *testing.T, rel, ns string) (*schedv1alpha1.PodGrou
 				t.Fatalf("create PodGroup %s: %v", in.Name, err)
 			}
 		case "Pod":
-			in := &corev1.Pod{}
-			fromUnstructured(t, rel, o, in)
-			in.Namespace = ns
-			p, err := client.CoreV1().Pods(ns).Create(t.Context(), in, metav1.CreateOptions{})
-			if err != nil {
-				t.Fatalf("create pod %s: %v", in.Name, err)
-			}
-			pods = append(pods, p)
-			t.Cleanup(func() { deletePods(t, []*corev1.Pod{p}) })
+			pods = append(pods, createExamplePod(t, rel, ns, o))
 		default:
 			t.Fatalf("%s: unexpected %s %s", rel, o.GetKind(), o.GetName())
 		}
@@ -303,6 +295,21 @@ func createExamplePodGroup(t *testing.T, rel, ns string) (*schedv1alpha1.PodGrou
 		t.Fatalf("%s: no PodGroup", rel)
 	}
 	return pg, pods
+}
+
+// createExamplePod creates the pod o of example rel in namespace ns, and
+// deletes it when the test ends.
+func createExamplePod(t *testing.T, rel, ns string, o *unstructured.Unstructured) *corev1.Pod {
+	t.Helper()
+	in := &corev1.Pod{}
+	fromUnstructured(t, rel, o, in)
+	in.Namespace = ns
+	p, err := client.CoreV1().Pods(ns).Create(t.Context(), in, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("create pod %s: %v", in.Name, err)
+	}
+	t.Cleanup(func() { deletePods(t, []*corev1.Pod{p}) })
+	return p
 }
 
 // deletePods deletes pods and waits until they are gone.
