@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/cli"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/cli/gather"
 )
 
 // options are the flags every command shares.
@@ -17,7 +18,7 @@ type options struct {
 	streams genericiooptions.IOStreams
 	config  *genericclioptions.ConfigFlags
 	// clients builds the API clients (tests give fakes).
-	clients func() (*Clients, error)
+	clients func() (*gather.Clients, error)
 	now     func() time.Time
 
 	output        string
@@ -33,15 +34,15 @@ func (o *options) namespace() (string, error) {
 
 // NewCommand is `kubectl multislice`. clients nil: clients of the
 // kubeconfig the flags name.
-func NewCommand(streams genericiooptions.IOStreams, clients func() (*Clients, error)) *cobra.Command {
+func NewCommand(streams genericiooptions.IOStreams, clients func() (*gather.Clients, error)) *cobra.Command {
 	o := &options{streams: streams, config: genericclioptions.NewConfigFlags(true), clients: clients, now: time.Now}
 	if o.clients == nil {
-		o.clients = func() (*Clients, error) {
+		o.clients = func() (*gather.Clients, error) {
 			cfg, err := o.config.ToRESTConfig()
 			if err != nil {
 				return nil, err
 			}
-			return NewClients(cfg)
+			return gather.NewClients(cfg)
 		}
 	}
 	root := &cobra.Command{
@@ -69,7 +70,7 @@ writes its reasons to the API.`,
 }
 
 // load checks -o, builds the clients and lists what n says.
-func (o *options) load(ctx context.Context, n need) (*cli.Cluster, error) {
+func (o *options) load(ctx context.Context, n gather.Need) (*cli.Cluster, error) {
 	if err := cli.ValidOutput(o.output); err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func (o *options) load(ctx context.Context, n need) (*cli.Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gather(ctx, c, n, o.now(), o.streams.ErrOut)
+	return gather.List(ctx, c, n, o.now(), o.streams.ErrOut)
 }
 
 // structured prints v as -o json or yaml; it reports false for tables.
@@ -104,7 +105,7 @@ node is past its recycling start, by its ComputeClass when that API is served), 
   kubectl multislice pools -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := o.load(cmd.Context(), need{nodes: true, pods: true, classes: true})
+			c, err := o.load(cmd.Context(), gather.Need{Nodes: true, Pods: true, Classes: true})
 			if err != nil {
 				return err
 			}
@@ -134,7 +135,7 @@ active and its LocalQueues.`,
   kubectl multislice queues -o wide`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := o.load(cmd.Context(), need{queues: true})
+			c, err := o.load(cmd.Context(), gather.Need{Queues: true})
 			if err != nil {
 				return err
 			}
@@ -177,7 +178,7 @@ scheduler writes one on every pod it holds back).`,
 				}
 				filter.Namespace = ns
 			}
-			c, err := o.load(cmd.Context(), need{pods: true, owners: true, queues: true})
+			c, err := o.load(cmd.Context(), gather.Need{Pods: true, Owners: true, Queues: true})
 			if err != nil {
 				return err
 			}
@@ -235,7 +236,7 @@ The exit code is 1 when nothing of that name exists.`,
 			if err != nil {
 				return err
 			}
-			c, err := o.load(cmd.Context(), need{namespace: ns, nodes: true, pods: true, events: true, owners: true, queues: true, checks: true, classes: true})
+			c, err := o.load(cmd.Context(), gather.Need{Namespace: ns, Nodes: true, Pods: true, Events: true, Owners: true, Queues: true, Checks: true, Classes: true})
 			if err != nil {
 				return err
 			}

@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/cli/gather"
 )
 
 func main() {
@@ -19,7 +21,7 @@ func main() {
 // run runs the command with args and returns its exit code: 0 when it
 // did what was asked, 1 on any error (an object not found, the API
 // unreachable, a bad flag), said on ErrOut as kubectl says it.
-func run(args []string, streams genericiooptions.IOStreams, clients func() (*Clients, error)) int {
+func run(args []string, streams genericiooptions.IOStreams, clients func() (*gather.Clients, error)) int {
 	cmd := NewCommand(streams, clients)
 	cmd.SetArgs(args)
 	if err := cmd.Execute(); err != nil {

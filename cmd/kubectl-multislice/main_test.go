@@ -16,6 +16,7 @@ import (
 	schedfake "sigs.k8s.io/scheduler-plugins/pkg/generated/clientset/versioned/fake"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/cli"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/cli/gather"
 	multislicefake "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned/fake"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -24,7 +25,7 @@ import (
 // fakeClients serve seed 002 on two v5e pools: JobSet ns/train admitted
 // and running on pool-1, JobSet ns/next waiting for quota. ComputeClasses
 // and PodGroups are not served.
-func fakeClients() *Clients {
+func fakeClients() *gather.Clients {
 	unit := builders.Unit{Namespace: "ns", Scheduler: "multislice-scheduler"}
 	train := unit.JobSet("train").ReplicatedJob("slice", 1, 2).Obj()
 	next := unit.JobSet("next").ReplicatedJob("slice", 1, 2).Obj()
@@ -52,7 +53,7 @@ func fakeClients() *Clients {
 	ms.PrependReactor("list", "computeclasses", notServed("computeclasses"))
 	pg := schedfake.NewSimpleClientset()
 	pg.PrependReactor("list", "podgroups", notServed("podgroups"))
-	return &Clients{
+	return &gather.Clients{
 		Kube:       kubefake.NewSimpleClientset(kube...),
 		Multislice: ms,
 		JobSets:    jobsetfake.NewSimpleClientset(train, next),
@@ -60,13 +61,13 @@ func fakeClients() *Clients {
 	}
 }
 
-func runWith(t *testing.T, clients *Clients, args ...string) (code int, stdout, stderr string) {
+func runWith(t *testing.T, clients *gather.Clients, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	streams := genericiooptions.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 	// No kubeconfig: the namespace comes from -n.
 	t.Setenv("KUBECONFIG", t.TempDir()+"/none")
-	code = run(args, streams, func() (*Clients, error) { return clients, nil })
+	code = run(args, streams, func() (*gather.Clients, error) { return clients, nil })
 	return code, out.String(), errOut.String()
 }
 
