@@ -14,9 +14,10 @@ var web embed.FS
 // assets are the page's files, by path, with their content types. The page
 // loads nothing else: it works offline.
 var assets = map[string]struct{ file, contentType string }{
-	"/":          {"web/index.html", "text/html; charset=utf-8"},
-	"/fleet.js":  {"web/fleet.js", "text/javascript; charset=utf-8"},
-	"/fleet.css": {"web/fleet.css", "text/css; charset=utf-8"},
+	"/":            {"web/index.html", "text/html; charset=utf-8"},
+	"/fleet.js":    {"web/fleet.js", "text/javascript; charset=utf-8"},
+	"/fleet.css":   {"web/fleet.css", "text/css; charset=utf-8"},
+	"/favicon.svg": {"web/favicon.svg", "image/svg+xml"},
 }
 
 // contentSecurityPolicy lets the page load its own files only.
@@ -24,7 +25,7 @@ const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 
 // Handler serves the page and its API, read-only:
 //
-//	GET /             the page (and /fleet.js, /fleet.css)
+//	GET /             the page (and /fleet.js, /fleet.css, /favicon.svg)
 //	GET /api/fleet    the latest model, as JSON
 //	GET /api/events   Server-Sent Events: "fleet" events carrying each new model, the latest first
 //	GET /healthz      200 once there is a model

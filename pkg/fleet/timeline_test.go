@@ -35,8 +35,8 @@ func concat[T any](lists ...[]T) []T {
 	return out
 }
 
-// Between reads, a builder keeps each workload's colour while it stays in
-// view, gives freed colours to newcomers, and tells in its timeline the
+// Between reads, a builder keeps each workload's colour while it holds
+// pools or waits, gives freed colours to newcomers, and tells in its timeline the
 // changes of pool health, each once.
 func TestBuilderRemembers(t *testing.T) {
 	cordoned := builders.V5ePool("pool-1").Unschedulable().Build()
@@ -58,9 +58,10 @@ func TestBuilderRemembers(t *testing.T) {
 			timeline: []string{"+4m failure Pool failed pool pool-2: held by JobSet ns/b; pool-2-node-0: Ready=False (KubeletNotReady); pool-2-node-1: Ready=False (KubeletNotReady)"},
 		},
 		{
-			name:     "pool-2 recovers; a new pool comes up not Ready, which is no failure",
-			cluster:  cli.Cluster{Now: at(7), Nodes: concat(pool("pool-1", "True", 0), pool("pool-2", "True", 6), pool("pool-3", "False", 7)), Pods: holding("c", "pool-1", 3)},
-			colours:  map[string]string{"c": "#4e79a7"},
+			name: "pool-2 recovers; a new pool comes up not Ready, which is no failure; b waits with its colour",
+			cluster: cli.Cluster{Now: at(7), Nodes: concat(pool("pool-1", "True", 0), pool("pool-2", "True", 6), pool("pool-3", "False", 7)),
+				Pods: concat(holding("c", "pool-1", 3), builders.Members(unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj()))},
+			colours:  map[string]string{"b": "#59a14f", "c": "#4e79a7"},
 			timeline: []string{"+6m recovery Pool recovered pool pool-2: its nodes are Ready"},
 		},
 		{
@@ -83,6 +84,9 @@ func TestBuilderRemembers(t *testing.T) {
 			m := b.Build(&s.cluster)
 			colours := map[string]string{}
 			for _, w := range m.Workloads {
+				colours[w.Workload.Name] = w.Colour
+			}
+			for _, w := range m.Pending.Workloads {
 				colours[w.Workload.Name] = w.Colour
 			}
 			if diff := cmp.Diff(s.colours, colours); diff != "" {

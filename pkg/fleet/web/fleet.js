@@ -37,7 +37,7 @@
   }
 
   function append(e, children) {
-    for (const c of children.flat()) {
+    for (const c of children.flat(Infinity)) {
       if (c === undefined || c === null || c === false) continue;
       e.append(typeof c === "string" ? document.createTextNode(c) : c);
     }
@@ -64,6 +64,8 @@
   }
 
   function when(t) { return t ? new Date(Date.parse(t)).toLocaleString([], { hour12: false }) + " (" + age(t) + " ago)" : "-"; }
+
+  function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
 
   function number(v) { return Number.isInteger(v) ? String(v) : v.toFixed(2).replace(/\.?0+$/, ""); }
 
@@ -135,7 +137,7 @@
       g.append(svg("text", { x: 18, y: 71, class: "holder", text: clip(first.kind + " " + first.name, 24 - more.length) + more }));
     }
     const use = p.resource ? `${p.used || 0}/${p.capacity || 0} ${p.resource.split("/").pop()}` : "no accelerator";
-    g.append(svg("text", { x: 18, y: 88, class: "meta", text: clip(`${p.nodes} nodes · ${use}`, 28) }));
+    g.append(svg("text", { x: 18, y: 88, class: "meta", text: clip(`${plural(p.nodes, "node")} · ${use}`, 28) }));
 
     // Outline: health.
     const outline = {
@@ -179,7 +181,7 @@
       const zones = [...new Set(pools.map((p) => p.zone).filter(Boolean))].join(", ");
       const held = pools.filter((p) => (p.holders || []).length > 0).length;
       box.append(el("div", { class: "pool-group" },
-        el("h3", {}, el("b", { text: key }), ` · ${pools.length} pool${pools.length === 1 ? "" : "s"}, ${held} held` + (zones ? " · " + zones : "")),
+        el("h3", {}, el("b", { text: key }), ` · ${plural(pools.length, "pool")}, ${held} held` + (zones ? " · " + zones : "")),
         el("div", { class: "tiles" }, pools.map((p) => tile(p, index++)))));
     }
   }
@@ -234,7 +236,7 @@
       const sw = el("span", { class: "swatch" });
       sw.style.background = w.colour;
       workloads.append(el("span", { class: "key", title: "holds " + w.pools.join(", ") + " since " + when(w.since) },
-        sw, refName(w.workload), el("span", { class: "note", text: ` prio ${w.priority} · ${w.pools.length} pool${w.pools.length === 1 ? "" : "s"}` })));
+        sw, refName(w.workload), el("span", { class: "note", text: ` prio ${w.priority} · ${plural(w.pools.length, "pool")}` })));
     }
     const marks = el("div", { class: "group" },
       el("span", { class: "key" }, legendTile("ok", true), "free"),
@@ -314,7 +316,7 @@
         el("td", { text: age(w.created), title: when(w.created) }),
         el("td", {}, el("span", { class: "reason", text: w.reason }), w.message ? el("span", { class: "message", title: w.message, text: w.message }) : null)));
     }
-    box.append(el("table", {},
+    box.append(el("table", { class: "pending-list" },
       el("thead", {}, el("tr", {}, ["#", "Workload", "LocalQueue", "Priority", "Waiting", "Reason"].map((h) => el("th", { text: h })))),
       el("tbody", {}, rows)));
   }
