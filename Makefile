@@ -67,10 +67,10 @@ KUBE_LDFLAGS   := -s -w \
 	-X k8s.io/client-go/pkg/version.gitMajor=$(KUBE_MAJOR) \
 	-X k8s.io/client-go/pkg/version.gitMinor=$(KUBE_MINOR)
 # Our Go sources and the files embedded in them.
-GO_SOURCES := go.mod go.sum $(shell find cmd pkg internal -type f \( -name '*.go' -o -name '*.yaml' -o -name '*.tmpl' \) -not -name '*_test.go')
+GO_SOURCES := go.mod go.sum $(shell find cmd pkg internal -type f \( -name '*.go' -o -name '*.yaml' -o -name '*.tmpl' -o -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' \) -not -name '*_test.go')
 CLUSTER_BINARIES := $(BIN)/etcd $(BIN)/kube-apiserver $(BIN)/kube-controller-manager \
 	$(BIN)/jobset-controller $(BIN)/kwok $(BIN)/multislice-scheduler $(BIN)/localcluster \
-	$(BIN)/kubectl-multislice
+	$(BIN)/kubectl-multislice $(BIN)/multislice-fleet
 
 .PHONY: build
 build: ## Build bin/multislice-scheduler.
@@ -91,6 +91,10 @@ $(BIN)/kubectl-multislice: $(GO_SOURCES)
 
 .PHONY: kubectl-multislice
 kubectl-multislice: $(BIN)/kubectl-multislice ## Build the kubectl plugin bin/kubectl-multislice (`kubectl multislice` with bin/ on PATH).
+
+# The fleet page, which the local cluster starts (`make run` prints its URL).
+$(BIN)/multislice-fleet: $(GO_SOURCES)
+	$(GO) build -ldflags '-s -w' -o $@ ./cmd/multislice-fleet
 
 $(BIN)/kube-apiserver $(BIN)/kube-controller-manager $(BIN)/kubectl: $(BIN)/%: vendor/modules.txt
 	$(GO) build -ldflags '$(KUBE_LDFLAGS)' -o $@ k8s.io/kubernetes/cmd/$*

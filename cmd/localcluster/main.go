@@ -42,6 +42,7 @@ type clusterFlags struct {
 	dir, binDir, repoDir, nodePools, kubeconfig string
 	podRunTime                                  time.Duration
 	schedulerReplicas                           int
+	fleetPort                                   int
 }
 
 func (f *clusterFlags) register(cmd *cobra.Command, defaultDir, defaultKubeconfig string) {
@@ -57,6 +58,7 @@ func (f *clusterFlags) registerWithReplicas(cmd *cobra.Command, defaultDir, defa
 	cmd.Flags().StringVar(&f.nodePools, "nodepools", "manifests/examples/nodepools.yaml", "node pool file")
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig, "where to write the admin kubeconfig")
 	cmd.Flags().DurationVar(&f.podRunTime, "pod-run-time", 0, "how long Job pods run before they succeed (0: until deleted; the pod annotation "+localcluster.RunTimeAnnotation+" overrides it)")
+	cmd.Flags().IntVar(&f.fleetPort, "fleet-port", 8090, "loopback port of the fleet page, if free (else any free port; 0: any)")
 	cmd.Flags().IntVar(&f.schedulerReplicas, "scheduler-replicas", replicas, "multislice-scheduler processes; more than 1 run with leader election on the configuration's lease (lease "+
 		localcluster.LeaseDuration.String()+", renew "+localcluster.RenewDeadline.String()+", retry "+localcluster.RetryPeriod.String()+")")
 }
@@ -64,7 +66,7 @@ func (f *clusterFlags) registerWithReplicas(cmd *cobra.Command, defaultDir, defa
 func (f *clusterFlags) options() localcluster.Options {
 	return localcluster.Options{
 		Dir: f.dir, BinDir: f.binDir, RepoDir: f.repoDir, NodePools: f.nodePools,
-		Kubeconfig: f.kubeconfig, PodRunTime: f.podRunTime, SchedulerReplicas: f.schedulerReplicas, Log: os.Stdout,
+		Kubeconfig: f.kubeconfig, PodRunTime: f.podRunTime, SchedulerReplicas: f.schedulerReplicas, FleetPort: f.fleetPort, Log: os.Stdout,
 	}
 }
 
@@ -144,6 +146,8 @@ func printUsage(c *localcluster.Cluster, opts localcluster.Options) {
 	fmt.Printf(`
 The local cluster is up (%s). %s.
 
+The fleet page (live: pools, queues, pending workloads, timeline): %s
+
   export KUBECONFIG=%s
   %s get nodes -L cloud.google.com/gke-nodepool,cloud.google.com/gke-tpu-topology
   %s apply %s
@@ -156,7 +160,7 @@ Fault injection (in another terminal):
   bin/localcluster pools --kubeconfig %s
   bin/localcluster fail-pool tpu-v5e-2x4-0 --kubeconfig %s
   bin/localcluster recover-pool tpu-v5e-2x4-0 --kubeconfig %s
-`, c.StartupTime.Round(100*time.Millisecond), c.MemorySummary(), kubeconfig, kubectl, kubectl, applyArgs(bannerExamples), runTime,
+`, c.StartupTime.Round(100*time.Millisecond), c.MemorySummary(), c.FleetURL(), kubeconfig, kubectl, kubectl, applyArgs(bannerExamples), runTime,
 		localcluster.RunTimeAnnotation, opts.NodePools, metricsLines(c.MetricsEndpoints()), kubeconfig, kubeconfig, kubeconfig)
 	if qp := c.QueuedProvisioning(); qp != nil {
 		fmt.Printf(`Queued provisioning (queued-provisioning.gke.io): %s.
@@ -301,7 +305,7 @@ func newDemoCommand() *cobra.Command {
 				return err
 			}
 			defer c.Stop()
-			fmt.Printf("cluster up in %s; %s\n\n", c.StartupTime.Round(100*time.Millisecond), c.MemorySummary())
+			fmt.Printf("cluster up in %s; %s\nfollow it on the fleet page: %s\n\n", c.StartupTime.Round(100*time.Millisecond), c.MemorySummary(), c.FleetURL())
 			if scenario.Description != "" {
 				fmt.Println(scenario.Description)
 			}

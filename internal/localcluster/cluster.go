@@ -2,7 +2,8 @@
 // entirely from this module's vendored sources: etcd, kube-apiserver,
 // kube-controller-manager, the JobSet controller with its admission
 // webhooks, KWOK for simulated accelerator node pools, kube-scheduler (the
-// default profile) and multislice-scheduler with the shipped configuration.
+// default profile), multislice-scheduler with the shipped configuration,
+// and the fleet page (cmd/multislice-fleet) watching it all.
 // Each component is a separate process supervised by the caller; `make run`,
 // `make demo` and the end-to-end tests all use it.
 package localcluster
@@ -40,7 +41,7 @@ type Options struct {
 	// configurations and logs (Dir/logs). It is wiped at every start.
 	Dir string
 	// BinDir holds etcd, kube-apiserver, kube-controller-manager,
-	// jobset-controller, kwok and multislice-scheduler.
+	// jobset-controller, kwok, multislice-scheduler and multislice-fleet.
 	BinDir string
 	// RepoDir is the repository root; manifests/ is read from it.
 	RepoDir string
@@ -69,6 +70,10 @@ type Options struct {
 	// SchedulerFlags are added to every multislice-scheduler replica's
 	// command line (e.g. --v=2 for its scheduling decisions in its log).
 	SchedulerFlags []string
+	// FleetPort is the loopback port the fleet page (multislice-fleet)
+	// is served on when it is free; 0, or when it is taken: any free
+	// port. FleetURL says which.
+	FleetPort int
 	// Log receives progress messages; nothing is printed when nil.
 	Log io.Writer
 }
@@ -160,7 +165,7 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 		}
 	}()
 	c = cl
-	if c.ports, err = freePorts(opts.SchedulerReplicas); err != nil {
+	if c.ports, err = freePorts(opts.SchedulerReplicas, opts.FleetPort); err != nil {
 		return nil, err
 	}
 	if c.pki, err = newPKI(filepath.Join(opts.Dir, "pki")); err != nil {
@@ -194,6 +199,9 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 		return nil, err
 	}
 	if err := c.installSchedulerManifests(ctx); err != nil {
+		return nil, err
+	}
+	if err := c.installFleetViewer(ctx); err != nil {
 		return nil, err
 	}
 
@@ -263,6 +271,18 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 		}
 	}
 	if err := c.waitForNodesReady(ctx, pools, 90*time.Second); err != nil {
+		return nil, err
+	}
+	// The fleet page starts on Ready pools: it tells a pool that is
+	// not Ready when it first reads it as failed. It is healthy once its
+	// informers have synced and it has built its first model.
+	if err := c.run(fleetComponent, "multislice-fleet", fleetArgs(creds.kubeconfigs[fleetUser], c.ports.fleet), nil); err != nil {
+		return nil, err
+	}
+	if err := recordChildren(opts.Dir, c.processes()); err != nil {
+		return nil, err
+	}
+	if err := c.waitHTTP(ctx, fleetComponent, c.FleetURL()+"healthz", 60*time.Second); err != nil {
 		return nil, err
 	}
 	// Pods need their namespace's default service account, which the
@@ -367,6 +387,8 @@ func (c *Cluster) issueCredentials() (*credentials, error) {
 			[]string{"system:serviceaccounts", "system:serviceaccounts:multislice-system"}},
 		{"jobset-controller", "jobset-controller", []string{"system:masters"}},
 		{"kwok", "kwok-controller", []string{"system:masters"}},
+		// The fleet page reads with its own role (fleet.go).
+		{fleetUser, fleetUser, nil},
 	}
 	cr.kubeconfigs = map[string]string{}
 	server := loopbackURL("https", c.ports.apiserver)

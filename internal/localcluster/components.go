@@ -24,11 +24,14 @@ type ports struct {
 	jobsetWebhook, jobsetHealth, kubeScheduler         int
 	// schedulers are the secure ports of multislice-scheduler's replicas.
 	schedulers []int
+	// fleet serves the fleet page.
+	fleet int
 }
 
 // freePorts picks the cluster's ports, with one secure port for each of
-// schedulerReplicas replicas of multislice-scheduler.
-func freePorts(schedulerReplicas int) (ports, error) {
+// schedulerReplicas replicas of multislice-scheduler, and the fleet page's:
+// preferredFleet if it is free, else any free port.
+func freePorts(schedulerReplicas, preferredFleet int) (ports, error) {
 	var ls []net.Listener
 	defer func() {
 		for _, l := range ls {
@@ -48,6 +51,13 @@ func freePorts(schedulerReplicas int) (ports, error) {
 		&p.jobsetWebhook, &p.jobsetHealth, &p.kubeScheduler}
 	for i := range p.schedulers {
 		dsts = append(dsts, &p.schedulers[i])
+	}
+	var err error
+	if p.fleet, err = fleetPort(preferredFleet); err != nil {
+		return ports{}, err
+	}
+	if p.fleet == 0 {
+		dsts = append(dsts, &p.fleet)
 	}
 	for _, dst := range dsts {
 		port, err := next()

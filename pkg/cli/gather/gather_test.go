@@ -3,6 +3,7 @@ package gather
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -201,6 +202,13 @@ func TestWatch(t *testing.T) {
 	want := []string{"nodes", "pods", "events", "jobsets", "jobs", "clusterqueues", "localqueues", "workloads", "admissionchecks", "provisioningrequests", "computeclasses"}
 	if diff := cmp.Diff(want, w.Watching()); diff != "" {
 		t.Errorf("watched resources (-want +got):\n%s", diff)
+	}
+	// All it reads but what is not served or readable.
+	if got := Resources(everything); len(got) != len(want)+2 || !slices.Contains(got, "podgroups") || !slices.Contains(got, "resourceflavors") {
+		t.Errorf("Resources(everything) = %v", got)
+	}
+	if got := Resources(Need{Queues: true}); !cmp.Equal(got, []string{"clusterqueues", "localqueues", "workloads"}) {
+		t.Errorf("Resources(queues) = %v", got)
 	}
 	if diff := cmp.Diff(listed, w.Snapshot(now)); diff != "" {
 		t.Errorf("snapshot differs from the list (-list +snapshot):\n%s", diff)

@@ -284,3 +284,14 @@ func ptrs[T any](items []T) []*T {
 	}
 	return out
 }
+
+// Resources names the resources n reads (their plurals), in reading order.
+func Resources(n Need) []string {
+	var out []string
+	for i := range resources {
+		if resources[i].wanted(n) {
+			out = append(out, resources[i].name)
+		}
+	}
+	return out
+}
