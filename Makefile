@@ -179,8 +179,16 @@ test-race-all: etcd fixtures $(BIN)/multislice-scheduler ## Unit and every integ
 	PATH=$(BIN):$$PATH $(GO) test -race $(TEST_FLAGS) -timeout 80m ./test/integration/...
 
 .PHONY: test-e2e
-test-e2e: cluster-binaries $(BIN)/helm ## End-to-end tests on the local cluster (real JobSet webhooks and controllers, KWOK nodes).
+test-e2e: cluster-binaries $(BIN)/helm chromium ## End-to-end tests on the local cluster (real JobSet webhooks and controllers, KWOK nodes; the fleet page in headless Chromium).
 	$(GO) test $(TEST_FLAGS) -count=1 -timeout 35m ./test/e2e/...
+
+# The fleet page's browser test drives Debian's chromium; CI-like machines
+# start without it.
+.PHONY: chromium
+chromium: ## Install Debian's chromium (for the fleet page's browser test in test-e2e) unless it is on PATH.
+	@command -v chromium >/dev/null 2>&1 || { \
+	  sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  $$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
 .PHONY: test-integration
 test-integration: etcd fixtures $(BIN)/multislice-scheduler ## Tests on a real kube-apiserver + etcd (with replicas of bin/multislice-scheduler), and a smoke run of the benchmarks.
