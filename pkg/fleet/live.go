@@ -30,7 +30,8 @@ type LiveOptions struct {
 	// is on the page within Settle and a rebuild, however many follow it.
 	Settle time.Duration
 	// Refresh rebuilds the model even when nothing changed, for what
-	// time alone changes (a flex-start node reaching its recycling time).
+	// time alone changes (a flex-start node reaching its recycling time);
+	// a minute when not positive.
 	Refresh time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
@@ -45,6 +46,9 @@ func Live(ctx context.Context, snapshot func(now time.Time) *cli.Cluster, change
 	now := o.Now
 	if now == nil {
 		now = time.Now
+	}
+	if o.Refresh <= 0 {
+		o.Refresh = time.Minute
 	}
 	refresh := time.NewTicker(o.Refresh)
 	defer refresh.Stop()

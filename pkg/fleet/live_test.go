@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -104,4 +105,48 @@ func TestLiveStream(t *testing.T) {
 	if e := m.Timeline[0]; e.Kind != KindFailure || e.Pool != "pool-1" || e.Message == "" {
 		t.Errorf("timeline entry %+v", e)
 	}
+}
+
+// A burst of changes makes one rebuild once it settles; with nothing
+// changing, the model is rebuilt every Refresh.
+func TestLiveRebuilds(t *testing.T) {
+	var builds atomic.Int64
+	snapshot := func(now time.Time) *cli.Cluster {
+		builds.Add(1)
+		return &cli.Cluster{Now: now}
+	}
+	// waitBuilds waits for at least want builds; exactly, when exact.
+	waitBuilds := func(what string, want int64, exact bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for builds.Load() < want && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if got := builds.Load(); got < want || exact && got != want {
+			t.Fatalf("%s: %d builds, want %d", what, got, want)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	changes := NewChanges()
+	done := make(chan struct{})
+	go func() {
+		Live(ctx, snapshot, changes, NewBuilder(10), NewHub(), LiveOptions{Settle: 50 * time.Millisecond, Refresh: time.Hour})
+		close(done)
+	}()
+	waitBuilds("at the start", 1, true)
+	for range 20 {
+		changes.Notify()
+	}
+	waitBuilds("after a burst of changes", 2, true)
+	time.Sleep(200 * time.Millisecond)
+	waitBuilds("once the burst settled", 2, true)
+	cancel()
+	<-done
+
+	builds.Store(0)
+	ctx, cancel = context.WithCancel(t.Context())
+	defer cancel()
+	go Live(ctx, snapshot, NewChanges(), NewBuilder(10), NewHub(), LiveOptions{Settle: time.Millisecond, Refresh: 20 * time.Millisecond})
+	waitBuilds("with nothing changing", 3, false)
 }
