@@ -205,6 +205,11 @@ test-integration: etcd fixtures $(BIN)/multislice-scheduler ## Tests on a real k
 	# The report has its plots: the ratios, and pods bound over time, which
 	# the perf package recorded.
 	ls $(OUTPUT)/bench-smoke/plots/ratio-time.svg $(OUTPUT)/bench-smoke/plots/bound-*.svg
+	# And the gang latency table, with a row of the Multislice gangs, and
+	# its plot: the perf package recorded each gang's latency.
+	awk '/^## Gang latency$$/ { s = 1; next } /^## / { s = 0 } s && /^\| Multislice \|/ { f = 1 } END { exit !f }' \
+		$(OUTPUT)/bench-smoke/results.md || { echo "results.md has no gang latency table with a Multislice row"; exit 1; }
+	ls $(OUTPUT)/bench-smoke/plots/ratio-gang-latency-p99.svg
 
 .PHONY: bench
 bench: etcd fixtures ## scheduler_perf: every scenario through the default profile and ours, one run; writes _output/bench/results.md and its plots (plots/*.svg).

@@ -1,11 +1,13 @@
 // Command benchreport writes a markdown report of the scheduler_perf
 // results in a -data-items-dir: benchreport [-o results.md] _output/bench.
-// Its first table compares every scenario's variants with its baseline.
-// Where the quota scenarios ran, a second table compares their variants:
-// admission throughput, scheduling attempts per admitted workload and peak
-// memory; where the hotswap scenarios ran, another compares preemption
-// (hotswap.go); where the provisioning scenarios ran, another the cost of
-// a provisioning admission check (provisioning.go).
+// Its first table compares every scenario's variants with its baseline;
+// the gang latency table sets each variant's gangs against as many plain
+// pods of its baseline (ganglatency.go). Where the quota scenarios ran,
+// another table compares their variants: admission throughput, scheduling
+// attempts per admitted workload and peak memory; where the hotswap
+// scenarios ran, another compares preemption (hotswap.go); where the
+// provisioning scenarios ran, another the cost of a provisioning admission
+// check (provisioning.go).
 //
 // With -o the report goes to that file, and SVG plots into plots/ beside
 // it, which the report shows: the ratios of each comparison to its
@@ -100,6 +102,20 @@ func run(dir, out string, stdout io.Writer) (err error) {
 				return err
 			}
 			if err := rep.embed(bound...); err != nil {
+				return err
+			}
+		}
+	}
+	groups, err := loadGroupLatencies(dir)
+	if err != nil {
+		return err
+	}
+	if gangs := gangComparisons(rows, groups); len(gangs) > 0 {
+		if err := writeGangLatency(rep.w, gangs); err != nil {
+			return err
+		}
+		if p, ok := gangLatencyPlot(gangs); ok && rep.plotting() {
+			if err := rep.embed(p); err != nil {
 				return err
 			}
 		}

@@ -140,6 +140,9 @@ func TestRunWritesReportAndPlots(t *testing.T) {
 		"BenchmarkPerfScheduling_benchmark_multislice_1.json": harnessRun,
 		"BoundPods_benchmark_multislice_1.json":               bound,
 		"QueueDrain_benchmark_multislice_1.json":              drainRun,
+		"GangLatency_benchmark_multislice_1.json": itemsFile(
+			groupItem("Quota_Unqueued", "800Nodes", "queued", false, map[string]float64{"Count": 20, "Groups": 20, "Pods": 160, "Perc50": 0.5, "Perc99": 1}),
+			groupItem("Quota_Queued", "800Nodes", "queued", false, map[string]float64{"Count": 20, "Groups": 20, "Pods": 160, "Perc50": 0.5, "Perc99": 1.5})),
 		"Provisioning_benchmark_multislice_1.json": provisioningFile(
 			provisioningItems("WithoutCheck", provWorkload, withoutCheckCounts, 40, fastBind, nil),
 			provisioningItems("WithCheck", provWorkload, withCheckCounts, 10, slowBind, nil)),
@@ -173,7 +176,7 @@ func TestRunWritesReportAndPlots(t *testing.T) {
 		}
 		svgClasses(t, svg)
 	}
-	want := []string{"ratio-time.svg", "bound-Quota.svg", "ratio-quota-throughput.svg", "ratio-provisioning-bind-p50.svg", "ratio-provisioning-rate.svg"}
+	want := []string{"ratio-time.svg", "bound-Quota.svg", "ratio-gang-latency-p99.svg", "ratio-quota-throughput.svg", "ratio-provisioning-bind-p50.svg", "ratio-provisioning-rate.svg"}
 	if fmt.Sprint(linked) != fmt.Sprint(want) {
 		t.Errorf("the report shows %q, want %q", linked, want)
 	}
@@ -181,7 +184,7 @@ func TestRunWritesReportAndPlots(t *testing.T) {
 	if len(files) != len(want) {
 		t.Errorf("plots/ holds %q, want only the %d shown", files, len(want))
 	}
-	if !strings.Contains(string(md), "| Quota | 800Nodes | Queued |") {
+	if !strings.Contains(string(md), "| Quota | 800Nodes | Queued |") || !strings.Contains(string(md), "| Quota | 800Nodes | Queued | 20 gangs, 160 pods |") {
 		t.Errorf("the report lacks its tables:\n%s", md)
 	}
 

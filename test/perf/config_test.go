@@ -2,12 +2,14 @@ package perf
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"k8s.io/component-base/featuregate"
 	"sigs.k8s.io/yaml"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
 
 // ourConfig is the scheduler configuration of our profile, as the
@@ -118,5 +120,124 @@ func TestScenariosNameMeasurementsByNamespace(t *testing.T) {
 	}
 	if measured == 0 {
 		t.Fatal("no measurement found in performance-config.yaml")
+	}
+}
+
+// Plain pods are timed in groups of the workload's podsPerWorkload, the
+// figure gangs are held against (ganglatency_test.go). So in a scenario
+// with a variant that measures JobSet members in gangs of podsPerWorkload
+// pods (templates/pod-jobset-member.yaml) and a variant that measures
+// plain pods, every workload names podsPerWorkload, the members are made
+// with it, and every variant has the same value for each workload: the
+// plain pods' groups are as large as the gangs.
+func TestScenariosGroupPlainPodsByTheGangSize(t *testing.T) {
+	raw, err := os.ReadFile("performance-config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name                   string `json:"name"`
+		DefaultPodTemplatePath string `json:"defaultPodTemplatePath"`
+		WorkloadTemplate       []struct {
+			templateOp
+			PodTemplatePath string         `json:"podTemplatePath"`
+			TemplateParams  map[string]any `json:"templateParams"`
+		} `json:"workloadTemplate"`
+		Workloads []struct {
+			Name   string         `json:"name"`
+			Params map[string]any `json:"params"`
+		} `json:"workloads"`
+	}
+	if err := yaml.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	// A template makes gangs of podsPerWorkload pods when it names each
+	// pod's JobSet so; it makes plain pods when it names none.
+	const gangOfPodsPerWorkload = "jobset.sigs.k8s.io/jobset-name: {{ .prefix }}-{{ DivideInt .Index .podsPerWorkload }}"
+	kind := func(template string) string {
+		data, err := os.ReadFile(template)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case strings.Contains(string(data), gangOfPodsPerWorkload):
+			return "gangs"
+		case strings.Contains(string(data), wellknown.JobSetNameLabel):
+			return "other gangs"
+		}
+		return "plain"
+	}
+	type variant struct {
+		name string
+		// sizes: podsPerWorkload by workload, -1 where unset.
+		sizes map[string]float64
+		// gangs: its measured pods are gangs of podsPerWorkload, made
+		// with the parameter of that name.
+		gangs, plain, madeWithSize bool
+	}
+	scenarios := map[string][]variant{}
+	for _, tc := range cases {
+		v := variant{name: tc.Name, sizes: map[string]float64{}, madeWithSize: true}
+		for _, w := range tc.Workloads {
+			size, ok := w.Params["podsPerWorkload"].(float64)
+			if !ok {
+				size = -1
+			}
+			v.sizes[w.Name] = size
+		}
+		collecting := false
+		for _, op := range tc.WorkloadTemplate {
+			switch op.Opcode {
+			case "startCollectingMetrics":
+				collecting = true
+			case "stopCollectingMetrics":
+				collecting = false
+			case "createPods":
+				if !collecting && !op.CollectMetrics {
+					continue
+				}
+				template := op.PodTemplatePath
+				if template == "" {
+					template = tc.DefaultPodTemplatePath
+				}
+				switch kind(template) {
+				case "gangs":
+					v.gangs = true
+					v.madeWithSize = v.madeWithSize && op.TemplateParams["podsPerWorkload"] == "$podsPerWorkload"
+				case "plain":
+					v.plain = true
+				}
+			}
+		}
+		scenario, _, _ := strings.Cut(tc.Name, "_")
+		scenarios[scenario] = append(scenarios[scenario], v)
+	}
+	compared := 0
+	for scenario, variants := range scenarios {
+		gangs, plain := -1, false
+		for i, v := range variants {
+			if v.gangs && gangs < 0 {
+				gangs = i
+			}
+			plain = plain || (v.plain && !v.gangs)
+		}
+		if gangs < 0 || !plain {
+			continue
+		}
+		compared++
+		want := variants[gangs]
+		for _, v := range variants {
+			if v.gangs && !v.madeWithSize {
+				t.Errorf("%s measures gangs of podsPerWorkload pods not made with podsPerWorkload: $podsPerWorkload", v.name)
+			}
+			for w, size := range v.sizes {
+				if size <= 0 || size != want.sizes[w] {
+					t.Errorf("%s, workload %s: podsPerWorkload %v, want %v as %s's (the gangs of scenario %s)", v.name, w, size, want.sizes[w], want.name, scenario)
+				}
+			}
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no scenario compares gangs of podsPerWorkload pods with plain pods")
 	}
 }

@@ -7,7 +7,8 @@
 // victims and gangs, and the provisioning scenarios answer
 // ProvisioningRequests, which the harness cannot do alone: see
 // drain_test.go, hotswap_test.go and provisioning_test.go. Every workload's
-// pods bound over time are recorded beside (timeline_test.go).
+// pods bound over time are recorded beside (timeline_test.go), and its
+// gangs' latency (ganglatency_test.go).
 package perf
 
 import (
@@ -62,7 +63,7 @@ func BenchmarkPerfScheduling(b *testing.B) {
 	// counts the pods of every workload as they are bound, from before the
 	// other hooks create any.
 	nodesCreated := func(tCtx ktesting.TContext, s *scheduler.Scheduler, w *perf.Workload, nodes *corev1.NodeList) error {
-		if err := timelines.nodesCreated(tCtx, s); err != nil {
+		if err := timelines.nodesCreated(tCtx, s, w); err != nil {
 			return err
 		}
 		if err := probes.nodesCreated(tCtx, s); err != nil {

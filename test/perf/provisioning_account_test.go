@@ -33,10 +33,10 @@ func TestProvisioningAccount(t *testing.T) {
 	// gang builds a gang from its milestones (-1: not reached) and pods
 	// "slice@node@request@boundMs" (node empty: not bound).
 	gang := func(jobSet string, created, complete, annotated int, pods ...string) *provGang {
-		g := &provGang{namespace: "prov", jobSet: jobSet, want: len(pods), created: at(created), complete: at(complete), annotated: at(annotated),
+		g := &provGang{namespace: "prov", jobSet: jobSet, want: len(pods), complete: at(complete), annotated: at(annotated),
 			pods: map[types.UID]*provPod{}}
-		last := -1
 		for i, spec := range pods {
+			g.clock.memberCreated(at(created))
 			f := strings.Split(spec, "@")
 			p := &provPod{name: fmt.Sprintf("%s-%d", jobSet, i), slice: f[0], node: f[1], request: f[2]}
 			if p.node != "" {
@@ -45,12 +45,9 @@ func TestProvisioningAccount(t *testing.T) {
 					t.Fatalf("pod %q: %v", spec, err)
 				}
 				p.boundAt = at(ms)
-				last = max(last, ms)
+				g.clock.memberBound(p.boundAt)
 			}
 			g.pods[types.UID(p.name)] = p
-		}
-		if g.bound() == g.want {
-			g.whole = at(last)
 		}
 		return g
 	}

@@ -132,8 +132,8 @@ func accountProvisioning(gangs map[string]*provGang, requests map[string]*provRe
 		c.gangs++
 		c.pods += g.want
 		c.podsBound += g.bound()
-		if !g.created.IsZero() && (c.first.IsZero() || g.created.Before(c.first)) {
-			c.first = g.created
+		if created := g.created(); !created.IsZero() && (c.first.IsZero() || created.Before(c.first)) {
+			c.first = created
 		}
 		var req *provRequest
 		var reqName string
@@ -159,18 +159,19 @@ func accountProvisioning(gangs map[string]*provGang, requests map[string]*provRe
 				c.early++
 			}
 		}
-		if g.whole.IsZero() {
+		bind, whole := g.clock.latency(g.want)
+		if !whole {
 			continue
 		}
 		c.bound++
-		c.bind = append(c.bind, g.whole.Sub(g.created).Seconds())
-		if g.whole.After(c.last) {
-			c.last = g.whole
+		c.bind = append(c.bind, bind.Seconds())
+		if g.whole().After(c.last) {
+			c.last = g.whole()
 		}
 		if placedInOneZone(g, nodePool, nodeZone, occupants) {
 			c.placed++
 		}
-		milestones := []time.Time{g.created, g.complete}
+		milestones := []time.Time{g.created(), g.complete}
 		names := []string{"Members"}
 		if check != "" {
 			if req == nil || req.done.IsZero() || g.annotated.IsZero() || objects[g.namespace+"/"+g.workloadKey().ObjectName()].IsZero() {
@@ -179,7 +180,7 @@ func accountProvisioning(gangs map[string]*provGang, requests map[string]*provRe
 			milestones = append(milestones, objects[g.namespace+"/"+g.workloadKey().ObjectName()], req.seen, req.done, g.annotated)
 			names = append(names, "WorkloadObject", "Request", "Provisioned", "Annotated")
 		}
-		milestones = append(milestones, g.whole)
+		milestones = append(milestones, g.whole())
 		names = append(names, "Bound")
 		for i, name := range names {
 			c.phases[name] = append(c.phases[name], max(milestones[i+1].Sub(milestones[i]).Seconds(), 0))

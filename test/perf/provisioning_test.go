@@ -166,11 +166,13 @@ type provRun struct {
 type provGang struct {
 	namespace, jobSet string
 	want              int
-	// created: its first pod seen; complete: its last pod seen (the head
-	// may then be admitted); annotated: its first pod seen naming a
-	// ProvisioningRequest; whole: its last pod seen bound.
-	created, complete, annotated, whole time.Time
-	pods                                map[types.UID]*provPod
+	// clock times it from its first pod seen to its last pod seen bound,
+	// the want-th (ganglatency_test.go).
+	clock gangClock
+	// complete: its last pod seen (the head may then be admitted);
+	// annotated: its first pod seen naming a ProvisioningRequest.
+	complete, annotated time.Time
+	pods                map[types.UID]*provPod
 }
 
 type provPod struct {
@@ -188,15 +190,13 @@ func (g *provGang) workloadKey() workload.Key {
 	return workload.Key{Source: workload.SourceJobSet, Namespace: g.namespace, Name: g.jobSet}
 }
 
-func (g *provGang) bound() int {
-	n := 0
-	for _, p := range g.pods {
-		if p.node != "" {
-			n++
-		}
-	}
-	return n
-}
+// created is when its first pod was seen.
+func (g *provGang) created() time.Time { return g.clock.created }
+
+// whole is when its last pod was seen bound: zero until all are.
+func (g *provGang) whole() time.Time { return g.clock.wholeAt(g.want) }
+
+func (g *provGang) bound() int { return g.clock.bound }
 
 // provRequest is a ProvisioningRequest the fake provisioner answered:
 // seen when its creation was seen; sent when the status update marking it
@@ -435,9 +435,7 @@ func (r *provRun) observe(obj any) {
 		p = &provPod{name: pod.Name, slice: pod.Labels[wellknown.JobKeyLabel]}
 		g.pods[pod.UID] = p
 		r.progress = now
-		if g.created.IsZero() {
-			g.created = now
-		}
+		g.clock.memberCreated(now)
 		if len(g.pods) == g.want {
 			g.complete = now
 		}
@@ -452,9 +450,7 @@ func (r *provRun) observe(obj any) {
 	}
 	p.node, p.request, p.boundAt = pod.Spec.NodeName, request, now
 	r.progress = now
-	if g.whole.IsZero() && g.bound() == g.want {
-		g.whole = now
-	}
+	g.clock.memberBound(now)
 }
 
 // gangLocked returns the pod's gang, made on its first pod.
@@ -574,7 +570,7 @@ func (r *provRun) wait(tCtx ktesting.TContext) ([]perf.DataItem, error) {
 		r.mu.Lock()
 		whole, err, progress := 0, r.err, r.progress
 		for _, g := range r.gangs {
-			if !g.whole.IsZero() {
+			if !g.whole().IsZero() {
 				whole++
 			}
 		}

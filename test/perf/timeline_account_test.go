@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // TestPodTimeline checks what the bound pods counter records from the pod
@@ -14,18 +15,16 @@ import (
 func TestPodTimeline(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	pod := func(ns, name, node string) *corev1.Pod {
-		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: corev1.PodSpec{NodeName: node}}
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID(ns + "/" + name)},
+			Spec: corev1.PodSpec{NodeName: node}}
 	}
-	// event: a pod seen at ms after t0; from "" (an add) or an earlier
-	// node, to node.
+	// event: a pod seen at ms after t0, on node ("": unbound).
 	type event struct {
-		ms       int
-		ns, name string
-		from, to string
-		update   bool
+		ms             int
+		ns, name, node string
 	}
 	created := func(ms int, ns, name string) event { return event{ms: ms, ns: ns, name: name} }
-	bound := func(ms int, ns, name string) event { return event{ms: ms, ns: ns, name: name, to: "n", update: true} }
+	bound := func(ms int, ns, name string) event { return event{ms: ms, ns: ns, name: name, node: "n"} }
 	cases := map[string]struct {
 		events []event
 		want   map[string]map[string]float64 // by namespace
@@ -54,8 +53,8 @@ func TestPodTimeline(t *testing.T) {
 			events: []event{
 				created(0, "m", "a"),
 				bound(100, "m", "a"),
-				{ms: 200, ns: "m", name: "a", from: "n", to: "n", update: true},
-				{ms: 250, ns: "m", name: "b", to: "n"},
+				bound(200, "m", "a"),
+				bound(250, "m", "b"),
 			},
 			want: map[string]map[string]float64{"m": {"0": 0, "0.1": 0, "0.2": 1, "0.25": 2}},
 		},
@@ -80,11 +79,7 @@ func TestPodTimeline(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			tl := newPodTimeline()
 			for _, e := range tc.events {
-				var old any
-				if e.update {
-					old = pod(e.ns, e.name, e.from)
-				}
-				tl.observe(old, pod(e.ns, e.name, e.to), t0.Add(time.Duration(e.ms)*time.Millisecond))
+				tl.observe(pod(e.ns, e.name, e.node), t0.Add(time.Duration(e.ms)*time.Millisecond))
 			}
 			items := tl.items("BenchmarkPerfScheduling/S_V/W")
 			got := map[string]map[string]float64{}

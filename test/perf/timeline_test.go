@@ -7,10 +7,13 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/kubernetes/pkg/scheduler"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
 
 // Pods bound over time.
@@ -37,18 +40,27 @@ import (
 // when the last pod was bound within timelineFine, so that a run of a few
 // seconds still draws a curve), and a last one at the last pod bound. A
 // ten-minute run writes about 600 numbers per namespace.
+//
+// The same handler notes when each pod was created and bound, for the
+// gang latency of the workload's gangs (ganglatency_test.go).
 const (
 	boundPodsMetric = "BoundPodsOverTime"
 	timelineBucket  = 100 * time.Millisecond
 	timelineFine    = 20 * time.Second
 )
 
-type timelines struct{ *runs[*podTimeline] }
+type timelines struct {
+	*runs[*podTimeline]
+	// gangs keeps the gang latency items, which are written apart.
+	gangs *runs[struct{}]
+}
 
-func newTimelines() timelines { return timelines{newRuns[*podTimeline]("BoundPods")} }
+func newTimelines() timelines {
+	return timelines{newRuns[*podTimeline]("BoundPods"), newRuns[struct{}]("GangLatency")}
+}
 
 // nodesCreated starts counting at a workload's first createNodes op.
-func (ts timelines) nodesCreated(tCtx ktesting.TContext, sched *scheduler.Scheduler) error {
+func (ts timelines) nodesCreated(tCtx ktesting.TContext, sched *scheduler.Scheduler, w *perf.Workload) error {
 	if _, started := ts.get(tCtx); started {
 		return nil
 	}
@@ -56,10 +68,12 @@ func (ts timelines) nodesCreated(tCtx ktesting.TContext, sched *scheduler.Schedu
 	if err != nil {
 		return err
 	}
+	// Without the parameter (0) plain pods are not grouped.
+	groupSize, _ := intParam(w, plainGroupSizeParam)
 	tl := newPodTimeline()
 	handle, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { tl.observe(nil, obj, time.Now()) },
-		UpdateFunc: func(old, obj any) { tl.observe(old, obj, time.Now()) },
+		AddFunc:    func(obj any) { tl.observe(obj, time.Now()) },
+		UpdateFunc: func(_, obj any) { tl.observe(obj, time.Now()) },
 	})
 	if err != nil {
 		return err
@@ -70,8 +84,18 @@ func (ts timelines) nodesCreated(tCtx ktesting.TContext, sched *scheduler.Schedu
 			tCtx.Logf("Removing the bound pods counter: %v", err)
 		}
 		ts.keep(tl.items(name))
+		ts.gangs.keep(tl.groupItems(tCtx.Logf, name, groupSize))
 	})
 	return nil
+}
+
+// write stores the timelines and the gang latencies, each kind in a file
+// of its own.
+func (ts timelines) write(topic string) error {
+	if err := ts.runs.write(topic); err != nil {
+		return err
+	}
+	return ts.gangs.write(topic)
 }
 
 // podInformer is the scheduler's pod informer: its profiles share one
@@ -99,35 +123,43 @@ type boundCount struct {
 	buckets []int
 	bound   int
 	last    time.Duration // the last pod bound, since first
+	// pods are the namespace's pods in the order they were seen created,
+	// which byUID indexes.
+	pods  []*podTimes
+	byUID map[types.UID]*podTimes
 }
 
 func newPodTimeline() *podTimeline {
 	return &podTimeline{namespaces: map[string]*boundCount{}}
 }
 
-// observe counts a pod bound when it is seen with a node and was not
-// before, as the harness's throughput collector does: the scheduler reads
-// the same informer, so every pod is seen unbound before it is bound.
-func (tl *podTimeline) observe(oldObj, newObj any, at time.Time) {
-	pod, ok := newObj.(*corev1.Pod)
+// observe notes a pod created when it is first seen, and counts it bound
+// when it is first seen with a node, as the harness's throughput
+// collector does: the scheduler reads the same informer, so every pod is
+// seen unbound before it is bound.
+func (tl *podTimeline) observe(obj any, at time.Time) {
+	pod, ok := obj.(*corev1.Pod)
 	if !ok {
 		return
-	}
-	wasBound := false
-	if old, ok := oldObj.(*corev1.Pod); ok {
-		wasBound = old.Spec.NodeName != ""
 	}
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
 	c := tl.namespaces[pod.Namespace]
 	if c == nil {
-		c = &boundCount{first: at}
+		c = &boundCount{first: at, byUID: map[types.UID]*podTimes{}}
 		tl.namespaces[pod.Namespace] = c
 		tl.order = append(tl.order, pod.Namespace)
 	}
-	if wasBound || pod.Spec.NodeName == "" {
+	p := c.byUID[pod.UID]
+	if p == nil {
+		p = &podTimes{gang: pod.Labels[wellknown.JobSetNameLabel], created: at}
+		c.byUID[pod.UID] = p
+		c.pods = append(c.pods, p)
+	}
+	if pod.Spec.NodeName == "" || !p.bound.IsZero() {
 		return
 	}
+	p.bound = at
 	since := max(at.Sub(c.first), 0)
 	i := int(since / timelineBucket)
 	for len(c.buckets) <= i {
