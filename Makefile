@@ -126,7 +126,7 @@ fixtures:
 # its end without the apiserver's and etcd's log lines, so that the tail of
 # a long run says which test failed and why.
 failure-summary = echo; echo "== failures (the lines of failing tests, without component logs):"; \
-	grep -v -E '^[IWE][0-9]{4} |^\s+(/|[a-z_./-]+\.go:[0-9]+ \+0x)|etcd output|^ > ' $(1) | \
+	grep -v -E '^[IWE][0-9]{4} |^\s+(/|go\.etcd\.io|[a-z_./-]+\.go:[0-9]+ \+0x)|^\s+[a-z_]+\.go:[0-9]+: ([IWE][0-9]{4} |Resolved testserver|runtime-config|Starting kube-apiserver|Waiting for /healthz)|etcd output|^ > ' $(1) | \
 	grep -E -A12 -- '^\s*--- FAIL|^panic:|^FAIL|_test\.go:[0-9]+:' | grep -v -E '^\s*--- PASS' | tail -120
 
 .PHONY: test

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
@@ -99,8 +100,13 @@ func TestGangWithAMemberThatCannotBeScheduledGivesItsQuotaBack(t *testing.T) {
 
 	cp.WaitWhollyPlaced(t, ns, "fits", 2)
 	q.WaitClusterQueue(t, clusterQueue, 1, 1, 8)
-	wl := q.WaitWorkloadOf(t, harness.JobSetKey(ns, "stuck"), "waiting, not admitted",
-		harness.WorkloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionFalse, ""))
+	// The status writer writes queues before Workload objects in a pass:
+	// wait for stuck's own status to say why it waits, not for any
+	// earlier one.
+	wl := q.WaitWorkloadOf(t, harness.JobSetKey(ns, "stuck"), "waiting for its member, not admitted", func(wl *multislicev1alpha1.Workload) bool {
+		return harness.WorkloadCondition(multislicev1alpha1.WorkloadAdmitted, metav1.ConditionFalse, "")(wl) &&
+			harness.WorkloadCondition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, state.ReasonMemberUnschedulable)(wl)
+	})
 	if c := apimeta.FindStatusCondition(wl.Status.Conditions, multislicev1alpha1.WorkloadQuotaReserved); c == nil || !strings.Contains(c.Message, blocked) {
 		t.Errorf("stuck's QuotaReserved condition %+v does not name the pod it waits for (%s)", c, blocked)
 	}
