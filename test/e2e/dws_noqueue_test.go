@@ -44,9 +44,13 @@ func TestDWSWithoutQueueDemo(t *testing.T) {
 	}
 	// The pods' first words, while the request is pending, come from the
 	// scheduler: recorded while the scenario runs.
+	holdCtx, stopHold := context.WithCancel(ctx)
 	held := make(chan string, 1)
-	go func() { held <- firstHoldReason(ctx, ns, "dws-gpu-job") }()
+	go func() { held <- firstHoldReason(holdCtx, ns, "dws-gpu-job") }()
 	runErr := demo.Run(ctx, cluster, s, tl)
+	// A hold never seen by the end of the scenario is a failure below,
+	// not a wait without end.
+	stopHold()
 	t.Logf("timeline:\n%s", out.String())
 	story := singleSpaced(out.String())
 	if runErr != nil {
