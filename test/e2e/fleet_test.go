@@ -112,13 +112,7 @@ func TestFleetPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	ns := namespace(t)
-	lq := &multislicev1alpha1.LocalQueue{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "lq"},
-		Spec:       multislicev1alpha1.LocalQueueSpec{ClusterQueue: seedClusterQueue},
-	}
-	if _, err := queueAPI(t).MultisliceV1alpha1().LocalQueues(ns).Create(t.Context(), lq, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	createSeedLocalQueue(t, ns, "lq")
 	waitLocalQueueActive(t, ns, "lq")
 
 	ctx, pageProblems := browser(t)

@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/cli"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -79,13 +77,7 @@ func TestKubectlMultislice(t *testing.T) {
 	bin := kubectlPlugin(t)
 	applyQueueExample(t, "seed-002-multislice-v5e.yaml")
 	ns := namespace(t)
-	lq := &multislicev1alpha1.LocalQueue{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "lq"},
-		Spec:       multislicev1alpha1.LocalQueueSpec{ClusterQueue: seedClusterQueue},
-	}
-	if _, err := queueAPI(t).MultisliceV1alpha1().LocalQueues(ns).Create(t.Context(), lq, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	createSeedLocalQueue(t, ns, "lq")
 	waitLocalQueueActive(t, ns, "lq")
 
 	first := v5eJobSet(ns, "first", 2)

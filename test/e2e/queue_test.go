@@ -143,17 +143,24 @@ func TestQueueMissingLocalQueueWaitsUntilCreated(t *testing.T) {
 	waitJobSetEvent(t, js, multislicev1alpha1.ReasonLocalQueueNotFound, 30*time.Second)
 	expectNoneBound(t, 3*time.Second, js)
 
+	createSeedLocalQueue(t, ns, "late-queue")
+	pods := waitRunning(t, js, 2, 90*time.Second)
+	checkOnePoolPerSlice(t, pods, nil)
+	checkAdmission(t, waitWorkload(t, ns, "jobset-early", "admitted", 30*time.Second, admitted), pods)
+	waitLocalQueue(t, ns, "late-queue", 0, 1, 30*time.Second)
+}
+
+// createSeedLocalQueue creates LocalQueue ns/name of seed 002's
+// ClusterQueue.
+func createSeedLocalQueue(t *testing.T, ns, name string) {
+	t.Helper()
 	lq := &multislicev1alpha1.LocalQueue{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "late-queue"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec:       multislicev1alpha1.LocalQueueSpec{ClusterQueue: seedClusterQueue},
 	}
 	if _, err := queueAPI(t).MultisliceV1alpha1().LocalQueues(ns).Create(t.Context(), lq, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	pods := waitRunning(t, js, 2, 90*time.Second)
-	checkOnePoolPerSlice(t, pods, nil)
-	checkAdmission(t, waitWorkload(t, ns, "jobset-early", "admitted", 30*time.Second, admitted), pods)
-	waitLocalQueue(t, ns, "late-queue", 0, 1, 30*time.Second)
 }
 
 // admitted: the Workload holds quota and is admitted.
