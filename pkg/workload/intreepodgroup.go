@@ -68,23 +68,7 @@ func FromInTreePodGroup(pg *schedv1beta1.PodGroup, template *corev1.PodSpec, def
 	if err != nil {
 		return nil, err
 	}
-	s := Slice{Index: 0, Name: pg.Name, Pods: int(minCount), DomainKey: domainKey}
-	if template != nil {
-		s.Template = template.DeepCopy()
-		s.Request = PodRequests(s.Template)
-	}
-	return &Workload{
-		Key:       Key{Source: SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name},
-		UID:       pg.UID,
-		Created:   pg.CreationTimestamp.Time,
-		Slices:    []Slice{s},
-		Groups:    1,
-		Finished:  pg.DeletionTimestamp != nil,
-		QueueName: wellknown.QueueName(pg.Labels, pg.Annotations),
-		AtomicKey: atomicKey,
-
-		ProvisioningAnnotations: provisioningAnnotations(pg.Annotations),
-	}, nil
+	return groupWorkload(Key{Source: SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name}, &pg.ObjectMeta, int(minCount), domainKey, atomicKey, template), nil
 }
 
 // inTreeDomainKey is the domain of a Kubernetes PodGroup: its topology

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -33,24 +34,33 @@ func FromPodGroup(pg *schedv1alpha1.PodGroup, template *corev1.PodSpec, defaultD
 	if err != nil {
 		return nil, err
 	}
-	s := Slice{Index: 0, Name: pg.Name, Pods: int(pg.Spec.MinMember), DomainKey: domainKey}
+	w := groupWorkload(Key{Source: SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name}, &pg.ObjectMeta, int(pg.Spec.MinMember), domainKey, atomicKey, template)
+	w.Finished = w.Finished || pg.Status.Phase == schedv1alpha1.PodGroupFinished || pg.Status.Phase == schedv1alpha1.PodGroupFailed
+	w.Failed = pg.Status.Phase == schedv1alpha1.PodGroupFailed
+	return w, nil
+}
+
+// groupWorkload is the workload of a pod group object (scheduler-plugins'
+// or Kubernetes'): one slice of pods pods, sized from template when a
+// member exists, finished once the object is being deleted.
+func groupWorkload(key Key, meta *metav1.ObjectMeta, pods int, domainKey, atomicKey string, template *corev1.PodSpec) *Workload {
+	s := Slice{Index: 0, Name: meta.Name, Pods: pods, DomainKey: domainKey}
 	if template != nil {
 		s.Template = template.DeepCopy()
 		s.Request = PodRequests(s.Template)
 	}
 	return &Workload{
-		Key:       Key{Source: SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name},
-		UID:       pg.UID,
-		Created:   pg.CreationTimestamp.Time,
+		Key:       key,
+		UID:       meta.UID,
+		Created:   meta.CreationTimestamp.Time,
 		Slices:    []Slice{s},
 		Groups:    1,
-		Finished:  pg.DeletionTimestamp != nil || pg.Status.Phase == schedv1alpha1.PodGroupFinished || pg.Status.Phase == schedv1alpha1.PodGroupFailed,
-		QueueName: wellknown.QueueName(pg.Labels, pg.Annotations),
-		Failed:    pg.Status.Phase == schedv1alpha1.PodGroupFailed,
+		Finished:  meta.DeletionTimestamp != nil,
+		QueueName: wellknown.QueueName(meta.Labels, meta.Annotations),
 		AtomicKey: atomicKey,
 
-		ProvisioningAnnotations: provisioningAnnotations(pg.Annotations),
-	}, nil
+		ProvisioningAnnotations: provisioningAnnotations(meta.Annotations),
+	}
 }
 
 // PodGroupMember reads a pod's PodGroup membership.
