@@ -264,6 +264,8 @@ func FuzzParseFields(f *testing.F) {
 	f.Add("a", 0, 1, "a--b", "", "", "", "1.5", uint8(0), "", "", int64(0), "", "", "", uint8(0), "", "a.-b", 1, int64(1), "")
 	f.Add("v6e", 0, 0, "", "", "", "", "", uint8(1), "tpu-v6e-slice", "4x4", int64(4), "", "", "google.com/tpu=x:NoSchedule", uint8(0), "", "us-east5-b", 1, int64(1), "nvidia.com/gpu=present:NoSchedule")
 	f.Add(strings.Repeat("p", 60), 2, 1, "", "", "", "", "", uint8(3), "a", "+2x4", int64(4), "", "", "k=v", uint8(0), "", "zone.-x", 1, int64(1), "")
+	// Both accelerators, neither with a per-node count: every field is named.
+	f.Add("0", 0, 1, "", "", "0", "0", "", uint8(3), "", "", int64(0), "", "", "", uint8(0), "", "", 0, int64(0), "")
 	// The table tests' taints and topologies, each in an otherwise valid
 	// TPU pool.
 	for _, s := range []struct{ taint, topology string }{

@@ -343,10 +343,12 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 	case p.Nodes > maxNodes:
 		fail("nodes", "must be at most %d, got %d", maxNodes, p.Nodes)
 	}
-	switch {
-	case p.TPU != nil && p.GPU != nil:
+	// Both sections are checked even when both are given, so one pass
+	// names every field the user must change.
+	if p.TPU != nil && p.GPU != nil {
 		fail("gpu", "a pool has either tpu or gpu, not both")
-	case p.TPU != nil:
+	}
+	if p.TPU != nil {
 		t := p.TPU
 		if t.Accelerator == "" {
 			fail("tpu.accelerator", "is required (e.g. tpu-v5-lite-podslice)")
@@ -376,7 +378,8 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 		labels[wellknown.TPUAcceleratorLabel] = t.Accelerator
 		labels[wellknown.TPUTopologyLabel] = t.Topology
 		capacity[wellknown.ResourceTPU] = *resource.NewQuantity(t.ChipsPerNode, resource.DecimalSI)
-	case p.GPU != nil:
+	}
+	if p.GPU != nil {
 		g := p.GPU
 		if g.Model == "" {
 			fail("gpu.model", "is required (e.g. nvidia-l4)")
