@@ -27,6 +27,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // Provisioner creates each workload's ProvisioningRequests and carries what
@@ -41,7 +42,8 @@ type Provisioner struct {
 	pods      corelisters.PodLister
 	workloads listers.WorkloadLister
 	requests  autoscalinglisters.ProvisioningRequestLister
-	kick      chan struct{}
+	// kick wakes the creating loop, observed the observing one.
+	kick, observed chan struct{}
 }
 
 // NewProvisioner returns the provisioning controller of st: what the state
@@ -51,16 +53,19 @@ type Provisioner struct {
 func NewProvisioner(st *state.State, act func(context.Context, state.Actions), events *EventSink, evict *Evictor,
 	client multisliceclient.Interface, kube kubernetes.Interface, pods corelisters.PodLister, workloads listers.WorkloadLister) *Provisioner {
 	return &Provisioner{state: st, act: act, events: events, evict: evict,
-		client: client, kube: kube, pods: pods, workloads: workloads, kick: make(chan struct{}, 1)}
+		client: client, kube: kube, pods: pods, workloads: workloads,
+		kick: make(chan struct{}, 1), observed: make(chan struct{}, 1)}
 }
 
-// Start watches ProvisioningRequests and syncs, in whileLeading, every
-// second and whenever poked.
+// Start watches ProvisioningRequests and, in whileLeading, observes them
+// and creates those to create, every second and whenever poked.
+// Observing and creating run apart: a burst of requests being created
+// never holds back a workload whose request answered.
 func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Context, func(context.Context))) error {
 	factory := multisliceinformers.NewSharedInformerFactory(p.client, 0)
 	informer := factory.Autoscaling().V1().ProvisioningRequests()
 	p.requests = informer.Lister()
-	poke := func(any) { p.Poke() }
+	poke := func(any) { p.pokeObserve() }
 	if _, err := informer.Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: poke, UpdateFunc: func(_, obj any) { poke(obj) }, DeleteFunc: poke,
 	}); err != nil {
@@ -71,26 +76,47 @@ func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Conte
 		if !toolscache.WaitForCacheSync(ctx.Done(), informer.Informer().HasSynced) {
 			return
 		}
-		ticker := time.NewTicker(time.Second)
-		defer ticker.Stop()
-		for {
-			p.sync(ctx)
-			select {
-			case <-ctx.Done():
-				return
-			case <-ticker.C:
-			case <-p.kick:
-			}
-		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			loop(ctx, p.observed, p.observeAll)
+		}()
+		loop(ctx, p.kick, p.createAll)
+		<-done
 	})
 	return nil
 }
 
-// Poke asks for a sync now: a workload reserved quota for its check, and
-// its request can be created now rather than on the next tick.
+// loop runs sync every second and whenever kicked, until ctx ends.
+func loop(ctx context.Context, kick <-chan struct{}, sync func(context.Context)) {
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	for {
+		sync(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		case <-kick:
+		}
+	}
+}
+
+// Poke asks for a pass now: a workload reserved quota for its check, and
+// its request can be created now rather than on the next tick; or its
+// Workload object, which the request is owned by, appeared.
 func (p *Provisioner) Poke() {
 	select {
 	case p.kick <- struct{}{}:
+	default:
+	}
+	p.pokeObserve()
+}
+
+// pokeObserve asks for the requests to be observed now: one changed.
+func (p *Provisioner) pokeObserve() {
+	select {
+	case p.observed <- struct{}{}:
 	default:
 	}
 }
@@ -98,9 +124,37 @@ func (p *Provisioner) Poke() {
 // syncParallelism bounds the workloads whose writes (PodTemplates and
 // requests, pod annotations) are in flight at once: one workload's API
 // calls must not hold back another's, whose capacity may be ready.
-const syncParallelism = 8
+const syncParallelism = 16
 
+// annotateParallelism bounds the pod patches of one workload in flight at
+// once.
+const annotateParallelism = 4
+
+// sync observes every request, then creates the requests to create (one
+// pass of each loop).
 func (p *Provisioner) sync(ctx context.Context) {
+	p.observeAll(ctx)
+	p.createAll(ctx)
+}
+
+// observeAll carries what every request says to the state. Observing a
+// provisioned workload is quick: its pods name the request already, as
+// creating it annotated them (see createAndAnnotate).
+func (p *Provisioner) observeAll(ctx context.Context) {
+	var g errgroup.Group
+	g.SetLimit(syncParallelism)
+	for _, u := range p.state.ProvisioningRequests() {
+		g.Go(func() error {
+			p.observe(ctx, u)
+			return nil
+		})
+	}
+	_ = g.Wait()
+}
+
+// createAll resumes the checks a previous leader began, then creates the
+// requests to create.
+func (p *Provisioner) createAll(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	st := p.state
 	for _, c := range st.ChecksToRestore() {
@@ -112,29 +166,35 @@ func (p *Provisioner) sync(ctx context.Context) {
 	g.SetLimit(syncParallelism)
 	for _, task := range st.ProvisioningTasks() {
 		g.Go(func() error {
-			if err := p.create(ctx, &task); err != nil {
-				if errors.Is(err, errNoWorkloadObject) {
-					// The status writer creates it; its appearing wakes
-					// this loop.
-					logger.V(4).Info("Waiting for the Workload object to own a ProvisioningRequest", "workload", task.Key)
-				} else {
-					logger.Error(err, "Creating a ProvisioningRequest", "workload", task.Key, "request", task.Request)
-				}
-				return nil
-			}
-			st.ProvisioningCreated(task.Key, task.Attempt)
-			p.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
+			p.createAndAnnotate(ctx, &task)
 			return nil
 		})
 	}
 	_ = g.Wait()
-	for _, u := range st.ProvisioningRequests() {
-		g.Go(func() error {
-			p.observe(ctx, u)
-			return nil
-		})
+}
+
+// createAndAnnotate creates task's request, then names it on the
+// workload's pods. The name is known once the request exists, and the
+// pods carry it while they wait: when the request is Provisioned, nothing
+// but the placement is left to do.
+func (p *Provisioner) createAndAnnotate(ctx context.Context, task *state.ProvisioningTask) {
+	logger := klog.FromContext(ctx)
+	if err := p.create(ctx, task); err != nil {
+		if errors.Is(err, errNoWorkloadObject) {
+			// The status writer creates it; its appearing wakes this
+			// loop.
+			logger.V(4).Info("Waiting for the Workload object to own a ProvisioningRequest", "workload", task.Key)
+		} else {
+			logger.Error(err, "Creating a ProvisioningRequest", "workload", task.Key, "request", task.Request)
+		}
+		return
 	}
-	_ = g.Wait()
+	p.state.ProvisioningCreated(task.Key, task.Attempt)
+	p.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
+	if err := p.annotate(ctx, task.Key, task.Request, task.Check.Class); err != nil {
+		// Observing the request tries again once it is Provisioned.
+		logger.Error(err, "Annotating pods for a ProvisioningRequest", "workload", task.Key, "request", task.Request)
+	}
 }
 
 // observe carries what one request says to the state, annotating the
@@ -161,7 +221,7 @@ func (p *Provisioner) observe(ctx context.Context, u state.ProvisioningUpdate) {
 	if u.Outcome == provisioning.Provisioned {
 		// The autoscaler lets only pods that name the request use its
 		// capacity: annotate them before they are placed.
-		if err := p.annotate(ctx, u, req); err != nil {
+		if err := p.annotate(ctx, u.Key, req.Name, req.Spec.ProvisioningClassName); err != nil {
 			logger.Error(err, "Annotating pods for a ProvisioningRequest", "workload", u.Key, "request", reqName)
 			return
 		}
@@ -228,30 +288,35 @@ func (p *Provisioner) latestAttempt(c state.CheckToRestore) int32 {
 	return latest
 }
 
-// annotate names the request on every pod of the workload waiting to be
-// placed.
-func (p *Provisioner) annotate(ctx context.Context, u state.ProvisioningUpdate, req *autoscalingv1.ProvisioningRequest) error {
+// annotate names request (of class) on every pod of the workload key
+// waiting to be placed that does not name it yet.
+func (p *Provisioner) annotate(ctx context.Context, key workload.Key, request, class string) error {
 	want := map[string]string{
-		wellknown.ConsumeProvisioningRequestAnnotation: req.Name,
-		wellknown.ProvisioningClassNameAnnotation:      req.Spec.ProvisioningClassName,
+		wellknown.ConsumeProvisioningRequestAnnotation: request,
+		wellknown.ProvisioningClassNameAnnotation:      class,
 	}
 	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": want}})
 	if err != nil {
 		return err
 	}
-	for _, ref := range p.state.PendingMembers(u.Key) {
+	var g errgroup.Group
+	g.SetLimit(annotateParallelism)
+	for _, ref := range p.state.PendingMembers(key) {
 		pod, err := p.pods.Pods(ref.Namespace).Get(ref.Name)
 		if err != nil || pod.UID != ref.UID {
 			continue
 		}
-		if pod.Annotations[wellknown.ConsumeProvisioningRequestAnnotation] == req.Name && pod.Annotations[wellknown.ProvisioningClassNameAnnotation] == req.Spec.ProvisioningClassName {
+		if pod.Annotations[wellknown.ConsumeProvisioningRequestAnnotation] == request && pod.Annotations[wellknown.ProvisioningClassNameAnnotation] == class {
 			continue
 		}
-		if _, err := p.kube.CoreV1().Pods(ref.Namespace).Patch(ctx, ref.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			return err
-		}
+		g.Go(func() error {
+			if _, err := p.kube.CoreV1().Pods(ref.Namespace).Patch(ctx, ref.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				return err
+			}
+			return nil
+		})
 	}
-	return nil
+	return g.Wait()
 }
 
 // errNoWorkloadObject: the request's owner is not written yet.

@@ -109,6 +109,14 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 	if len(st.ProvisioningTasks()) != 0 {
 		t.Fatal("the created request is still a task")
 	}
+	// The pods name the request as soon as it exists, while it is
+	// pending: once Provisioned, only the placement is left.
+	for _, pod := range pods {
+		got, _ := kube.CoreV1().Pods("ns").Get(ctx, pod.Name, metav1.GetOptions{})
+		if got.Annotations[wellknown.ConsumeProvisioningRequestAnnotation] != req.Name {
+			t.Errorf("pod %s annotations %v before Provisioned, want it to name %s", pod.Name, got.Annotations, req.Name)
+		}
+	}
 
 	// Provisioned: the pods are annotated, then the head may plan.
 	req.Status.Conditions = []metav1.Condition{{Type: autoscalingv1.Provisioned, Status: metav1.ConditionTrue, LastTransitionTime: metav1.NewTime(clk.Now()), Reason: "Provisioned"}}

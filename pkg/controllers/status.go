@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -45,8 +46,11 @@ type StatusWriter struct {
 	lqs       listers.LocalQueueLister
 	acs       listers.AdmissionCheckLister
 	workloads listers.WorkloadLister
+	// kick wakes createMissing: a workload reserved quota for its check.
+	kick chan struct{}
 	// failing remembers the last error per object, so that a persistent
-	// one is logged once, not every second.
+	// one is logged once, not every second. Both loops report.
+	mu      sync.Mutex
 	failing map[string]string
 }
 
@@ -57,11 +61,23 @@ type StatusWriter struct {
 // written.
 func NewStatusWriter(client, urgent multisliceclient.Interface, st *state.State, cqs listers.ClusterQueueLister, lqs listers.LocalQueueLister,
 	acs listers.AdmissionCheckLister, workloads listers.WorkloadLister) *StatusWriter {
-	return &StatusWriter{client: client, urgent: urgent, state: st, cqs: cqs, lqs: lqs, acs: acs, workloads: workloads}
+	return &StatusWriter{client: client, urgent: urgent, state: st, cqs: cqs, lqs: lqs, acs: acs, workloads: workloads, kick: make(chan struct{}, 1)}
+}
+
+// Poke asks for the Workload objects that waiting checks lack to be
+// created now, rather than in the next pass: a pass writes every queue
+// and Workload object that changed, and may take seconds in a burst.
+func (w *StatusWriter) Poke() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
 }
 
 // report logs a failed write once per object and error; nil clears it.
 func (w *StatusWriter) report(logger klog.Logger, what string, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.failing == nil {
 		w.failing = map[string]string{}
 	}
@@ -76,8 +92,22 @@ func (w *StatusWriter) report(logger klog.Logger, what string, err error) {
 	logger.Error(err, "Writing status", "object", what)
 }
 
-// Run writes what changed every period, until ctx ends.
+// Run writes what changed every period, and creates the Workload objects
+// that waiting checks lack whenever poked, until ctx ends.
 func (w *StatusWriter) Run(ctx context.Context, every time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-w.kick:
+				w.createMissing(ctx)
+			}
+		}
+	}()
+	defer func() { <-done }()
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
 	for {
@@ -88,6 +118,42 @@ func (w *StatusWriter) Run(ctx context.Context, every time.Duration) {
 		case <-ticker.C:
 		}
 	}
+}
+
+// createMissing creates, on the urgent client, the Workload objects of
+// workloads whose check waits and that have none yet: each owns its
+// workload's ProvisioningRequest, which is created only once it exists.
+// Their status is the next pass's to write. Only creations happen here,
+// so the two loops never update one object at once; a creation both make
+// is done by one, and the other's AlreadyExists is no error.
+func (w *StatusWriter) createMissing(ctx context.Context) {
+	w.createMissingOf(ctx, w.state.QueueReport().Workloads)
+}
+
+// createMissingOf is createMissing on reports.
+func (w *StatusWriter) createMissingOf(ctx context.Context, reports []state.WorkloadReport) {
+	logger := klog.FromContext(ctx)
+	var g errgroup.Group
+	g.SetLimit(urgentWrites)
+	for i := range reports {
+		r := &reports[i]
+		if !checkPending(r) || r.Ended {
+			continue
+		}
+		name := WorkloadName(r.Key)
+		if _, err := w.workloads.Workloads(r.Key.Namespace).Get(name); !apierrors.IsNotFound(err) {
+			continue
+		}
+		g.Go(func() error {
+			_, err := w.urgent.MultisliceV1alpha1().Workloads(r.Key.Namespace).Create(ctx, desiredWorkload(r, name), metav1.CreateOptions{})
+			if apierrors.IsAlreadyExists(err) {
+				err = nil
+			}
+			w.report(logger, "Workload of "+r.Key.String(), err)
+			return nil
+		})
+	}
+	_ = g.Wait()
 }
 
 func (w *StatusWriter) sync(ctx context.Context) {
@@ -246,6 +312,11 @@ func (w *StatusWriter) syncWorkload(ctx context.Context, client multisliceclient
 	switch {
 	case apierrors.IsNotFound(err):
 		created, err := api.Create(ctx, want, metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) {
+			// createMissing made it meanwhile: the next pass, reading
+			// it, writes its status.
+			return nil
+		}
 		if err != nil {
 			return err
 		}

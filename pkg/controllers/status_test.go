@@ -208,3 +208,64 @@ func TestUsageSummary(t *testing.T) {
 		})
 	}
 }
+
+// Poked, the status writer creates only the Workload objects that waiting
+// checks lack, on the urgent client; their status, and every other
+// object, is the pass's to write. A creation the pass made meanwhile is
+// no error in either loop.
+func TestCreateMissingMakesOnlyTheObjectsOfWaitingChecks(t *testing.T) {
+	report := func(name string, check *state.CheckReport) state.WorkloadReport {
+		return state.WorkloadReport{
+			Key:   workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: name},
+			Ref:   corev1.ObjectReference{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Name: name, UID: types.UID(name + "-uid")},
+			Model: &workload.Workload{Slices: []workload.Slice{{Name: "main", Pods: 1}}},
+			Queue: "lq", ClusterQueue: "cq", Check: check,
+		}
+	}
+	pending := &state.CheckReport{Name: "dws", State: "Pending"}
+	ended := report("ended", pending)
+	ended.Ended = true
+	reports := []state.WorkloadReport{
+		report("no-check", nil),
+		report("check-passed", &state.CheckReport{Name: "dws", State: "Ready"}),
+		report("check-waits", pending),
+		report("has-its-object", pending),
+		report("created-meanwhile", pending),
+		ended,
+	}
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	if err := indexer.Add(desiredWorkload(&reports[3], WorkloadName(reports[3].Key))); err != nil {
+		t.Fatal(err)
+	}
+	meanwhile := desiredWorkload(&reports[4], WorkloadName(reports[4].Key))
+	client, urgent := fake.NewSimpleClientset(), fake.NewSimpleClientset(meanwhile)
+	w := &StatusWriter{client: client, urgent: urgent, workloads: listers.NewWorkloadLister(indexer)}
+	w.createMissingOf(context.Background(), reports)
+	var created []string
+	for _, a := range urgent.Actions() {
+		if a.GetVerb() != "create" {
+			t.Errorf("urgent client: %s %s, want only creations", a.GetVerb(), a.GetResource().Resource)
+			continue
+		}
+		wl := a.(clienttesting.CreateAction).GetObject().(*multislicev1alpha1.Workload)
+		if wl.Spec.QueueName != "lq" || len(wl.OwnerReferences) != 1 || wl.OwnerReferences[0].UID != "check-waits-uid" && wl.OwnerReferences[0].UID != "created-meanwhile-uid" {
+			t.Errorf("created %s: spec %+v, owners %+v", wl.Name, wl.Spec, wl.OwnerReferences)
+		}
+		created = append(created, wl.Name)
+	}
+	slices.Sort(created)
+	if want := []string{"jobset-check-waits", "jobset-created-meanwhile"}; !slices.Equal(created, want) {
+		t.Errorf("created %v, want %v", created, want)
+	}
+	if len(client.Actions()) != 0 {
+		t.Errorf("rate-limited client: %v, want nothing", client.Actions())
+	}
+	if len(w.failing) != 0 {
+		t.Errorf("reported failures %v, want none (AlreadyExists is no error)", w.failing)
+	}
+	// The pass, finding no object in its informer's copy, creates it too:
+	// AlreadyExists ends its write without error.
+	if err := w.syncWorkload(context.Background(), urgent, &reports[2]); err != nil {
+		t.Errorf("syncWorkload after createMissing: %v, want no error", err)
+	}
+}

@@ -50,6 +50,9 @@ type Runtime struct {
 	lead leadership
 	// provisioning wakes the provisioning controller (nil until it runs).
 	provisioning atomic.Pointer[controllers.Provisioner]
+	// statusWriter creates the Workload objects that requests are owned
+	// by (nil until it runs).
+	statusWriter atomic.Pointer[controllers.StatusWriter]
 	// attached and gated name the profiles whose MultisliceGang and
 	// MultisliceGate plugins were built on this runtime.
 	attached, gated map[string]bool

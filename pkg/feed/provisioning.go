@@ -129,10 +129,14 @@ func (f *checkFeed) setObj(ctx context.Context, obj any) {
 	}
 }
 
-// PokeProvisioning wakes the provisioning controller: a workload reserved
-// quota for its check, and its request can be created now rather than on
-// the next tick.
+// PokeProvisioning wakes the status writer and the provisioning
+// controller: a workload reserved quota for its check, and its Workload
+// object, then its request, can be created now rather than on the next
+// tick.
 func (rt *Runtime) PokeProvisioning() {
+	if w := rt.statusWriter.Load(); w != nil {
+		w.Poke()
+	}
 	if p := rt.provisioning.Load(); p != nil {
 		p.Poke()
 	}

@@ -150,6 +150,7 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, cfg *rest.Config) (t
 	}
 	w := controllers.NewStatusWriter(statusClient, recordClient, st, v1.ClusterQueues().Lister(), v1.LocalQueues().Lister(),
 		v1.AdmissionChecks().Lister(), workloads.Lister())
+	rt.statusWriter.Store(w)
 	rt.WhileLeading(ctx, func(ctx context.Context) {
 		if toolscache.WaitForCacheSync(ctx.Done(), synced) {
 			w.Run(ctx, statusInterval)
