@@ -62,22 +62,25 @@ func TestSyncWorkloadOfAGoneObject(t *testing.T) {
 	}
 }
 
+// jobSetReport is the report of JobSet name, queued in LocalQueue lq of
+// ClusterQueue cq, with check.
+func jobSetReport(name string, check *state.CheckReport) state.WorkloadReport {
+	return state.WorkloadReport{
+		Key:   workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: name},
+		Ref:   corev1.ObjectReference{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Name: name, UID: types.UID(name + "-uid")},
+		Model: &workload.Workload{Slices: []workload.Slice{{Name: "main", Pods: 1}}},
+		Queue: "lq", ClusterQueue: "cq", Check: check,
+	}
+}
+
 // The Workload object of a workload whose provisioning check waits owns
 // its request: it is written first, on the urgent client, the others on
 // the rate-limited one.
 func TestWorkloadsWhoseCheckWaitsGoFirstOnTheUrgentClient(t *testing.T) {
-	report := func(name string, check *state.CheckReport) state.WorkloadReport {
-		return state.WorkloadReport{
-			Key:   workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: name},
-			Ref:   corev1.ObjectReference{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Name: name, UID: types.UID(name + "-uid")},
-			Model: &workload.Workload{Slices: []workload.Slice{{Name: "main", Pods: 1}}},
-			Queue: "lq", ClusterQueue: "cq", Check: check,
-		}
-	}
 	reports := []state.WorkloadReport{
-		report("no-check", nil),
-		report("check-passed", &state.CheckReport{Name: "dws", State: "Ready"}),
-		report("check-waits", &state.CheckReport{Name: "dws", State: "Pending"}),
+		jobSetReport("no-check", nil),
+		jobSetReport("check-passed", &state.CheckReport{Name: "dws", State: "Ready"}),
+		jobSetReport("check-waits", &state.CheckReport{Name: "dws", State: "Pending"}),
 	}
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	client, urgent := fake.NewSimpleClientset(), fake.NewSimpleClientset()
@@ -214,23 +217,15 @@ func TestUsageSummary(t *testing.T) {
 // object, is the pass's to write. A creation the pass made meanwhile is
 // no error in either loop.
 func TestCreateMissingMakesOnlyTheObjectsOfWaitingChecks(t *testing.T) {
-	report := func(name string, check *state.CheckReport) state.WorkloadReport {
-		return state.WorkloadReport{
-			Key:   workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: name},
-			Ref:   corev1.ObjectReference{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Name: name, UID: types.UID(name + "-uid")},
-			Model: &workload.Workload{Slices: []workload.Slice{{Name: "main", Pods: 1}}},
-			Queue: "lq", ClusterQueue: "cq", Check: check,
-		}
-	}
 	pending := &state.CheckReport{Name: "dws", State: "Pending"}
-	ended := report("ended", pending)
+	ended := jobSetReport("ended", pending)
 	ended.Ended = true
 	reports := []state.WorkloadReport{
-		report("no-check", nil),
-		report("check-passed", &state.CheckReport{Name: "dws", State: "Ready"}),
-		report("check-waits", pending),
-		report("has-its-object", pending),
-		report("created-meanwhile", pending),
+		jobSetReport("no-check", nil),
+		jobSetReport("check-passed", &state.CheckReport{Name: "dws", State: "Ready"}),
+		jobSetReport("check-waits", pending),
+		jobSetReport("has-its-object", pending),
+		jobSetReport("created-meanwhile", pending),
 		ended,
 	}
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
