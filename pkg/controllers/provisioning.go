@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -44,6 +45,13 @@ type Provisioner struct {
 	requests  autoscalinglisters.ProvisioningRequestLister
 	// kick wakes the creating loop, observed the observing one.
 	kick, observed chan struct{}
+	// annotators holds a token per workload whose pods are being
+	// annotated in the background; annotating says which workloads, and
+	// background counts them (see annotateSoon).
+	annotators chan struct{}
+	mu         sync.Mutex
+	annotating map[workload.Key]bool
+	background sync.WaitGroup
 }
 
 // NewProvisioner returns the provisioning controller of st: what the state
@@ -54,7 +62,8 @@ func NewProvisioner(st *state.State, act func(context.Context, state.Actions), e
 	client multisliceclient.Interface, kube kubernetes.Interface, pods corelisters.PodLister, workloads listers.WorkloadLister) *Provisioner {
 	return &Provisioner{state: st, act: act, events: events, evict: evict,
 		client: client, kube: kube, pods: pods, workloads: workloads,
-		kick: make(chan struct{}, 1), observed: make(chan struct{}, 1)}
+		kick: make(chan struct{}, 1), observed: make(chan struct{}, 1),
+		annotators: make(chan struct{}, annotatingWorkloads), annotating: map[workload.Key]bool{}}
 }
 
 // Start watches ProvisioningRequests and, in whileLeading, observes them
@@ -83,6 +92,8 @@ func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Conte
 		}()
 		loop(ctx, p.kick, p.createAll)
 		<-done
+		// Nothing of this term writes once it ends.
+		p.background.Wait()
 	})
 	return nil
 }
@@ -127,14 +138,19 @@ func (p *Provisioner) pokeObserve() {
 const syncParallelism = 16
 
 // annotateParallelism bounds the pod patches of one workload in flight at
-// once.
-const annotateParallelism = 4
+// once, annotatingWorkloads the workloads annotated at once in the
+// background.
+const (
+	annotateParallelism = 4
+	annotatingWorkloads = 8
+)
 
 // sync observes every request, then creates the requests to create (one
 // pass of each loop).
 func (p *Provisioner) sync(ctx context.Context) {
 	p.observeAll(ctx)
 	p.createAll(ctx)
+	p.background.Wait()
 }
 
 // observeAll carries what every request says to the state. Observing a
@@ -173,10 +189,8 @@ func (p *Provisioner) createAll(ctx context.Context) {
 	_ = g.Wait()
 }
 
-// createAndAnnotate creates task's request, then names it on the
-// workload's pods. The name is known once the request exists, and the
-// pods carry it while they wait: when the request is Provisioned, nothing
-// but the placement is left to do.
+// createAndAnnotate creates task's request, then has its name put on the
+// workload's pods (see annotateSoon).
 func (p *Provisioner) createAndAnnotate(ctx context.Context, task *state.ProvisioningTask) {
 	logger := klog.FromContext(ctx)
 	if err := p.create(ctx, task); err != nil {
@@ -191,10 +205,50 @@ func (p *Provisioner) createAndAnnotate(ctx context.Context, task *state.Provisi
 	}
 	p.state.ProvisioningCreated(task.Key, task.Attempt)
 	p.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
-	if err := p.annotate(ctx, task.Key, task.Request, task.Check.Class); err != nil {
-		// Observing the request tries again once it is Provisioned.
-		logger.Error(err, "Annotating pods for a ProvisioningRequest", "workload", task.Key, "request", task.Request)
+	p.annotateSoon(ctx, task.Key, task.Request, task.Check.Class)
+}
+
+// annotateSoon names a request just created on its workload's pods, in
+// the background, at most annotatingWorkloads workloads at once. The name
+// is known once the request exists, and the pods carry it while they wait:
+// when the request is Provisioned, nothing but the placement is left to
+// do. Apart from creating, so that the pod patches do not slow the
+// creation of other workloads' requests. Observing the request waits for
+// it, then annotates what it missed (pods created since, a failed patch).
+func (p *Provisioner) annotateSoon(ctx context.Context, key workload.Key, request, class string) {
+	p.mu.Lock()
+	if p.annotating[key] {
+		p.mu.Unlock()
+		return
 	}
+	p.annotating[key] = true
+	p.mu.Unlock()
+	p.background.Add(1)
+	go func() {
+		defer p.background.Done()
+		select {
+		case p.annotators <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() == nil {
+			if err := p.annotate(ctx, key, request, class); err != nil {
+				klog.FromContext(ctx).Error(err, "Annotating pods for a ProvisioningRequest", "workload", key, "request", request)
+			}
+			<-p.annotators
+		}
+		p.mu.Lock()
+		delete(p.annotating, key)
+		p.mu.Unlock()
+		p.pokeObserve()
+	}()
+}
+
+// annotatingNow reports whether key's pods are being annotated in the
+// background.
+func (p *Provisioner) annotatingNow(key workload.Key) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.annotating[key]
 }
 
 // observe carries what one request says to the state, annotating the
@@ -219,6 +273,11 @@ func (p *Provisioner) observe(ctx context.Context, u state.ProvisioningUpdate) {
 		u.NodeSelector = sel
 	}
 	if u.Outcome == provisioning.Provisioned {
+		if p.annotatingNow(u.Key) {
+			// Its pods are being annotated; that done, this is
+			// observed again.
+			return
+		}
 		// The autoscaler lets only pods that name the request use its
 		// capacity: annotate them before they are placed.
 		if err := p.annotate(ctx, u.Key, req.Name, req.Spec.ProvisioningClassName); err != nil {
@@ -256,15 +315,23 @@ func (p *Provisioner) create(ctx context.Context, t *state.ProvisioningTask) err
 			Parameters:            provisioning.Parameters(&t.Check, t.Model.ProvisioningAnnotations),
 		},
 	}
+	// The templates go at once: the request waits for them all.
+	var g errgroup.Group
 	for _, ps := range sets {
 		tmpl := &corev1.PodTemplate{
 			ObjectMeta: metav1.ObjectMeta{Namespace: t.Key.Namespace, Name: provisioning.PodTemplateName(t.Request, ps.Name), OwnerReferences: owner},
 			Template:   corev1.PodTemplateSpec{Spec: *ps.Template.DeepCopy()},
 		}
-		if _, err := p.kube.CoreV1().PodTemplates(t.Key.Namespace).Create(ctx, tmpl, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-			return err
-		}
+		g.Go(func() error {
+			if _, err := p.kube.CoreV1().PodTemplates(t.Key.Namespace).Create(ctx, tmpl, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+				return err
+			}
+			return nil
+		})
 		req.Spec.PodSets = append(req.Spec.PodSets, autoscalingv1.PodSet{PodTemplateRef: autoscalingv1.Reference{Name: tmpl.Name}, Count: ps.Count})
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	_, err = p.client.AutoscalingV1().ProvisioningRequests(t.Key.Namespace).Create(ctx, req, metav1.CreateOptions{})
 	if apierrors.IsAlreadyExists(err) {
