@@ -469,12 +469,14 @@ func (s *State) holdLocked(w *Workload, p *Pod) {
 		h.UID = w.model.UID
 	}
 	p.holds = &h
-	m := s.nodeHolders[p.Node]
+	// A node's holder map is replaced, never changed in place: snapshots
+	// share it (see nodeViewLocked).
+	m := maps.Clone(s.nodeHolders[p.Node])
 	if m == nil {
 		m = map[workload.Holder]int{}
-		s.nodeHolders[p.Node] = m
 	}
 	m[h]++
+	s.nodeHolders[p.Node] = m
 	if key := w.domainKeyOf(p.Member.Slice); key != "" {
 		// A key pods hold by is indexed, so that a node relabelled under
 		// them moves what they hold (nodeChangedLocked), even for a
@@ -501,12 +503,16 @@ func (s *State) unholdLocked(p *Pod) {
 		return
 	}
 	if m := s.nodeHolders[p.Node]; m != nil {
+		// Replaced, not changed in place (see holdLocked).
+		m = maps.Clone(m)
 		m[*p.holds]--
 		if m[*p.holds] <= 0 {
 			delete(m, *p.holds)
 		}
 		if len(m) == 0 {
 			delete(s.nodeHolders, p.Node)
+		} else {
+			s.nodeHolders[p.Node] = m
 		}
 	}
 	if ref := p.heldDomain; ref != nil {

@@ -221,14 +221,19 @@ func (s *State) atomicKeyLocked(w *Workload) string {
 
 func (s *State) nodeViewLocked(name string, self workload.Key, requested Requested) *NodeView {
 	n := s.nodes.Node(name)
-	v := &NodeView{Node: n, Holders: maps.Clone(s.nodeHolders[name])}
+	// The holder map is shared, not copied: the state replaces a node's
+	// map rather than change it (holdLocked), and so does a simulation on
+	// the snapshot (Remove). A snapshot copies every node its workload
+	// may use, for each gang planned: what a node costs here is paid
+	// nodes × gangs times.
+	v := &NodeView{Node: n, Holders: s.nodeHolders[name]}
 	free := maps.Clone(n.Allocatable)
 	if req, ok := requested(name); ok {
-		free = free.Sub(req)
+		free.SubWithin(req)
 	}
 	for k, out := range s.outstanding[name] {
 		if k != self {
-			free = free.Sub(out)
+			free.SubWithin(out)
 		}
 	}
 	v.Free = free
@@ -367,16 +372,13 @@ func (sn *Snapshot) remove(key workload.Key, uncharge bool) (undo func()) {
 		}
 		if !seen[p.Node] {
 			seen[p.Node] = true
-			changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: maps.Clone(n.Holders), res: n.Reserved})
+			changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: n.Holders, res: n.Reserved})
 		}
 		for name, q := range p.Request {
 			n.Free[name] += q
 		}
-		for h := range n.Holders {
-			if h.Key == key {
-				delete(n.Holders, h)
-			}
-		}
+		// Replaced, not changed: the map may be the state's own.
+		n.Holders = withoutHoldersOf(n.Holders, key)
 	}
 	if sn.Self == nil || key != sn.Self.Key {
 		// Other workloads' planned room was taken from Free.
@@ -387,7 +389,7 @@ func (sn *Snapshot) remove(key workload.Key, uncharge bool) (undo func()) {
 			}
 			if !seen[name] {
 				seen[name] = true
-				changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: maps.Clone(n.Holders), res: n.Reserved})
+				changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: n.Holders, res: n.Reserved})
 			}
 			for r, q := range out {
 				if _, ok := n.Free[r]; ok {
@@ -406,7 +408,7 @@ func (sn *Snapshot) remove(key workload.Key, uncharge bool) (undo func()) {
 		if n.Reserved && n.ReservedBy == key {
 			if !seen[name] {
 				seen[name] = true
-				changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: maps.Clone(n.Holders), res: true})
+				changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: n.Holders, res: true})
 			}
 			n.Reserved = false
 		}
@@ -437,4 +439,22 @@ func (sn *Snapshot) ClusterQueueOf(v *WorkloadView) *quota.ClusterQueue {
 		return nil
 	}
 	return sn.ClusterQueues[v.Charge.ClusterQueue]
+}
+
+// withoutHoldersOf is holders without those of key's workload: holders
+// itself when it has none, a new map otherwise.
+func withoutHoldersOf(holders map[workload.Holder]int, key workload.Key) map[workload.Holder]int {
+	var out map[workload.Holder]int
+	for h := range holders {
+		if h.Key == key {
+			if out == nil {
+				out = maps.Clone(holders)
+			}
+			delete(out, h)
+		}
+	}
+	if out == nil {
+		return holders
+	}
+	return out
 }

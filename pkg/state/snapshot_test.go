@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -101,6 +102,42 @@ func TestSnapshotRemoveWorkload(t *testing.T) {
 				t.Errorf("RemoveWorkload changed the state (-before +after):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A snapshot is read outside the state's lock and shares each node's
+// holder map with the state: pods placed or gone after it was taken
+// change the state's holders, not the snapshot's.
+func TestSnapshotKeepsItsHoldersAsTheStateChanges(t *testing.T) {
+	f := threeWorkloads(t)
+	sn := f.snapshot(jsKey("b"))
+	// Copied: a second snapshot would share the maps it checks.
+	before := map[string]map[workload.Holder]int{}
+	for name, n := range sn.Nodes {
+		before[name] = maps.Clone(n.Holders)
+	}
+	running := f.addRunning(unit.JobSet("z").ReplicatedJob("slice", 1, 2).Obj(), "pool-3-node-0", "pool-3-node-1")
+	for _, p := range builders.MembersOn(unit.JobSet("x").ReplicatedJob("slice", 1, 2).Obj(), "pool-1-node-0", "pool-1-node-1") {
+		f.deletePod(p)
+	}
+	for name, n := range sn.Nodes {
+		if diff := cmp.Diff(before[name], n.Holders, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: the state's changes reached the holders of a snapshot taken before them (-before +after):\n%s", name, diff)
+		}
+	}
+	if len(before["pool-1-node-0"]) != 1 {
+		t.Fatalf("pool-1-node-0 was held by %v, want x", before["pool-1-node-0"])
+	}
+	after := f.snapshot(jsKey("b"))
+	for _, node := range []string{"pool-1-node-0", "pool-1-node-1"} {
+		if h := after.Nodes[node].Holders; len(h) != 0 {
+			t.Errorf("%s: holders %v after x's pods went, want none", node, h)
+		}
+	}
+	for _, p := range running {
+		if h := after.Nodes[p.Spec.NodeName].Holders; len(h) != 1 {
+			t.Errorf("%s: holders %v, want z alone", p.Spec.NodeName, h)
+		}
 	}
 }
 

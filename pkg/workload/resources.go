@@ -135,6 +135,14 @@ func (r Resources) AddScaled(o Resources, n int64) {
 	}
 }
 
+// SubWithin subtracts o from r in place, for the resources r names (as
+// Sub does, without a new map).
+func (r Resources) SubWithin(o Resources) {
+	for name := range r {
+		r[name] -= o[name]
+	}
+}
+
 // Sub returns r - o.
 func (r Resources) Sub(o Resources) Resources {
 	out := make(Resources, len(r))
