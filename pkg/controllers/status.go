@@ -127,7 +127,7 @@ func (w *StatusWriter) Run(ctx context.Context, every time.Duration) {
 // so the two loops never update one object at once; a creation both make
 // is done by one, and the other's AlreadyExists is no error.
 func (w *StatusWriter) createMissing(ctx context.Context) {
-	w.createMissingOf(ctx, w.state.QueueReport().Workloads)
+	w.createMissingOf(ctx, w.state.CheckWaitingReports())
 }
 
 // createMissingOf is createMissing on reports.

@@ -82,9 +82,14 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinforme
 		return nil, err
 	}
 	// A request is owned by its Workload object: one written may let a
-	// request waiting for it be created.
+	// request waiting for it be created. Only the provisioning controller
+	// is woken: the status writer, which wrote it, has nothing to create.
 	if _, err := v1.Workloads().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc: func(any) { rt.PokeProvisioning() },
+		AddFunc: func(any) {
+			if p := rt.provisioning.Load(); p != nil {
+				p.Poke()
+			}
+		},
 	}); err != nil {
 		return nil, err
 	}

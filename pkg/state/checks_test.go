@@ -79,6 +79,17 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if len(tasks) != 1 || tasks[0].Request != "jobset-js-dws-prov-1" || tasks[0].Attempt != 1 || len(tasks[0].Slices) != 2 {
 		t.Fatalf("tasks = %+v", tasks)
 	}
+	// The status writer creates the Workload object that will own the
+	// request from this report, the one QueueReport gives it.
+	waiting := f.s.CheckWaitingReports()
+	if len(waiting) != 1 || waiting[0].Key != jsKey("js") || waiting[0].Check == nil || waiting[0].Check.State != "Pending" || waiting[0].Charge == nil {
+		t.Fatalf("CheckWaitingReports = %+v, want js's, pending, with its charge", waiting)
+	}
+	for _, r := range f.s.QueueReport().Workloads {
+		if r.Key == jsKey("js") && (r.ClusterQueue != waiting[0].ClusterQueue || r.Queue != waiting[0].Queue || r.Ref != waiting[0].Ref) {
+			t.Errorf("CheckWaitingReports says %+v, QueueReport %+v", waiting[0], r)
+		}
+	}
 	f.s.ProvisioningCreated(jsKey("js"), 1)
 	if len(f.s.ProvisioningTasks()) != 0 {
 		t.Fatal("a created request is a task again")
@@ -92,6 +103,9 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	acts, evict := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
 	if len(evict) != 0 || len(acts.Activate) == 0 {
 		t.Fatalf("Provisioned: acts %+v, evict %v", acts, evict)
+	}
+	if waiting := f.s.CheckWaitingReports(); len(waiting) != 0 {
+		t.Errorf("once provisioned, CheckWaitingReports = %+v, want none", waiting)
 	}
 	admits(t, f, pods, true, "")
 	if cq := f.s.QueueReport().ClusterQueues["cluster-queue"]; cq.Reserving != 1 || cq.Admitted != 1 {

@@ -192,6 +192,32 @@ func (s *State) QueueReport() QueueReport {
 	return rep
 }
 
+// CheckWaitingReports reports, in key order, the workloads whose
+// provisioning check waits for its request (State "Pending"), as
+// QueueReport does but without their queue positions. The status writer
+// creates their Workload objects from them when poked; a full QueueReport
+// for each workload reserving quota would cost every workload's report
+// every time.
+func (s *State) CheckWaitingReports() []WorkloadReport {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []WorkloadReport
+	for _, w := range s.workloads {
+		if t := w.check; t == nil || t.phase != checkRequesting || !w.observed || w.model == nil {
+			continue
+		}
+		queue := s.queueNameLocked(w)
+		if queue == "" {
+			continue
+		}
+		if wr := s.workloadReportLocked(w, queue); wr.Charge != nil || w.ours {
+			out = append(out, wr)
+		}
+	}
+	slices.SortFunc(out, func(a, b WorkloadReport) int { return compareKeys(a.Key, b.Key) })
+	return out
+}
+
 // QueuePosition is a waiting workload's place in its queues (from 1; 0:
 // beyond PendingHeadLimit).
 type QueuePosition struct {
