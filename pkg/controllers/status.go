@@ -145,10 +145,7 @@ func (w *StatusWriter) createMissingOf(ctx context.Context, reports []state.Work
 			continue
 		}
 		g.Go(func() error {
-			_, err := w.urgent.MultisliceV1alpha1().Workloads(r.Key.Namespace).Create(ctx, desiredWorkload(r, name), metav1.CreateOptions{})
-			if apierrors.IsAlreadyExists(err) {
-				err = nil
-			}
+			_, err := createWorkload(ctx, w.urgent.MultisliceV1alpha1().Workloads(r.Key.Namespace), desiredWorkload(r, name))
 			w.report(logger, "Workload of "+r.Key.String(), err)
 			return nil
 		})
@@ -311,13 +308,10 @@ func (w *StatusWriter) syncWorkload(ctx context.Context, client multisliceclient
 	cur, err := w.workloads.Workloads(r.Key.Namespace).Get(name)
 	switch {
 	case apierrors.IsNotFound(err):
-		created, err := api.Create(ctx, want, metav1.CreateOptions{})
-		if apierrors.IsAlreadyExists(err) {
-			// createMissing made it meanwhile: the next pass, reading
-			// it, writes its status.
-			return nil
-		}
-		if err != nil {
+		created, err := createWorkload(ctx, api, want)
+		if err != nil || created == nil {
+			// Made by createMissing meanwhile (nil): the next pass,
+			// reading it, writes its status.
 			return err
 		}
 		cur = created
@@ -332,6 +326,17 @@ func (w *StatusWriter) syncWorkload(ctx context.Context, client multisliceclient
 	}
 	_, err = applyWorkload(ctx, api, cur, want)
 	return goneIsDone(err)
+}
+
+// createWorkload creates Workload object want; nil and no error when it
+// exists already, as the two loops of the status writer may both create
+// it (see createMissing).
+func createWorkload(ctx context.Context, api workloadsAPI, want *multislicev1alpha1.Workload) (*multislicev1alpha1.Workload, error) {
+	created, err := api.Create(ctx, want, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		return nil, nil
+	}
+	return created, err
 }
 
 // applyWorkload makes Workload object cur's spec and status say what want

@@ -85,11 +85,7 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinforme
 	// request waiting for it be created. Only the provisioning controller
 	// is woken: the status writer, which wrote it, has nothing to create.
 	if _, err := v1.Workloads().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc: func(any) {
-			if p := rt.provisioning.Load(); p != nil {
-				p.Poke()
-			}
-		},
+		AddFunc: func(any) { rt.pokeProvisioner() },
 	}); err != nil {
 		return nil, err
 	}
@@ -142,6 +138,11 @@ func (rt *Runtime) PokeProvisioning() {
 	if w := rt.statusWriter.Load(); w != nil {
 		w.Poke()
 	}
+	rt.pokeProvisioner()
+}
+
+// pokeProvisioner wakes the provisioning controller alone.
+func (rt *Runtime) pokeProvisioner() {
 	if p := rt.provisioning.Load(); p != nil {
 		p.Poke()
 	}
