@@ -28,12 +28,14 @@ APISERVER_FIXTURES := vendor/k8s.io/kubernetes/cmd/kube-apiserver/app/testing/te
 # Packages with plain unit tests: everything outside test/.
 UNIT_PKGS = $(shell $(GO) list ./... | grep -v '^$(MODULE)/test/')
 
-# Benchmarks: BENCH_SIZE=large adds the 5000-node workloads; BENCH_COUNT repeats.
+# Benchmarks: BENCH_SIZE=large adds the 5000-node workloads, BENCH_SIZE=xlarge
+# runs the 15 000-node ones alone (plain pods and gangs); BENCH_COUNT repeats.
 BENCH_SIZE   ?= default
 BENCH_COUNT  ?= 1
 BENCH_OUT    ?= $(OUTPUT)/bench
 comma := ,
-BENCH_FILTER := $(if $(filter large,$(BENCH_SIZE)),performance,performance$(comma)-large)
+BENCH_FILTER := $(if $(filter xlarge,$(BENCH_SIZE)),xlarge,$(if $(filter large,$(BENCH_SIZE)),performance,performance$(comma)-large))
+BENCH_RUN    := $(if $(filter xlarge,$(BENCH_SIZE)),BenchmarkPerfScheduling/(Baseline|Multislice_(PlainPods|Gangs)),.)
 
 TEST_FLAGS ?=
 
@@ -214,7 +216,7 @@ test-integration: etcd fixtures $(BIN)/multislice-scheduler ## Tests on a real k
 .PHONY: bench
 bench: etcd fixtures ## scheduler_perf: every scenario through the default profile and ours, one run; writes _output/bench/results.md and its plots (plots/*.svg).
 	rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
-	PATH=$(BIN):$$PATH $(GO) test -timeout 120m ./test/perf/ -run '^$$' -bench . -benchtime 1x -count $(BENCH_COUNT) \
+	PATH=$(BIN):$$PATH $(GO) test -timeout 120m ./test/perf/ -run '^$$' -bench '$(BENCH_RUN)' -benchtime 1x -count $(BENCH_COUNT) \
 		-perf-scheduling-label-filter=$(BENCH_FILTER) -data-items-dir $(BENCH_OUT) | tee $(BENCH_OUT)/bench.log
 	$(GO) run ./hack/benchreport -o $(BENCH_OUT)/results.md $(BENCH_OUT)
 	cat $(BENCH_OUT)/results.md

@@ -73,8 +73,9 @@ func (f *groupFigures) spread(field string) (lo, hi float64) {
 	return lo, hi
 }
 
-// loadGroupLatencies reads the GangLatency_*.json files in dir, one per
-// run; none when test/perf recorded none.
+// loadGroupLatencies reads the GangLatency_*.json files in dir (one per
+// test process, each holding its every run: see runs); none when test/perf
+// recorded none.
 func loadGroupLatencies(dir string) (map[groupKey]*groupFigures, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "GangLatency_*.json"))
 	if err != nil || len(files) == 0 {
@@ -82,11 +83,12 @@ func loadGroupLatencies(dir string) (map[groupKey]*groupFigures, error) {
 	}
 	slices.Sort(files)
 	out := map[groupKey]*groupFigures{}
-	for run, f := range files {
+	for fileIndex, f := range files {
 		items, err := readItems(f)
 		if err != nil {
 			return nil, err
 		}
+		numbered := runsOf(fileIndex)
 		for _, it := range items.DataItems {
 			metric := it.Labels["Metric"]
 			if metric != gangLatencyMetric && metric != plainGroupMetric {
@@ -106,6 +108,7 @@ func loadGroupLatencies(dir string) (map[groupKey]*groupFigures, error) {
 			if g.plain != (metric == plainGroupMetric) {
 				return nil, fmt.Errorf("%s: %s holds gangs in one run and plain pods in another", f, it.Labels["Name"])
 			}
+			run := numbered.next(metric, it.Labels["Name"])
 			for field, v := range it.Data {
 				if g.byRun[field] == nil {
 					g.byRun[field] = map[int]float64{}

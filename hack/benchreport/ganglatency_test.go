@@ -51,13 +51,18 @@ var gangHarnessRun = itemsFile(func() []string {
 // gangRun is one run's gang latencies: the plain baseline's and the
 // gangs' p50 and p99 of Multislice, and the gangs' p99 of Hotswap, vary.
 func gangRun(plainP99, gangP50, gangP99, hotswapTimed, hotswapP99 float64) string {
+	return itemsFile(gangRunItems(plainP99, gangP50, gangP99, hotswapTimed, hotswapP99)...)
+}
+
+// gangRunItems are gangRun's data items.
+func gangRunItems(plainP99, gangP50, gangP99, hotswapTimed, hotswapP99 float64) []string {
 	timed := func(count, pods, p50, p99 float64) map[string]float64 {
 		return map[string]float64{"Count": count, "Groups": count, "Pods": pods, "Perc50": p50, "Perc90": p99, "Perc99": p99, "Max": p99, "Average": p50}
 	}
 	plain := func(m map[string]float64, size float64) map[string]float64 { m["GroupSize"] = size; return m }
 	hotswap := timed(hotswapTimed, 4*hotswapTimed, 0.18+(3-hotswapTimed)*0.02, hotswapP99)
 	hotswap["Groups"] = 3
-	return itemsFile(
+	return []string{
 		groupItem("Multislice_PlainPodsDefaultProfile", "256Nodes_4x16Slices", "namespace-1", true, plain(timed(4, 256, 1, plainP99), 64)),
 		groupItem("Multislice_AffinityDefaultProfile", "256Nodes_4x16Slices", "namespace-1", true, plain(timed(4, 256, 1.5, 2), 64)),
 		groupItem("Multislice_GangsMultisliceProfile", "256Nodes_4x16Slices", "multislice", false, timed(4, 256, gangP50, gangP99)),
@@ -68,7 +73,7 @@ func gangRun(plainP99, gangP50, gangP99, hotswapTimed, hotswapP99 float64) strin
 		groupItem("Quota_Unqueued", "120Nodes", "queued", false, timed(20, 160, 0.5, 1)),
 		groupItem("Quota_Queued", "120Nodes", "queued", false, timed(20, 160, 0.4, 0.8)),
 		groupItem("Hotswap_Gangs", "24Nodes", "high", false, hotswap),
-	)
+	}
 }
 
 // gangFiles: two runs' results.
@@ -95,8 +100,28 @@ func loadGangComparisons(t *testing.T, files map[string]string) []gangComparison
 	return gangComparisons(rows, groups)
 }
 
+// gangFilesOneProcess: gangFiles' two runs as `-count 2` records them, in
+// one process's files, each namespace's items in run order.
+func gangFilesOneProcess() map[string]string {
+	harness := strings.TrimSuffix(strings.TrimPrefix(gangHarnessRun, `{"version":"v1","dataItems":[`), `]}`)
+	return map[string]string{
+		"BenchmarkPerfScheduling_benchmark_multislice_1.json": itemsFile(harness, harness),
+		"GangLatency_benchmark_multislice_1.json": itemsFile(append(gangRunItems(1.5, 1.2, 1.65, 3, 0.2),
+			gangRunItems(2.5, 1.4, 3.35, 2, 0.4)...)...),
+	}
+}
+
 func TestGangLatencyReport(t *testing.T) {
-	cs := loadGangComparisons(t, gangFiles())
+	for name, files := range map[string]map[string]string{
+		"a file per run":        gangFiles(),
+		"every run in one file": gangFilesOneProcess(),
+	} {
+		t.Run(name, func(t *testing.T) { testGangLatencyReport(t, files) })
+	}
+}
+
+func testGangLatencyReport(t *testing.T, files map[string]string) {
+	cs := loadGangComparisons(t, files)
 	var b strings.Builder
 	if err := writeGangLatency(&b, cs); err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ type provisioningRow struct {
 	// it, and reported how many did: a figure is their mean.
 	sums     map[string]float64
 	reported map[string]int
-	// byRun holds, per "Metric.Field", each run's figure, by run (file).
+	// byRun holds, per "Metric.Field", each run's figure, by run (see runs).
 	byRun map[string]map[int]float64
 }
 
@@ -85,17 +85,19 @@ func loadProvisioning(dir string) ([]provisioningRow, error) {
 	slices.Sort(files)
 	var order []quotaKey
 	rows := map[quotaKey]*provisioningRow{}
-	for run, f := range files {
+	for fileIndex, f := range files {
 		items, err := readItems(f)
 		if err != nil {
 			return nil, err
 		}
+		numbered := runsOf(fileIndex)
 		for _, it := range items.DataItems {
 			metric := it.Labels["Metric"]
 			k, ok := parseQuotaName(it.Labels["Name"])
 			if !ok || !strings.HasPrefix(metric, "Provisioning") {
 				continue
 			}
+			run := numbered.next(metric, it.Labels["Name"])
 			r := rows[k]
 			if r == nil {
 				r = &provisioningRow{Scenario: k.scenario, Variant: k.variant, Workload: k.workload,

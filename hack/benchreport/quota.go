@@ -36,7 +36,7 @@ type quotaRow struct {
 	AdmitSeconds                 float64
 	peakRSS, peakHeap            float64
 	peakRSSRuns, peakHeapSamples int
-	// runWorkloads and runAdmitSeconds are each run's, by run (file).
+	// runWorkloads and runAdmitSeconds are each run's, by run (see runs).
 	runWorkloads, runAdmitSeconds map[int]float64
 }
 
@@ -122,16 +122,18 @@ func loadQuota(dir string) ([]quotaRow, error) {
 	slices.Sort(harnessFiles)
 	var order []quotaKey
 	rows := map[quotaKey]*quotaRow{}
-	for run, f := range drainFiles {
+	for fileIndex, f := range drainFiles {
 		items, err := readItems(f)
 		if err != nil {
 			return nil, err
 		}
+		numbered := runsOf(fileIndex)
 		for _, it := range items.DataItems {
 			k, ok := parseQuotaName(it.Labels["Name"])
 			if !ok {
 				continue
 			}
+			run := numbered.next(it.Labels["Metric"], it.Labels["Name"])
 			r := rows[k]
 			if r == nil {
 				r = &quotaRow{Scenario: k.scenario, Variant: k.variant, Workload: k.workload,
@@ -181,6 +183,25 @@ func loadQuota(dir string) ([]quotaRow, error) {
 		out = append(out, *rows[k])
 	}
 	return out, nil
+}
+
+// runs numbers the runs of one results file. A file is one test process:
+// with -count N it holds each data item N times, in run order, so the n-th
+// item of a metric and name is that file's run n. The n-th runs of two
+// variants are then the same pass over the suite, which ratios pair.
+type runs struct {
+	file int
+	rank map[[2]string]int
+}
+
+func runsOf(file int) *runs { return &runs{file: file, rank: map[[2]string]int{}} }
+
+// next is the run of the next item of metric and name in the file.
+func (r *runs) next(metric, name string) int {
+	k := [2]string{metric, name}
+	n := r.rank[k]
+	r.rank[k] = n + 1
+	return r.file<<16 | n
 }
 
 func readItems(file string) (drainItems, error) {

@@ -42,7 +42,7 @@ func stagedLeader(js *jobsetv1alpha2.JobSet, job int) *corev1.Pod {
 // fixture is a State on a fake clock, both workload APIs served, fed by
 // the helpers below as the informers would feed it.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	s     *state.State
 	clock *testingclock.FakeClock
 	obs   *observer
@@ -53,14 +53,14 @@ type fixture struct {
 	nodes  map[string]*corev1.Node
 }
 
-func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
+func newFixture(t testing.TB, nodes ...*corev1.Node) *fixture {
 	t.Helper()
 	return newFixtureWith(t, state.Options{}, nodes...)
 }
 
 // newFixtureWith is newFixture with opts (its clock, rejection memory and
 // observer are the fixture's).
-func newFixtureWith(t *testing.T, opts state.Options, nodes ...*corev1.Node) *fixture {
+func newFixtureWith(t testing.TB, opts state.Options, nodes ...*corev1.Node) *fixture {
 	t.Helper()
 	clk := testingclock.NewFakeClock(builders.Epoch)
 	obs := &observer{}
