@@ -223,6 +223,10 @@ bench: etcd fixtures ## scheduler_perf: every scenario through the default profi
 	# One preemption decision on its own (1000 candidate workloads), apart
 	# from the apiserver and etcd that share the CPU in scheduler_perf.
 	$(GO) test ./pkg/admission/ -run '^$$' -bench Preempt -benchtime 50x -benchmem | tee $(BENCH_OUT)/preemption-decision.txt
+	# kube-scheduler's queue walking the pods it holds, per pod bound; and
+	# one gang's decision (snapshot and plan) at 1024, 4096 and 15 000 nodes.
+	$(GO) test ./pkg/plugins/multislicegang/ -run '^$$' -bench QueueWalk -benchtime 2000x -count 3 -benchmem | tee $(BENCH_OUT)/queue-walk.txt
+	$(GO) test ./pkg/state/ -run '^$$' -bench SnapshotAndPlan -benchtime 20x -count 3 -benchmem | tee $(BENCH_OUT)/gang-decision.txt
 
 # The README shows the plots of one run from docs/bench/: this replaces
 # them, and the report that shows them all, with another run's
