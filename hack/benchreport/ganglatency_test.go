@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,7 +30,10 @@ func itemsFile(items ...string) string {
 
 // gangHarnessRun: the harness's measured namespaces of the scenarios the
 // gang latency tests compare, in the order the rows are reported.
-var gangHarnessRun = itemsFile(func() []string {
+var gangHarnessRun = itemsFile(gangHarnessItems...)
+
+// gangHarnessItems are gangHarnessRun's data items.
+var gangHarnessItems = func() []string {
 	var items []string
 	for _, m := range []string{
 		"Baseline_DefaultProfile/20Nodes/namespace-1",
@@ -46,7 +50,7 @@ var gangHarnessRun = itemsFile(func() []string {
 		items = append(items, fmt.Sprintf(`{"data":{"Duration":2},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/%s"}}`, m))
 	}
 	return items
-}()...)
+}()
 
 // gangRun is one run's gang latencies: the plain baseline's and the
 // gangs' p50 and p99 of Multislice, and the gangs' p99 of Hotswap, vary.
@@ -103,9 +107,8 @@ func loadGangComparisons(t *testing.T, files map[string]string) []gangComparison
 // gangFilesOneProcess: gangFiles' two runs as `-count 2` records them, in
 // one process's files, each namespace's items in run order.
 func gangFilesOneProcess() map[string]string {
-	harness := strings.TrimSuffix(strings.TrimPrefix(gangHarnessRun, `{"version":"v1","dataItems":[`), `]}`)
 	return map[string]string{
-		"BenchmarkPerfScheduling_benchmark_multislice_1.json": itemsFile(harness, harness),
+		"BenchmarkPerfScheduling_benchmark_multislice_1.json": itemsFile(append(slices.Clone(gangHarnessItems), gangHarnessItems...)...),
 		"GangLatency_benchmark_multislice_1.json": itemsFile(append(gangRunItems(1.5, 1.2, 1.65, 3, 0.2),
 			gangRunItems(2.5, 1.4, 3.35, 2, 0.4)...)...),
 	}

@@ -146,17 +146,11 @@ func (s *State) QueueReport() QueueReport {
 	}
 	for _, key := range slices.SortedFunc(maps.Keys(s.workloads), compareKeys) {
 		w := s.workloads[key]
-		queue := s.queueNameLocked(w)
-		if queue == "" || !w.observed || w.model == nil {
+		wr, ok := s.reportedLocked(w)
+		if !ok {
 			continue
 		}
-		wr := s.workloadReportLocked(w, queue)
-		if wr.Charge == nil && !w.ours {
-			// Its pods are another scheduler's (or do not exist yet):
-			// not this scheduler's to admit or report.
-			continue
-		}
-		lq := rep.LocalQueues[key.Namespace+"/"+queue]
+		lq := rep.LocalQueues[key.Namespace+"/"+wr.Queue]
 		switch {
 		case wr.Charge != nil:
 			checked := wr.Check == nil || wr.Check.State != checkRequesting.String()
@@ -203,14 +197,10 @@ func (s *State) CheckWaitingReports() []WorkloadReport {
 	defer s.mu.RUnlock()
 	var out []WorkloadReport
 	for _, w := range s.workloads {
-		if t := w.check; t == nil || t.phase != checkRequesting || !w.observed || w.model == nil {
+		if t := w.check; t == nil || t.phase != checkRequesting {
 			continue
 		}
-		queue := s.queueNameLocked(w)
-		if queue == "" {
-			continue
-		}
-		if wr := s.workloadReportLocked(w, queue); wr.Charge != nil || w.ours {
+		if wr, ok := s.reportedLocked(w); ok {
 			out = append(out, wr)
 		}
 	}
@@ -260,6 +250,22 @@ func (s *State) reportPositionsLocked(rep *QueueReport) {
 }
 
 // workloadReportLocked is w's report, w naming LocalQueue queue.
+// reportedLocked is w's report, and whether the queue's reports hold it:
+// a workload of a queue, observed and modelled, either charged or with
+// pods of this scheduler (another scheduler's pods, or none yet, are not
+// this scheduler's to admit or report).
+func (s *State) reportedLocked(w *Workload) (WorkloadReport, bool) {
+	queue := s.queueNameLocked(w)
+	if queue == "" || !w.observed || w.model == nil {
+		return WorkloadReport{}, false
+	}
+	wr := s.workloadReportLocked(w, queue)
+	if wr.Charge == nil && !w.ours {
+		return WorkloadReport{}, false
+	}
+	return wr, true
+}
+
 func (s *State) workloadReportLocked(w *Workload, queue string) WorkloadReport {
 	wr := WorkloadReport{Key: w.key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(w.key),
 		Eviction: w.eviction, Check: s.checkReportLocked(w), RunExpired: w.runExpired, Requests: sliceRequests(w)}
