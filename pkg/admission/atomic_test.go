@@ -309,7 +309,7 @@ func TestPlanAtomicLeavesTheSnapshotAlone(t *testing.T) {
 	opts := cmp.Options{
 		cmp.Comparer(func(a, b *topology.Node) bool { return a.Name == b.Name && a.Usable == b.Usable }),
 		cmpopts.IgnoreUnexported(state.Pod{}),
-		cmpopts.IgnoreFields(state.Snapshot{}, "Qualifiers"),
+		cmpopts.IgnoreFields(state.Snapshot{}, "Qualifiers"), cmpopts.IgnoreUnexported(state.Snapshot{}),
 		cmp.Comparer(func(a, b *quota.View) bool { return true }),
 		cmpopts.IgnoreFields(state.QuotaDecision{}, "Needs"),
 	}

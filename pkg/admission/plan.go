@@ -368,10 +368,17 @@ func (p *planning) domains(key string, own map[string]int, taken map[string]bool
 	if sc != nil {
 		values = sc.domains[key]
 	} else {
-		values = slices.Sorted(maps.Keys(p.sn.Domains[key]))
+		values = p.sn.DomainValues(key)
 	}
 	out := make([]planner.Domain, 0, len(values))
 	for _, v := range values {
+		if p.sn.Elided[key][v] {
+			// Held by another workload, its nodes left out of the
+			// snapshot: unusable, and nothing else is read of it (a plan
+			// that fails is made again on a full snapshot).
+			out = append(out, planner.Domain{Name: v, Unavailable: "held by another workload"})
+			continue
+		}
 		d := planner.Domain{Name: v}
 		for _, name := range p.sn.Domains[key][v] {
 			n := p.sn.Nodes[name]
@@ -654,7 +661,7 @@ func (p *planning) atomicScopes(key, only string, demands []sliceDemand) ([]*ato
 		}
 	}
 	for _, dk := range domainKeys {
-		for _, dv := range slices.Sorted(maps.Keys(sn.Domains[dk])) {
+		for _, dv := range sn.DomainValues(dk) {
 			names := sn.Domains[dk][dv]
 			v, free, freeNodes := "", true, 0
 			for _, name := range names {

@@ -188,7 +188,7 @@ func TestPreemptLeavesTheSnapshotAlone(t *testing.T) {
 		cmp.Comparer(func(a, b *topology.Node) bool { return a.Name == b.Name && a.Usable == b.Usable }),
 		cmpopts.IgnoreUnexported(state.Pod{}),
 		// Plans memoise node qualifiers on the snapshot; that is not a change.
-		cmpopts.IgnoreFields(state.Snapshot{}, "Qualifiers"),
+		cmpopts.IgnoreFields(state.Snapshot{}, "Qualifiers"), cmpopts.IgnoreUnexported(state.Snapshot{}),
 	}
 	if diff := cmp.Diff(build(), sn, opts); diff != "" {
 		t.Errorf("Preempt changed the snapshot (-before +after):\n%s", diff)

@@ -58,7 +58,8 @@ type PreFilterOutcome struct {
 	// which preemption may simulate on in the same cycle.
 	Snapshot *state.Snapshot
 	// Reserved describes the placement of a reservation made in this
-	// call ("": none was made); Planned is how long planning took.
+	// call ("": none was made); Planned is how long the decision took,
+	// snapshots included.
 	Reserved string
 	Planned  time.Duration
 	// EndsEarly, with Reserved, says that the reservation's nodes go away
@@ -114,9 +115,15 @@ func PreFilter(st *state.State, pod *corev1.Pod, set CycleSettings, act func(sta
 		out.Code, out.Message = code(f), f.Message
 		return out
 	}
-	sn := st.Snapshot(key, set.Requested)
 	start := time.Now()
+	sn := st.SnapshotForPlan(key, set.Requested)
 	r, fail := Plan(sn)
+	if fail != nil && sn.Partial() {
+		// Why it fails, and what preemption could free, are read from
+		// the domains other workloads hold.
+		sn = st.Snapshot(key, set.Requested)
+		r, fail = Plan(sn)
+	}
 	out.Planned = time.Since(start)
 	if fail != nil {
 		st.PlanFailed(pod, sn.Generation, fail)

@@ -40,11 +40,12 @@ var (
 		Help:           "Reservations released before their workload was placed, by reason (timeout, restart, node_failure, deletion, preemption, member_failed, rejected_by_filters).",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"reason"})
-	// PlanningDuration measures one planning of a whole gang.
+	// PlanningDuration measures one decision of a whole gang's placement:
+	// the snapshots it read and the plans made on them.
 	PlanningDuration = metrics.NewHistogram(&metrics.HistogramOpts{
 		Subsystem:      subsystem,
 		Name:           "planning_duration_seconds",
-		Help:           "Time to plan every slice of a gang at once.",
+		Help:           "Time to snapshot the cluster and plan every slice of a gang at once.",
 		Buckets:        metrics.ExponentialBuckets(0.0001, 2, 16),
 		StabilityLevel: metrics.ALPHA,
 	})

@@ -196,13 +196,18 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 	fits := make([]map[int]fit, n)
 	// Identical slices (a JobSet's replicas) test each domain once.
 	memo := map[string]map[int]fit{}
+	enough := enoughPerfect(req, domains)
 	for i := range req.Slices {
 		s := &req.Slices[i]
 		sig := s.sig()
 		cached := memo[sig]
 		if cached == nil {
 			cached = map[int]fit{}
+			perfect := 0
 			for d := range domains {
+				if enough > 0 && perfect == enough {
+					break
+				}
 				dom := &domains[d]
 				if s.Fixed != "" && dom.Name != s.Fixed {
 					continue
@@ -216,6 +221,9 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 					if f.now {
 						f.spare = spare(s.Shapes, nodes, f.slots)
 						f.short = cutsShort(nodes, f.slots, req.Until)
+						if f.spare == 0 && !f.short {
+							perfect++
+						}
 					}
 				}
 				cached[d] = f
@@ -271,6 +279,37 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 	return plan, nil
 }
 
+// enoughPerfect is how many domains that a slice fits perfectly (filling
+// every qualifying usable node, none of which cuts its run short) end the
+// search for a domain per slice, or 0 when every domain must be tested.
+//
+// When the slices are identical, none is pinned to a domain, none of the
+// domains is kept for the workload and the domains come sorted by name,
+// each slice lists the same candidates in the same order, perfect fits
+// first by name: once there are as many of those as slices, no domain
+// further down the list can come before them, and the matching (greedy,
+// each slice taking the first free candidate of the same list) gives slice
+// k the k-th. The plan is then the one testing every domain would make,
+// for what a gang asks of a cluster rather than what the cluster holds.
+// A failed search tests every domain, for its message.
+func enoughPerfect(req Request, domains []Domain) int {
+	if len(req.Slices) == 0 || req.Slices[0].Fixed != "" {
+		return 0
+	}
+	sig := req.Slices[0].sig()
+	for i := 1; i < len(req.Slices); i++ {
+		if req.Slices[i].sig() != sig {
+			return 0
+		}
+	}
+	for d := range domains {
+		if domains[d].Kept || (d > 0 && domains[d-1].Name >= domains[d].Name) {
+			return 0
+		}
+	}
+	return len(req.Slices)
+}
+
 // PlaceUnconfined places the pods of slices that may go on any node,
 // slice after slice, on the given nodes, consuming their free capacity, on
 // nodes that last until until (when set) and are not being replaced first.
@@ -303,15 +342,22 @@ func PlaceUnconfined(slicesIn []SliceDemand, nodes []Node, until time.Time) (Pla
 // from free capacity of usable nodes (now) or from allocatable of all nodes
 // (could ever). It returns nil when some pod does not fit.
 func pack(shapes []Shape, nodes []Node, now bool) []Slot {
+	// One shape visits each node once: it reads the nodes' room as it is,
+	// where several must take what each leaves from a copy.
+	shared := len(shapes) == 1
 	avail := make([]workload.Resources, len(nodes))
 	for i := range nodes {
 		if now && !nodes[i].Usable {
 			continue
 		}
+		room := nodes[i].Allocatable
 		if now {
-			avail[i] = clone(nodes[i].Free)
+			room = nodes[i].Free
+		}
+		if shared && room != nil { // nil marks nodes not to use
+			avail[i] = room
 		} else {
-			avail[i] = clone(nodes[i].Allocatable)
+			avail[i] = clone(room)
 		}
 	}
 	order := make([]int, len(shapes))
@@ -339,8 +385,10 @@ func pack(shapes []Shape, nodes []Node, now bool) []Slot {
 			if c == 0 {
 				continue
 			}
-			for name, v := range sh.Request {
-				avail[i][name] -= v * c
+			if !shared {
+				for name, v := range sh.Request {
+					avail[i][name] -= v * c
+				}
 			}
 			slots = append(slots, Slot{Node: nodes[i].Name, Shape: si, Count: int(c)})
 			left -= int(c)

@@ -648,7 +648,8 @@ func largest(domains []Domain) int {
 	return m
 }
 
-// Identical slices test each domain once, however many there are.
+// Identical slices test each domain once, however many there are: n
+// slices filling whole pools test the first n pools, each once.
 func TestMakePlanIdenticalSlicesShareFitWork(t *testing.T) {
 	calls := func(n int) int {
 		count := 0
@@ -669,8 +670,134 @@ func TestMakePlanIdenticalSlicesShareFitWork(t *testing.T) {
 		return planned
 	}
 	one, many := calls(1), calls(512)
-	if one != many {
-		t.Errorf("Qualifies called %d times for 1 slice, %d for 512 identical slices", one, many)
+	if many != 512*one {
+		t.Errorf("Qualifies called %d times for 1 slice, %d for 512 identical slices; want %d (each of 512 pools tested once)", one, many, 512*one)
+	}
+}
+
+// Identical slices stop testing domains once as many fill a domain
+// perfectly as there are slices; otherwise every domain is tested.
+func TestMakePlanStopsAtEnoughPerfectFits(t *testing.T) {
+	pools := func(n, nodes int) []Domain {
+		var out []Domain
+		for i := range n {
+			out = append(out, pool(fmt.Sprintf("p%03d", i), nodes).build())
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		slices  []*sliceB
+		domains []Domain
+		tested  int // domains tested
+		want    []string
+	}{
+		{
+			name:    "slices filling whole pools: the first free ones",
+			slices:  []*sliceB{slice(0, 2), slice(1, 2), slice(2, 2)},
+			domains: append([]Domain{pool("a-held", 2).unavailable("held by x").build()}, pools(64, 2)...),
+			tested:  4, want: []string{"p000", "p001", "p002"},
+		},
+		{
+			name:    "slices leaving room in every pool: all tested, tightest first",
+			slices:  []*sliceB{slice(0, 2), slice(1, 2)},
+			domains: append(pools(16, 4), pool("q-small", 2).build()),
+			tested:  17, want: []string{"q-small", "p000"},
+		},
+		{
+			name:    "a kept pool: all tested, the kept one first",
+			slices:  []*sliceB{slice(0, 2), slice(1, 2)},
+			domains: append(pools(16, 2), Domain{Name: "z-kept", Kept: true, Nodes: pool("z-kept", 2).build().Nodes}),
+			tested:  17, want: []string{"z-kept", "p000"},
+		},
+		{
+			name:    "slices of two kinds: all tested",
+			slices:  []*sliceB{slice(0, 2), slice(1, 2).withLauncher()},
+			domains: pools(16, 3),
+			tested:  16, want: []string{"p000", "p001"},
+		},
+		{
+			name:    "a pinned slice and one not: all tested",
+			slices:  []*sliceB{slice(0, 2).fixed("p009"), slice(1, 2)},
+			domains: pools(16, 2),
+			tested:  16, want: []string{"p009", "p000"},
+		},
+		{
+			name:    "domains out of name order: all tested",
+			slices:  []*sliceB{slice(0, 2)},
+			domains: append(pools(8, 2), pool("a-last", 2).build()),
+			tested:  9, want: []string{"a-last"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tested := map[string]bool{}
+			for _, b := range tc.slices {
+				b.qualifies("counted", func(node string) bool {
+					tested[node[:strings.LastIndex(node, "-")]] = true
+					return true
+				})
+			}
+			sl := buildSlices(tc.slices)
+			plan, fail := MakePlan(Request{Slices: sl}, tc.domains)
+			if fail != nil {
+				t.Fatal(fail)
+			}
+			checkPlan(t, sl, tc.domains, plan)
+			var got []string
+			for i := range sl {
+				got = append(got, plan[i].Domain)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("planned on %v, want %v", got, tc.want)
+			}
+			if len(tested) != tc.tested {
+				t.Errorf("%d domains tested, want %d", len(tested), tc.tested)
+			}
+		})
+	}
+}
+
+// Stopping at enough perfect fits changes no plan and no failure: random
+// requests of identical slices are planned as when every domain is tested
+// (a trailing unusable domain out of name order turns the stop off).
+func TestMakePlanStopSameAsFullSearch(t *testing.T) {
+	for seed := range uint64(200) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		var domains []Domain
+		for i := range 4 + r.IntN(60) {
+			b := pool(fmt.Sprintf("p%03d", i), 1+r.IntN(4))
+			for j := range b.d.Nodes {
+				if r.IntN(3) == 0 {
+					b.freeOn(j, tpu, int64(r.IntN(4))*1000)
+				}
+				if r.IntN(12) == 0 {
+					b.notReady(j)
+				}
+				if r.IntN(15) == 0 {
+					b.d.Nodes[j].EndsAt = t0.Add(time.Hour)
+				}
+			}
+			if r.IntN(4) == 0 {
+				b.unavailable("held by other")
+			}
+			domains = append(domains, b.build())
+		}
+		var sl []SliceDemand
+		workers := 1 + r.IntN(4)
+		for i := range 1 + r.IntN(8) {
+			sl = append(sl, slice(i, workers).build())
+		}
+		req := Request{Slices: sl, Until: t0.Add(2 * time.Hour)}
+		plan, fail := MakePlan(req, domains)
+		full := append(slices.Clone(domains), Domain{Name: "!", Unavailable: "out of order"})
+		wantPlan, wantFail := MakePlan(req, full)
+		if diff := cmp.Diff(wantPlan, plan); diff != "" {
+			t.Errorf("seed %d: plan differs from the full search (-full +stopped):\n%s", seed, diff)
+		}
+		if (fail == nil) != (wantFail == nil) || (fail != nil && fail.Message != wantFail.Message) {
+			t.Errorf("seed %d: failure %v, full search %v", seed, fail, wantFail)
+		}
 	}
 }
 

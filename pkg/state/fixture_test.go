@@ -1,7 +1,11 @@
 package state_test
 
 import (
+	"fmt"
+	"maps"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -195,8 +199,41 @@ func (f *fixture) admit(p *corev1.Pod) state.Verdict { return admission.Admit(f.
 func (f *fixture) snapshot(key workload.Key) *state.Snapshot { return f.s.Snapshot(key, f.requested) }
 
 // plan plans key's workload on a fresh snapshot, as PreFilter does.
+//
+// Every plan is also made on the snapshot for planning (SnapshotForPlan),
+// which PreFilter reads first: where the full snapshot plans, it must make
+// the same plan, and where the full one fails, so must it.
 func (f *fixture) plan(key workload.Key) (*state.Reservation, *planner.Failure) {
-	return admission.Plan(f.snapshot(key))
+	f.t.Helper()
+	r, fail := admission.Plan(f.snapshot(key))
+	lean := f.s.SnapshotForPlan(key, f.requested)
+	lr, lfail := admission.Plan(lean)
+	switch {
+	case fail == nil && lfail != nil:
+		f.t.Errorf("plan %s: the snapshot for planning (%d domains elided) fails where the full one plans: %v", key, elided(lean), lfail)
+	case fail != nil && lfail == nil:
+		f.t.Errorf("plan %s: the snapshot for planning plans where the full one fails (%v)", key, fail)
+	case fail == nil && !reflect.DeepEqual(r, lr):
+		f.t.Errorf("plan %s: the snapshot for planning plans otherwise:\nfull: %+v\nfor planning: %+v", key, describe(r), describe(lr))
+	}
+	return r, fail
+}
+
+func elided(sn *state.Snapshot) int {
+	n := 0
+	for _, values := range sn.Elided {
+		n += len(values)
+	}
+	return n
+}
+
+// describe renders a reservation's slices for a failure message.
+func describe(r *state.Reservation) string {
+	var b strings.Builder
+	for _, i := range slices.Sorted(maps.Keys(r.Slices)) {
+		fmt.Fprintf(&b, "slice %d: %+v; ", i, *r.Slices[i])
+	}
+	return b.String()
 }
 
 // mustPlan plans key's workload as plan does, and fails the test if it

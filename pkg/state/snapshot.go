@@ -2,6 +2,7 @@ package state
 
 import (
 	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -25,6 +26,13 @@ type Snapshot struct {
 	// Domains lists, per domain key, its domains' values (sorted) and
 	// their node names (sorted).
 	Domains map[string]map[string][]string
+	// values are, per domain key, the values of Domains sorted, as the
+	// state's index keeps them (see DomainValues).
+	values map[string][]string
+	// Elided lists, per domain key, the domains of Domains whose nodes a
+	// snapshot for planning left out of Nodes (see SnapshotForPlan): those
+	// another workload's pods hold. Nil in a full snapshot.
+	Elided map[string]map[string]bool
 	// Workloads holds every workload with pods on the snapshot's nodes or a
 	// reservation, by key.
 	Workloads map[workload.Key]*WorkloadView
@@ -132,6 +140,36 @@ type Requested func(node string) (workload.Resources, bool)
 // domains of every key its active slices use (all nodes when a slice is
 // unconfined), their holders and reservations, and the workloads on them.
 func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
+	return s.snapshot(key, requested, false)
+}
+
+// SnapshotForPlan is Snapshot for a plan that is to succeed: the domains
+// in which another workload's pods hold a node are listed in Domains but
+// their nodes are left out (Elided), and so are the workloads only they
+// hold. No plan can use such a domain, and in a cluster mostly held they
+// are most of the nodes: a gang's plan then costs what the free part of the
+// cluster costs, not what the whole does. Why a plan fails, and what
+// preemption could free, read the held domains: a plan that fails on a
+// snapshot with Partial set is made again on a full Snapshot. The snapshot
+// is full when a slice is unconfined or the gang must land under one value
+// of an atomic key, as those read every candidate node.
+func (s *State) SnapshotForPlan(key workload.Key, requested Requested) *Snapshot {
+	return s.snapshot(key, requested, true)
+}
+
+// DomainValues lists the values of key's domains (Domains), sorted. The
+// slice may be shared: callers must not modify it.
+func (sn *Snapshot) DomainValues(key string) []string {
+	if v, ok := sn.values[key]; ok {
+		return v
+	}
+	return slices.Sorted(maps.Keys(sn.Domains[key]))
+}
+
+// Partial reports whether the snapshot left out held domains' nodes.
+func (sn *Snapshot) Partial() bool { return len(sn.Elided) > 0 }
+
+func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *Snapshot {
 	s.mu.Lock() // Track may extend the domain index.
 	defer s.mu.Unlock()
 	w := s.workloads[key]
@@ -155,13 +193,38 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 			all = true
 		}
 	}
+	sn.AtomicKey = s.atomicKeyLocked(w)
+	var own map[string]bool // nodes of the workload's placed pods
+	if forPlan && !all && sn.AtomicKey == "" {
+		own = map[string]bool{}
+		for _, p := range w.members {
+			if p.Node != "" {
+				own[p.Node] = true
+			}
+		}
+	}
 	var names []string
 	for k := range keys {
 		s.nodes.Track(k)
-		values := map[string][]string{}
-		for _, v := range s.nodes.Values(k) {
+		sorted := s.nodes.Values(k)
+		if sn.values == nil {
+			sn.values = map[string][]string{}
+		}
+		sn.values[k] = sorted
+		values := make(map[string][]string, len(sorted))
+		for _, v := range sorted {
 			nodes := s.nodes.NodesOf(topology.DomainRef{Key: k, Value: v})
 			values[v] = nodes
+			if own != nil && s.heldByOtherLocked(nodes, key, own) {
+				if sn.Elided == nil {
+					sn.Elided = map[string]map[string]bool{}
+				}
+				if sn.Elided[k] == nil {
+					sn.Elided[k] = map[string]bool{}
+				}
+				sn.Elided[k][v] = true
+				continue
+			}
 			names = append(names, nodes...)
 		}
 		sn.Domains[k] = values
@@ -169,7 +232,6 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 	if all {
 		names = s.nodes.AllNodes()
 	}
-	sn.AtomicKey = s.atomicKeyLocked(w)
 	sn.NodeSelector = s.provisionedSelectorLocked(w)
 	sn.Now = s.opts.Clock.Now()
 	if limit, err := s.maxRunLocked(w); err == nil && limit > 0 {
@@ -185,6 +247,7 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 			}
 		}
 	}
+	sn.Nodes = make(map[string]*NodeView, len(names))
 	for _, name := range names {
 		if _, done := sn.Nodes[name]; done {
 			continue
@@ -204,6 +267,31 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 	sn.Self = s.viewLocked(sn, key)
 	sn.Quota = s.quotaDecisionLocked(w)
 	return sn
+}
+
+// heldByOtherLocked reports whether a domain of nodes is one no plan of
+// self's workload may use: another workload's pods hold one of its nodes,
+// and none of self's own pods (placed on own) runs there, which would
+// make it self's domain or a scattered slice's, for the plan to read.
+func (s *State) heldByOtherLocked(nodes []string, self workload.Key, own map[string]bool) bool {
+	held := false
+	for _, name := range nodes {
+		if own[name] {
+			return false
+		}
+		holders := s.nodeHolders[name]
+		if len(holders) == 0 {
+			continue
+		}
+		for h := range holders {
+			if h.Key != self {
+				held = true
+			} else {
+				return false
+			}
+		}
+	}
+	return held
 }
 
 // atomicKeyLocked is the node label every slice of w must share one value

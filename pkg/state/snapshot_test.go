@@ -23,7 +23,7 @@ var snapshotOpts = cmp.Options{
 	cmp.Comparer(func(a, b *state.Pod) bool { return a == b }),
 	cmpopts.EquateEmpty(),
 	// Plans memoise node qualifiers on the snapshot; that is not a change.
-	cmpopts.IgnoreFields(state.Snapshot{}, "Qualifiers"),
+	cmpopts.IgnoreFields(state.Snapshot{}, "Qualifiers"), cmpopts.IgnoreUnexported(state.Snapshot{}),
 }
 
 // threeWorkloads: of pools pool-1…pool-3, x runs on pool-1; y holds a

@@ -59,11 +59,13 @@ type Index struct {
 	lifetimes map[string]Lifetime
 	// domains maps a tracked key to its values and their sorted node names.
 	domains map[string]map[string][]string
+	// sorted memoises Values per key until a value appears or goes.
+	sorted map[string][]string
 }
 
 // New returns an empty index.
 func New() *Index {
-	return &Index{nodes: map[string]*Node{}, lifetimes: map[string]Lifetime{}, domains: map[string]map[string][]string{}}
+	return &Index{nodes: map[string]*Node{}, lifetimes: map[string]Lifetime{}, domains: map[string]map[string][]string{}, sorted: map[string][]string{}}
 }
 
 // Change is what a node update did to the domains of tracked keys.
@@ -93,11 +95,15 @@ func (ix *Index) Upsert(obj *corev1.Node) Change {
 			values[oldV] = remove(values[oldV], obj.Name)
 			if len(values[oldV]) == 0 {
 				delete(values, oldV)
+				delete(ix.sorted, key)
 			}
 			ch.Domains = append(ch.Domains, DomainRef{key, oldV})
 			ch.Moved = true
 		}
 		if hasNew && (!hadOld || oldV != newV) {
+			if _, ok := values[newV]; !ok {
+				delete(ix.sorted, key)
+			}
 			values[newV] = insert(values[newV], obj.Name)
 			ch.Domains = append(ch.Domains, DomainRef{key, newV})
 			ch.Moved = ch.Moved || old != nil
@@ -123,6 +129,7 @@ func (ix *Index) Delete(name string) Change {
 			values[v] = remove(values[v], name)
 			if len(values[v]) == 0 {
 				delete(values, v)
+				delete(ix.sorted, key)
 			}
 			ch.Domains = append(ch.Domains, DomainRef{key, v})
 		}
@@ -177,14 +184,21 @@ func (ix *Index) Node(name string) *Node { return ix.nodes[name] }
 // Len is the number of nodes.
 func (ix *Index) Len() int { return len(ix.nodes) }
 
-// Values lists the domains of a tracked key, sorted.
+// Values lists the domains of a tracked key, sorted. The slice is shared:
+// callers must not modify it.
 func (ix *Index) Values(key string) []string {
+	if out, ok := ix.sorted[key]; ok {
+		return out
+	}
 	values := ix.domains[key]
 	out := make([]string, 0, len(values))
 	for v := range values {
 		out = append(out, v)
 	}
 	sort.Strings(out)
+	if _, tracked := ix.domains[key]; tracked {
+		ix.sorted[key] = out
+	}
 	return out
 }
 

@@ -405,6 +405,40 @@ func TestValuesAndNodesOfUntracked(t *testing.T) {
 	}
 }
 
+// Values, read before and after each change, follows domains that appear
+// and go (its list is kept between changes).
+func TestValuesFollowChanges(t *testing.T) {
+	ix := build([]string{poolKey}, node("n1").in("b"), node("n2").in("c"))
+	steps := []struct {
+		name   string
+		change func()
+		want   []string
+	}{
+		{"as built", func() {}, []string{"b", "c"}},
+		{"a node in a new domain", func() { ix.Upsert(node("n3").in("a").obj()) }, []string{"a", "b", "c"}},
+		{"a node joins a known domain", func() { ix.Upsert(node("n4").in("a").obj()) }, []string{"a", "b", "c"}},
+		{"the last node of c moves to d", func() { ix.Upsert(node("n2").in("d").obj()) }, []string{"a", "b", "d"}},
+		{"the last node of b loses its label", func() { ix.Upsert(node("n1").obj()) }, []string{"a", "d"}},
+		{"the last node of d is deleted", func() { ix.Delete("n2") }, []string{"a"}},
+		{"one of two nodes of a is deleted", func() { ix.Delete("n3") }, []string{"a"}},
+	}
+	for _, st := range steps {
+		st.change()
+		if diff := gocmp.Diff(st.want, ix.Values(poolKey)); diff != "" {
+			t.Errorf("%s: Values (-want +got):\n%s", st.name, diff)
+		}
+	}
+	// A key tracked after being asked for untracked lists its domains.
+	if got := ix.Values(zoneKey); len(got) != 0 {
+		t.Fatalf("Values(untracked) = %v", got)
+	}
+	ix.Upsert(node("n5").in("a").label(zoneKey, "z1").obj())
+	ix.Track(zoneKey)
+	if diff := gocmp.Diff([]string{"z1"}, ix.Values(zoneKey)); diff != "" {
+		t.Errorf("Values after Track (-want +got):\n%s", diff)
+	}
+}
+
 // Slices handed out by NodesOf keep their contents while the index changes.
 func TestNodesOfIsCopyOnWrite(t *testing.T) {
 	ix := build([]string{poolKey}, node("n1").in("a"), node("n3").in("a"), node("n5").in("a"))
