@@ -413,6 +413,11 @@ func (t *Timeline) Event(e *corev1.Event) {
 		}
 	case obj.Kind == "Pod" && e.Reason == "Preempted":
 		t.emit(podSubject(obj.Name), "preempted: %s", e.Message)
+	case obj.Kind == "Pod" && e.Reason == "TaintManagerEviction" && strings.HasPrefix(e.Message, "Cancelling"):
+		// The same reason tells an eviction called off: the pod
+		// tolerated the taint for a while (not-ready, unreachable), and
+		// the taint went first.
+		t.emit(podSubject(obj.Name), "eviction by the taint eviction controller called off: the node's taint was removed within the pod's toleration")
 	case obj.Kind == "Pod" && e.Reason == "TaintManagerEviction":
 		t.emit(podSubject(obj.Name), "evicted by the taint eviction controller (its node pool failed)")
 	case (obj.Kind == "JobSet" || obj.Kind == "PodGroup") && e.Reason == "Preempting":

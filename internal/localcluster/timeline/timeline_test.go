@@ -144,7 +144,11 @@ func TestPoolFailureAndRestart(t *testing.T) {
 	tl.Node(readyNode("a-1", "pool-a", true, true))  // both failing
 	tl.Node(readyNode("a-0", "pool-a", false, true)) // still one Ready
 	tl.Node(readyNode("a-1", "pool-a", false, true)) // failed
-	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "default", Name: "train-slice-0-0-xyz12"}, Reason: "TaintManagerEviction"})
+	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "default", Name: "train-slice-0-0-xyz12"}, Reason: "TaintManagerEviction",
+		Message: "Marking for deletion Pod default/train-slice-0-0-xyz12"})
+	// The controller tells an eviction called off by the same reason.
+	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "default", Name: "train-slice-1-0-abc34"}, Reason: "TaintManagerEviction",
+		Message: "Cancelling deletion of Pod default/train-slice-1-0-abc34"})
 	js.Status.Restarts = 1
 	tl.JobSet(js)
 	tl.JobSet(js) // reported once
@@ -155,11 +159,15 @@ func TestPoolFailureAndRestart(t *testing.T) {
 		"pool pool-a Degraded → Failing",
 		"pool pool-a Failing → Failed",
 		"train slice-0 evicted by the taint eviction controller",
+		"train slice-1 eviction by the taint eviction controller called off",
 		"train restarted by the JobSet controller (restart 1)",
 	} {
 		if !strings.Contains(got, w) {
 			t.Errorf("timeline lacks %q:\n%s", w, got)
 		}
+	}
+	if strings.Contains(got, "slice-1 evicted") {
+		t.Errorf("an eviction called off is told as an eviction:\n%s", got)
 	}
 	if strings.Count(got, "restarted") != 1 {
 		t.Errorf("restart reported more than once:\n%s", got)
