@@ -196,10 +196,14 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 	fits := make([]map[int]fit, n)
 	// Identical slices (a JobSet's replicas) test each domain once.
 	memo := map[string]map[int]fit{}
-	enough := enoughPerfect(req, domains)
+	sigs := make([]string, n)
+	for i := range req.Slices {
+		sigs[i] = req.Slices[i].sig()
+	}
+	enough := enoughPerfect(req, sigs, domains)
 	for i := range req.Slices {
 		s := &req.Slices[i]
-		sig := s.sig()
+		sig := sigs[i]
 		cached := memo[sig]
 		if cached == nil {
 			cached = map[int]fit{}
@@ -292,13 +296,13 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 // k the k-th. The plan is then the one testing every domain would make,
 // for what a gang asks of a cluster rather than what the cluster holds.
 // A failed search tests every domain, for its message.
-func enoughPerfect(req Request, domains []Domain) int {
+// sigs are the slices' signatures.
+func enoughPerfect(req Request, sigs []string, domains []Domain) int {
 	if len(req.Slices) == 0 || req.Slices[0].Fixed != "" {
 		return 0
 	}
-	sig := req.Slices[0].sig()
-	for i := 1; i < len(req.Slices); i++ {
-		if req.Slices[i].sig() != sig {
+	for _, sig := range sigs[1:] {
+		if sig != sigs[0] {
 			return 0
 		}
 	}

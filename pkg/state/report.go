@@ -249,7 +249,6 @@ func (s *State) reportPositionsLocked(rep *QueueReport) {
 	}
 }
 
-// workloadReportLocked is w's report, w naming LocalQueue queue.
 // reportedLocked is w's report, and whether the queue's reports hold it:
 // a workload of a queue, observed and modelled, either charged or with
 // pods of this scheduler (another scheduler's pods, or none yet, are not
@@ -266,6 +265,7 @@ func (s *State) reportedLocked(w *Workload) (WorkloadReport, bool) {
 	return wr, true
 }
 
+// workloadReportLocked is w's report, w naming LocalQueue queue.
 func (s *State) workloadReportLocked(w *Workload, queue string) WorkloadReport {
 	wr := WorkloadReport{Key: w.key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(w.key),
 		Eviction: w.eviction, Check: s.checkReportLocked(w), RunExpired: w.runExpired, Requests: sliceRequests(w)}

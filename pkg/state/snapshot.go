@@ -177,6 +177,7 @@ func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *S
 		Generation:    s.generation,
 		Nodes:         map[string]*NodeView{},
 		Domains:       map[string]map[string][]string{},
+		values:        map[string][]string{},
 		Workloads:     map[workload.Key]*WorkloadView{},
 		ClusterQueues: map[string]*quota.ClusterQueue{},
 	}
@@ -207,27 +208,28 @@ func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *S
 	for k := range keys {
 		s.nodes.Track(k)
 		sorted := s.nodes.Values(k)
-		if sn.values == nil {
-			sn.values = map[string][]string{}
-		}
 		sn.values[k] = sorted
 		values := make(map[string][]string, len(sorted))
+		var elided map[string]bool
 		for _, v := range sorted {
 			nodes := s.nodes.NodesOf(topology.DomainRef{Key: k, Value: v})
 			values[v] = nodes
 			if own != nil && s.heldByOtherLocked(nodes, key, own) {
-				if sn.Elided == nil {
-					sn.Elided = map[string]map[string]bool{}
+				if elided == nil {
+					elided = map[string]bool{}
 				}
-				if sn.Elided[k] == nil {
-					sn.Elided[k] = map[string]bool{}
-				}
-				sn.Elided[k][v] = true
+				elided[v] = true
 				continue
 			}
 			names = append(names, nodes...)
 		}
 		sn.Domains[k] = values
+		if elided != nil {
+			if sn.Elided == nil {
+				sn.Elided = map[string]map[string]bool{}
+			}
+			sn.Elided[k] = elided
+		}
 	}
 	if all {
 		names = s.nodes.AllNodes()

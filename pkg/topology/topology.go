@@ -190,13 +190,13 @@ func (ix *Index) Values(key string) []string {
 	if out, ok := ix.sorted[key]; ok {
 		return out
 	}
-	values := ix.domains[key]
+	values, tracked := ix.domains[key]
 	out := make([]string, 0, len(values))
 	for v := range values {
 		out = append(out, v)
 	}
 	sort.Strings(out)
-	if _, tracked := ix.domains[key]; tracked {
+	if tracked {
 		ix.sorted[key] = out
 	}
 	return out
