@@ -52,6 +52,17 @@ type Provisioner struct {
 	mu         sync.Mutex
 	annotating map[workload.Key]bool
 	background sync.WaitGroup
+	// done is, per workload, the request last observed to the end and
+	// the stage it was observed at (see observeAll); guarded by mu.
+	done map[workload.Key]observation
+}
+
+// observation is a request observed to the end: its attempt, its
+// resourceVersion and the stage of the workload's check then.
+type observation struct {
+	attempt int32
+	version string
+	stage   state.CheckStage
 }
 
 // NewProvisioner returns the provisioning controller of st: what the state
@@ -63,7 +74,8 @@ func NewProvisioner(st *state.State, act func(context.Context, state.Actions), e
 	return &Provisioner{state: st, act: act, events: events, evict: evict,
 		client: client, kube: kube, pods: pods, workloads: workloads,
 		kick: make(chan struct{}, 1), observed: make(chan struct{}, 1),
-		annotators: make(chan struct{}, annotatingWorkloads), annotating: map[workload.Key]bool{}}
+		annotators: make(chan struct{}, annotatingWorkloads), annotating: map[workload.Key]bool{},
+		done: map[workload.Key]observation{}}
 }
 
 // Start watches ProvisioningRequests and, in whileLeading, observes them
@@ -94,6 +106,10 @@ func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Conte
 		<-done
 		// Nothing of this term writes once it ends.
 		p.background.Wait()
+		// A later term observes every request afresh.
+		p.mu.Lock()
+		clear(p.done)
+		p.mu.Unlock()
 	})
 	return nil
 }
@@ -153,15 +169,55 @@ func (p *Provisioner) sync(ctx context.Context) {
 	p.background.Wait()
 }
 
-// observeAll carries what every request says to the state. Observing a
-// provisioned workload is quick: its pods name the request already, as
-// creating it annotated them (see createAndAnnotate).
+// observeAll carries what every request says to the state. A request
+// observed to the end at its current resourceVersion, the workload's
+// check at the same stage, is passed over: a pass costs a lookup per
+// request, and only the requests that changed are observed (every one
+// changes at least twice: created, then answered). Observing a provisioned
+// workload is quick: its pods name the request already, as creating it
+// annotated them (see createAndAnnotate).
 func (p *Provisioner) observeAll(ctx context.Context) {
+	updates := p.state.ProvisioningRequests()
+	type change struct {
+		u   state.ProvisioningUpdate
+		req *autoscalingv1.ProvisioningRequest
+	}
+	var changed []change
+	current := make(map[workload.Key]bool, len(updates))
+	p.mu.Lock()
+	for _, u := range updates {
+		current[u.Key] = true
+		req, err := p.requests.ProvisioningRequests(u.Key.Namespace).Get(u.Request)
+		if err != nil {
+			continue
+		}
+		if last, ok := p.done[u.Key]; ok && last == (observation{attempt: u.Attempt, version: req.ResourceVersion, stage: u.Stage}) {
+			continue
+		}
+		changed = append(changed, change{u, req})
+	}
+	for key := range p.done {
+		if !current[key] {
+			delete(p.done, key)
+		}
+	}
+	p.mu.Unlock()
+	if len(changed) == 0 {
+		return
+	}
+	logger := klog.FromContext(ctx)
 	var g errgroup.Group
 	g.SetLimit(syncParallelism)
-	for _, u := range p.state.ProvisioningRequests() {
+	for _, c := range changed {
 		g.Go(func() error {
-			p.observe(ctx, u)
+			ended := p.observe(ctx, logger, c.u, c.req)
+			p.mu.Lock()
+			if ended {
+				p.done[c.u.Key] = observation{attempt: c.u.Attempt, version: c.req.ResourceVersion, stage: c.u.Stage}
+			} else {
+				delete(p.done, c.u.Key)
+			}
+			p.mu.Unlock()
 			return nil
 		})
 	}
@@ -251,16 +307,13 @@ func (p *Provisioner) annotatingNow(key workload.Key) bool {
 	return p.annotating[key]
 }
 
-// observe carries what one request says to the state, annotating the
-// pods of a provisioned workload first.
-func (p *Provisioner) observe(ctx context.Context, u state.ProvisioningUpdate) {
-	logger := klog.FromContext(ctx)
+// observe carries what req, u's request, says to the state, annotating
+// the pods of a provisioned workload first. It reports whether it was
+// observed to the end: it was carried to the state, and no pod of a
+// provisioned workload may be left to annotate.
+func (p *Provisioner) observe(ctx context.Context, logger klog.Logger, u state.ProvisioningUpdate, req *autoscalingv1.ProvisioningRequest) bool {
 	st := p.state
 	reqName := u.Request
-	req, err := p.requests.ProvisioningRequests(u.Key.Namespace).Get(reqName)
-	if err != nil {
-		return
-	}
 	u.Outcome, u.Message = provisioning.Read(req.Status.Conditions)
 	if u.Outcome == provisioning.Provisioned {
 		sel, missing := provisioning.NodeSelector(&u.Check, req.Status.ProvisioningClassDetails)
@@ -276,13 +329,13 @@ func (p *Provisioner) observe(ctx context.Context, u state.ProvisioningUpdate) {
 		if p.annotatingNow(u.Key) {
 			// Its pods are being annotated; that done, this is
 			// observed again.
-			return
+			return false
 		}
 		// The autoscaler lets only pods that name the request use its
 		// capacity: annotate them before they are placed.
 		if err := p.annotate(ctx, u.Key, req.Name, req.Spec.ProvisioningClassName); err != nil {
 			logger.Error(err, "Annotating pods for a ProvisioningRequest", "workload", u.Key, "request", reqName)
-			return
+			return false
 		}
 	}
 	acts, evict := st.ObserveProvisioning(u)
@@ -290,6 +343,9 @@ func (p *Provisioner) observe(ctx context.Context, u state.ProvisioningUpdate) {
 	if len(evict) > 0 {
 		p.evict.Evict(ctx, evict, "CapacityRevoked", fmt.Sprintf("the capacity of ProvisioningRequest %s was revoked; evicting %s whole", reqName, u.Key))
 	}
+	// Pods created while a provisioned workload waits to be placed must
+	// be annotated too: it is observed on every pass until placed.
+	return u.Outcome != provisioning.Provisioned || len(st.PendingMembers(u.Key)) == 0
 }
 
 // create makes the task's PodTemplates and request, owned by the

@@ -32,7 +32,23 @@ import (
 // ProvisioningRequest (with PodTemplates, owned by the Workload object,
 // the job's provreq annotations as parameters) and, once the request is
 // Provisioned, annotates the pods and lets the workload be placed.
-func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
+// provisionerFixture is a JobSet of one 2-pod slice queued in a
+// ClusterQueue with a provisioning check, its quota reserved for the
+// check, and a provisioner whose listers the test fills.
+type provisionerFixture struct {
+	st                *state.State
+	p                 *Provisioner
+	kube              *kubefake.Clientset
+	client            *multislicefake.Clientset
+	pods              []*corev1.Pod
+	head              *corev1.Pod
+	clk               *testingclock.FakeClock
+	podIndex          toolscache.Indexer
+	wlIndex, reqIndex toolscache.Indexer
+}
+
+func newProvisionerFixture(t *testing.T) *provisionerFixture {
+	t.Helper()
 	ctx := context.Background()
 	unit := builders.Unit{Namespace: "ns", Scheduler: "multislice-scheduler"}
 	clk := testingclock.NewFakeClock(builders.Epoch)
@@ -87,6 +103,15 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 	p := NewProvisioner(st, act, sink, NewEvictor(func() bool { return true }), client, kube, corelisters.NewPodLister(podIndex), listers.NewWorkloadLister(wlIndex))
 	p.requests = autoscalinglisters.NewProvisioningRequestLister(reqIndex)
 
+	return &provisionerFixture{st: st, p: p, kube: kube, client: client, pods: pods, head: head, clk: clk,
+		podIndex: podIndex, wlIndex: wlIndex, reqIndex: reqIndex}
+}
+
+func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
+	ctx := context.Background()
+	f := newProvisionerFixture(t)
+	st, p, kube, client, pods, head, clk, wlIndex, reqIndex := f.st, f.p, f.kube, f.client, f.pods, f.head, f.clk, f.wlIndex, f.reqIndex
+
 	// No Workload object yet: nothing is created, the task stays.
 	p.sync(ctx)
 	if len(st.ProvisioningTasks()) != 1 {
@@ -133,5 +158,97 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 	}
 	if v := admission.Admit(st, head); v.Wait {
 		t.Fatalf("the head still waits once provisioned: %s", v.Message)
+	}
+}
+
+// A pass observes only the requests that changed: the same request
+// (resourceVersion) at the same stage is passed over, a new version is
+// observed. A provisioned workload waiting to be placed is observed on
+// every pass, so that a pod that lost (or never had) the request's name
+// gets it although the request did not change.
+func TestProvisionerObservesChangedRequests(t *testing.T) {
+	ctx := context.Background()
+	f := newProvisionerFixture(t)
+	_ = f.wlIndex.Add(&multislicev1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "jobset-train", UID: types.UID("wl-uid")}})
+	f.p.sync(ctx)
+	req, err := f.client.AutoscalingV1().ProvisioningRequests("ns").Get(ctx, "jobset-train-dws-prov-1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("request not created: %v", err)
+	}
+	req.ResourceVersion = "1"
+	_ = f.reqIndex.Add(req)
+	f.p.observeAll(ctx)
+	if _, ok := f.p.done[workloadKey("train")]; !ok {
+		t.Fatal("a pending request observed to the end is not remembered")
+	}
+
+	// Provisioned, but at the version already observed: passed over.
+	provisioned := req.DeepCopy()
+	provisioned.Status.Conditions = []metav1.Condition{{Type: autoscalingv1.Provisioned, Status: metav1.ConditionTrue, LastTransitionTime: metav1.NewTime(f.clk.Now()), Reason: "Provisioned"}}
+	_ = f.reqIndex.Update(provisioned)
+	f.p.observeAll(ctx)
+	if v := admission.Admit(f.st, f.head); !v.Wait {
+		t.Fatal("a request at a version already observed was observed again")
+	}
+	// A new version is observed.
+	provisioned.ResourceVersion = "2"
+	_ = f.reqIndex.Update(provisioned)
+	f.p.observeAll(ctx)
+	if v := admission.Admit(f.st, f.head); v.Wait {
+		t.Fatalf("the head still waits once its request's new version says Provisioned: %s", v.Message)
+	}
+	if _, ok := f.p.done[workloadKey("train")]; ok {
+		t.Fatal("a provisioned workload with pods to place is remembered as observed")
+	}
+
+	// A pod without the annotation while the workload waits to be
+	// placed: annotated on the next pass, the request unchanged.
+	bare := f.pods[0].DeepCopy()
+	bare.Annotations = nil
+	_ = f.podIndex.Update(bare)
+	if _, err := f.kube.CoreV1().Pods("ns").Update(ctx, bare, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.p.observeAll(ctx)
+	got, _ := f.kube.CoreV1().Pods("ns").Get(ctx, bare.Name, metav1.GetOptions{})
+	if got.Annotations[wellknown.ConsumeProvisioningRequestAnnotation] != provisioned.Name {
+		t.Fatalf("pod %s annotations %v, want it to name %s", bare.Name, got.Annotations, provisioned.Name)
+	}
+}
+
+func workloadKey(jobSet string) workload.Key {
+	return workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: jobSet}
+}
+
+// Pods that name the first request from their template (the JobSet was
+// started by the Unsuspender where the check runs) name the request the
+// provisioner creates, so none of them is patched.
+func TestProvisionerFirstRequestNamedAtStart(t *testing.T) {
+	ctx := context.Background()
+	f := newProvisionerFixture(t)
+	env := unsuspendEnv{queueCheck: f.st.QueueCheck}
+	want := firstRequestAnnotations(env, workloadKey("train"), "lq")
+	if want == nil {
+		t.Fatal("no annotations for a queue whose ClusterQueue runs a provisioning check")
+	}
+	for _, pod := range f.pods {
+		named := pod.DeepCopy()
+		named.Annotations = want
+		_ = f.podIndex.Update(named)
+	}
+	_ = f.wlIndex.Add(&multislicev1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "jobset-train", UID: types.UID("wl-uid")}})
+	f.kube.ClearActions()
+	f.p.sync(ctx)
+	req, err := f.client.AutoscalingV1().ProvisioningRequests("ns").Get(ctx, want[wellknown.ConsumeProvisioningRequestAnnotation], metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("the request the pods name was not created: %v", err)
+	}
+	if req.Spec.ProvisioningClassName != want[wellknown.ProvisioningClassNameAnnotation] {
+		t.Errorf("request class %s, the pods name %s", req.Spec.ProvisioningClassName, want[wellknown.ProvisioningClassNameAnnotation])
+	}
+	for _, a := range f.kube.Actions() {
+		if a.GetResource().Resource == "pods" && a.GetVerb() == "patch" {
+			t.Errorf("pod patched although it names the request: %v", a)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -71,6 +73,8 @@ type unsuspendEnv struct {
 	localQueue func(namespace, name string) bool
 	// scheduler is the name pods must give to be this scheduler's.
 	scheduler string
+	// queueCheck is the provisioning check of a LocalQueue (nil: none).
+	queueCheck func(namespace, queue string) *provisioning.Check
 }
 
 // unsuspendVerdict is what to do about one object.
@@ -84,6 +88,9 @@ type unsuspendVerdict struct {
 	// queue-managed, with reason (NotQueueManaged or
 	// SchedulerNameMismatch).
 	warning, reason string
+	// podAnnotations go on the pod templates of an object started (see
+	// firstRequestAnnotations).
+	podAnnotations map[string]string
 }
 
 // otherScheduler is the verdict on an object that names queue, one of our
@@ -142,7 +149,7 @@ func decideJob(job *batchv1.Job, env unsuspendEnv) unsuspendVerdict {
 		// Started before and suspended since: whoever suspended it resumes it.
 		return unsuspendVerdict{}
 	}
-	return admitToQueue(env)
+	return admitToQueue(env, workload.Key{Source: workload.SourceJob, Namespace: job.Namespace, Name: job.Name}, queue)
 }
 
 // decideJobSet says what to do about a JobSet: started under the same
@@ -176,16 +183,55 @@ func decideJobSet(js *jobsetv1alpha2.JobSet, env unsuspendEnv) unsuspendVerdict 
 	if js.Spec.Suspend == nil || !*js.Spec.Suspend {
 		return unsuspendVerdict{}
 	}
-	return admitToQueue(env)
+	return admitToQueue(env, workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name}, queue)
 }
 
-func admitToQueue(env unsuspendEnv) unsuspendVerdict {
+// admitToQueue starts the workload key queued in queue once the queue API
+// is served.
+func admitToQueue(env unsuspendEnv, key workload.Key, queue string) unsuspendVerdict {
 	if env.queueAPI != state.APIServed {
 		// Without the queue API nothing is quota-managed here: the object
 		// may be another queueing controller's to start.
 		return unsuspendVerdict{recheck: true}
 	}
-	return unsuspendVerdict{unsuspend: true}
+	return unsuspendVerdict{unsuspend: true, podAnnotations: firstRequestAnnotations(env, key, queue)}
+}
+
+// firstRequestAnnotations name, on the pods of workload key queued in
+// queue, the ProvisioningRequest of the first attempt of the queue's
+// provisioning check, as the provisioning controller will name it: the
+// autoscaler lets only pods that name a request use its capacity. Put on
+// the pod templates when the object starts, they spare the provisioning
+// controller a patch per pod; a later attempt's request is named on the
+// pods by patching them (Provisioner.annotate). Nil when the queue has no
+// provisioning check.
+func firstRequestAnnotations(env unsuspendEnv, key workload.Key, queue string) map[string]string {
+	if env.queueCheck == nil {
+		return nil
+	}
+	c := env.queueCheck(key.Namespace, queue)
+	if c == nil {
+		return nil
+	}
+	return map[string]string{
+		wellknown.ConsumeProvisioningRequestAnnotation: provisioning.RequestName(key.ObjectName(), c.Name, 1),
+		wellknown.ProvisioningClassNameAnnotation:      c.Class,
+	}
+}
+
+// annotatePods puts add on a pod template, unless the template names a
+// ProvisioningRequest already (its user's choice stands).
+func annotatePods(tmpl *corev1.PodTemplateSpec, add map[string]string) {
+	if len(add) == 0 {
+		return
+	}
+	if name, err := workload.ConsumedRequest(tmpl.Annotations); name != "" || err != nil {
+		return
+	}
+	if tmpl.Annotations == nil {
+		tmpl.Annotations = map[string]string{}
+	}
+	maps.Copy(tmpl.Annotations, add)
 }
 
 func jobEnded(job *batchv1.Job) bool {
@@ -199,14 +245,16 @@ func jobEnded(job *batchv1.Job) bool {
 
 // unsuspendedJob is job started by us, in one update: not suspended,
 // marked with when, and its pod template naming the Job's LocalQueue, so
-// that its pods are members of the Job's workload. The API lets the
+// that its pods are members of the Job's workload, and carrying
+// podAnnotations (see firstRequestAnnotations). The API lets the
 // template's labels and annotations change while a Job is suspended and
 // has never started.
-func unsuspendedJob(job *batchv1.Job, now time.Time) *batchv1.Job {
+func unsuspendedJob(job *batchv1.Job, now time.Time, podAnnotations map[string]string) *batchv1.Job {
 	out := job.DeepCopy()
 	out.Spec.Suspend = ptr.To(false)
 	markUnsuspended(&out.ObjectMeta, now)
 	tmpl := &out.Spec.Template
+	annotatePods(tmpl, podAnnotations)
 	if wellknown.QueueName(tmpl.Labels, tmpl.Annotations) != "" {
 		return out
 	}
@@ -227,12 +275,18 @@ func unsuspendedJob(job *batchv1.Job, now time.Time) *batchv1.Job {
 	return out
 }
 
-// unsuspendedJobSet is js started by us: not suspended, marked with when.
-// Its pods need nothing more: the JobSet's labels make them its members.
-func unsuspendedJobSet(js *jobsetv1alpha2.JobSet, now time.Time) *jobsetv1alpha2.JobSet {
+// unsuspendedJobSet is js started by us: not suspended, marked with when,
+// every replicated Job's pod template carrying podAnnotations (see
+// firstRequestAnnotations; JobSet lets them change while suspended, and
+// carries them to its Jobs as it resumes them). Its pods need nothing
+// more: the JobSet's labels make them its members.
+func unsuspendedJobSet(js *jobsetv1alpha2.JobSet, now time.Time, podAnnotations map[string]string) *jobsetv1alpha2.JobSet {
 	out := js.DeepCopy()
 	out.Spec.Suspend = ptr.To(false)
 	markUnsuspended(&out.ObjectMeta, now)
+	for i := range out.Spec.ReplicatedJobs {
+		annotatePods(&out.Spec.ReplicatedJobs[i].Template.Spec.Template, podAnnotations)
+	}
 	return out
 }
 
@@ -281,7 +335,7 @@ type Unsuspender struct {
 func NewUnsuspender(st *state.State, events *EventSink, jobs batchv1client.JobsGetter, jobLister batchv1listers.JobLister,
 	defaultDomainKey string, workloads func(context.Context, *state.WorkloadReport) error) *Unsuspender {
 	u := newUnsuspender(events, st.Clock(), func() unsuspendEnv {
-		env := unsuspendEnv{queueAPI: st.API(state.QueueAPI), ours: st.HasScheduler, localQueue: st.HasLocalQueue}
+		env := unsuspendEnv{queueAPI: st.API(state.QueueAPI), ours: st.HasScheduler, localQueue: st.HasLocalQueue, queueCheck: st.QueueCheck}
 		if names := st.Schedulers(); len(names) > 0 {
 			env.scheduler = names[0]
 		}
@@ -448,7 +502,7 @@ func (u *Unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, erro
 	if !v.unsuspend {
 		return v.recheck, nil
 	}
-	_, err = u.jobs.Jobs(job.Namespace).Update(ctx, unsuspendedJob(job, u.clock.Now()), metav1.UpdateOptions{})
+	_, err = u.jobs.Jobs(job.Namespace).Update(ctx, unsuspendedJob(job, u.clock.Now(), v.podAnnotations), metav1.UpdateOptions{})
 	if err != nil {
 		return false, ignoreNotFound(err)
 	}
@@ -482,7 +536,7 @@ func (u *Unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, e
 	if !v.unsuspend {
 		return v.recheck, nil
 	}
-	if _, err := access.update(ctx, unsuspendedJobSet(js, u.clock.Now())); err != nil {
+	if _, err := access.update(ctx, unsuspendedJobSet(js, u.clock.Now(), v.podAnnotations)); err != nil {
 		return false, ignoreNotFound(err)
 	}
 	u.events.Normal(ref, reasonUnsuspended, unsuspendedMessage)

@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,7 @@ import (
 	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -77,6 +79,19 @@ func suspendedJobSet(edits ...func(*jobsetv1alpha2.JobSet)) *jobsetv1alpha2.JobS
 	}
 	return js
 }
+
+// checkedEnv serves LocalQueue ns/lq, whose ClusterQueue runs the
+// provisioning check dws-prov.
+var checkedEnv = func() unsuspendEnv {
+	env := servedEnv
+	env.queueCheck = func(namespace, queue string) *provisioning.Check {
+		if namespace == "ns" && queue == "lq" {
+			return &provisioning.Check{Name: "dws-prov", Class: wellknown.QueuedProvisioningClass}
+		}
+		return nil
+	}
+	return env
+}()
 
 func TestDecideJob(t *testing.T) {
 	unknown := servedEnv
@@ -172,7 +187,7 @@ func TestDecideJob(t *testing.T) {
 				t.Errorf("warning %q, want one saying %q", got.warning, tc.wantWarning)
 			}
 			got.warning = ""
-			if got != tc.want {
+			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("verdict = %+v, want %+v", got, tc.want)
 			}
 		})
@@ -189,6 +204,12 @@ func TestDecideJobSet(t *testing.T) {
 	}{
 		"queued, suspended, ours: started": {js: suspendedJobSet(), env: servedEnv, want: unsuspendVerdict{unsuspend: true}},
 		"queue API not known yet":          {js: suspendedJobSet(), env: unknown, want: unsuspendVerdict{recheck: true}},
+		"queued where a provisioning check runs: its pods name the first request": {
+			js: suspendedJobSet(), env: checkedEnv,
+			want: unsuspendVerdict{unsuspend: true, podAnnotations: map[string]string{
+				wellknown.ConsumeProvisioningRequestAnnotation: "jobset-js-dws-prov-1",
+				wellknown.ProvisioningClassNameAnnotation:      wellknown.QueuedProvisioningClass}},
+		},
 		"names no queue": {
 			js: suspendedJobSet(func(js *jobsetv1alpha2.JobSet) { js.Annotations = nil }), env: servedEnv,
 		},
@@ -247,7 +268,7 @@ func TestDecideJobSet(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if got := decideJobSet(tc.js, tc.env); got != tc.want {
+			if got := decideJobSet(tc.js, tc.env); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("verdict = %+v, want %+v", got, tc.want)
 			}
 		})
@@ -285,7 +306,7 @@ func TestUnsuspendedJob(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			before := tc.job.DeepCopy()
-			got := unsuspendedJob(tc.job, unsuspendNow)
+			got := unsuspendedJob(tc.job, unsuspendNow, nil)
 			if diff := cmp.Diff(before, tc.job); diff != "" {
 				t.Errorf("the Job given was modified:\n%s", diff)
 			}
@@ -316,12 +337,58 @@ func TestUnsuspendedJob(t *testing.T) {
 
 func TestUnsuspendedJobSet(t *testing.T) {
 	js := suspendedJobSet()
-	got := unsuspendedJobSet(js, unsuspendNow)
+	got := unsuspendedJobSet(js, unsuspendNow, nil)
 	if *js.Spec.Suspend != true {
 		t.Error("the JobSet given was modified")
 	}
 	if *got.Spec.Suspend || got.Annotations[wellknown.UnsuspendedAnnotation] != "2025-03-01T12:00:00Z" || got.Annotations[wellknown.QueueNameLabel] != "lq" {
 		t.Errorf("started JobSet: suspend %v, annotations %v", *got.Spec.Suspend, got.Annotations)
+	}
+	for _, rj := range got.Spec.ReplicatedJobs {
+		if a := rj.Template.Spec.Template.Annotations; len(a) != 0 {
+			t.Errorf("replicated Job %s: pod annotations %v without a provisioning check", rj.Name, a)
+		}
+	}
+}
+
+// A JobSet queued where a provisioning check runs starts with every
+// replicated Job's pods naming the check's first request, unless a
+// template names a request of its own.
+func TestUnsuspendedJobSetNamesFirstRequest(t *testing.T) {
+	js := suspendedJobSet(func(js *jobsetv1alpha2.JobSet) {
+		js.Spec.ReplicatedJobs[1].Template.Spec.Template.Annotations = map[string]string{wellknown.DeprecatedConsumeProvisioningRequestAnnotation: "mine"}
+	})
+	v := decideJobSet(js, checkedEnv)
+	got := unsuspendedJobSet(js, unsuspendNow, v.podAnnotations)
+	want := []map[string]string{
+		{wellknown.ConsumeProvisioningRequestAnnotation: "jobset-js-dws-prov-1", wellknown.ProvisioningClassNameAnnotation: wellknown.QueuedProvisioningClass},
+		{wellknown.DeprecatedConsumeProvisioningRequestAnnotation: "mine"},
+	}
+	for i, rj := range got.Spec.ReplicatedJobs {
+		if diff := cmp.Diff(want[i], rj.Template.Spec.Template.Annotations); diff != "" {
+			t.Errorf("replicated Job %s pod annotations (-want +got):\n%s", rj.Name, diff)
+		}
+	}
+	if js.Spec.ReplicatedJobs[0].Template.Spec.Template.Annotations != nil {
+		t.Error("the JobSet given was modified")
+	}
+}
+
+// A queued Job started where a provisioning check runs: its pods name the
+// first request, beside the queue.
+func TestUnsuspendedJobNamesFirstRequest(t *testing.T) {
+	job := suspendedJob()
+	v := decideJob(job, checkedEnv)
+	if !v.unsuspend {
+		t.Fatalf("verdict %+v, want started", v)
+	}
+	got := unsuspendedJob(job, unsuspendNow, v.podAnnotations)
+	want := map[string]string{wellknown.ConsumeProvisioningRequestAnnotation: "job-train-dws-prov-1", wellknown.ProvisioningClassNameAnnotation: wellknown.QueuedProvisioningClass}
+	if diff := cmp.Diff(want, got.Spec.Template.Annotations); diff != "" {
+		t.Errorf("pod annotations (-want +got):\n%s", diff)
+	}
+	if got.Spec.Template.Labels[wellknown.QueueNameLabel] != "lq" {
+		t.Errorf("pod labels %v, want the queue named", got.Spec.Template.Labels)
 	}
 }
 

@@ -106,6 +106,22 @@ func (s *State) checkOfLocked(w *Workload) (*provisioning.Check, string) {
 	return c, ""
 }
 
+// QueueCheck is the provisioning check a workload queued in LocalQueue
+// namespace/queue passes before it is placed (nil: none, or none this
+// scheduler can run). The caller must not modify it.
+func (s *State) QueueCheck(namespace, queue string) *provisioning.Check {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	cq, p := s.book.Resolve(namespace, queue)
+	if p != nil || len(cq.AdmissionChecks) != 1 {
+		return nil
+	}
+	if c := s.checks[cq.AdmissionChecks[0]]; c != nil && c.Problem == "" {
+		return c
+	}
+	return nil
+}
+
 // checkGateLocked says whether w's head must wait for its provisioning
 // check, or for the request it consumes, before it plans, why, and
 // whether only the user can help.
@@ -302,6 +318,21 @@ type ProvisioningUpdate struct {
 	// NodeSelector, for a provisioned request, is where the capacity
 	// provisioned for it is (see provisioning.NodeSelector).
 	NodeSelector provisioning.Selector
+	// Stage is where the workload stood when ProvisioningRequests listed
+	// it (see CheckStage).
+	Stage CheckStage
+}
+
+// CheckStage is what ObserveProvisioning's answer depends on besides the
+// request itself: the track's phase, whether its request was created,
+// whether the workload runs or is being placed, and the check's config.
+// The same request (resourceVersion) observed again at the same stage
+// changes nothing, so the controller need not observe it again.
+type CheckStage struct {
+	phase   checkPhase
+	created bool
+	running bool
+	check   *provisioning.Check
 }
 
 // ObserveProvisioning applies what a request's conditions say. It returns
@@ -316,7 +347,7 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 	}
 	t := w.check
 	now := s.opts.Clock.Now()
-	running := w.placedWhole() || s.reservations[w.key] != nil
+	running := s.runningLocked(w)
 	var acts Actions
 	event := func(warning bool, reason, msg string) {
 		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: warning, Reason: reason, Message: msg})
@@ -370,6 +401,12 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 		return acts, victims
 	}
 	return acts, nil
+}
+
+// runningLocked reports whether w runs or is being placed: a request's
+// booking ending then ends nothing.
+func (s *State) runningLocked(w *Workload) bool {
+	return s.reservations[w.key] != nil || w.model != nil && w.placedWhole()
 }
 
 // failCheckLocked ends a failed attempt: the quota goes back and the
@@ -435,8 +472,14 @@ func (s *State) ProvisioningRequests() []ProvisioningUpdate {
 	var out []ProvisioningUpdate
 	for key, w := range s.workloads {
 		if t := w.check; t != nil && t.attempt > 0 {
-			u := ProvisioningUpdate{Key: key, Attempt: t.attempt, Request: t.requestName(w)}
-			if c := s.checks[t.check]; c != nil {
+			c := s.checks[t.check]
+			u := ProvisioningUpdate{Key: key, Attempt: t.attempt, Request: t.requestName(w),
+				Stage: CheckStage{phase: t.phase, created: t.created, check: c}}
+			if t.phase == checkRequesting || t.phase == checkReady {
+				// Only then does ObserveProvisioning read it.
+				u.Stage.running = s.runningLocked(w)
+			}
+			if c != nil {
 				u.Check = *c
 			}
 			out = append(out, u)

@@ -77,7 +77,9 @@ const (
 	// provWorkers answer ProvisioningRequests concurrently.
 	provWorkers = 4
 	// provProbeQueue is the probe's LocalQueue, in probeNamespace.
-	provProbeQueue   = "perf-provisioning-probe"
+	provProbeQueue = "perf-provisioning-probe"
+	// provNamespace is the scenario's namespace (performance-config.yaml).
+	provNamespace    = "provisioning"
 	provProbeTimeout = 2 * time.Minute
 	// provScenario is the scenario whose apiservers serve ProvisioningRequests.
 	provScenario = "Provisioning"
@@ -149,6 +151,11 @@ type provRun struct {
 	pods               informers.SharedInformerFactory
 	objects            multisliceinformers.SharedInformerFactory
 	workers            sync.WaitGroup
+
+	// named is, per JobSet of the scenario, the request its started pod
+	// templates name ("" for none): its pods, created by the harness as
+	// JobSet would create them, must name the same.
+	named map[string]string
 
 	mu      sync.Mutex
 	gangs   map[string]*provGang
@@ -253,6 +260,10 @@ func startProvisioning(tCtx ktesting.TContext, w *perf.Workload, want int, nodes
 		return nil, err
 	}
 	if err := r.probe(tCtx, jobsets, client, cq.Name); err != nil {
+		r.stop()
+		return nil, err
+	}
+	if err := r.waitStarted(tCtx, jobsets); err != nil {
 		r.stop()
 		return nil, err
 	}
@@ -432,6 +443,10 @@ func (r *provRun) observe(obj any) {
 	}
 	p := g.pods[pod.UID]
 	if p == nil {
+		if got, want := pod.Annotations[wellknown.ConsumeProvisioningRequestAnnotation], r.named[g.jobSet]; got != want {
+			r.failLocked(fmt.Errorf("provisioning: pod %s/%s was created naming ProvisioningRequest %q, but the pod templates of its started JobSet name %q",
+				pod.Namespace, pod.Name, got, want))
+		}
 		p = &provPod{name: pod.Name, slice: pod.Labels[wellknown.JobKeyLabel]}
 		g.pods[pod.UID] = p
 		r.progress = now
@@ -543,6 +558,55 @@ func (r *provRun) probe(tCtx ktesting.TContext, jobsets jobsetclient.Interface, 
 	}
 	tCtx.Logf("Provisioning: a queued probe was placed through ClusterQueue %s in %s", cq, time.Since(began).Round(time.Millisecond))
 	return deleteProbe(tCtx, jobsets, js.Name, pods)
+}
+
+// waitStarted waits until the scheduler has started every JobSet of the
+// scenario, created suspended as Kueue users create them, and records the
+// request each one's pod templates name: with the check, the first
+// attempt's request, named when the JobSet was started (see
+// controllers.firstRequestAnnotations); without, none. scheduler_perf runs
+// no JobSet controller: the harness creates the pods as it would, from
+// the started templates, and observe checks that they match.
+func (r *provRun) waitStarted(tCtx ktesting.TContext, jobsets jobsetclient.Interface) error {
+	var waiting []string
+	err := wait.PollUntilContextTimeout(tCtx, 200*time.Millisecond, provProbeTimeout, true, func(ctx context.Context) (bool, error) {
+		list, err := jobsets.JobsetV1alpha2().JobSets(provNamespace).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, nil
+		}
+		waiting = waiting[:0]
+		named := map[string]string{}
+		for i := range list.Items {
+			js := &list.Items[i]
+			if js.Spec.Suspend == nil || *js.Spec.Suspend {
+				waiting = append(waiting, js.Name)
+				continue
+			}
+			for _, rj := range js.Spec.ReplicatedJobs {
+				named[js.Name] = rj.Template.Spec.Template.Annotations[wellknown.ConsumeProvisioningRequestAnnotation]
+			}
+		}
+		if len(waiting) > 0 || len(list.Items) == 0 {
+			return false, nil
+		}
+		r.named = named
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("provisioning: %d JobSets not started by the scheduler within %s (%v): %w", len(waiting), provProbeTimeout, waiting[:min(len(waiting), 5)], err)
+	}
+	for name, got := range r.named {
+		want := ""
+		if r.check != "" {
+			key := workload.Key{Source: workload.SourceJobSet, Namespace: provNamespace, Name: name}
+			want = provisioning.RequestName(key.ObjectName(), r.check, 1)
+		}
+		if got != want {
+			return fmt.Errorf("provisioning: JobSet %s/%s was started with pod templates naming ProvisioningRequest %q, want %q", provNamespace, name, got, want)
+		}
+	}
+	tCtx.Logf("Provisioning: the scheduler started %d JobSets", len(r.named))
+	return nil
 }
 
 // wait blocks until every gang is wholly bound, or the time limit passes,

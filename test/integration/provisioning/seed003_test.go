@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 
@@ -27,8 +28,21 @@ func TestSeed003(t *testing.T) {
 		<-release
 		return answer{zones: []string{"us-central1-c"}, pool: "NODEPOOL_NAME"}
 	})
+	// Once the scheduler runs the check, a Job it starts in the queue
+	// names the check's first request on its pod template: its pod is
+	// created naming it, and needs no patch.
+	if err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		ac, err := e.client.MultisliceV1alpha1().AdmissionChecks().Get(ctx, "dws-prov", metav1.GetOptions{})
+		return err == nil && apimeta.IsStatusConditionTrue(ac.Status.Conditions, multislicev1alpha1.AdmissionCheckActive), nil
+	}); err != nil {
+		t.Fatalf("admission check dws-prov never active: %v", err)
+	}
 	e.cp.CreateFromFile(t, "manifests/examples/dws-gpu/job.yaml")
 	job := e.cp.WaitJobStarted(t, "default", "sample-job", "dws-local-queue")
+	if a := job.Spec.Template.Annotations; a[wellknown.ConsumeProvisioningRequestAnnotation] != "job-sample-job-dws-prov-1" ||
+		a[wellknown.ProvisioningClassNameAnnotation] != wellknown.QueuedProvisioningClass {
+		t.Errorf("the started Job's pod template annotations %v do not name request job-sample-job-dws-prov-1 of class %s", a, wellknown.QueuedProvisioningClass)
+	}
 	pods := e.cp.CreateJobPods(t, job)
 
 	var req *autoscalingv1.ProvisioningRequest
