@@ -53,8 +53,16 @@ type Provisioner struct {
 	annotating map[workload.Key]bool
 	background sync.WaitGroup
 	// done is, per workload, the request last observed to the end and
-	// the stage it was observed at (see observeAll); guarded by mu.
+	// the stage it was observed at (see observeUpdates); guarded by mu.
 	done map[workload.Key]observation
+	// dirty holds the requests (namespace/name) whose objects changed
+	// since the last pass, index the workload of each request of ours the
+	// last full pass listed or this replica created, and full asks the
+	// next pass to observe every request (the state changed); guarded by
+	// mu. See observePass.
+	dirty map[string]bool
+	index map[string]workload.Key
+	full  bool
 }
 
 // observation is a request observed to the end: its attempt, its
@@ -75,7 +83,7 @@ func NewProvisioner(st *state.State, act func(context.Context, state.Actions), e
 		client: client, kube: kube, pods: pods, workloads: workloads,
 		kick: make(chan struct{}, 1), observed: make(chan struct{}, 1),
 		annotators: make(chan struct{}, annotatingWorkloads), annotating: map[workload.Key]bool{},
-		done: map[workload.Key]observation{}}
+		done: map[workload.Key]observation{}, dirty: map[string]bool{}, index: map[string]workload.Key{}}
 }
 
 // Start watches ProvisioningRequests and, in whileLeading, observes them
@@ -86,7 +94,15 @@ func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Conte
 	factory := multisliceinformers.NewSharedInformerFactory(p.client, 0)
 	informer := factory.Autoscaling().V1().ProvisioningRequests()
 	p.requests = informer.Lister()
-	poke := func(any) { p.pokeObserve() }
+	poke := func(obj any) {
+		if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+			obj = tomb.Obj
+		}
+		// Requests their users made are the consumer feed's.
+		if req, ok := obj.(*autoscalingv1.ProvisioningRequest); ok && !provisioning.UserMade(req) {
+			p.requestChanged(req.Namespace, req.Name)
+		}
+	}
 	if _, err := informer.Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: poke, UpdateFunc: func(_, obj any) { poke(obj) }, DeleteFunc: poke,
 	}); err != nil {
@@ -100,7 +116,7 @@ func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Conte
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			loop(ctx, p.observed, p.observeAll)
+			p.observeLoop(ctx)
 		}()
 		loop(ctx, p.kick, p.createAll)
 		<-done
@@ -109,6 +125,7 @@ func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Conte
 		// A later term observes every request afresh.
 		p.mu.Lock()
 		clear(p.done)
+		p.full = true
 		p.mu.Unlock()
 	})
 	return nil
@@ -137,6 +154,18 @@ func (p *Provisioner) Poke() {
 	case p.kick <- struct{}{}:
 	default:
 	}
+	p.mu.Lock()
+	p.full = true
+	p.mu.Unlock()
+	p.pokeObserve()
+}
+
+// requestChanged notes that request namespace/name changed and asks for
+// a pass.
+func (p *Provisioner) requestChanged(namespace, name string) {
+	p.mu.Lock()
+	p.dirty[namespace+"/"+name] = true
+	p.mu.Unlock()
 	p.pokeObserve()
 }
 
@@ -161,6 +190,60 @@ const (
 	annotatingWorkloads = 8
 )
 
+// observeLoop observes requests until ctx ends: every request each
+// second and when the state asks (Poke), the requests that changed when
+// their objects do (see observePass).
+func (p *Provisioner) observeLoop(ctx context.Context) {
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	full := true
+	for {
+		p.observePass(ctx, full)
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+			full = true
+		case <-p.observed:
+			full = false
+		}
+	}
+}
+
+// observePass observes every request the state lists (full, or asked
+// for by Poke), else only the requests whose objects changed since the
+// last pass: a request event costs a lookup of its own workload, not one
+// of every workload with a check. A changed request of ours that no pass
+// has listed yet makes the pass full.
+func (p *Provisioner) observePass(ctx context.Context, full bool) {
+	p.mu.Lock()
+	full = full || p.full
+	p.full = false
+	dirty := p.dirty
+	p.dirty = map[string]bool{}
+	var keys []workload.Key
+	for request := range dirty {
+		key, ok := p.index[request]
+		if !ok {
+			full = true
+			break
+		}
+		keys = append(keys, key)
+	}
+	p.mu.Unlock()
+	if full {
+		p.observeAll(ctx)
+		return
+	}
+	var updates []state.ProvisioningUpdate
+	for _, key := range keys {
+		if u, ok := p.state.ProvisioningRequestOf(key); ok {
+			updates = append(updates, u)
+		}
+	}
+	p.observeUpdates(ctx, updates, false)
+}
+
 // sync observes every request, then creates the requests to create (one
 // pass of each loop).
 func (p *Provisioner) sync(ctx context.Context) {
@@ -177,7 +260,13 @@ func (p *Provisioner) sync(ctx context.Context) {
 // workload is quick: its pods name the request already, as creating it
 // annotated them (see createAndAnnotate).
 func (p *Provisioner) observeAll(ctx context.Context) {
-	updates := p.state.ProvisioningRequests()
+	p.observeUpdates(ctx, p.state.ProvisioningRequests(), true)
+}
+
+// observeUpdates observes updates' requests that changed (see
+// observeAll); all lists every request, whose index then replaces the
+// one kept.
+func (p *Provisioner) observeUpdates(ctx context.Context, updates []state.ProvisioningUpdate, all bool) {
 	type change struct {
 		u   state.ProvisioningUpdate
 		req *autoscalingv1.ProvisioningRequest
@@ -185,8 +274,12 @@ func (p *Provisioner) observeAll(ctx context.Context) {
 	var changed []change
 	current := make(map[workload.Key]bool, len(updates))
 	p.mu.Lock()
+	if all {
+		clear(p.index)
+	}
 	for _, u := range updates {
 		current[u.Key] = true
+		p.index[u.Key.Namespace+"/"+u.Request] = u.Key
 		req, err := p.requests.ProvisioningRequests(u.Key.Namespace).Get(u.Request)
 		if err != nil {
 			continue
@@ -196,9 +289,11 @@ func (p *Provisioner) observeAll(ctx context.Context) {
 		}
 		changed = append(changed, change{u, req})
 	}
-	for key := range p.done {
-		if !current[key] {
-			delete(p.done, key)
+	if all {
+		for key := range p.done {
+			if !current[key] {
+				delete(p.done, key)
+			}
 		}
 	}
 	p.mu.Unlock()
@@ -260,6 +355,9 @@ func (p *Provisioner) createAndAnnotate(ctx context.Context, task *state.Provisi
 		return
 	}
 	p.state.ProvisioningCreated(task.Key, task.Attempt)
+	p.mu.Lock()
+	p.index[task.Key.Namespace+"/"+task.Request] = task.Key
+	p.mu.Unlock()
 	p.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
 	p.annotateSoon(ctx, task.Key, task.Request, task.Check.Class)
 }
@@ -295,7 +393,7 @@ func (p *Provisioner) annotateSoon(ctx context.Context, key workload.Key, reques
 		p.mu.Lock()
 		delete(p.annotating, key)
 		p.mu.Unlock()
-		p.pokeObserve()
+		p.requestChanged(key.Namespace, request)
 	}()
 }
 

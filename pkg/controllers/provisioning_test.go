@@ -252,3 +252,47 @@ func TestProvisionerFirstRequestNamedAtStart(t *testing.T) {
 		}
 	}
 }
+
+// Between full passes, a pass observes only the requests whose objects
+// changed: a request that changed unseen waits for the next full pass,
+// one the informer reports is observed at once, and one no pass listed
+// yet makes the pass full.
+func TestProvisionerPassObservesRequestsThatChanged(t *testing.T) {
+	ctx := context.Background()
+	f := newProvisionerFixture(t)
+	_ = f.wlIndex.Add(&multislicev1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "jobset-train", UID: types.UID("wl-uid")}})
+	f.p.sync(ctx)
+	req, err := f.client.AutoscalingV1().ProvisioningRequests("ns").Get(ctx, "jobset-train-dws-prov-1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("request not created: %v", err)
+	}
+	req.ResourceVersion = "1"
+	_ = f.reqIndex.Add(req)
+	f.p.observePass(ctx, true)
+
+	provisioned := req.DeepCopy()
+	provisioned.ResourceVersion = "2"
+	provisioned.Status.Conditions = []metav1.Condition{{Type: autoscalingv1.Provisioned, Status: metav1.ConditionTrue, LastTransitionTime: metav1.NewTime(f.clk.Now()), Reason: "Provisioned"}}
+	_ = f.reqIndex.Update(provisioned)
+	f.p.observePass(ctx, false)
+	if v := admission.Admit(f.st, f.head); !v.Wait {
+		t.Fatal("a pass that is not full observed a request no event reported")
+	}
+	f.p.requestChanged("ns", provisioned.Name)
+	f.p.observePass(ctx, false)
+	if v := admission.Admit(f.st, f.head); v.Wait {
+		t.Fatalf("the head still waits once the informer reported its request Provisioned: %s", v.Message)
+	}
+
+	// A request no pass listed: the pass is full.
+	f.p.mu.Lock()
+	clear(f.p.index)
+	f.p.mu.Unlock()
+	f.p.requestChanged("ns", "unknown")
+	f.p.observePass(ctx, false)
+	f.p.mu.Lock()
+	defer f.p.mu.Unlock()
+	if f.p.index["ns/"+provisioned.Name] != workloadKey("train") {
+		t.Fatalf("index %v after a pass made full by an unknown request, want it listing %s", f.p.index, provisioned.Name)
+	}
+}

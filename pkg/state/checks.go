@@ -470,22 +470,41 @@ func (s *State) ProvisioningRequests() []ProvisioningUpdate {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []ProvisioningUpdate
-	for key, w := range s.workloads {
-		if t := w.check; t != nil && t.attempt > 0 {
-			c := s.checks[t.check]
-			u := ProvisioningUpdate{Key: key, Attempt: t.attempt, Request: t.requestName(w),
-				Stage: CheckStage{phase: t.phase, created: t.created, check: c}}
-			if t.phase == checkRequesting || t.phase == checkReady {
-				// Only then does ObserveProvisioning read it.
-				u.Stage.running = s.runningLocked(w)
-			}
-			if c != nil {
-				u.Check = *c
-			}
+	for _, w := range s.workloads {
+		if u, ok := s.provisioningUpdateLocked(w); ok {
 			out = append(out, u)
 		}
 	}
 	return out
+}
+
+// ProvisioningRequestOf is what ProvisioningRequests lists for key alone
+// (false: key has no request).
+func (s *State) ProvisioningRequestOf(key workload.Key) (ProvisioningUpdate, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if w := s.workloads[key]; w != nil {
+		return s.provisioningUpdateLocked(w)
+	}
+	return ProvisioningUpdate{}, false
+}
+
+func (s *State) provisioningUpdateLocked(w *Workload) (ProvisioningUpdate, bool) {
+	t := w.check
+	if t == nil || t.attempt <= 0 {
+		return ProvisioningUpdate{}, false
+	}
+	c := s.checks[t.check]
+	u := ProvisioningUpdate{Key: w.key, Attempt: t.attempt, Request: t.requestName(w),
+		Stage: CheckStage{phase: t.phase, created: t.created, check: c}}
+	if t.phase == checkRequesting || t.phase == checkReady {
+		// Only then does ObserveProvisioning read it.
+		u.Stage.running = s.runningLocked(w)
+	}
+	if c != nil {
+		u.Check = *c
+	}
+	return u, true
 }
 
 // CheckReport is where a workload stands in its admission check.
