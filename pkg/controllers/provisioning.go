@@ -354,7 +354,7 @@ func (p *Provisioner) createAndAnnotate(ctx context.Context, task *state.Provisi
 		}
 		return
 	}
-	p.state.ProvisioningCreated(task.Key, task.Attempt)
+	p.act(ctx, p.state.ProvisioningCreated(task.Key, task.Attempt))
 	p.mu.Lock()
 	p.index[task.Key.Namespace+"/"+task.Request] = task.Key
 	p.mu.Unlock()

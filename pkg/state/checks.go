@@ -296,13 +296,30 @@ func (s *State) ProvisioningTasks() []ProvisioningTask {
 }
 
 // ProvisioningCreated records that the request of key's attempt exists.
-func (s *State) ProvisioningCreated(key workload.Key, attempt int32) {
+// The head is activated, so that the gate tells the workload's held pods
+// the new reason for their wait (see retoldLocked).
+func (s *State) ProvisioningCreated(key workload.Key, attempt int32) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if w := s.workloads[key]; w != nil && w.check != nil && w.check.attempt == attempt {
+	if w := s.workloads[key]; w != nil && w.check != nil && w.check.attempt == attempt && !w.check.created {
 		w.check.created = true
-		w.check.message = "request created"
+		return s.retoldLocked(w, "request created")
 	}
+	return Actions{}
+}
+
+// retoldLocked sets the message of w's check and, when it changed while
+// the workload waits for its request, activates its head: the gate then
+// holds its pods again with the new message, which their PodScheduled
+// condition shows. Nothing else would: the pods do not change while they
+// wait (their template names the request already).
+func (s *State) retoldLocked(w *Workload, message string) Actions {
+	t := w.check
+	if t.message == message {
+		return Actions{}
+	}
+	t.message = message
+	return Actions{Activate: s.headRefsLocked(w)}
 }
 
 // ProvisioningUpdate is what a workload's request says now.
@@ -355,7 +372,7 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 	switch u.Outcome {
 	case provisioning.Pending:
 		if t.phase == checkRequesting && t.created {
-			t.message = u.Message
+			acts = s.retoldLocked(w, u.Message)
 		}
 	case provisioning.Provisioned:
 		if t.phase != checkRequesting {

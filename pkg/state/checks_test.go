@@ -90,9 +90,26 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 			t.Errorf("CheckWaitingReports says %+v, QueueReport %+v", waiting[0], r)
 		}
 	}
-	f.s.ProvisioningCreated(jsKey("js"), 1)
+	// Each new reason for the wait activates the head, whose pods the
+	// gate then holds again with it; the same reason does not.
+	if acts := f.s.ProvisioningCreated(jsKey("js"), 1); len(acts.Activate) != 1 {
+		t.Fatalf("request created: activates %v, want the head", acts.Activate)
+	}
+	if acts := f.s.ProvisioningCreated(jsKey("js"), 1); len(acts.Activate) != 0 {
+		t.Fatalf("request created twice: activates %v", acts.Activate)
+	}
 	if len(f.s.ProvisioningTasks()) != 0 {
 		t.Fatal("a created request is a task again")
+	}
+	accepted := state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Pending, Message: "accepted by the provisioner"}
+	if acts, _ := f.s.ObserveProvisioning(accepted); len(acts.Activate) != 1 {
+		t.Fatalf("accepted: activates %v, want the head", acts.Activate)
+	}
+	if acts, _ := f.s.ObserveProvisioning(accepted); len(acts.Activate) != 0 {
+		t.Fatalf("accepted again: activates %v", acts.Activate)
+	}
+	if v := admission.Admit(f.s, h); !v.Wait || !strings.Contains(v.Message, "accepted by the provisioner") {
+		t.Fatalf("the head's wait says %q, want the request's latest word", v.Message)
 	}
 	// Nothing settles the quota away while the capacity is provisioned.
 	f.clock.Step(5 * time.Minute)

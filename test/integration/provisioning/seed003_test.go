@@ -2,9 +2,11 @@ package provisioning_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -59,6 +61,12 @@ func TestSeed003(t *testing.T) {
 	}
 	e.waitWorkloadNamed(t, "job-sample-job", "waiting for its check", checkState("Pending"))
 	e.cp.ExpectPodStaysUnbound(t, "default", pods[0].Name, 2*time.Second)
+	// kubectl describe pod says why it waits, in the request's latest
+	// word: nothing patches the pod, so the scheduler holds it again each
+	// time that word changes.
+	if c := e.cp.WaitForPodCondition(t, "default", pods[0].Name, corev1.PodScheduled, corev1.ConditionFalse); !strings.Contains(c.Message, "job-sample-job-dws-prov-1: not yet accepted by a provisioner") {
+		t.Errorf("the waiting pod's PodScheduled condition says %q, want the request's latest word", c.Message)
+	}
 
 	close(release)
 	bound := e.cp.WaitForPodBound(t, "default", pods[0].Name)
