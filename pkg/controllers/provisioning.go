@@ -22,7 +22,7 @@ import (
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
-	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
+	autoscalinginformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions/autoscaling/v1"
 	autoscalinglisters "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/autoscaling/v1"
 	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
@@ -86,13 +86,12 @@ func NewProvisioner(st *state.State, act func(context.Context, state.Actions), e
 		done: map[workload.Key]observation{}, dirty: map[string]bool{}, index: map[string]workload.Key{}}
 }
 
-// Start watches ProvisioningRequests and, in whileLeading, observes them
-// and creates those to create, every second and whenever poked.
-// Observing and creating run apart: a burst of requests being created
-// never holds back a workload whose request answered.
-func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Context, func(context.Context))) error {
-	factory := multisliceinformers.NewSharedInformerFactory(p.client, 0)
-	informer := factory.Autoscaling().V1().ProvisioningRequests()
+// Start watches ProvisioningRequests through informer, which the caller
+// starts, and, in whileLeading, observes them and creates those to
+// create, every second and whenever poked. Observing and creating run
+// apart: a burst of requests being created never holds back a workload
+// whose request answered.
+func (p *Provisioner) Start(ctx context.Context, informer autoscalinginformers.ProvisioningRequestInformer, whileLeading func(context.Context, func(context.Context))) error {
 	p.requests = informer.Lister()
 	poke := func(obj any) {
 		if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
@@ -108,7 +107,6 @@ func (p *Provisioner) Start(ctx context.Context, whileLeading func(context.Conte
 	}); err != nil {
 		return err
 	}
-	factory.Start(ctx.Done())
 	whileLeading(ctx, func(ctx context.Context) {
 		if !toolscache.WaitForCacheSync(ctx.Done(), informer.Informer().HasSynced) {
 			return

@@ -71,6 +71,10 @@ type Runtime struct {
 	// unsuspend is the controller that starts queued Jobs and JobSets
 	// (nil until the Job informer is set up).
 	unsuspend atomic.Pointer[controllers.Unsuspender]
+	// requests is the one ProvisioningRequest informer, which the
+	// consumer feed and the provisioning controller share (see
+	// requestInformer).
+	requests requestInformer
 }
 
 // Settings are the plugin arguments every profile shares.

@@ -105,7 +105,12 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinforme
 				f.served.Store(true)
 				f.resync(ctx)
 				c := controllers.NewProvisioner(rt.state, rt.Act, rt.events, rt.evictions(), client, kube, pods, workloads)
-				if err := c.Start(ctx, rt.WhileLeading); err != nil {
+				requests, err := rt.requests.get(rt.cluster.KubeConfig)
+				if err == nil {
+					err = c.Start(ctx, requests, rt.WhileLeading)
+					rt.requests.start(ctx)
+				}
+				if err != nil {
 					klog.FromContext(ctx).Error(err, "Starting the provisioning controller")
 					return
 				}
