@@ -47,6 +47,22 @@ type provisionerFixture struct {
 	wlIndex, reqIndex toolscache.Indexer
 }
 
+// requestPending has the provisioner create the workload's request, once
+// its Workload object exists, and returns it as the lister holds it
+// (resourceVersion 1, not answered yet).
+func (f *provisionerFixture) requestPending(ctx context.Context, t *testing.T) *autoscalingv1.ProvisioningRequest {
+	t.Helper()
+	_ = f.wlIndex.Add(&multislicev1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "jobset-train", UID: types.UID("wl-uid")}})
+	f.p.sync(ctx)
+	req, err := f.client.AutoscalingV1().ProvisioningRequests("ns").Get(ctx, "jobset-train-dws-prov-1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("request not created: %v", err)
+	}
+	req.ResourceVersion = "1"
+	_ = f.reqIndex.Add(req)
+	return req
+}
+
 func newProvisionerFixture(t *testing.T) *provisionerFixture {
 	t.Helper()
 	ctx := context.Background()
@@ -169,14 +185,7 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 func TestProvisionerObservesChangedRequests(t *testing.T) {
 	ctx := context.Background()
 	f := newProvisionerFixture(t)
-	_ = f.wlIndex.Add(&multislicev1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "jobset-train", UID: types.UID("wl-uid")}})
-	f.p.sync(ctx)
-	req, err := f.client.AutoscalingV1().ProvisioningRequests("ns").Get(ctx, "jobset-train-dws-prov-1", metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("request not created: %v", err)
-	}
-	req.ResourceVersion = "1"
-	_ = f.reqIndex.Add(req)
+	req := f.requestPending(ctx, t)
 	f.p.observeAll(ctx)
 	if _, ok := f.p.done[workloadKey("train")]; !ok {
 		t.Fatal("a pending request observed to the end is not remembered")
@@ -260,14 +269,7 @@ func TestProvisionerFirstRequestNamedAtStart(t *testing.T) {
 func TestProvisionerPassObservesRequestsThatChanged(t *testing.T) {
 	ctx := context.Background()
 	f := newProvisionerFixture(t)
-	_ = f.wlIndex.Add(&multislicev1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "jobset-train", UID: types.UID("wl-uid")}})
-	f.p.sync(ctx)
-	req, err := f.client.AutoscalingV1().ProvisioningRequests("ns").Get(ctx, "jobset-train-dws-prov-1", metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("request not created: %v", err)
-	}
-	req.ResourceVersion = "1"
-	_ = f.reqIndex.Add(req)
+	req := f.requestPending(ctx, t)
 	f.p.observePass(ctx, true)
 
 	provisioned := req.DeepCopy()
