@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
@@ -52,7 +53,19 @@ type StatusWriter struct {
 	// one is logged once, not every second. Both loops report.
 	mu      sync.Mutex
 	failing map[string]string
+	// created remembers when either loop created a Workload object
+	// (namespace/name), so that neither creates it again while the
+	// informer has not shown it yet: each such try costs the apiserver a
+	// request answered AlreadyExists (83 in a burst of 300 gangs with a
+	// check). Kept createdGrace at most, lest an object deleted before
+	// the informer saw it never be created again; guarded by mu.
+	created map[string]time.Time
+	clock   clock.PassiveClock
 }
+
+// createdGrace is how long a Workload object this writer created is not
+// created again while the informer does not show it.
+const createdGrace = 10 * time.Second
 
 // NewStatusWriter returns the writer of the queue objects' and Workload
 // objects' status that st reports, with client, and with urgent for the
@@ -61,7 +74,46 @@ type StatusWriter struct {
 // written.
 func NewStatusWriter(client, urgent multisliceclient.Interface, st *state.State, cqs listers.ClusterQueueLister, lqs listers.LocalQueueLister,
 	acs listers.AdmissionCheckLister, workloads listers.WorkloadLister) *StatusWriter {
-	return &StatusWriter{client: client, urgent: urgent, state: st, cqs: cqs, lqs: lqs, acs: acs, workloads: workloads, kick: make(chan struct{}, 1)}
+	return &StatusWriter{client: client, urgent: urgent, state: st, cqs: cqs, lqs: lqs, acs: acs, workloads: workloads, kick: make(chan struct{}, 1),
+		clock: st.Clock()}
+}
+
+// justCreated reports whether this writer created Workload object
+// namespace/name, or found it existing, less than createdGrace ago.
+func (w *StatusWriter) justCreated(namespace, name string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	at, ok := w.created[namespace+"/"+name]
+	if ok && w.now().Sub(at) >= createdGrace {
+		delete(w.created, namespace+"/"+name)
+		return false
+	}
+	return ok
+}
+
+// noteCreated records that this writer created Workload object
+// namespace/name (or found it existing), and forgets those noted
+// createdGrace ago.
+func (w *StatusWriter) noteCreated(namespace, name string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	for k, at := range w.created {
+		if now.Sub(at) >= createdGrace {
+			delete(w.created, k)
+		}
+	}
+	if w.created == nil {
+		w.created = map[string]time.Time{}
+	}
+	w.created[namespace+"/"+name] = now
+}
+
+func (w *StatusWriter) now() time.Time {
+	if w.clock == nil {
+		return time.Now()
+	}
+	return w.clock.Now()
 }
 
 // Poke asks for the Workload objects that waiting checks lack to be
@@ -141,11 +193,15 @@ func (w *StatusWriter) createMissingOf(ctx context.Context, reports []state.Work
 			continue
 		}
 		name := WorkloadName(r.Key)
-		if _, err := w.workloads.Workloads(r.Key.Namespace).Get(name); !apierrors.IsNotFound(err) {
+		if _, err := w.workloads.Workloads(r.Key.Namespace).Get(name); !apierrors.IsNotFound(err) || w.justCreated(r.Key.Namespace, name) {
 			continue
 		}
 		g.Go(func() error {
 			_, err := createWorkload(ctx, w.urgent.MultisliceV1alpha1().Workloads(r.Key.Namespace), desiredWorkload(r, name))
+			if err == nil {
+				// Created, or found existing: the informer will show it.
+				w.noteCreated(r.Key.Namespace, name)
+			}
 			w.report(logger, "Workload of "+r.Key.String(), err)
 			return nil
 		})
@@ -308,11 +364,20 @@ func (w *StatusWriter) syncWorkload(ctx context.Context, client multisliceclient
 	cur, err := w.workloads.Workloads(r.Key.Namespace).Get(name)
 	switch {
 	case apierrors.IsNotFound(err):
-		created, err := createWorkload(ctx, api, want)
-		if err != nil || created == nil {
-			// Made by createMissing meanwhile (nil): the next pass,
+		if w.justCreated(r.Key.Namespace, name) {
+			// Made by createMissing a moment ago: the next pass,
 			// reading it, writes its status.
+			return nil
+		}
+		created, err := createWorkload(ctx, api, want)
+		if err != nil {
 			return err
+		}
+		w.noteCreated(r.Key.Namespace, name)
+		if created == nil {
+			// Made by createMissing meanwhile: the next pass, reading
+			// it, writes its status.
+			return nil
 		}
 		cur = created
 	case err != nil:

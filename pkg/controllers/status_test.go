@@ -2,8 +2,10 @@ package controllers
 
 import (
 	"context"
+	testingclock "k8s.io/utils/clock/testing"
 	"slices"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -234,7 +236,8 @@ func TestCreateMissingMakesOnlyTheObjectsOfWaitingChecks(t *testing.T) {
 	}
 	meanwhile := desiredWorkload(&reports[4], WorkloadName(reports[4].Key))
 	client, urgent := fake.NewSimpleClientset(), fake.NewSimpleClientset(meanwhile)
-	w := &StatusWriter{client: client, urgent: urgent, workloads: listers.NewWorkloadLister(indexer)}
+	clk := testingclock.NewFakeClock(time.Unix(1e9, 0))
+	w := &StatusWriter{client: client, urgent: urgent, workloads: listers.NewWorkloadLister(indexer), clock: clk}
 	w.createMissingOf(context.Background(), reports)
 	var created []string
 	for _, a := range urgent.Actions() {
@@ -258,9 +261,24 @@ func TestCreateMissingMakesOnlyTheObjectsOfWaitingChecks(t *testing.T) {
 	if len(w.failing) != 0 {
 		t.Errorf("reported failures %v, want none (AlreadyExists is no error)", w.failing)
 	}
-	// The pass, finding no object in its informer's copy, creates it too:
-	// AlreadyExists ends its write without error.
+	// Neither loop creates again what the writer just created, although
+	// the informer's copy does not show it yet.
+	urgent.ClearActions()
+	w.createMissingOf(context.Background(), reports)
 	if err := w.syncWorkload(context.Background(), urgent, &reports[2]); err != nil {
 		t.Errorf("syncWorkload after createMissing: %v, want no error", err)
+	}
+	if a := urgent.Actions(); len(a) != 0 {
+		t.Errorf("created again before the informer showed the objects: %v", a)
+	}
+	// Not for ever: an object the informer never shows (deleted
+	// meanwhile) is created again createdGrace later; AlreadyExists ends
+	// the write without error.
+	clk.Step(createdGrace)
+	if err := w.syncWorkload(context.Background(), urgent, &reports[2]); err != nil {
+		t.Errorf("syncWorkload after the grace: %v, want no error", err)
+	}
+	if a := urgent.Actions(); len(a) != 1 || a[0].GetVerb() != "create" {
+		t.Errorf("after the grace: %v, want one creation", a)
 	}
 }
