@@ -162,7 +162,7 @@ func (p *Provisioner) Poke() {
 // a pass.
 func (p *Provisioner) requestChanged(namespace, name string) {
 	p.mu.Lock()
-	p.dirty[namespace+"/"+name] = true
+	p.dirty[requestKey(namespace, name)] = true
 	p.mu.Unlock()
 	p.pokeObserve()
 }
@@ -187,6 +187,9 @@ const (
 	annotateParallelism = 4
 	annotatingWorkloads = 8
 )
+
+// requestKey is how dirty and index name a request.
+func requestKey(namespace, name string) string { return namespace + "/" + name }
 
 // observeLoop observes requests until ctx ends: every request each
 // second and when the state asks (Poke), the requests that changed when
@@ -277,7 +280,7 @@ func (p *Provisioner) observeUpdates(ctx context.Context, updates []state.Provis
 	}
 	for _, u := range updates {
 		current[u.Key] = true
-		p.index[u.Key.Namespace+"/"+u.Request] = u.Key
+		p.index[requestKey(u.Key.Namespace, u.Request)] = u.Key
 		req, err := p.requests.ProvisioningRequests(u.Key.Namespace).Get(u.Request)
 		if err != nil {
 			continue
@@ -354,7 +357,7 @@ func (p *Provisioner) createAndAnnotate(ctx context.Context, task *state.Provisi
 	}
 	p.act(ctx, p.state.ProvisioningCreated(task.Key, task.Attempt))
 	p.mu.Lock()
-	p.index[task.Key.Namespace+"/"+task.Request] = task.Key
+	p.index[requestKey(task.Key.Namespace, task.Request)] = task.Key
 	p.mu.Unlock()
 	p.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
 	p.annotateSoon(ctx, task.Key, task.Request, task.Check.Class)
@@ -440,7 +443,8 @@ func (p *Provisioner) observe(ctx context.Context, logger klog.Logger, u state.P
 		p.evict.Evict(ctx, evict, "CapacityRevoked", fmt.Sprintf("the capacity of ProvisioningRequest %s was revoked; evicting %s whole", reqName, u.Key))
 	}
 	// Pods created while a provisioned workload waits to be placed must
-	// be annotated too: it is observed on every pass until placed.
+	// be annotated too: until placed, it is observed again on every full
+	// pass, and whenever its request changes.
 	return u.Outcome != provisioning.Provisioned || len(st.PendingMembers(u.Key)) == 0
 }
 
@@ -510,11 +514,7 @@ func (p *Provisioner) latestAttempt(c state.CheckToRestore) int32 {
 // annotate names request (of class) on every pod of the workload key
 // waiting to be placed that does not name it yet.
 func (p *Provisioner) annotate(ctx context.Context, key workload.Key, request, class string) error {
-	want := map[string]string{
-		wellknown.ConsumeProvisioningRequestAnnotation: request,
-		wellknown.ProvisioningClassNameAnnotation:      class,
-	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": want}})
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": provisioning.PodAnnotations(request, class)}})
 	if err != nil {
 		return err
 	}

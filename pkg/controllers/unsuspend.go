@@ -213,10 +213,7 @@ func firstRequestAnnotations(env unsuspendEnv, key workload.Key, queue string) m
 	if c == nil {
 		return nil
 	}
-	return map[string]string{
-		wellknown.ConsumeProvisioningRequestAnnotation: provisioning.RequestName(key.ObjectName(), c.Name, 1),
-		wellknown.ProvisioningClassNameAnnotation:      c.Class,
-	}
+	return provisioning.PodAnnotations(provisioning.RequestName(key.ObjectName(), c.Name, 1), c.Class)
 }
 
 // annotatePods puts add on a pod template, unless the template names a

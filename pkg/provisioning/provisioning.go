@@ -153,6 +153,15 @@ func (r Retry) Backoff(attempt int32) time.Duration {
 	return max(0, min(d, r.Max))
 }
 
+// PodAnnotations are the annotations by which a pod consumes request, of
+// class: the autoscaler lets only pods that carry them use its capacity.
+func PodAnnotations(request, class string) map[string]string {
+	return map[string]string{
+		wellknown.ConsumeProvisioningRequestAnnotation: request,
+		wellknown.ProvisioningClassNameAnnotation:      class,
+	}
+}
+
 // RequestName is the name of a workload's request for one check and
 // attempt: <workload>-<check>-<attempt>, shortened with a hash when it
 // would not be a valid object name.

@@ -85,10 +85,17 @@ func (s *State) SetAdmissionCheck(name string, c *provisioning.Check) Actions {
 // checkOfLocked returns the provisioning check w must pass (nil: none),
 // or why it cannot be used.
 func (s *State) checkOfLocked(w *Workload) (*provisioning.Check, string) {
-	if s.queueNameLocked(w) == "" {
+	queue := s.queueNameLocked(w)
+	if queue == "" {
 		return nil, ""
 	}
-	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	return s.queueCheckLocked(w.key.Namespace, queue)
+}
+
+// queueCheckLocked is the provisioning check of LocalQueue namespace/queue
+// (nil: none), or why the queue's checks cannot be run.
+func (s *State) queueCheckLocked(namespace, queue string) (*provisioning.Check, string) {
+	cq, p := s.book.Resolve(namespace, queue)
 	if p != nil || len(cq.AdmissionChecks) == 0 {
 		return nil, ""
 	}
@@ -112,11 +119,7 @@ func (s *State) checkOfLocked(w *Workload) (*provisioning.Check, string) {
 func (s *State) QueueCheck(namespace, queue string) *provisioning.Check {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	cq, p := s.book.Resolve(namespace, queue)
-	if p != nil || len(cq.AdmissionChecks) != 1 {
-		return nil
-	}
-	if c := s.checks[cq.AdmissionChecks[0]]; c != nil && c.Problem == "" {
+	if c, problem := s.queueCheckLocked(namespace, queue); problem == "" {
 		return c
 	}
 	return nil
