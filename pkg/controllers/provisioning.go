@@ -471,11 +471,17 @@ func (p *Provisioner) create(ctx context.Context, t *state.ProvisioningTask) err
 			Parameters:            provisioning.Parameters(&t.Check, t.Model.ProvisioningAnnotations),
 		},
 	}
-	// The templates go at once: the request waits for them all.
+	// The templates go at once, one per distinct template: the request
+	// waits for them all.
 	var g errgroup.Group
 	for _, ps := range sets {
+		name := ps.TemplateName(t.Request)
+		req.Spec.PodSets = append(req.Spec.PodSets, autoscalingv1.PodSet{PodTemplateRef: autoscalingv1.Reference{Name: name}, Count: ps.Count})
+		if ps.Shares != "" {
+			continue
+		}
 		tmpl := &corev1.PodTemplate{
-			ObjectMeta: metav1.ObjectMeta{Namespace: t.Key.Namespace, Name: provisioning.PodTemplateName(t.Request, ps.Name), OwnerReferences: owner},
+			ObjectMeta: metav1.ObjectMeta{Namespace: t.Key.Namespace, Name: name, OwnerReferences: owner},
 			Template:   corev1.PodTemplateSpec{Spec: *ps.Template.DeepCopy()},
 		}
 		g.Go(func() error {
@@ -484,7 +490,6 @@ func (p *Provisioner) create(ctx context.Context, t *state.ProvisioningTask) err
 			}
 			return nil
 		})
-		req.Spec.PodSets = append(req.Spec.PodSets, autoscalingv1.PodSet{PodTemplateRef: autoscalingv1.Reference{Name: tmpl.Name}, Count: ps.Count})
 	}
 	if err := g.Wait(); err != nil {
 		return err

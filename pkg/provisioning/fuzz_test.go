@@ -23,6 +23,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 
@@ -332,6 +333,18 @@ func FuzzResolve(f *testing.F) {
 			}
 			if j, _ := strconv.Atoi(ps.Name); int(ps.Count) != w.Slices[j].Pods {
 				t.Fatalf("PodSets = %+v: %d pods for slice %d of %d", sets, ps.Count, j, w.Slices[j].Pods)
+			}
+			// A shared template is an earlier pod set's own, and equal.
+			if ps.Shares != "" {
+				k := -1
+				for o := range i {
+					if sets[o].Name == ps.Shares {
+						k = o
+					}
+				}
+				if k < 0 || sets[k].Shares != "" || !apiequality.Semantic.DeepEqual(sets[k].Template, ps.Template) {
+					t.Fatalf("PodSets = %+v: pod set %s shares %q, not an earlier pod set with its own equal template", sets, ps.Name, ps.Shares)
+				}
 			}
 		}
 	})

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -224,6 +225,19 @@ type PodSet struct {
 	Name     string
 	Count    int32
 	Template *corev1.PodSpec
+	// Shares names the earlier pod set whose template equals this one's
+	// (empty: none does): one PodTemplate serves both, as the slices of
+	// one replicated Job share their pod template.
+	Shares string
+}
+
+// TemplateName is the PodTemplate the pod set refers to, in a request
+// named request.
+func (ps *PodSet) TemplateName(request string) string {
+	if ps.Shares != "" {
+		return PodTemplateName(request, ps.Shares)
+	}
+	return PodTemplateName(request, ps.Name)
 }
 
 // PodSets are the request's pod sets for the given slices of a workload:
@@ -231,12 +245,23 @@ type PodSet struct {
 // check's managed resources (when it names any).
 func PodSets(c *Check, w *workload.Workload, slicesToPlace []int) []PodSet {
 	var out []PodSet
+	var own []int // the pod sets with a template of their own
 	for _, i := range slicesToPlace {
 		s := &w.Slices[i]
 		if s.Template == nil || s.Pods <= 0 || !manages(c, s.Request) {
 			continue
 		}
-		out = append(out, PodSet{Name: fmt.Sprint(s.Index), Count: int32(s.Pods), Template: s.Template})
+		ps := PodSet{Name: fmt.Sprint(s.Index), Count: int32(s.Pods), Template: s.Template}
+		for _, j := range own {
+			if o := out[j].Template; o == s.Template || apiequality.Semantic.DeepEqual(o, s.Template) {
+				ps.Shares = out[j].Name
+				break
+			}
+		}
+		if ps.Shares == "" {
+			own = append(own, len(out))
+		}
+		out = append(out, ps)
 	}
 	return out
 }
@@ -293,8 +318,12 @@ func Read(conds []metav1.Condition) (Outcome, string) {
 	if cond := apimeta.FindStatusCondition(conds, autoscalingv1.Accepted); cond != nil && cond.Status == metav1.ConditionTrue {
 		return Pending, "accepted by the provisioner"
 	}
-	return Pending, "not yet accepted by a provisioner"
+	return Pending, NotAccepted
 }
+
+// NotAccepted is what Read says of a request no provisioner has accepted
+// yet: what every request says first.
+const NotAccepted = "not yet accepted by a provisioner"
 
 // Resolve makes the model of an AdmissionCheck from the object and the
 // ProvisioningRequestConfig its parameters name (nil when that is missing).

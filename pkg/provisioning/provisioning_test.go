@@ -95,6 +95,50 @@ func TestPodSetsKeepManagedSlices(t *testing.T) {
 	}
 }
 
+// Pod sets whose templates are equal share one PodTemplate: the first's.
+func TestPodSetsShareEqualTemplates(t *testing.T) {
+	spec := func(image string) *corev1.PodSpec {
+		return &corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: image}}}
+	}
+	a := spec("a")
+	for _, tc := range []struct {
+		name      string
+		templates []*corev1.PodSpec
+		want      []string // each pod set's PodTemplate, in request r
+	}{
+		{"one slice", []*corev1.PodSpec{a}, []string{"ppt-r-0"}},
+		{"slices of one replicated Job", []*corev1.PodSpec{a, a, a}, []string{"ppt-r-0", "ppt-r-0", "ppt-r-0"}},
+		{"equal, not the same object", []*corev1.PodSpec{a, spec("a")}, []string{"ppt-r-0", "ppt-r-0"}},
+		{"two replicated Jobs, interleaved", []*corev1.PodSpec{a, spec("b"), a, spec("b")}, []string{"ppt-r-0", "ppt-r-1", "ppt-r-0", "ppt-r-1"}},
+		{"all different", []*corev1.PodSpec{a, spec("b"), spec("c")}, []string{"ppt-r-0", "ppt-r-1", "ppt-r-2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &workload.Workload{}
+			var all []int
+			for i, tmpl := range tc.templates {
+				w.Slices = append(w.Slices, workload.Slice{Index: i, Pods: 2, Template: tmpl, Request: workload.Resources{"cpu": 100}})
+				all = append(all, i)
+			}
+			var got []string
+			owners := map[string]bool{}
+			for _, ps := range PodSets(&Check{}, w, all) {
+				got = append(got, ps.TemplateName("r"))
+				if ps.Shares == "" {
+					owners[ps.TemplateName("r")] = true
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("templates %v, want %v", got, tc.want)
+			}
+			for _, name := range got {
+				if !owners[name] {
+					t.Errorf("PodTemplate %s is referred to, and no pod set makes it", name)
+				}
+			}
+		})
+	}
+}
+
 func TestRead(t *testing.T) {
 	cond := func(typ string, status metav1.ConditionStatus) metav1.Condition {
 		return metav1.Condition{Type: typ, Status: status, Message: typ + " message"}

@@ -45,6 +45,13 @@ func TestProvisionedBeforePlaced(t *testing.T) {
 		req.Spec.Parameters[wellknown.MaxRunDurationSecondsParameter] != "600" || req.OwnerReferences[0].Kind != "Workload" {
 		t.Fatalf("request spec %+v, owners %+v", req.Spec, req.OwnerReferences)
 	}
+	// The two slices of one replicated Job share one PodTemplate.
+	if a, b := req.Spec.PodSets[0].PodTemplateRef.Name, req.Spec.PodSets[1].PodTemplateRef.Name; a != b {
+		t.Errorf("the slices of one replicated Job refer to PodTemplates %s and %s, want one", a, b)
+	}
+	if _, err := e.cp.Client.CoreV1().PodTemplates(e.ns).Get(t.Context(), req.Spec.PodSets[0].PodTemplateRef.Name, metav1.GetOptions{}); err != nil {
+		t.Errorf("the request's PodTemplate: %v", err)
+	}
 	e.cp.ExpectNoneBound(t, e.ns, "train", 2*time.Second)
 	close(release)
 	e.cp.WaitWhollyPlaced(t, e.ns, "train", 2)
