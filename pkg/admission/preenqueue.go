@@ -99,9 +99,12 @@ func PreEnqueue(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) P
 		// can fix it (a LocalQueue missing, a workload larger than its
 		// queue can ever hold), Normal when it waits its turn. The head
 		// speaks for its gang: every member waits for the same.
-		out.Event = Notice{Reason: v.QueueReason, Message: v.Message, Warning: v.QueueNeedsAction}
+		hold := Notice{Reason: v.QueueReason, Message: v.Message, Warning: v.QueueNeedsAction}
+		if !v.QueueReasonTold {
+			out.Event = hold
+		}
 		out.QueueRejection = v.QueueReason
-		out.Hold = out.Event
+		out.Hold = hold
 		out.HoldAll = st.PendingMembers(v.Member.Key)
 	default:
 		out.Hold = Notice{Reason: state.ReasonWaitingForGang, Message: v.Message}

@@ -54,6 +54,11 @@ type checkTrack struct {
 	// created: the attempt's request exists.
 	created bool
 	message string
+	// told: the message says only what the workload's own events told
+	// already (QuotaReserved, ProvisioningRequested: quota reserved, the
+	// request created and not accepted yet), so the gate holding its pods
+	// records no event of it. A word of the provisioner's is told.
+	told    bool
 	retryAt time.Time
 	since   time.Time
 	// nodeSelector is where the capacity provisioned for it is: the
@@ -127,34 +132,36 @@ func (s *State) QueueCheck(namespace, queue string) *provisioning.Check {
 
 // checkGateLocked says whether w's head must wait for its provisioning
 // check, or for the request it consumes, before it plans, why, and
-// whether only the user can help.
-func (s *State) checkGateLocked(w *Workload) (wait bool, reason, message string, needsAction bool) {
+// whether only the user can help. told: the workload's own events told
+// the message already (see checkTrack.told).
+func (s *State) checkGateLocked(w *Workload) (wait bool, reason, message string, needsAction, told bool) {
 	if w.ending {
 		// Its owner is being suspended: no new capacity for it.
-		return true, "MaximumRunDurationExceeded", fmt.Sprintf("%s ran for its maximum run duration; it is not admitted again", w.key), false
+		return true, "MaximumRunDurationExceeded", fmt.Sprintf("%s ran for its maximum run duration; it is not admitted again", w.key), false, false
 	}
 	if c := w.model.Consumes; c != nil {
-		return consumerGate(w.key, c)
+		wait, reason, message, needsAction = consumerGate(w.key, c)
+		return wait, reason, message, needsAction, false
 	}
 	c, problem := s.checkOfLocked(w)
 	if problem != "" {
-		return true, "AdmissionCheckNotReady", problem, true
+		return true, "AdmissionCheckNotReady", problem, true, false
 	}
 	t := w.check
 	if c == nil || t == nil || t.check != c.Name {
-		return false, "", "", false
+		return false, "", "", false, false
 	}
 	switch t.phase {
 	case checkRequesting:
-		return true, ReasonWaitingForProvisioning, fmt.Sprintf("waiting for ProvisioningRequest %s: %s", t.requestName(w), t.message), false
+		return true, ReasonWaitingForProvisioning, fmt.Sprintf("waiting for ProvisioningRequest %s: %s", t.requestName(w), t.message), false, t.told
 	case checkBackoff:
 		if s.opts.Clock.Now().Before(t.retryAt) {
-			return true, "WaitingForRetry", fmt.Sprintf("%s; retrying at %s", t.message, t.retryAt.UTC().Format(time.RFC3339)), false
+			return true, "WaitingForRetry", fmt.Sprintf("%s; retrying at %s", t.message, t.retryAt.UTC().Format(time.RFC3339)), false, false
 		}
 	case checkRejected:
-		return true, "ProvisioningRejected", t.message, false
+		return true, "ProvisioningRejected", t.message, false, false
 	}
-	return false, "", "", false
+	return false, "", "", false, false
 }
 
 // requestName is the name of the track's current request.
@@ -251,7 +258,7 @@ func (s *State) ReserveForCheck(round CheckRound, charge *quota.Charge) (string,
 	if err := s.chargeLocked(w, charge); err != nil {
 		return "", err
 	}
-	t := &checkTrack{check: round.Check, phase: checkRequesting, since: s.opts.Clock.Now(), message: "quota reserved; the request is being created"}
+	t := &checkTrack{check: round.Check, phase: checkRequesting, since: s.opts.Clock.Now(), message: "quota reserved; the request is being created", told: true}
 	if old := w.check; old != nil && old.check == round.Check {
 		// Attempts number every request of the workload (names stay
 		// unique); failures count those of this admission only.
@@ -306,7 +313,7 @@ func (s *State) ProvisioningCreated(key workload.Key, attempt int32) Actions {
 	defer s.mu.Unlock()
 	if w := s.workloads[key]; w != nil && w.check != nil && w.check.attempt == attempt && !w.check.created {
 		w.check.created = true
-		return s.retoldLocked(w, "request created")
+		return s.retoldLocked(w, "request created", true)
 	}
 	return Actions{}
 }
@@ -316,12 +323,12 @@ func (s *State) ProvisioningCreated(key workload.Key, attempt int32) Actions {
 // holds its pods again with the new message, which their PodScheduled
 // condition shows. Nothing else would: the pods do not change while they
 // wait (their template names the request already).
-func (s *State) retoldLocked(w *Workload, message string) Actions {
+func (s *State) retoldLocked(w *Workload, message string, told bool) Actions {
 	t := w.check
 	if t.message == message {
 		return Actions{}
 	}
-	t.message = message
+	t.message, t.told = message, told
 	return Actions{Activate: s.headRefsLocked(w)}
 }
 
@@ -375,7 +382,7 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 	switch u.Outcome {
 	case provisioning.Pending:
 		if t.phase == checkRequesting && t.created {
-			acts = s.retoldLocked(w, u.Message)
+			acts = s.retoldLocked(w, u.Message, u.Message == provisioning.NotAccepted)
 		}
 	case provisioning.Provisioned:
 		if t.phase != checkRequesting {

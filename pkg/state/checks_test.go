@@ -72,8 +72,9 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 		t.Errorf("while provisioning, the ClusterQueue reports %d reserving, %d admitted; want 1, 0", cq.Reserving, cq.Admitted)
 	}
 	// Pods wait, gated, while the request is not provisioned.
-	if v := f.admit(h); !v.Wait || v.QueueReason != "WaitingForProvisioning" {
-		t.Fatalf("Admit while provisioning = %+v", v)
+	// Its QuotaReserved event told that: holding them records no event.
+	if v := f.admit(h); !v.Wait || v.QueueReason != "WaitingForProvisioning" || !v.QueueReasonTold {
+		t.Fatalf("Admit while provisioning = %+v, want WaitingForProvisioning, told", v)
 	}
 	tasks := f.s.ProvisioningTasks()
 	if len(tasks) != 1 || tasks[0].Request != "jobset-js-dws-prov-1" || tasks[0].Attempt != 1 || len(tasks[0].Slices) != 2 {
@@ -98,6 +99,21 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if acts := f.s.ProvisioningCreated(jsKey("js"), 1); len(acts.Activate) != 0 {
 		t.Fatalf("request created twice: activates %v", acts.Activate)
 	}
+	// The ProvisioningRequested event tells of the request, and a request
+	// no provisioner accepted yet says nothing more.
+	if v := admission.Admit(f.s, h); !v.Wait || !strings.Contains(v.Message, "request created") || !v.QueueReasonTold {
+		t.Fatalf("after the request is created, the head's wait = %+v, want it told", v)
+	}
+	notAccepted := state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Pending, Message: provisioning.NotAccepted}
+	if acts, _ := f.s.ObserveProvisioning(notAccepted); len(acts.Activate) != 1 {
+		t.Fatalf("not accepted yet: activates %v, want the head", acts.Activate)
+	}
+	if v := admission.Admit(f.s, h); !v.Wait || !strings.Contains(v.Message, provisioning.NotAccepted) || !v.QueueReasonTold {
+		t.Fatalf("while no provisioner accepted the request, the head's wait = %+v, want it told", v)
+	}
+	if out := admission.PreEnqueue(f.s, h, time.Minute); out.Pass || out.Event.Reason != "" || out.Hold.Reason != state.ReasonWaitingForProvisioning {
+		t.Fatalf("PreEnqueue = %+v, want the head held for its request, with no event", out)
+	}
 	if len(f.s.ProvisioningTasks()) != 0 {
 		t.Fatal("a created request is a task again")
 	}
@@ -108,8 +124,12 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if acts, _ := f.s.ObserveProvisioning(accepted); len(acts.Activate) != 0 {
 		t.Fatalf("accepted again: activates %v", acts.Activate)
 	}
-	if v := admission.Admit(f.s, h); !v.Wait || !strings.Contains(v.Message, "accepted by the provisioner") {
-		t.Fatalf("the head's wait says %q, want the request's latest word", v.Message)
+	// The provisioner's word is new: the gate records it as an event.
+	if v := admission.Admit(f.s, h); !v.Wait || !strings.Contains(v.Message, "accepted by the provisioner") || v.QueueReasonTold {
+		t.Fatalf("the head's wait = %+v, want the request's latest word, not told yet", v)
+	}
+	if out := admission.PreEnqueue(f.s, h, time.Minute); out.Pass || out.Event.Reason != state.ReasonWaitingForProvisioning || out.Hold != out.Event {
+		t.Fatalf("PreEnqueue = %+v, want the head held for its request, with the provisioner's word as an event", out)
 	}
 	// Nothing settles the quota away while the capacity is provisioned.
 	f.clock.Step(5 * time.Minute)

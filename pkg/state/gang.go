@@ -31,6 +31,9 @@ type Verdict struct {
 	// queue objects or to the workload can help (the user must act): its
 	// event is a Warning then.
 	QueueNeedsAction bool
+	// QueueReasonTold is set with QueueReason when the workload's own
+	// events told the reason already: holding the pod records no event.
+	QueueReasonTold bool
 	// Wake lists pods to activate: the head of the fairer workload this
 	// one yields to, which may sit gated while quota waits for it. The
 	// caller activates them later, outside the scheduling queue's lock
@@ -153,9 +156,9 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 		}
 		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() {
 			// A provisioning check holds the head until its capacity exists.
-			if wait, reason, msg, needsAction := s.checkGateLocked(w); wait {
+			if wait, reason, msg, needsAction, told := s.checkGateLocked(w); wait {
 				v.Wait, v.Message, v.QueueReason = true, msg, reason
-				v.QueueNeedsAction = needsAction
+				v.QueueNeedsAction, v.QueueReasonTold = needsAction, told
 				// Shown on the Workload while no quota is reserved.
 				w.queueProblem.Store(&quota.Problem{Reason: reason, Message: msg, Config: v.QueueNeedsAction})
 				return v
