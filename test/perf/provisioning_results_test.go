@@ -26,7 +26,9 @@ import (
 //   - request: its ProvisioningRequest (attempt 1) seen;
 //   - provisioned: the fake provisioner's status update marking it
 //     Provisioned returned;
-//   - annotated: its first pod seen naming the request;
+//   - annotated: its first pod seen naming the request, or provisioned
+//     when earlier (pods created from templates that name the request
+//     name it from the start);
 //   - bound: its last pod seen bound.
 //
 // The bind time runs from created to bound. Each phase is the time from
@@ -177,7 +179,7 @@ func accountProvisioning(gangs map[string]*provGang, requests map[string]*provRe
 			if req == nil || req.done.IsZero() || g.annotated.IsZero() || objects[g.namespace+"/"+g.workloadKey().ObjectName()].IsZero() {
 				continue
 			}
-			milestones = append(milestones, objects[g.namespace+"/"+g.workloadKey().ObjectName()], req.seen, req.done, g.annotated)
+			milestones = append(milestones, objects[g.namespace+"/"+g.workloadKey().ObjectName()], req.seen, req.done, latest(g.annotated, req.done))
 			names = append(names, "WorkloadObject", "Request", "Provisioned", "Annotated")
 		}
 		milestones = append(milestones, g.whole())
@@ -337,4 +339,12 @@ func stats(xs []float64) map[string]float64 {
 		"Count": float64(len(xs)), "Perc50": quantile(xs, 0.5), "Perc90": quantile(xs, 0.9), "Perc99": quantile(xs, 0.99),
 		"Max": quantile(xs, 1), "Average": mean(xs),
 	}
+}
+
+// latest is the later of a and b.
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
