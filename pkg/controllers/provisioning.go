@@ -52,6 +52,8 @@ type Provisioner struct {
 	mu         sync.Mutex
 	annotating map[workload.Key]bool
 	background sync.WaitGroup
+	// creating runs the creations of requests (see createAll).
+	creating *inflight
 	// done is, per workload, the request last observed to the end and
 	// the stage it was observed at (see observeUpdates); guarded by mu.
 	done map[workload.Key]observation
@@ -82,7 +84,7 @@ func NewProvisioner(st *state.State, act func(context.Context, state.Actions), e
 	return &Provisioner{state: st, act: act, events: events, evict: evict,
 		client: client, kube: kube, pods: pods, workloads: workloads,
 		kick: make(chan struct{}, 1), observed: make(chan struct{}, 1),
-		annotators: make(chan struct{}, annotatingWorkloads), annotating: map[workload.Key]bool{},
+		annotators: make(chan struct{}, annotatingWorkloads), annotating: map[workload.Key]bool{}, creating: newInflight(creatingRequests),
 		done: map[workload.Key]observation{}, dirty: map[string]bool{}, index: map[string]workload.Key{}}
 }
 
@@ -119,6 +121,7 @@ func (p *Provisioner) Start(ctx context.Context, informer autoscalinginformers.P
 		loop(ctx, p.kick, p.createAll)
 		<-done
 		// Nothing of this term writes once it ends.
+		p.creating.Wait()
 		p.background.Wait()
 		// A later term observes every request afresh.
 		p.mu.Lock()
@@ -175,10 +178,16 @@ func (p *Provisioner) pokeObserve() {
 	}
 }
 
-// syncParallelism bounds the workloads whose writes (PodTemplates and
-// requests, pod annotations) are in flight at once: one workload's API
-// calls must not hold back another's, whose capacity may be ready.
+// syncParallelism bounds the requests observed at once: one workload's
+// API calls (pod annotations) must not hold back another's, whose
+// capacity may be ready.
 const syncParallelism = 16
+
+// creatingRequests bounds the requests being created at once. Each is two
+// round trips (its PodTemplates, then itself) of about 0.2 s each on the
+// loaded apiserver of a burst of 300 gangs: 16 at once created about 35 a
+// second, fewer than the gangs came, and the last waited seconds.
+const creatingRequests = 64
 
 // annotateParallelism bounds the pod patches of one workload in flight at
 // once, annotatingWorkloads the workloads annotated at once in the
@@ -250,6 +259,7 @@ func (p *Provisioner) observePass(ctx context.Context, full bool) {
 func (p *Provisioner) sync(ctx context.Context) {
 	p.observeAll(ctx)
 	p.createAll(ctx)
+	p.creating.Wait()
 	p.background.Wait()
 }
 
@@ -320,8 +330,10 @@ func (p *Provisioner) observeUpdates(ctx context.Context, updates []state.Provis
 	_ = g.Wait()
 }
 
-// createAll resumes the checks a previous leader began, then creates the
-// requests to create.
+// createAll resumes the checks a previous leader began, then starts
+// creating the requests to create that are not being created already. A
+// request's creation starts as soon as a slot is free, not once the
+// creations of the pass before have returned (see inflight).
 func (p *Provisioner) createAll(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	st := p.state
@@ -330,15 +342,11 @@ func (p *Provisioner) createAll(ctx context.Context) {
 		logger.Info("Resuming a provisioning check begun before this replica led", "workload", c.Key, "check", c.Check, "attempt", attempt)
 		p.act(ctx, st.RestoreCheck(c.Key, attempt))
 	}
-	var g errgroup.Group
-	g.SetLimit(syncParallelism)
 	for _, task := range st.ProvisioningTasks() {
-		g.Go(func() error {
+		p.creating.Go(ctx, requestKey(task.Key.Namespace, task.Request), func(ctx context.Context) {
 			p.createAndAnnotate(ctx, &task)
-			return nil
 		})
 	}
-	_ = g.Wait()
 }
 
 // createAndAnnotate creates task's request, then has its name put on the

@@ -49,6 +49,8 @@ type StatusWriter struct {
 	workloads listers.WorkloadLister
 	// kick wakes createMissing: a workload reserved quota for its check.
 	kick chan struct{}
+	// creating runs createMissing's creations.
+	creating *inflight
 	// failing remembers the last error per object, so that a persistent
 	// one is logged once, not every second. Both loops report.
 	mu      sync.Mutex
@@ -75,7 +77,7 @@ const createdGrace = 10 * time.Second
 func NewStatusWriter(client, urgent multisliceclient.Interface, st *state.State, cqs listers.ClusterQueueLister, lqs listers.LocalQueueLister,
 	acs listers.AdmissionCheckLister, workloads listers.WorkloadLister) *StatusWriter {
 	return &StatusWriter{client: client, urgent: urgent, state: st, cqs: cqs, lqs: lqs, acs: acs, workloads: workloads, kick: make(chan struct{}, 1),
-		clock: st.Clock()}
+		creating: newInflight(urgentCreations), clock: st.Clock()}
 }
 
 // justCreated reports whether this writer created Workload object
@@ -159,7 +161,10 @@ func (w *StatusWriter) Run(ctx context.Context, every time.Duration) {
 			}
 		}
 	}()
-	defer func() { <-done }()
+	defer func() {
+		<-done
+		w.creating.Wait()
+	}()
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
 	for {
@@ -182,11 +187,11 @@ func (w *StatusWriter) createMissing(ctx context.Context) {
 	w.createMissingOf(ctx, w.state.CheckWaitingReports())
 }
 
-// createMissingOf is createMissing on reports.
+// createMissingOf is createMissing on reports. It starts the creations
+// and returns: each starts as soon as a slot is free (see inflight), not
+// once those of the poke before have returned.
 func (w *StatusWriter) createMissingOf(ctx context.Context, reports []state.WorkloadReport) {
 	logger := klog.FromContext(ctx)
-	var g errgroup.Group
-	g.SetLimit(urgentWrites)
 	for i := range reports {
 		r := &reports[i]
 		if !checkPending(r) || r.Ended {
@@ -196,17 +201,15 @@ func (w *StatusWriter) createMissingOf(ctx context.Context, reports []state.Work
 		if _, err := w.workloads.Workloads(r.Key.Namespace).Get(name); !apierrors.IsNotFound(err) || w.justCreated(r.Key.Namespace, name) {
 			continue
 		}
-		g.Go(func() error {
+		w.creating.Go(ctx, r.Key.Namespace+"/"+name, func(ctx context.Context) {
 			_, err := createWorkload(ctx, w.urgent.MultisliceV1alpha1().Workloads(r.Key.Namespace), desiredWorkload(r, name))
 			if err == nil {
 				// Created, or found existing: the informer will show it.
 				w.noteCreated(r.Key.Namespace, name)
 			}
 			w.report(logger, "Workload of "+r.Key.String(), err)
-			return nil
 		})
 	}
-	_ = g.Wait()
 }
 
 func (w *StatusWriter) sync(ctx context.Context) {
@@ -232,6 +235,11 @@ func (w *StatusWriter) sync(ctx context.Context) {
 // other a burst of gangs got their objects at the rate of one round trip
 // each (about 12 a second on scheduler_perf's 300 gangs).
 const urgentWrites = 16
+
+// urgentCreations bounds createMissing's creations at once: as many as
+// the provisioning controller creates requests at once (creatingRequests),
+// since each request waits for its Workload object.
+const urgentCreations = creatingRequests
 
 // syncWorkloads writes the Workload objects of reports. A provisioning
 // request is owned by its Workload object: the workloads whose check

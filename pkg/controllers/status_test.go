@@ -237,8 +237,9 @@ func TestCreateMissingMakesOnlyTheObjectsOfWaitingChecks(t *testing.T) {
 	meanwhile := desiredWorkload(&reports[4], WorkloadName(reports[4].Key))
 	client, urgent := fake.NewSimpleClientset(), fake.NewSimpleClientset(meanwhile)
 	clk := testingclock.NewFakeClock(time.Unix(1e9, 0))
-	w := &StatusWriter{client: client, urgent: urgent, workloads: listers.NewWorkloadLister(indexer), clock: clk}
+	w := &StatusWriter{client: client, urgent: urgent, workloads: listers.NewWorkloadLister(indexer), clock: clk, creating: newInflight(urgentCreations)}
 	w.createMissingOf(context.Background(), reports)
+	w.creating.Wait()
 	var created []string
 	for _, a := range urgent.Actions() {
 		if a.GetVerb() != "create" {
@@ -265,6 +266,7 @@ func TestCreateMissingMakesOnlyTheObjectsOfWaitingChecks(t *testing.T) {
 	// the informer's copy does not show it yet.
 	urgent.ClearActions()
 	w.createMissingOf(context.Background(), reports)
+	w.creating.Wait()
 	if err := w.syncWorkload(context.Background(), urgent, &reports[2]); err != nil {
 		t.Errorf("syncWorkload after createMissing: %v, want no error", err)
 	}
