@@ -57,7 +57,8 @@ type checkTrack struct {
 	// told: the message says only what the workload's own events told
 	// already (QuotaReserved, ProvisioningRequested: quota reserved, the
 	// request created and not accepted yet), so the gate holding its pods
-	// records no event of it. A word of the provisioner's is told.
+	// records no event of it. A word of the provisioner's is not told
+	// yet: the gate records it.
 	told    bool
 	retryAt time.Time
 	since   time.Time
@@ -318,11 +319,12 @@ func (s *State) ProvisioningCreated(key workload.Key, attempt int32) Actions {
 	return Actions{}
 }
 
-// retoldLocked sets the message of w's check and, when it changed while
-// the workload waits for its request, activates its head: the gate then
-// holds its pods again with the new message, which their PodScheduled
-// condition shows. Nothing else would: the pods do not change while they
-// wait (their template names the request already).
+// retoldLocked sets the message of w's check (told: see checkTrack.told)
+// and, when it changed while the workload waits for its request,
+// activates its head: the gate then holds its pods again with the new
+// message, which their PodScheduled condition shows. Nothing else would:
+// the pods do not change while they wait (their template names the
+// request already).
 func (s *State) retoldLocked(w *Workload, message string, told bool) Actions {
 	t := w.check
 	if t.message == message {
