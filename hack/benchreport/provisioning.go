@@ -184,7 +184,7 @@ func writeProvisioning(w io.Writer, rows []provisioningRow) error {
 		"**Workload object**: until its Workload object exists, which the request is owned by; " +
 		"**Request**: until its ProvisioningRequest exists; " +
 		"**Provisioned**: until the fake provisioner's status update returned; " +
-		"**Pods annotated**: until its first pod names the request; " +
+		"**Pods annotated**: until its first pod names the request (none when its pods named it before it was Provisioned, as pods created from templates naming it do); " +
 		"**Bound**: until its last pod is bound. Without the check only Members and Bound apply.\n\n")
 	b.WriteString("| Scenario | Workload | Variant |")
 	for _, p := range provPhases {
