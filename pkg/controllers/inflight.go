@@ -29,8 +29,9 @@ func newInflight(limit int) *inflight {
 // returned yet; it reports whether it started. A write waiting for a slot
 // when ctx ends is dropped: a later pass starts it again. Writers waiting
 // for a slot get it first come, first served (a channel wakes blocked
-// senders in order).
-func (f *inflight) Go(ctx context.Context, key string, write func(context.Context)) bool {
+// senders in order). then, when not nil, runs once key is free again,
+// whether write ran or was dropped.
+func (f *inflight) Go(ctx context.Context, key string, write func(context.Context), then func()) bool {
 	f.mu.Lock()
 	if f.keys[key] {
 		f.mu.Unlock()
@@ -52,8 +53,18 @@ func (f *inflight) Go(ctx context.Context, key string, write func(context.Contex
 		f.mu.Lock()
 		delete(f.keys, key)
 		f.mu.Unlock()
+		if then != nil {
+			then()
+		}
 	}()
 	return true
+}
+
+// Running reports whether a write for key has not returned yet.
+func (f *inflight) Running(key string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.keys[key]
 }
 
 // Wait returns once every write started has returned.

@@ -14,15 +14,15 @@ func TestInflight(t *testing.T) {
 		release := make(chan struct{})
 		var runs atomic.Int32
 		write := func(context.Context) { runs.Add(1); <-release }
-		if !f.Go(t.Context(), "a", write) {
+		if !f.Go(t.Context(), "a", write, nil) {
 			t.Fatal("the first write of a did not start")
 		}
-		if f.Go(t.Context(), "a", write) {
+		if f.Go(t.Context(), "a", write, nil) {
 			t.Fatal("a second write of a started while the first runs")
 		}
 		close(release)
 		f.Wait()
-		if !f.Go(t.Context(), "a", write) {
+		if !f.Go(t.Context(), "a", write, nil) {
 			t.Fatal("a write of a did not start once the first returned")
 		}
 		f.Wait()
@@ -35,11 +35,11 @@ func TestInflight(t *testing.T) {
 		f := newInflight(2)
 		slow := make(chan struct{})
 		defer close(slow)
-		f.Go(t.Context(), "slow", func(context.Context) { <-slow })
+		f.Go(t.Context(), "slow", func(context.Context) { <-slow }, nil)
 		var done sync.WaitGroup
 		done.Add(3)
 		for _, key := range []string{"b", "c", "d"} {
-			f.Go(t.Context(), key, func(context.Context) { done.Done() })
+			f.Go(t.Context(), key, func(context.Context) { done.Done() }, nil)
 		}
 		// Through the one free slot, one after the other, while the
 		// slow write still runs.
@@ -49,6 +49,37 @@ func TestInflight(t *testing.T) {
 		case <-finished:
 		case <-time.After(10 * time.Second):
 			t.Fatal("writes behind a slow one did not run in the free slot")
+		}
+	})
+
+	t.Run("then runs once the key is free, also for a dropped write", func(t *testing.T) {
+		f := newInflight(1)
+		ctx, cancel := context.WithCancel(t.Context())
+		release, started := make(chan struct{}), make(chan struct{})
+		var freed []bool
+		var mu sync.Mutex
+		then := func(key string) func() {
+			return func() {
+				mu.Lock()
+				defer mu.Unlock()
+				freed = append(freed, !f.Running(key))
+			}
+		}
+		f.Go(ctx, "ran", func(context.Context) {
+			if !f.Running("ran") {
+				t.Error("Running is false while the write runs")
+			}
+			close(started)
+			<-release
+		}, then("ran"))
+		<-started
+		f.Go(ctx, "dropped", func(context.Context) {}, then("dropped"))
+		cancel()
+		time.Sleep(10 * time.Millisecond)
+		close(release)
+		f.Wait()
+		if len(freed) != 2 || !freed[0] || !freed[1] {
+			t.Errorf("then ran %d times, key free each time: %v; want twice, free", len(freed), freed)
 		}
 	})
 
@@ -66,7 +97,7 @@ func TestInflight(t *testing.T) {
 				}
 				time.Sleep(time.Millisecond)
 				running.Add(-1)
-			})
+			}, nil)
 		}
 		f.Wait()
 		if most.Load() > 3 {
@@ -78,10 +109,10 @@ func TestInflight(t *testing.T) {
 		f := newInflight(1)
 		ctx, cancel := context.WithCancel(t.Context())
 		release, started := make(chan struct{}), make(chan struct{})
-		f.Go(ctx, "running", func(context.Context) { close(started); <-release })
+		f.Go(ctx, "running", func(context.Context) { close(started); <-release }, nil)
 		<-started
 		var ran atomic.Bool
-		f.Go(ctx, "waiting", func(context.Context) { ran.Store(true) })
+		f.Go(ctx, "waiting", func(context.Context) { ran.Store(true) }, nil)
 		cancel()
 		// The waiting write sees the end before a slot frees.
 		time.Sleep(10 * time.Millisecond)
@@ -90,7 +121,7 @@ func TestInflight(t *testing.T) {
 		if ran.Load() {
 			t.Error("a write that waited for a slot ran after its context ended")
 		}
-		if !f.Go(t.Context(), "waiting", func(context.Context) {}) {
+		if !f.Go(t.Context(), "waiting", func(context.Context) {}, nil) {
 			t.Error("the dropped write's key is still taken")
 		}
 		f.Wait()

@@ -45,15 +45,11 @@ type Provisioner struct {
 	requests  autoscalinglisters.ProvisioningRequestLister
 	// kick wakes the creating loop, observed the observing one.
 	kick, observed chan struct{}
-	// annotators holds a token per workload whose pods are being
-	// annotated in the background; annotating says which workloads, and
-	// background counts them (see annotateSoon).
-	annotators chan struct{}
-	mu         sync.Mutex
-	annotating map[workload.Key]bool
-	background sync.WaitGroup
-	// creating runs the creations of requests (see createAll).
-	creating *inflight
+	// annotating runs the annotations of workloads' pods in the
+	// background (see annotateSoon), creating the creations of requests
+	// (see createAll).
+	annotating, creating *inflight
+	mu                   sync.Mutex
 	// done is, per workload, the request last observed to the end and
 	// the stage it was observed at (see observeUpdates); guarded by mu.
 	done map[workload.Key]observation
@@ -84,7 +80,7 @@ func NewProvisioner(st *state.State, act func(context.Context, state.Actions), e
 	return &Provisioner{state: st, act: act, events: events, evict: evict,
 		client: client, kube: kube, pods: pods, workloads: workloads,
 		kick: make(chan struct{}, 1), observed: make(chan struct{}, 1),
-		annotators: make(chan struct{}, annotatingWorkloads), annotating: map[workload.Key]bool{}, creating: newInflight(creatingRequests),
+		annotating: newInflight(annotatingWorkloads), creating: newInflight(creatingRequests),
 		done: map[workload.Key]observation{}, dirty: map[string]bool{}, index: map[string]workload.Key{}}
 }
 
@@ -122,7 +118,7 @@ func (p *Provisioner) Start(ctx context.Context, informer autoscalinginformers.P
 		<-done
 		// Nothing of this term writes once it ends.
 		p.creating.Wait()
-		p.background.Wait()
+		p.annotating.Wait()
 		// A later term observes every request afresh.
 		p.mu.Lock()
 		clear(p.done)
@@ -260,7 +256,7 @@ func (p *Provisioner) sync(ctx context.Context) {
 	p.observeAll(ctx)
 	p.createAll(ctx)
 	p.creating.Wait()
-	p.background.Wait()
+	p.annotating.Wait()
 }
 
 // observeAll carries what every request says to the state. A request
@@ -345,7 +341,7 @@ func (p *Provisioner) createAll(ctx context.Context) {
 	for _, task := range st.ProvisioningTasks() {
 		p.creating.Go(ctx, requestKey(task.Key.Namespace, task.Request), func(ctx context.Context) {
 			p.createAndAnnotate(ctx, &task)
-		})
+		}, nil)
 	}
 }
 
@@ -379,39 +375,17 @@ func (p *Provisioner) createAndAnnotate(ctx context.Context, task *state.Provisi
 // creation of other workloads' requests. Observing the request waits for
 // it, then annotates what it missed (pods created since, a failed patch).
 func (p *Provisioner) annotateSoon(ctx context.Context, key workload.Key, request, class string) {
-	p.mu.Lock()
-	if p.annotating[key] {
-		p.mu.Unlock()
-		return
-	}
-	p.annotating[key] = true
-	p.mu.Unlock()
-	p.background.Add(1)
-	go func() {
-		defer p.background.Done()
-		select {
-		case p.annotators <- struct{}{}:
-		case <-ctx.Done():
+	p.annotating.Go(ctx, key.String(), func(ctx context.Context) {
+		if err := p.annotate(ctx, key, request, class); err != nil {
+			klog.FromContext(ctx).Error(err, "Annotating pods for a ProvisioningRequest", "workload", key, "request", request)
 		}
-		if ctx.Err() == nil {
-			if err := p.annotate(ctx, key, request, class); err != nil {
-				klog.FromContext(ctx).Error(err, "Annotating pods for a ProvisioningRequest", "workload", key, "request", request)
-			}
-			<-p.annotators
-		}
-		p.mu.Lock()
-		delete(p.annotating, key)
-		p.mu.Unlock()
-		p.requestChanged(key.Namespace, request)
-	}()
+	}, func() { p.requestChanged(key.Namespace, request) })
 }
 
 // annotatingNow reports whether key's pods are being annotated in the
 // background.
 func (p *Provisioner) annotatingNow(key workload.Key) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.annotating[key]
+	return p.annotating.Running(key.String())
 }
 
 // observe carries what req, u's request, says to the state, annotating

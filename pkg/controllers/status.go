@@ -208,7 +208,7 @@ func (w *StatusWriter) createMissingOf(ctx context.Context, reports []state.Work
 				w.noteCreated(r.Key.Namespace, name)
 			}
 			w.report(logger, "Workload of "+r.Key.String(), err)
-		})
+		}, nil)
 	}
 }
 
