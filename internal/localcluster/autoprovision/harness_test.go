@@ -204,6 +204,13 @@ func (h *harness) bind(pod, node string) {
 	if _, err := h.kube.CoreV1().Pods("default").Update(h.ctx, p, metav1.UpdateOptions{}); err != nil {
 		h.t.Fatal(err)
 	}
+	// The controller must see the pod on its node before the clock moves
+	// on: a node it thinks unused for its idle time is removed.
+	h.eventually(fmt.Sprintf("the controller seeing %s on %s", pod, node), func() bool {
+		obj, ok, err := h.ctrl.pods.GetByKey("default/" + pod)
+		seen, _ := obj.(*corev1.Pod)
+		return err == nil && ok && seen.Spec.NodeName == node
+	})
 }
 
 func (h *harness) deletePod(name string) {
