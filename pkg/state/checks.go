@@ -131,38 +131,44 @@ func (s *State) QueueCheck(namespace, queue string) *provisioning.Check {
 	return nil
 }
 
-// checkGateLocked says whether w's head must wait for its provisioning
-// check, or for the request it consumes, before it plans, why, and
-// whether only the user can help. told: the workload's own events told
-// the message already (see checkTrack.told).
-func (s *State) checkGateLocked(w *Workload) (wait bool, reason, message string, needsAction, told bool) {
+// checkWait is why a workload's head waits for its provisioning check,
+// or for the request it consumes.
+type checkWait struct {
+	reason, message string
+	// needsAction: only the user can help. told: the workload's own
+	// events told the message already (see checkTrack.told).
+	needsAction, told bool
+}
+
+// checkGateLocked says why w's head must wait for its provisioning check,
+// or for the request it consumes, before it plans (nil: it need not).
+func (s *State) checkGateLocked(w *Workload) *checkWait {
 	if w.ending {
 		// Its owner is being suspended: no new capacity for it.
-		return true, "MaximumRunDurationExceeded", fmt.Sprintf("%s ran for its maximum run duration; it is not admitted again", w.key), false, false
+		return &checkWait{reason: "MaximumRunDurationExceeded", message: fmt.Sprintf("%s ran for its maximum run duration; it is not admitted again", w.key)}
 	}
 	if c := w.model.Consumes; c != nil {
-		wait, reason, message, needsAction = consumerGate(w.key, c)
-		return wait, reason, message, needsAction, false
+		return consumerGate(w.key, c)
 	}
 	c, problem := s.checkOfLocked(w)
 	if problem != "" {
-		return true, "AdmissionCheckNotReady", problem, true, false
+		return &checkWait{reason: "AdmissionCheckNotReady", message: problem, needsAction: true}
 	}
 	t := w.check
 	if c == nil || t == nil || t.check != c.Name {
-		return false, "", "", false, false
+		return nil
 	}
 	switch t.phase {
 	case checkRequesting:
-		return true, ReasonWaitingForProvisioning, fmt.Sprintf("waiting for ProvisioningRequest %s: %s", t.requestName(w), t.message), false, t.told
+		return &checkWait{reason: ReasonWaitingForProvisioning, message: fmt.Sprintf("waiting for ProvisioningRequest %s: %s", t.requestName(w), t.message), told: t.told}
 	case checkBackoff:
 		if s.opts.Clock.Now().Before(t.retryAt) {
-			return true, "WaitingForRetry", fmt.Sprintf("%s; retrying at %s", t.message, t.retryAt.UTC().Format(time.RFC3339)), false, false
+			return &checkWait{reason: "WaitingForRetry", message: fmt.Sprintf("%s; retrying at %s", t.message, t.retryAt.UTC().Format(time.RFC3339))}
 		}
 	case checkRejected:
-		return true, "ProvisioningRejected", t.message, false, false
+		return &checkWait{reason: "ProvisioningRejected", message: t.message}
 	}
-	return false, "", "", false, false
+	return nil
 }
 
 // requestName is the name of the track's current request.

@@ -26,17 +26,17 @@ const (
 	ReasonProvisioningRequestGone  = "ProvisioningRequestNotFound"
 )
 
-// consumerGate says whether a consumer gang waits for its request, why,
-// and whether only its user can help.
-func consumerGate(key workload.Key, c *workload.Consumption) (wait bool, reason, message string, needsAction bool) {
+// consumerGate says why a consumer gang waits for its request (nil: it
+// does not).
+func consumerGate(key workload.Key, c *workload.Consumption) *checkWait {
 	switch {
 	case c.Ended != "":
-		return true, ReasonProvisioningRequestEnded + c.Ended, fmt.Sprintf("ProvisioningRequest %s/%s: %s (%s) before its pods were placed; they wait for a new request of that name",
-			key.Namespace, key.Name, c.Ended, c.Message), true
+		return &checkWait{reason: ReasonProvisioningRequestEnded + c.Ended, message: fmt.Sprintf("ProvisioningRequest %s/%s: %s (%s) before its pods were placed; they wait for a new request of that name",
+			key.Namespace, key.Name, c.Ended, c.Message), needsAction: true}
 	case !c.Provisioned:
-		return true, ReasonWaitingForProvisioning, fmt.Sprintf("waiting for ProvisioningRequest %s/%s to be Provisioned: %s", key.Namespace, key.Name, c.Message), false
+		return &checkWait{reason: ReasonWaitingForProvisioning, message: fmt.Sprintf("waiting for ProvisioningRequest %s/%s to be Provisioned: %s", key.Namespace, key.Name, c.Message)}
 	}
-	return false, "", "", false
+	return nil
 }
 
 // consumerMissingMessage is why a consumer pod waits while its request

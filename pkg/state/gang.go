@@ -156,11 +156,11 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 		}
 		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() {
 			// A provisioning check holds the head until its capacity exists.
-			if wait, reason, msg, needsAction, told := s.checkGateLocked(w); wait {
-				v.Wait, v.Message, v.QueueReason = true, msg, reason
-				v.QueueNeedsAction, v.QueueReasonTold = needsAction, told
+			if cw := s.checkGateLocked(w); cw != nil {
+				v.Wait, v.Message, v.QueueReason = true, cw.message, cw.reason
+				v.QueueNeedsAction, v.QueueReasonTold = cw.needsAction, cw.told
 				// Shown on the Workload while no quota is reserved.
-				w.queueProblem.Store(&quota.Problem{Reason: reason, Message: msg, Config: v.QueueNeedsAction})
+				w.queueProblem.Store(&quota.Problem{Reason: cw.reason, Message: cw.message, Config: cw.needsAction})
 				return v
 			}
 		}
