@@ -161,7 +161,7 @@ func (p *Provisioner) Poke() {
 // a pass.
 func (p *Provisioner) requestChanged(namespace, name string) {
 	p.mu.Lock()
-	p.dirty[requestKey(namespace, name)] = true
+	p.dirty[objectKey(namespace, name)] = true
 	p.mu.Unlock()
 	p.pokeObserve()
 }
@@ -193,8 +193,10 @@ const (
 	annotatingWorkloads = 8
 )
 
-// requestKey is how dirty and index name a request.
-func requestKey(namespace, name string) string { return namespace + "/" + name }
+// objectKey is how the controllers' records (the provisioner's dirty,
+// index and requests being created, the status writer's created and
+// Workload objects being created) name an object: namespace/name.
+func objectKey(namespace, name string) string { return namespace + "/" + name }
 
 // observeLoop observes requests until ctx ends: every request each
 // second and when the state asks (Poke), the requests that changed when
@@ -286,7 +288,7 @@ func (p *Provisioner) observeUpdates(ctx context.Context, updates []state.Provis
 	}
 	for _, u := range updates {
 		current[u.Key] = true
-		p.index[requestKey(u.Key.Namespace, u.Request)] = u.Key
+		p.index[objectKey(u.Key.Namespace, u.Request)] = u.Key
 		req, err := p.requests.ProvisioningRequests(u.Key.Namespace).Get(u.Request)
 		if err != nil {
 			continue
@@ -339,7 +341,7 @@ func (p *Provisioner) createAll(ctx context.Context) {
 		p.act(ctx, st.RestoreCheck(c.Key, attempt))
 	}
 	for _, task := range st.ProvisioningTasks() {
-		p.creating.Go(ctx, requestKey(task.Key.Namespace, task.Request), func(ctx context.Context) {
+		p.creating.Go(ctx, objectKey(task.Key.Namespace, task.Request), func(ctx context.Context) {
 			p.createAndAnnotate(ctx, &task)
 		}, nil)
 	}
@@ -361,7 +363,7 @@ func (p *Provisioner) createAndAnnotate(ctx context.Context, task *state.Provisi
 	}
 	p.act(ctx, p.state.ProvisioningCreated(task.Key, task.Attempt))
 	p.mu.Lock()
-	p.index[requestKey(task.Key.Namespace, task.Request)] = task.Key
+	p.index[objectKey(task.Key.Namespace, task.Request)] = task.Key
 	p.mu.Unlock()
 	p.events.Normal(&task.Ref, "ProvisioningRequested", fmt.Sprintf("created ProvisioningRequest %s (class %s, attempt %d)", task.Request, task.Check.Class, task.Attempt))
 	p.annotateSoon(ctx, task.Key, task.Request, task.Check.Class)

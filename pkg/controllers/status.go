@@ -85,9 +85,10 @@ func NewStatusWriter(client, urgent multisliceclient.Interface, st *state.State,
 func (w *StatusWriter) justCreated(namespace, name string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	at, ok := w.created[namespace+"/"+name]
-	if ok && w.now().Sub(at) >= createdGrace {
-		delete(w.created, namespace+"/"+name)
+	key := objectKey(namespace, name)
+	at, ok := w.created[key]
+	if ok && w.clock.Now().Sub(at) >= createdGrace {
+		delete(w.created, key)
 		return false
 	}
 	return ok
@@ -99,7 +100,7 @@ func (w *StatusWriter) justCreated(namespace, name string) bool {
 func (w *StatusWriter) noteCreated(namespace, name string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	now := w.now()
+	now := w.clock.Now()
 	for k, at := range w.created {
 		if now.Sub(at) >= createdGrace {
 			delete(w.created, k)
@@ -108,14 +109,7 @@ func (w *StatusWriter) noteCreated(namespace, name string) {
 	if w.created == nil {
 		w.created = map[string]time.Time{}
 	}
-	w.created[namespace+"/"+name] = now
-}
-
-func (w *StatusWriter) now() time.Time {
-	if w.clock == nil {
-		return time.Now()
-	}
-	return w.clock.Now()
+	w.created[objectKey(namespace, name)] = now
 }
 
 // Poke asks for the Workload objects that waiting checks lack to be
@@ -201,7 +195,7 @@ func (w *StatusWriter) createMissingOf(ctx context.Context, reports []state.Work
 		if _, err := w.workloads.Workloads(r.Key.Namespace).Get(name); !apierrors.IsNotFound(err) || w.justCreated(r.Key.Namespace, name) {
 			continue
 		}
-		w.creating.Go(ctx, r.Key.Namespace+"/"+name, func(ctx context.Context) {
+		w.creating.Go(ctx, objectKey(r.Key.Namespace, name), func(ctx context.Context) {
 			_, err := createWorkload(ctx, w.urgent.MultisliceV1alpha1().Workloads(r.Key.Namespace), desiredWorkload(r, name))
 			if err == nil {
 				// Created, or found existing: the informer will show it.

@@ -53,7 +53,7 @@ func TestSyncWorkloadOfAGoneObject(t *testing.T) {
 				t.Fatal(err)
 			}
 			client := fake.NewSimpleClientset() // the apiserver no longer has it
-			w := &StatusWriter{client: client, workloads: listers.NewWorkloadLister(indexer)}
+			w := &StatusWriter{client: client, workloads: listers.NewWorkloadLister(indexer), clock: testingclock.NewFakeClock(time.Unix(1e9, 0))}
 			if err := w.syncWorkload(context.Background(), client, report); err != nil {
 				t.Errorf("syncWorkload: %v, want no error", err)
 			}
@@ -86,7 +86,7 @@ func TestWorkloadsWhoseCheckWaitsGoFirstOnTheUrgentClient(t *testing.T) {
 	}
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	client, urgent := fake.NewSimpleClientset(), fake.NewSimpleClientset()
-	w := &StatusWriter{client: client, urgent: urgent, workloads: listers.NewWorkloadLister(indexer)}
+	w := &StatusWriter{client: client, urgent: urgent, workloads: listers.NewWorkloadLister(indexer), clock: testingclock.NewFakeClock(time.Unix(1e9, 0))}
 	w.syncWorkloads(context.Background(), reports)
 	created := func(c *fake.Clientset) []string {
 		var names []string
