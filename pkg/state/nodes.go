@@ -62,6 +62,7 @@ func nodeChanged(a, b *corev1.Node) bool {
 func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Actions {
 	var acts Actions
 	clear(s.carrying)
+	clear(s.selectable)
 	if ch.Moved || grew {
 		// The pods on it hold the domain it is in now.
 		s.reholdNodeLocked(name)

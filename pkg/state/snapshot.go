@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
@@ -24,7 +25,8 @@ type Snapshot struct {
 	// Nodes holds every node of the domains the decision may use.
 	Nodes map[string]*NodeView
 	// Domains lists, per domain key, its domains' values (sorted) and
-	// their node names (sorted).
+	// their node names (sorted); in a snapshot for planning, only those
+	// the workload's pods may select (see SnapshotForPlan).
 	Domains map[string]map[string][]string
 	// values are, per domain key, the values of Domains sorted, as the
 	// state's index keeps them (see DomainValues).
@@ -33,6 +35,9 @@ type Snapshot struct {
 	// snapshot for planning left out of Nodes (see SnapshotForPlan): those
 	// another workload's pods hold. Nil in a full snapshot.
 	Elided map[string]map[string]bool
+	// narrowed: a snapshot for planning left out of Domains the domains
+	// in which no node carries the labels the workload's pods select.
+	narrowed bool
 	// Workloads holds every workload with pods on the snapshot's nodes or a
 	// reservation, by key.
 	Workloads map[workload.Key]*WorkloadView
@@ -143,16 +148,20 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 	return s.snapshot(key, requested, false)
 }
 
-// SnapshotForPlan is Snapshot for a plan that is to succeed: the domains
-// in which another workload's pods hold a node are listed in Domains but
-// their nodes are left out (Elided), and so are the workloads only they
-// hold. No plan can use such a domain, and in a cluster mostly held they
-// are most of the nodes: a gang's plan then costs what the free part of the
-// cluster costs, not what the whole does. Why a plan fails, and what
-// preemption could free, read the held domains: a plan that fails on a
-// snapshot with Partial set is made again on a full Snapshot. The snapshot
-// is full when a slice is unconfined or the gang must land under one value
-// of an atomic key, as those read every candidate node.
+// SnapshotForPlan is Snapshot for a plan that is to succeed. The domains
+// in which no node carries the labels every pod of the workload selects
+// (another accelerator's or topology's pools, say) are left out of it; the
+// domains in which another workload's pods hold a node are listed in
+// Domains but their nodes are left out (Elided), and so are the workloads
+// only they hold. No plan can use such a domain, and in a cluster mostly
+// held, or of many kinds of node, they are most of the nodes: a gang's
+// plan then costs what the free part of the nodes it may use costs, not
+// what the whole cluster does. Domains the workload's own pods run in are
+// always kept. Why a plan fails, and what preemption could free, read the
+// domains left out: a plan that fails on a snapshot with Partial set is
+// made again on a full Snapshot. The snapshot is full when a slice is
+// unconfined or the gang must land under one value of an atomic key, as
+// those read every candidate node.
 func (s *State) SnapshotForPlan(key workload.Key, requested Requested) *Snapshot {
 	return s.snapshot(key, requested, true)
 }
@@ -166,8 +175,9 @@ func (sn *Snapshot) DomainValues(key string) []string {
 	return slices.Sorted(maps.Keys(sn.Domains[key]))
 }
 
-// Partial reports whether the snapshot left out held domains' nodes.
-func (sn *Snapshot) Partial() bool { return len(sn.Elided) > 0 }
+// Partial reports whether the snapshot left out held domains' nodes, or
+// domains the workload's pods do not select.
+func (sn *Snapshot) Partial() bool { return len(sn.Elided) > 0 || sn.narrowed }
 
 func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *Snapshot {
 	s.mu.Lock() // Track may extend the domain index.
@@ -204,10 +214,22 @@ func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *S
 			}
 		}
 	}
+	var selected map[string]string // labels every pod of w selects
+	if own != nil {
+		selected = selectedLabels(w, active)
+	}
 	var names []string
 	for k := range keys {
 		s.nodes.Track(k)
 		sorted := s.nodes.Values(k)
+		if len(selected) > 0 {
+			if sel := s.selectableDomainsLocked(selected, k); len(sel) < len(sorted) {
+				// Only the domains w's pods may select, and those its
+				// own pods run in, are listed.
+				sorted = s.withOwnDomainsLocked(sel, k, own)
+				sn.narrowed = true
+			}
+		}
 		sn.values[k] = sorted
 		values := make(map[string][]string, len(sorted))
 		var elided map[string]bool
@@ -269,6 +291,89 @@ func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *S
 	sn.Self = s.viewLocked(sn, key)
 	sn.Quota = s.quotaDecisionLocked(w)
 	return sn
+}
+
+// selectedLabels are the node labels every pod of w's active slices must
+// carry: the nodeSelector entries that their templates and w's current
+// members all share (nil: none). A node without one of them can take none
+// of w's pods. Members are read too, since the plan sizes and qualifies
+// each pod by its own spec.
+func selectedLabels(w *Workload, active []int) map[string]string {
+	var common map[string]string
+	first := true
+	narrow := func(spec *corev1.PodSpec) bool {
+		if spec == nil {
+			common = nil
+		} else if first {
+			common = maps.Clone(spec.NodeSelector)
+		} else {
+			maps.DeleteFunc(common, func(k, v string) bool {
+				got, ok := spec.NodeSelector[k]
+				return !ok || got != v
+			})
+		}
+		first = false
+		return len(common) > 0
+	}
+	for _, i := range active {
+		if !narrow(w.model.Slices[i].Template) {
+			return nil
+		}
+	}
+	for _, p := range w.members {
+		if w.current(p) && !narrow(p.Spec) {
+			return nil
+		}
+	}
+	return common
+}
+
+// selectableDomainsLocked lists, sorted, the values of key's domains in
+// which a node carries every label of selected. The list is cached until
+// a node changes (callers must not modify it): it costs a pass over the
+// nodes that carry them, which gangs of one kind ask for again and again.
+func (s *State) selectableDomainsLocked(selected map[string]string, key string) []string {
+	cacheKey := labelsKey(selected) + "|" + key
+	if values, ok := s.selectable[cacheKey]; ok {
+		return values
+	}
+	seen := map[string]bool{}
+	values := []string{}
+	for _, name := range s.nodesCarryingLocked(selected) {
+		if v, ok := s.nodes.Node(name).Labels()[key]; ok && !seen[v] {
+			seen[v] = true
+			values = append(values, v)
+		}
+	}
+	slices.Sort(values)
+	s.selectable[cacheKey] = values
+	return values
+}
+
+// withOwnDomainsLocked is selectable (sorted values of key) with the
+// values of the domains the nodes in own are in added: a plan reads the
+// domains a workload's pods run in, whatever they carry.
+func (s *State) withOwnDomainsLocked(selectable []string, key string, own map[string]bool) []string {
+	out := selectable
+	for name := range own {
+		n := s.nodes.Node(name)
+		if n == nil {
+			continue
+		}
+		v, ok := n.Labels()[key]
+		if !ok {
+			continue
+		}
+		i, found := slices.BinarySearch(out, v)
+		if found {
+			continue
+		}
+		if len(out) == len(selectable) {
+			out = slices.Clone(selectable) // the cached list is shared
+		}
+		out = slices.Insert(out, i, v)
+	}
+	return out
 }
 
 // heldByOtherLocked reports whether a domain of nodes is one no plan of

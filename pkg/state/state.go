@@ -152,6 +152,10 @@ type State struct {
 	// carrying caches the nodes that carry a set of labels (a queued plain
 	// pod's flavors), by labelsKey; any node change clears it.
 	carrying map[string][]string
+	// selectable caches, by labelsKey of a set of labels, "|" and a domain
+	// key, the values of the key's domains in which a node carries those
+	// labels (see selectableDomainsLocked); any node change clears it.
+	selectable map[string][]string
 	// checks are the provisioning admission checks, by AdmissionCheck
 	// name (see checks.go).
 	checks map[string]*provisioning.Check
@@ -213,6 +217,7 @@ func New(opts Options) *State {
 		domainHeads:  map[types.UID]*Workload{},
 		rejecting:    map[workload.Key]*Workload{},
 		carrying:     map[string][]string{},
+		selectable:   map[string][]string{},
 		checks:       map[string]*provisioning.Check{},
 		recorded:     map[workload.Key]*RecordedAdmission{},
 		suspects:     map[workload.Key]DriftKind{},
