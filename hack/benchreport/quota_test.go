@@ -76,7 +76,7 @@ func TestQuotaReport(t *testing.T) {
 	for _, want := range []string{
 		"| Quota | 800Nodes | Unqueued | 100 | 240 | 10.00 | 10.0 | baseline | 1.50 | 1.25 | 0 | 0 | 400 | 900 | 1 |",
 		"| Quota | 800Nodes | Queued | 100 | 240 | 12.50 | 8.0 | 0.80× | 1.24 | 1.10 | 100 | 700 | 500 | 1000 | 1 |",
-		"- Quota 800Nodes, Queued: admission throughput 0.80× Unqueued's (target ≥ 0.80×: met); 1.24 scheduling attempts per admitted workload (target ≤ 1.50: met); peak heap 500 MB (+100 MB), peak RSS 1000 MB (+100 MB).",
+		"- Quota 800Nodes, Queued: admission throughput 0.80× Unqueued's (target ≥ 0.90×: MISSED); 1.24 scheduling attempts per admitted workload (target ≤ 1.50: met); peak heap 500 MB (+100 MB), peak RSS 1000 MB (+100 MB).",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
@@ -105,7 +105,7 @@ func TestQuotaReportRepeatsAndMisses(t *testing.T) {
 	if err := writeQuota(&out, rows); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "(target ≥ 0.80×: MISSED)") {
+	if !strings.Contains(out.String(), "(target ≥ 0.90×: MISSED)") {
 		t.Errorf("a ratio of %.2f is not reported missed:\n%s", rows[1].Throughput()/rows[0].Throughput(), out.String())
 	}
 	if strings.Contains(out.String(), "peak heap") {
