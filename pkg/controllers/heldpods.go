@@ -55,6 +55,9 @@ type holdReason struct {
 	reason, message string
 	// warn: only the user can unblock it (a Warning event).
 	warn bool
+	// waiting: a member's own wait for its gang (HeldWaiting), which a
+	// reason of the whole workload outranks.
+	waiting bool
 	// at is when it was last written (zero: not yet).
 	at time.Time
 	// since is when the pod was first held.
@@ -102,8 +105,11 @@ func (h *HeldPods) HeldAll(pods []state.PodRef, reason, message string, warn boo
 // HeldWaiting records that pod waits for its gang (reason), unless a
 // reason of its whole workload was recorded for it already: a member's
 // "waiting for the head" says less than its gang's "insufficient quota".
+// It replaces the pod's earlier wait for its gang: "waiting for the
+// scheduler to observe the pod" becomes "waiting for the head to find
+// room", with why the head found none.
 func (h *HeldPods) HeldWaiting(pod *corev1.Pod, reason, message string) {
-	h.hold(state.PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}, holdReason{reason: reason, message: message}, false)
+	h.hold(state.PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}, holdReason{reason: reason, message: message, waiting: true}, false)
 }
 
 func (h *HeldPods) hold(p state.PodRef, r holdReason, replace bool) {
@@ -114,7 +120,8 @@ func (h *HeldPods) hold(p state.PodRef, r holdReason, replace bool) {
 	r.uid = p.UID
 	h.mu.Lock()
 	w, ok := h.want[k]
-	if ok && w.uid == p.UID && (!replace || w.reason == r.reason && w.message == r.message && w.warn == r.warn) {
+	same := w.reason == r.reason && w.message == r.message && w.warn == r.warn
+	if ok && w.uid == p.UID && (same || !replace && !w.waiting) {
 		h.mu.Unlock()
 		return
 	}

@@ -159,6 +159,20 @@ func TestHeldGangReasonWins(t *testing.T) {
 	}
 }
 
+// A member's wait for its gang replaces its earlier one: held before the
+// scheduler had indexed it, a member must not keep saying so once it
+// waits for its head.
+func TestHeldWaitingReplacesAnEarlierWait(t *testing.T) {
+	a := heldPod("a")
+	f := newHeldFixture(a)
+	f.held.HeldWaiting(a, "WaitingForGang", "waiting for the scheduler to observe pod ns/a")
+	f.held.HeldWaiting(a, "WaitingForGang", "waiting for b to find room for ns/js: no domain fits")
+	f.drain(t)
+	if got := f.condition(t, "a"); got == nil || got.Message != "waiting for b to find room for ns/js: no domain fits" {
+		t.Errorf("a: PodScheduled %+v, want the later wait", got)
+	}
+}
+
 // A pod is told why only once it has been held for the grace period: one
 // let go sooner costs no write.
 func TestHeldPodsToldAfterTheGrace(t *testing.T) {
