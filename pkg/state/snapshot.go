@@ -340,7 +340,7 @@ func (s *State) selectableDomainsLocked(selected map[string]string, key string) 
 	seen := map[string]bool{}
 	values := []string{}
 	for _, name := range s.nodesCarryingLocked(selected) {
-		if v, ok := s.nodes.Node(name).Labels()[key]; ok && !seen[v] {
+		if v, ok := s.nodes.DomainOf(name, key); ok && !seen[v] {
 			seen[v] = true
 			values = append(values, v)
 		}
@@ -354,13 +354,9 @@ func (s *State) selectableDomainsLocked(selected map[string]string, key string) 
 // values of the domains the nodes in own are in added: a plan reads the
 // domains a workload's pods run in, whatever they carry.
 func (s *State) withOwnDomainsLocked(selectable []string, key string, own map[string]bool) []string {
-	out := selectable
+	out, cloned := selectable, false
 	for name := range own {
-		n := s.nodes.Node(name)
-		if n == nil {
-			continue
-		}
-		v, ok := n.Labels()[key]
+		v, ok := s.nodes.DomainOf(name, key)
 		if !ok {
 			continue
 		}
@@ -368,8 +364,8 @@ func (s *State) withOwnDomainsLocked(selectable []string, key string, own map[st
 		if found {
 			continue
 		}
-		if len(out) == len(selectable) {
-			out = slices.Clone(selectable) // the cached list is shared
+		if !cloned {
+			out, cloned = slices.Clone(selectable), true // the cached list is shared
 		}
 		out = slices.Insert(out, i, v)
 	}
