@@ -456,6 +456,12 @@ func (c *Cluster) componentFailure() error {
 	return nil
 }
 
+// LogPath is where component name writes its log (every restart of it
+// goes on in the same file).
+func (c *Cluster) LogPath(name string) string {
+	return filepath.Join(c.opts.Dir, "logs", name+".log")
+}
+
 // Failed is closed when a component exits on its own; Err then says which.
 func (c *Cluster) Failed() <-chan struct{} { return c.failed }
 

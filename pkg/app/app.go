@@ -12,6 +12,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	schedulerconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
@@ -49,6 +50,28 @@ func Registry(rt *feed.Runtime) frameworkruntime.Registry {
 		registry[p.name] = p.factory
 	}
 	return registry
+}
+
+// PluginNames lists the names of the plugins this scheduler registers.
+func PluginNames() []string {
+	var out []string
+	for _, p := range plugins(nil) {
+		out = append(out, p.name)
+	}
+	return out
+}
+
+// enablesOurPlugins reports whether any profile enables a plugin of ours:
+// only then is our runtime (state, informers, controllers) built.
+func enablesOurPlugins(profiles []schedulerconfig.KubeSchedulerProfile) bool {
+	for _, p := range profiles {
+		for _, name := range PluginNames() {
+			if enables(p.Plugins, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // printVersionIfRequested prints the build identity when --version is set

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -97,13 +98,17 @@ func TestDefaultFeatureGatesYieldToTheCommandLine(t *testing.T) {
 			t.Error(err)
 		}
 	})
+	ours := "--config=" + shippedConfig
 	for _, tc := range []struct {
 		args []string
 		want bool
 	}{
-		{nil, false},
-		{[]string{"--feature-gates=NominatedNodeNameForExpectation=true"}, true},
-		{[]string{"--feature-gates=NominatedNodeNameForExpectation=false"}, false},
+		// First: without a profile of ours the upstream default stands
+		// (what the cases after it set would outlive them).
+		{[]string{"--config=" + writeConfig(t, kubeSchedulerOnly)}, true},
+		{[]string{ours}, false},
+		{[]string{ours, "--feature-gates=NominatedNodeNameForExpectation=true"}, true},
+		{[]string{ours, "--feature-gates=NominatedNodeNameForExpectation=false"}, false},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			cmd := NewCommand()
@@ -124,9 +129,10 @@ func TestDefaultFeatureGatesYieldToTheCommandLine(t *testing.T) {
 // command line, the scheduler refuses to start and names the gate.
 func TestGenericWorkloadIsRefused(t *testing.T) {
 	// The flags' registry keeps what was parsed: parse the gate off again.
+	ours := "--config=" + shippedConfig
 	t.Cleanup(func() {
 		cmd := NewCommand()
-		if err := cmd.ParseFlags([]string{"--feature-gates=GenericWorkload=false"}); err != nil {
+		if err := cmd.ParseFlags([]string{ours, "--feature-gates=GenericWorkload=false"}); err != nil {
 			t.Error(err)
 		}
 		if err := cmd.PersistentPreRunE(cmd, nil); err != nil {
@@ -134,14 +140,14 @@ func TestGenericWorkloadIsRefused(t *testing.T) {
 		}
 	})
 	cmd := NewCommand()
-	if err := cmd.ParseFlags(nil); err != nil {
+	if err := cmd.ParseFlags([]string{ours}); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.PersistentPreRunE(cmd, nil); err != nil || utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload) {
 		t.Fatalf("by default: err = %v, gate on = %v", err, utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload))
 	}
 	cmd = NewCommand()
-	if err := cmd.ParseFlags([]string{"--feature-gates=GenericWorkload=true"}); err != nil {
+	if err := cmd.ParseFlags([]string{ours, "--feature-gates=GenericWorkload=true"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.PersistentPreRunE(cmd, nil); err == nil || !strings.Contains(err.Error(), "GenericWorkload") {
@@ -149,11 +155,63 @@ func TestGenericWorkloadIsRefused(t *testing.T) {
 	}
 }
 
-// PluginNames lists the names of the plugins this scheduler registers.
-func PluginNames() []string {
-	var out []string
-	for _, p := range plugins(nil) {
-		out = append(out, p.name)
+
+// shippedConfig is the configuration manifests/ ships: our profile.
+const shippedConfig = "../../manifests/scheduler/config.yaml"
+
+// kubeSchedulerOnly is kube-scheduler's own configuration: no plugin of ours.
+const kubeSchedulerOnly = `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: default-scheduler
+`
+
+// writeConfig writes a configuration file and returns its path.
+func writeConfig(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return path
+}
+
+// Our feature-gate defaults and our runtime apply only when a profile
+// enables a plugin of ours, at any extension point.
+func TestConfigEnablesOurPlugins(t *testing.T) {
+	for name, tc := range map[string]struct {
+		file    string
+		want    bool
+		wantErr string
+	}{
+		"no --config: kube-scheduler's default profile": {file: "", want: false},
+		"the shipped configuration":                     {file: shippedConfig, want: true},
+		"kube-scheduler's own profile":                  {file: writeConfig(t, kubeSchedulerOnly), want: false},
+		"ours only at one extension point": {file: writeConfig(t, kubeSchedulerOnly+`  - schedulerName: other
+    plugins:
+      postFilter:
+        enabled:
+          - name: MultislicePreemption
+`), want: true},
+		"another out-of-tree plugin": {file: writeConfig(t, kubeSchedulerOnly+`    plugins:
+      multiPoint:
+        enabled:
+          - name: Coscheduling
+`), want: false},
+		"not YAML: left to the scheduler's own loading": {file: writeConfig(t, "profiles: [\n"), want: false},
+		"a missing file names the flag":                 {file: filepath.Join(t.TempDir(), "absent.yaml"), wantErr: "--config"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := configEnablesOurPlugins(tc.file)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one naming %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("configEnablesOurPlugins = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
 }

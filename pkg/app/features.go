@@ -2,11 +2,14 @@ package app
 
 import (
 	"fmt"
+	"os"
+	"slices"
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 	"k8s.io/kubernetes/pkg/features"
+	"sigs.k8s.io/yaml"
 )
 
 // DefaultFeatureGates are the kube-scheduler feature gates whose default
@@ -37,8 +40,18 @@ var DefaultFeatureGates = map[featuregate.Feature]bool{
 }
 
 // SetFeatureGates applies DefaultFeatureGates, then the --feature-gates
-// that opts parsed from the command line, which override them.
+// that opts parsed from the command line, which override them. A
+// configuration in which no profile enables a plugin of ours (kube-scheduler's
+// own, as the local cluster's default scheduler runs) keeps upstream's
+// defaults and every gate: the binary is then exactly kube-scheduler.
 func SetFeatureGates(opts *options.Options) error {
+	ours, err := configEnablesOurPlugins(opts.ConfigFile)
+	if err != nil {
+		return err
+	}
+	if !ours {
+		return opts.ComponentGlobalsRegistry.Set()
+	}
 	defaults := make(map[string]bool, len(DefaultFeatureGates))
 	for f, on := range DefaultFeatureGates {
 		defaults[string(f)] = on
@@ -54,4 +67,45 @@ func SetFeatureGates(opts *options.Options) error {
 			"leave the gate off for this scheduler (the apiserver and the default scheduler may have it on)", features.GenericWorkload)
 	}
 	return nil
+}
+
+// configEnablesOurPlugins reads just enough of the configuration file
+// (--config; none: kube-scheduler's default profile) to tell whether any
+// profile enables a plugin of ours at any extension point. It runs before
+// the feature gates are set, which the configuration's defaulting reads,
+// so it decodes only the names and leaves validation to the scheduler's
+// own loading of the file.
+func configEnablesOurPlugins(file string) (bool, error) {
+	if file == "" {
+		return false, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return false, fmt.Errorf("--config: %w", err)
+	}
+	var cfg struct {
+		Profiles []struct {
+			Plugins map[string]struct {
+				Enabled []struct {
+					Name string `json:"name"`
+				} `json:"enabled"`
+			} `json:"plugins"`
+		} `json:"profiles"`
+	}
+	// A file this does not read is reported by the scheduler's own
+	// loading, which names what is wrong; here it only means "not ours".
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		return false, nil
+	}
+	names := PluginNames()
+	for _, p := range cfg.Profiles {
+		for _, set := range p.Plugins {
+			for _, pl := range set.Enabled {
+				if slices.Contains(names, pl.Name) {
+					return true, nil
+				}
+			}
+		}
+	}
+	return false, nil
 }

@@ -44,25 +44,14 @@ func Setup(ctx context.Context, opts *options.Options) (*schedulerserverconfig.C
 	}
 	cc := c.Complete()
 	profiles := cc.ComponentConfig.Profiles
-	set, owner, err := Settings(profiles)
-	if err != nil {
-		return nil, nil, err
-	}
 	recorders := func(name string) events.EventRecorderLogger { return cc.EventBroadcaster.NewRecorder(name) }
-	rt, err := feed.New(ctx, feed.Config{
-		Cluster: feed.Cluster{
-			Client:     cc.Client,
-			KubeConfig: cc.KubeConfig,
-			Informers:  cc.InformerFactory,
-			// Events the runtime writes come from the profile its
-			// settings were read from.
-			Recorder: recorders(owner),
-		},
-		Settings:        set,
-		AwaitLeadership: cc.LeaderElection != nil,
-	})
-	if err != nil {
-		return nil, nil, err
+	// Without a profile of ours this is kube-scheduler: no runtime, so no
+	// informer, controller or permission beyond upstream's.
+	var rt *feed.Runtime
+	if enablesOurPlugins(profiles) {
+		if rt, err = newRuntime(ctx, &cc, profiles, recorders); err != nil {
+			return nil, nil, err
+		}
 	}
 	var completed []schedulerconfig.KubeSchedulerProfile
 	sched, err := scheduler.New(ctx, cc.Client, cc.InformerFactory, cc.DynInformerFactory, recorders,
@@ -86,6 +75,9 @@ func Setup(ctx context.Context, opts *options.Options) (*schedulerserverconfig.C
 	if err := options.LogOrWriteConfig(klog.FromContext(ctx), opts.WriteConfigTo, &cc.ComponentConfig, completed); err != nil {
 		return nil, nil, err
 	}
+	if rt == nil {
+		return &cc, sched, nil
+	}
 	if err := checkPairs(rt); err != nil {
 		return nil, nil, err
 	}
@@ -95,6 +87,26 @@ func Setup(ctx context.Context, opts *options.Options) (*schedulerserverconfig.C
 		rt.Lead()
 	}
 	return &cc, sched, nil
+}
+
+// newRuntime builds our runtime from the profiles' arguments, its events
+// recorded as the profile the settings came from.
+func newRuntime(ctx context.Context, cc *schedulerserverconfig.CompletedConfig, profiles []schedulerconfig.KubeSchedulerProfile,
+	recorders func(string) events.EventRecorderLogger) (*feed.Runtime, error) {
+	set, owner, err := Settings(profiles)
+	if err != nil {
+		return nil, err
+	}
+	return feed.New(ctx, feed.Config{
+		Cluster: feed.Cluster{
+			Client:     cc.Client,
+			KubeConfig: cc.KubeConfig,
+			Informers:  cc.InformerFactory,
+			Recorder:   recorders(owner),
+		},
+		Settings:        set,
+		AwaitLeadership: cc.LeaderElection != nil,
+	})
 }
 
 // Settings reads what the whole scheduler shares from the profiles'
