@@ -51,7 +51,6 @@ const (
 	// reasonOtherScheduler: the object names one of our LocalQueues, and
 	// its pods are another scheduler's.
 	reasonOtherScheduler = "SchedulerNameMismatch"
-	unsuspendedMessage   = "admitted by multislice-scheduler's queues; its pods wait for quota and placement"
 )
 
 // unsuspendKey names an object the controller looks at.
@@ -75,6 +74,28 @@ type unsuspendEnv struct {
 	scheduler string
 	// queueCheck is the provisioning check of a LocalQueue (nil: none).
 	queueCheck func(namespace, queue string) *provisioning.Check
+	// resolveQueue names the ClusterQueue of a LocalQueue, or the problem
+	// that keeps the queue from admitting anything (nil: not known).
+	resolveQueue func(namespace, queue string) (string, *quota.Problem)
+}
+
+// startedMessage is what the Unsuspended event says of an object started
+// for LocalQueue namespace/queue. Starting is not admitting: its pods now
+// exist and wait, gated, for their queue. When the queue cannot admit
+// anything as it stands (its ClusterQueue missing, say), the event says so
+// rather than promise an admission, next to the Warning of that problem.
+func startedMessage(env unsuspendEnv, namespace, queue string) string {
+	if env.resolveQueue != nil {
+		cq, p := env.resolveQueue(namespace, queue)
+		if p != nil {
+			return fmt.Sprintf("started for LocalQueue %s/%s, which admits nothing as it stands: %s (%s). "+
+				"Its pods wait, gated, holding no quota and no nodes, until that is fixed", namespace, queue, p.Message, p.Reason)
+		}
+		if cq != "" {
+			return fmt.Sprintf("started for LocalQueue %s/%s: its pods wait, gated, for quota in ClusterQueue %s, then for placement", namespace, queue, cq)
+		}
+	}
+	return fmt.Sprintf("started for LocalQueue %s/%s: its pods wait, gated, for the queue's quota, then for placement", namespace, queue)
 }
 
 // unsuspendVerdict is what to do about one object.
@@ -332,7 +353,8 @@ type Unsuspender struct {
 func NewUnsuspender(st *state.State, events *EventSink, jobs batchv1client.JobsGetter, jobLister batchv1listers.JobLister,
 	defaultDomainKey string, workloads func(context.Context, *state.WorkloadReport) error) *Unsuspender {
 	u := newUnsuspender(events, st.Clock(), func() unsuspendEnv {
-		env := unsuspendEnv{queueAPI: st.API(state.QueueAPI), ours: st.HasScheduler, localQueue: st.HasLocalQueue, queueCheck: st.QueueCheck}
+		env := unsuspendEnv{queueAPI: st.API(state.QueueAPI), ours: st.HasScheduler, localQueue: st.HasLocalQueue,
+			queueCheck: st.QueueCheck, resolveQueue: st.ResolveQueue}
 		if names := st.Schedulers(); len(names) > 0 {
 			env.scheduler = names[0]
 		}
@@ -486,7 +508,8 @@ func (u *Unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, erro
 	if err != nil {
 		return false, err
 	}
-	v := decideJob(job, u.env())
+	env := u.env()
+	v := decideJob(job, env)
 	ref := &corev1.ObjectReference{Kind: "Job", APIVersion: batchv1.SchemeGroupVersion.String(), Namespace: job.Namespace, Name: job.Name, UID: job.UID}
 	if v.warning != "" {
 		u.events.Warn(ref, v.reason, v.warning)
@@ -503,7 +526,7 @@ func (u *Unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, erro
 	if err != nil {
 		return false, ignoreNotFound(err)
 	}
-	u.events.Normal(ref, reasonUnsuspended, unsuspendedMessage)
+	u.events.Normal(ref, reasonUnsuspended, startedMessage(env, job.Namespace, workload.JobQueueName(job)))
 	return false, nil
 }
 
@@ -520,7 +543,8 @@ func (u *Unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, e
 	if err != nil {
 		return false, err
 	}
-	v := decideJobSet(js, u.env())
+	env := u.env()
+	v := decideJobSet(js, env)
 	ref := &corev1.ObjectReference{Kind: "JobSet", APIVersion: jobsetv1alpha2.GroupVersion.String(), Namespace: js.Namespace, Name: js.Name, UID: js.UID}
 	if v.warning != "" {
 		u.events.Warn(ref, v.reason, v.warning)
@@ -536,14 +560,14 @@ func (u *Unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, e
 	if _, err := access.update(ctx, unsuspendedJobSet(js, u.clock.Now(), v.podAnnotations)); err != nil {
 		return false, ignoreNotFound(err)
 	}
-	u.events.Normal(ref, reasonUnsuspended, unsuspendedMessage)
+	u.events.Normal(ref, reasonUnsuspended, startedMessage(env, js.Namespace, wellknown.QueueName(js.Labels, js.Annotations)))
 	return false, nil
 }
 
 // tellWorkload writes the Workload object of a workload that names one of
 // our LocalQueues while its pods are for another scheduler: QuotaReserved
 // False, reason SchedulerNameMismatch, with what to change — where `kubectl
-// get workloads` and `kubectl describe workload` show it, beside the
+// get wl` and `kubectl describe wl` show it, beside the
 // event on the object itself. A model that cannot be derived has no
 // Workload object to show (the object's own event says why).
 func (u *Unsuspender) tellWorkload(ctx context.Context, key workload.Key, ref corev1.ObjectReference, queue string, model *workload.Workload, modelErr error, message string) error {

@@ -30,6 +30,7 @@ import (
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -468,13 +469,63 @@ func TestUnsuspenderStartsJob(t *testing.T) {
 	if *j.Spec.Suspend || j.Annotations[wellknown.UnsuspendedAnnotation] == "" || j.Spec.Template.Labels[wellknown.QueueNameLabel] != "lq" {
 		t.Errorf("stored Job: suspend %v, annotations %v, template labels %v", *j.Spec.Suspend, j.Annotations, j.Spec.Template.Labels)
 	}
-	if e := f.event(); e != "Normal Unsuspended "+unsuspendedMessage {
+	if e := f.event(); e != "Normal Unsuspended "+startedMessage(servedEnv, "ns", "lq") {
 		t.Errorf("event %q", e)
 	}
 	// The informer delivers the started Job: nothing more to do.
 	f.u.JobChanged(j)
 	if n := f.u.queue.Len(); n != 0 {
 		t.Errorf("a Job we started was queued again (%d keys)", n)
+	}
+}
+
+// Starting a Job is not admitting it: the Unsuspended event says what its
+// pods wait for, and when its LocalQueue's ClusterQueue is missing, that
+// nothing admits them until it exists.
+func TestUnsuspendedEventSaysWhatThePodsWaitFor(t *testing.T) {
+	for name, tc := range map[string]struct {
+		resolve       func(namespace, queue string) (string, *quota.Problem)
+		want, notWant []string
+	}{
+		"queue of a ClusterQueue": {
+			resolve: func(string, string) (string, *quota.Problem) { return "cluster-queue", nil },
+			want:    []string{"started for LocalQueue ns/lq", "wait, gated, for quota in ClusterQueue cluster-queue"},
+			notWant: []string{"admitted"},
+		},
+		"ClusterQueue missing": {
+			resolve: func(string, string) (string, *quota.Problem) {
+				return "", &quota.Problem{Reason: quota.ReasonClusterQueueNotFound, Config: true, Message: "ClusterQueue missing-cq (of LocalQueue ns/lq) does not exist"}
+			},
+			want:    []string{"started for LocalQueue ns/lq, which admits nothing", "ClusterQueue missing-cq (of LocalQueue ns/lq) does not exist (ClusterQueueNotFound)", "until that is fixed"},
+			notWant: []string{"admitted", "wait, gated, for quota"},
+		},
+		"queue not known": {
+			want:    []string{"started for LocalQueue ns/lq: its pods wait, gated, for the queue's quota"},
+			notWant: []string{"admitted"},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			env := servedEnv
+			env.resolveQueue = tc.resolve
+			f := newUnsuspendFixture(t, env, suspendedJob())
+			if _, err := f.u.sync(t.Context(), unsuspendKey{kind: workload.SourceJob, namespace: "ns", name: "train"}); err != nil {
+				t.Fatal(err)
+			}
+			e := f.event()
+			if !strings.HasPrefix(e, "Normal Unsuspended ") {
+				t.Fatalf("event %q, want a Normal Unsuspended event", e)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(e, w) {
+					t.Errorf("event %q does not say %q", e, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(e, w) {
+					t.Errorf("event %q says %q", e, w)
+				}
+			}
+		})
 	}
 }
 
@@ -554,7 +605,7 @@ func TestUnsuspenderStartsJobSet(t *testing.T) {
 	if len(f.updated) != 1 || *f.updated[0].Spec.Suspend || f.updated[0].Annotations[wellknown.UnsuspendedAnnotation] == "" {
 		t.Fatalf("updates %+v, want the JobSet started", f.updated)
 	}
-	if e := f.event(); e != "Normal Unsuspended "+unsuspendedMessage {
+	if e := f.event(); e != "Normal Unsuspended "+startedMessage(servedEnv, "ns", "lq") {
 		t.Errorf("event %q", e)
 	}
 	f.u.JobSetChanged(f.updated[0])

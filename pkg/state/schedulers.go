@@ -3,6 +3,8 @@ package state
 import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 )
 
 // HasScheduler reports whether pods of schedulerName are this scheduler's
@@ -31,4 +33,18 @@ func (s *State) HasLocalQueue(namespace, name string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.book.HasLocalQueue(namespace, name)
+}
+
+// ResolveQueue names the ClusterQueue a workload of namespace naming
+// LocalQueue queue is admitted through, or the problem that keeps its
+// queue from admitting anything (a LocalQueue or ClusterQueue missing, a
+// namespace not selected, a flavor missing).
+func (s *State) ResolveQueue(namespace, queue string) (clusterQueue string, problem *quota.Problem) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	cq, p := s.book.Resolve(namespace, queue)
+	if p != nil {
+		return "", p
+	}
+	return cq.Name, nil
 }
