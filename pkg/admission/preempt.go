@@ -98,7 +98,14 @@ func Preempt(sn *state.Snapshot) (*Preemption, *planner.Failure) {
 	}
 	victims, ok := preemption.Choose(cands, need, fits)
 	if !ok {
-		return nil, &planner.Failure{Message: fmt.Sprintf("%s: evicting all %d workload(s) that may be preempted would not make room", kind, len(cands))}
+		// Say why the others may not be evicted too: a ClusterQueue policy
+		// that forbids it (withinClusterQueue: Never, say) is what the user
+		// would change.
+		msg := fmt.Sprintf("%s: evicting all %d workload(s) that may be preempted would not make room", kind, len(cands))
+		if len(refused) > 0 {
+			msg += "; the others may not be preempted" + describeRefusals(refused)
+		}
+		return nil, &planner.Failure{Message: msg}
 	}
 	// Where it goes: on domains that are free already when the victims'
 	// quota is all it needs (nothing waits for their pods to leave, and

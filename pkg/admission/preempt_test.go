@@ -277,11 +277,15 @@ func TestPreemptCapacityOrQuota(t *testing.T) {
 	js := jobSetModel("high").slices(2, 2, pool, 0, tpuSpec()).obj()
 	// Seed 000 under a queue: the preemptor (16 chips) lost pool-1; low
 	// (16 chips, charged to the same ClusterQueue) holds pool-3 and pool-4.
-	build := func(nominal int64, within string, queued bool) *state.Snapshot {
+	build := func(nominal int64, within string, queued, plain bool) *state.Snapshot {
 		s := snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).pool("pool-4", 2).
 			self(js, all(js, tpuSpec())...).priority(100).failed("pool-1").
 			running("low", 10, 0, "pool-3", "pool-4").
 			queue([]*quota.Flavor{flavor("v6e")}, nominal)
+		if plain {
+			// A workload of no queue, of lower priority, on the free pool.
+			s.running("plain", 5, 0, "pool-2")
+		}
 		cq := s.sn.Quota.ClusterQueue
 		cq.Preemption.WithinClusterQueue = within
 		low := s.sn.Workloads[other("low").Key]
@@ -298,16 +302,19 @@ func TestPreemptCapacityOrQuota(t *testing.T) {
 		nominal      int64
 		within       string
 		queued       bool
+		plain        bool
 		wantCapacity bool
 		wantFail     string
 	}{
 		{name: "quota fits: capacity preemption, withinClusterQueue ignored", nominal: 64, within: "Never", queued: true, wantCapacity: true},
-		{name: "quota short, Never: no victim", nominal: 16, within: "Never", queued: true, wantFail: "quota preemption: no workload may be preempted for it: ClusterQueue cq does not preempt within itself"},
+		{name: "quota short, Never: no victim", nominal: 16, within: "Never", queued: true, wantFail: "quota preemption: no workload may be preempted for it: the policy of ClusterQueue cq forbids preempting its own workloads (spec.preemption.withinClusterQueue: Never)"},
+		{name: "quota short, Never, a workload of no queue is not enough: the policy named", nominal: 16, within: "Never", queued: true, plain: true,
+			wantFail: "quota preemption: evicting all 1 workload(s) that may be preempted would not make room; the others may not be preempted: the policy of ClusterQueue cq forbids preempting its own workloads (spec.preemption.withinClusterQueue: Never)"},
 		{name: "quota short, LowerPriority: quota preemption", nominal: 16, within: "LowerPriority", queued: true},
 		{name: "unqueued preemptor never evicts an admitted workload", nominal: 64, within: "LowerPriority", wantFail: "capacity preemption: no workload may be preempted for it: JobSet ns/low is admitted through ClusterQueue cq and the preemptor is not queued"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sn := build(tc.nominal, tc.within, tc.queued)
+			sn := build(tc.nominal, tc.within, tc.queued, tc.plain)
 			used := func() int64 {
 				if sn.Quota == nil {
 					return 0

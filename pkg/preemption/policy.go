@@ -87,9 +87,9 @@ func Allowed(p, v Party, s Situation) (bool, string) {
 				return true, ""
 			}
 		default:
-			return false, fmt.Sprintf("ClusterQueue %s does not preempt within itself (withinClusterQueue: Never)", p.Queue.Name)
+			return false, fmt.Sprintf("the policy of ClusterQueue %s forbids preempting its own workloads (spec.preemption.withinClusterQueue: Never)", p.Queue.Name)
 		}
-		return false, fmt.Sprintf("%s is not of lower priority (withinClusterQueue: %s)", v.Key, pol.WithinClusterQueue)
+		return false, fmt.Sprintf("%s is not of lower priority (spec.preemption.withinClusterQueue: %s)", v.Key, pol.WithinClusterQueue)
 	case p.Queue.Cohort != "" && v.Queue.Cohort == p.Queue.Cohort:
 		if s.Borrowing == nil || !s.Borrowing(v.Queue) {
 			return false, fmt.Sprintf("ClusterQueue %s of %s does not borrow", v.Queue.Name, v.Key)
