@@ -118,3 +118,7 @@ func earliest(a, b time.Time) time.Time {
 
 // timeOfDay prints a time for the log.
 func timeOfDay(t time.Time) string { return t.Format("15:04:05") }
+
+// dateAndTime prints a time days away for the log: a flex-start node
+// lives 7 days by default, so its end needs a date.
+func dateAndTime(t time.Time) string { return t.Format("2006-01-02 15:04:05") }

@@ -337,9 +337,9 @@ func (c *Controller) createNode(pc *passCtx, p *pool, m *nodepools.AutoMachine, 
 		created.CreationTimestamp = metav1.NewTime(w.now)
 	}
 	if lt, _ := computeclass.NodeLifetime(c.class(p.class), created); !lt.End.IsZero() {
-		life = "; ends at " + timeOfDay(lt.End)
+		life = "; ends at " + dateAndTime(lt.End)
 		if !lt.RecycleAt.IsZero() {
-			life += ", recycled from " + timeOfDay(lt.RecycleAt)
+			life += ", recycled from " + dateAndTime(lt.RecycleAt)
 		}
 	}
 	what := ""
