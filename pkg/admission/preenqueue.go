@@ -43,7 +43,9 @@ type PreEnqueueOutcome struct {
 	// provisioning check; its request may be created now.
 	ProvisioningReserved bool
 	// QueueRejection is the reason the pod's queue keeps it waiting ("":
-	// it does not), for the metric.
+	// it does not), for the metric. The pods that consume a
+	// ProvisioningRequest their user made are in no queue: their wait for
+	// it is no queue's rejection, and is not counted.
 	QueueRejection string
 }
 
@@ -103,7 +105,9 @@ func PreEnqueue(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) P
 		if !v.QueueReasonTold {
 			out.Event = hold
 		}
-		out.QueueRejection = v.QueueReason
+		if v.Member.Key.Source != workload.SourceProvisioningRequest {
+			out.QueueRejection = v.QueueReason
+		}
 		out.Hold = hold
 		out.HoldAll = st.PendingMembers(v.Member.Key)
 	default:

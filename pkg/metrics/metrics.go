@@ -114,10 +114,12 @@ var (
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"cluster_queue"})
 	// QueueRejections counts the times a workload's queue kept it waiting.
+	// Pods that consume a ProvisioningRequest their user made are in no
+	// queue: their wait for it is not counted.
 	QueueRejections = metrics.NewCounterVec(&metrics.CounterOpts{
 		Subsystem:      subsystem,
 		Name:           "queue_rejections_total",
-		Help:           "Times a quota-managed workload was kept waiting by its queue, by reason (QuotaExceeded, WaitingInQueue, YieldingToFairShare, LocalQueueNotFound, ...).",
+		Help:           "Times a quota-managed workload was kept waiting by its queue, by reason (QuotaExceeded, WaitingInQueue, YieldingToFairShare, LocalQueueNotFound, WaitingForProvisioning of its queue's admission check, ...). Pods of no queue waiting for their own ProvisioningRequest are not counted.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"reason"})
 	// Preemptions counts whole-workload preemption decisions by result.

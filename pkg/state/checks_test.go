@@ -130,6 +130,9 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	}
 	if out := admission.PreEnqueue(f.s, h, time.Minute); out.Pass || out.Event.Reason != state.ReasonWaitingForProvisioning || out.Hold != out.Event {
 		t.Fatalf("PreEnqueue = %+v, want the head held for its request, with the provisioner's word as an event", out)
+	} else if out.QueueRejection != state.ReasonWaitingForProvisioning {
+		// Its ClusterQueue's admission check keeps it waiting: that counts.
+		t.Errorf("PreEnqueue counts queue rejection %q, want %s", out.QueueRejection, state.ReasonWaitingForProvisioning)
 	}
 	// Nothing settles the quota away while the capacity is provisioned.
 	f.clock.Step(5 * time.Minute)

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -66,6 +68,7 @@ func TestConsumersWaitForTheirRequest(t *testing.T) {
 	if !v.Wait || v.QueueReason != state.ReasonProvisioningRequestGone || !v.QueueNeedsAction || v.Ref.Kind != "ProvisioningRequest" {
 		t.Fatalf("before the request exists: %+v", v)
 	}
+	notAQueueRejection(t, f, pods[0], state.ReasonProvisioningRequestGone)
 	acts := f.feedRequest("req", 2, nil, autoscalingv1.Accepted)
 	if len(acts.Activate) != 2 {
 		t.Errorf("a new request activates %d pods, want its 2", len(acts.Activate))
@@ -74,6 +77,7 @@ func TestConsumersWaitForTheirRequest(t *testing.T) {
 	if v := f.admit(h); !v.Wait || v.QueueReason != state.ReasonWaitingForProvisioning || v.QueueNeedsAction || !strings.Contains(v.Message, "ns/req to be Provisioned") {
 		t.Fatalf("while pending: %+v", v)
 	}
+	notAQueueRejection(t, f, h, state.ReasonWaitingForProvisioning)
 
 	acts = f.feedRequest("req", 2, map[string]autoscalingv1.Detail{provisioning.NodePoolDetail: "provisioned"}, autoscalingv1.Accepted, autoscalingv1.Provisioned)
 	if len(acts.Events) != 1 || acts.Events[0].Reason != "Provisioned" || acts.Events[0].Warning {
@@ -96,6 +100,20 @@ func TestConsumersWaitForTheirRequest(t *testing.T) {
 	}
 	if v := f.admit(h); !v.Wait || v.QueueReason != state.ReasonProvisioningRequestGone {
 		t.Errorf("after the deletion: %+v", v)
+	}
+}
+
+// notAQueueRejection checks that PreEnqueue holds pod, a consumer of a
+// request its user made, for reason, and counts no queue rejection: the
+// pod is in no queue.
+func notAQueueRejection(t *testing.T, f *fixture, pod *corev1.Pod, reason string) {
+	t.Helper()
+	out := admission.PreEnqueue(f.s, pod, time.Minute)
+	if out.Pass || out.Hold.Reason != reason {
+		t.Errorf("PreEnqueue = %+v, want the pod held for %s", out, reason)
+	}
+	if out.QueueRejection != "" {
+		t.Errorf("PreEnqueue counts queue rejection %q for a pod of no queue", out.QueueRejection)
 	}
 }
 
