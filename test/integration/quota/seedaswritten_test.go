@@ -51,7 +51,7 @@ func TestSeedWorkloadsAsWrittenAreToldWhatToChange(t *testing.T) {
 		}
 		t.Logf("%s %s: %s", ev.Type, ev.Reason, ev.Note)
 
-		// Its Workload object says the same, where kubectl get workloads
+		// Its Workload object says the same, where kubectl get wl
 		// shows it.
 		name := controllers.WorkloadName(workload.Key{Source: tc.source, Namespace: "default", Name: tc.name})
 		var last string

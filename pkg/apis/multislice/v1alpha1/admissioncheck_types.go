@@ -17,7 +17,7 @@ import (
 // +genclient
 // +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
-// +kubebuilder:resource:scope=Cluster
+// +kubebuilder:resource:scope=Cluster,categories=multislice
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Controller",type="string",JSONPath=".spec.controllerName",description="Controller that decides the check"
 // +kubebuilder:printcolumn:name="Parameters",type="string",JSONPath=".spec.parameters.name",description="Name of the object configuring the check"

@@ -13,7 +13,7 @@ import (
 // +genclient
 // +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
-// +kubebuilder:resource:scope=Cluster,shortName=cq
+// +kubebuilder:resource:scope=Cluster,shortName=cq,categories=multislice
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Cohort",type="string",JSONPath=".spec.cohort",description="Cohort the ClusterQueue belongs to"
 // +kubebuilder:printcolumn:name="Strategy",type="string",JSONPath=".spec.queueingStrategy",description="Queueing strategy of the ClusterQueue"

@@ -10,7 +10,7 @@ import (
 //
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
-// +kubebuilder:resource:scope=Namespaced,shortName=lq
+// +kubebuilder:resource:scope=Namespaced,shortName=queue;queues;lq,categories=multislice
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="ClusterQueue",type="string",JSONPath=".spec.clusterQueue",description="ClusterQueue the LocalQueue sends workloads to"
 // +kubebuilder:printcolumn:name="Pending",type="integer",JSONPath=".status.pendingWorkloads",description="Workloads waiting for quota"

@@ -13,7 +13,7 @@ import (
 // +genclient
 // +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
-// +kubebuilder:resource:scope=Cluster
+// +kubebuilder:resource:scope=Cluster,categories=multislice
 // +kubebuilder:printcolumn:name="Class",type="string",JSONPath=".spec.provisioningClassName",description="Provisioning class of the requests"
 // +kubebuilder:printcolumn:name="Age",type="date",JSONPath=".metadata.creationTimestamp"
 type ProvisioningRequestConfig struct {

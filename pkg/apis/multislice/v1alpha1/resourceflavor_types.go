@@ -12,7 +12,7 @@ import (
 // +genclient
 // +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
-// +kubebuilder:resource:scope=Cluster,shortName=rf
+// +kubebuilder:resource:scope=Cluster,shortName=flavor;flavors;rf,categories=multislice
 // +kubebuilder:printcolumn:name="Age",type="date",JSONPath=".metadata.creationTimestamp"
 type ResourceFlavor struct {
 	metav1.TypeMeta   `json:",inline"`

@@ -9,9 +9,15 @@ import (
 // PodGroup or Job (its owner), grouped into pod sets of identical pods.
 // The scheduler creates and updates it; users read it.
 //
+// Kubernetes' own scheduling.k8s.io Workload (GenericWorkload gate) takes
+// `kubectl get workloads` when it is served, as discovery lists built-in
+// groups before CRDs: ours is `wl` (Kueue's short name, when Kueue's CRDs
+// are not installed too), `mswl` (ours alone) or `workloads.multislice.dev`,
+// and every multislice.dev kind is in the category `multislice`.
+//
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
-// +kubebuilder:resource:scope=Namespaced,shortName=wl
+// +kubebuilder:resource:scope=Namespaced,shortName=wl;mswl,categories=multislice
 // +kubebuilder:subresource:status
 // +kubebuilder:printcolumn:name="Queue",type="string",JSONPath=".spec.queueName",description="LocalQueue the workload was submitted to"
 // +kubebuilder:printcolumn:name="Reserved in",type="string",JSONPath=".status.admission.clusterQueue",description="ClusterQueue the workload holds quota in"

@@ -14,6 +14,12 @@ import (
 // Workload is what the scheduler queues and admits: the pods of one JobSet,
 // PodGroup or Job (its owner), grouped into pod sets of identical pods.
 // The scheduler creates and updates it; users read it.
+//
+// Kubernetes' own scheduling.k8s.io Workload (GenericWorkload gate) takes
+// `kubectl get workloads` when it is served, as discovery lists built-in
+// groups before CRDs: ours is `wl` (Kueue's short name, when Kueue's CRDs
+// are not installed too), `mswl` (ours alone) or `workloads.multislice.dev`,
+// and every multislice.dev kind is in the category `multislice`.
 type WorkloadApplyConfiguration struct {
 	v1.TypeMetaApplyConfiguration    `json:""`
 	*v1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
