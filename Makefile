@@ -1,6 +1,7 @@
 # multislice-scheduler build, test and benchmark entry points.
-# Every build uses the committed vendor/ directory; tools (etcd) are built
-# from the module graph, never downloaded as binaries.
+# Every build uses the committed vendor/ directory (the code generators and
+# Helm hack/tools/vendor/); tools (etcd) are built from the module graph,
+# never downloaded as binaries.
 
 SHELL := /usr/bin/env bash -o pipefail
 .SHELLFLAGS := -ec
@@ -244,7 +245,7 @@ verify: verify-fmt verify-vet verify-vendor verify-manifests verify-crds verify-
 
 .PHONY: verify-fmt
 verify-fmt:
-	@files="$$(git ls-files '*.go' | grep -v '^vendor/')"; \
+	@files="$$(git ls-files '*.go' | grep -v -E '(^|/)vendor/')"; \
 	out="$$(gofmt -l $$files)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
@@ -257,24 +258,43 @@ verify-vet: fixtures
 # (github.com/wzshiming/ctc's ignores every dotfile, itself included), so a
 # plain `git add vendor` leaves them out and a clean clone's vendor/ differs
 # from `go mod vendor`. Such files have to be added with `git add -f`.
-verify-vendor: ## go.mod tidy and vendor/ in sync with it, and all of vendor/ in git.
+verify-vendor: ## go.mod tidy and vendor/ in sync with it, likewise hack/tools' module and its vendor/, all of both in git, and hack/tools' tools build offline.
 	$(GO) mod tidy -diff
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) mod vendor -o "$$tmp/vendor"; \
 	diff -r -q -x testdata vendor "$$tmp/vendor" || { echo "vendor/ is out of date: run 'go mod vendor'"; exit 1; }
+	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	cd hack/tools && GOFLAGS=-mod=mod $(GO) mod vendor -o "$$tmp/vendor" && \
+	diff -r -q vendor "$$tmp/vendor" || { echo "hack/tools/vendor/ is out of date: run 'make tools-vendor'"; exit 1; }
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
-	  ignored="$$(git ls-files --others --ignored --exclude-standard vendor | grep -v '/testdata/' || true)"; \
+	  ignored="$$(git ls-files --others --ignored --exclude-standard vendor hack/tools/vendor | grep -v '/testdata/' || true)"; \
 	  if [ -n "$$ignored" ]; then \
 	    echo "vendor/ files git ignores (add them with 'git add -f'):"; echo "$$ignored"; exit 1; \
 	  fi; \
 	fi
+	@# Every package of hack/tools' tools resolves from hack/tools/vendor
+	@# alone: no proxy, and an empty module cache.
+	@tmp="$$(mktemp -d)"; trap 'chmod -R u+w "$$tmp"; rm -rf "$$tmp"' EXIT; \
+	( cd hack/tools && GOFLAGS=-mod=vendor GOPROXY=off GOMODCACHE="$$tmp" $(GO) list -tags tools -deps tool . >/dev/null ) || \
+	{ echo "hack/tools' tools do not build from hack/tools/vendor alone: run 'make tools-vendor'"; exit 1; }
 
-# CRDs generated with controller-gen (pinned in hack/tools, its own module)
+# hack/tools is a module of its own (the code generators and Helm), so
+# that their dependencies never enter the scheduler's module graph; it is
+# vendored like the scheduler's, so that its tools build offline too.
+# After a change to hack/tools/go.mod, `make tools-vendor`.
+TOOLS_GO = cd hack/tools && GOFLAGS=-mod=vendor GOPROXY=off $(GO)
+
+.PHONY: tools-vendor
+tools-vendor: ## Refresh hack/tools/vendor from hack/tools/go.mod (after changing a tool's version).
+	cd hack/tools && GOFLAGS=-mod=mod $(GO) mod tidy && GOFLAGS=-mod=mod $(GO) mod vendor
+
+# CRDs generated with controller-gen (pinned in hack/tools, its own module,
+# and built from hack/tools/vendor)
 # from the API types of the versions go.mod pins: JobSet's, and
 # scheduler-plugins' PodGroup (its package also defines ElasticQuota, which
 # the local cluster does not install).
 CRD_DIR      := internal/localcluster/crds
-CONTROLLER_GEN = cd hack/tools && GOFLAGS=-mod=mod $(GO) tool controller-gen
+CONTROLLER_GEN = $(TOOLS_GO) tool controller-gen
 CRD_MODULES  := sigs.k8s.io/jobset sigs.k8s.io/scheduler-plugins
 CRD_APIS     := sigs.k8s.io/jobset/api/jobset/v1alpha2 sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1
 CRD_FILES    := jobset.x-k8s.io_jobsets.yaml scheduling.x-k8s.io_podgroups.yaml
@@ -291,7 +311,7 @@ crds: ## Generate the CRDs the local cluster installs (JobSet, PodGroup).
 verify-crds: ## The generated CRDs are up to date, from the API versions go.mod pins.
 	@for m in $(CRD_MODULES); do \
 	  want="$$($(GO) list -m -f '{{.Version}}' $$m)"; \
-	  got="$$(cd hack/tools && GOFLAGS=-mod=mod $(GO) list -m -f '{{.Version}}' $$m)"; \
+	  got="$$($(TOOLS_GO) list -m -f '{{.Version}}' $$m)"; \
 	  if [ "$$want" != "$$got" ]; then \
 	    echo "hack/tools/go.mod has $$m $$got, go.mod $$want: align hack/tools/go.mod, then run 'make crds'"; exit 1; \
 	  fi; \
@@ -322,7 +342,7 @@ generate: crds ## Generate the multislice.dev, ProvisioningRequest and ComputeCl
 .PHONY: verify-generated
 verify-generated: ## The code and CRDs generated from the multislice.dev, ProvisioningRequest and ComputeClass API types are up to date.
 	@want="$$($(GO) list -m -f '{{.Version}}' k8s.io/client-go)"; \
-	got="$$(cd hack/tools && GOFLAGS=-mod=mod $(GO) list -m -f '{{.Version}}' k8s.io/code-generator)"; \
+	got="$$($(TOOLS_GO) list -m -f '{{.Version}}' k8s.io/code-generator)"; \
 	if [ "$$want" != "$$got" ]; then \
 	  echo "hack/tools/go.mod has k8s.io/code-generator $$got, go.mod k8s.io/client-go $$want: align hack/tools/go.mod, then run 'make generate'"; exit 1; \
 	fi
@@ -339,8 +359,9 @@ verify-generated: ## The code and CRDs generated from the multislice.dev, Provis
 verify-manifests: ## Manifests render.
 	$(GO) run ./hack/render-manifests manifests > /dev/null
 
-# The Helm chart. Helm is a tool of hack/tools (its own module), so it
-# never enters go.mod or vendor/; `go tool` caches its build. The chart's
+# The Helm chart. Helm is a tool of hack/tools (its own module, built from
+# hack/tools/vendor), so it never enters go.mod or vendor/; `go tool`
+# caches its build. The chart's
 # crds/ are copies of the multislice.dev CRDs of manifests/crds, which
 # `make generate` refreshes. With default values the chart must render
 # the objects of manifests/ (hack/chartcheck compares them field by field,
@@ -349,7 +370,7 @@ verify-manifests: ## Manifests render.
 # values that contradict each other must fail to render.
 CHART_DIR    := charts/multislice-scheduler
 CHART_CHECKS := hack/chartcheck/testdata
-HELM          = cd hack/tools && GOFLAGS=-mod=mod $(GO) tool helm
+HELM          = $(TOOLS_GO) tool helm
 
 .PHONY: verify-chart
 verify-chart: ## The Helm chart lints, renders the objects of manifests/ with its default values, other values as asked, and refuses contradictory ones.
@@ -370,10 +391,11 @@ verify-chart: ## The Helm chart lints, renders the objects of manifests/ with it
 	  case "$$out" in *"execution error"*) ;; *) echo "$$out"; exit 1 ;; esac; \
 	done
 
-# bin/helm, for the end-to-end tests: the Helm hack/tools pins.
-$(BIN)/helm: hack/tools/go.mod hack/tools/go.sum
-	cd hack/tools && v="$$(GOFLAGS=-mod=mod $(GO) list -m -f '{{.Version}}' helm.sh/helm/v3)" && \
-	GOFLAGS=-mod=mod $(GO) build -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$$v" -o $@ helm.sh/helm/v3/cmd/helm
+# bin/helm, for the end-to-end tests: the Helm hack/tools pins, built
+# offline from hack/tools/vendor.
+$(BIN)/helm: hack/tools/go.mod hack/tools/go.sum hack/tools/vendor/modules.txt
+	v="$$($(TOOLS_GO) list -m -f '{{.Version}}' helm.sh/helm/v3)" && \
+	$(TOOLS_GO) build -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$$v" -o $@ helm.sh/helm/v3/cmd/helm
 
 .PHONY: helm
 helm: $(BIN)/helm ## Build bin/helm from hack/tools (the Helm `make test-e2e` installs the chart with).

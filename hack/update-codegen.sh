@@ -16,7 +16,8 @@
 # hold the module's go.mod, go.sum, vendor/, pkg/apis/multislice,
 # pkg/apis/autoscaling and pkg/apis/cloud, and `make verify-generated` passes a temporary
 # copy. The generators are the versions hack/tools/go.mod pins, built (and
-# cached) by `go tool`; nothing needs to be installed besides Go.
+# cached) by `go tool` from hack/tools/vendor; nothing needs to be
+# installed besides Go, nor downloaded.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,9 +40,10 @@ API_PKGS_CSV="$(IFS=,; echo "${API_PKGS[*]}")"
 EXTERNAL_APPLYCONFIGS=k8s.io/api/core/v1.Taint:k8s.io/client-go/applyconfigurations/core/v1
 EXTERNAL_APPLYCONFIGS+=,k8s.io/api/core/v1.Toleration:k8s.io/client-go/applyconfigurations/core/v1
 
-# tool NAME: the path of the generator NAME, built from hack/tools' module.
+# tool NAME: the path of the generator NAME, built from hack/tools' module
+# and its vendor/, offline.
 tool() {
-	(cd "$REPO/hack/tools" && GOFLAGS=-mod=mod "$GO" tool -n "$1")
+	(cd "$REPO/hack/tools" && GOFLAGS=-mod=vendor GOPROXY=off "$GO" tool -n "$1")
 }
 
 # The generators load the API package from ROOT's module, through vendor/.

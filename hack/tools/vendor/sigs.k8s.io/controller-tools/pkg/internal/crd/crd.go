@@ -1,0 +1,39 @@
+/*
+Copyright The Kubernetes Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package crd
+
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	"sigs.k8s.io/controller-tools/pkg/markers"
+)
+
+func GroupVersionForPackage(pkgMarkers markers.MarkerValues, pkg *loader.Package) schema.GroupVersion {
+	if nameVal := pkgMarkers.Get("groupName"); nameVal != nil {
+		versionVal := pkg.Name // a reasonable guess
+		if versionMarker := pkgMarkers.Get("versionName"); versionMarker != nil {
+			versionVal = versionMarker.(string)
+		}
+
+		return schema.GroupVersion{
+			Version: versionVal,
+			Group:   nameVal.(string),
+		}
+	}
+
+	return schema.GroupVersion{}
+}
