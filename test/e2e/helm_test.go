@@ -163,7 +163,8 @@ func TestHelmChartInstallsAWorkingScheduler(t *testing.T) {
 }
 
 // helm runs bin/helm, which `make test-e2e` builds, against the local
-// cluster as its admin, with Helm's own files in a directory of the test.
+// cluster as its admin, in the repository's root (where the docs' relative
+// paths lead), with Helm's own files in a directory of the test.
 type helm struct {
 	bin string
 	env []string
@@ -186,7 +187,7 @@ func newHelm(t *testing.T) *helm {
 
 func (h *helm) output(ctx context.Context, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, h.bin, args...)
-	cmd.Env = h.env
+	cmd.Env, cmd.Dir = h.env, repoRoot
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
