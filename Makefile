@@ -373,11 +373,12 @@ CHART_CHECKS := hack/chartcheck/testdata
 HELM          = $(TOOLS_GO) tool helm
 
 .PHONY: verify-chart
-verify-chart: ## The Helm chart lints, renders the objects of manifests/ with its default values, other values as asked, and refuses contradictory ones.
+verify-chart: ## The Helm chart lints (also with the values docs/helm.md installs on make run), renders the objects of manifests/ with its default values, other values as asked, and refuses contradictory ones.
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	chart=$(CURDIR)/$(CHART_DIR); checks=$(CURDIR)/$(CHART_CHECKS); \
 	( $(HELM) lint --strict --quiet "$$chart" ); \
 	( $(HELM) lint --strict --quiet "$$chart" --namespace sched-system -f "$$checks/custom-values.yaml" ); \
+	( $(HELM) lint --strict --quiet "$$chart" -f $(CURDIR)/manifests/examples/helm/local-cluster-values.yaml ); \
 	$(GO) build -o "$$tmp/chartcheck" ./hack/chartcheck; \
 	$(GO) run ./hack/render-manifests manifests > "$$tmp/manifests.yaml"; \
 	( $(HELM) template multislice-scheduler "$$chart" --include-crds ) > "$$tmp/chart.yaml"; \
