@@ -155,7 +155,6 @@ func TestGenericWorkloadIsRefused(t *testing.T) {
 	}
 }
 
-
 // shippedConfig is the configuration manifests/ ships: our profile.
 const shippedConfig = "../../manifests/scheduler/config.yaml"
 
