@@ -19,10 +19,11 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicepreemption"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/version"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
 
 // Name is the binary name and the default schedulerName of our profile.
-const Name = "multislice-scheduler"
+const Name = wellknown.SchedulerName
 
 // plugin pairs an out-of-tree plugin name with its factory.
 type plugin struct {

@@ -12,7 +12,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/wait"
 	batchv1client "k8s.io/client-go/kubernetes/typed/batch/v1"
 	batchv1listers "k8s.io/client-go/listers/batch/v1"
@@ -277,7 +276,7 @@ func unsuspendedJob(job *batchv1.Job, now time.Time, podAnnotations map[string]s
 		return out
 	}
 	queue := workload.JobQueueName(job)
-	if len(validation.IsValidLabelValue(queue)) == 0 {
+	if wellknown.QueueNameFitsLabel(queue) {
 		if tmpl.Labels == nil {
 			tmpl.Labels = map[string]string{}
 		}

@@ -8,7 +8,12 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
+
+// SchedulerName is the schedulerName of this scheduler's shipped profile
+// (manifests/scheduler/config.yaml): what pods name to be its.
+const SchedulerName = "multislice-scheduler"
 
 // GKE node labels.
 const (
@@ -80,6 +85,13 @@ func QueueName(labels, annotations map[string]string) string {
 	return annotations[QueueNameLabel]
 }
 
+// QueueNameFitsLabel reports whether queue can be written as the value of
+// the QueueNameLabel label; a longer or otherwise invalid name is written
+// as an annotation of the same key, which QueueName reads just as well.
+func QueueNameFitsLabel(queue string) bool {
+	return len(validation.IsValidLabelValue(queue)) == 0
+}
+
 // Keys of this project.
 const (
 	// PodGroupDomainKeyAnnotation on a scheduler-plugins PodGroup confines
@@ -146,3 +158,15 @@ const DomainKeyAnnotation = PodGroupDomainKeyAnnotation
 // carrying it is never unsuspended again: a user who suspends it later
 // keeps it suspended.
 const UnsuspendedAnnotation = "multislice-scheduler.io/unsuspended"
+
+// The optional admission webhook (cmd/multislice-webhook, docs/webhook.md).
+const (
+	// DefaultSchedulerNamespaceLabel, set to "true" on a namespace, makes
+	// this scheduler the default of the pods created in it: the webhook
+	// gives them (and the pod templates of its Jobs, JobSets and
+	// LeaderWorkerSets) this scheduler's name unless they name another.
+	DefaultSchedulerNamespaceLabel = "multislice-scheduler.io/default-scheduler"
+	// SchedulerNameReasonAnnotation on an object whose pods the webhook
+	// gave this scheduler's name says why, for `kubectl describe`.
+	SchedulerNameReasonAnnotation = "multislice-scheduler.io/scheduler-name-reason"
+)

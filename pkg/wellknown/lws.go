@@ -22,3 +22,12 @@ const (
 	// LWSLeaderNameAnnotation on a worker names its group's leader pod.
 	LWSLeaderNameAnnotation = "leaderworkerset.sigs.k8s.io/leader-name"
 )
+
+// The LeaderWorkerSet API (leaderworkerset.x-k8s.io/v1). Its Go module is
+// not available here; what is read of the object is defined where it is
+// read (pkg/webhook).
+const (
+	LWSGroup    = "leaderworkerset.x-k8s.io"
+	LWSVersion  = "v1"
+	LWSResource = "leaderworkersets"
+)

@@ -62,5 +62,20 @@ func (b *JobBuilder) PodLabel(key, value string) *JobBuilder {
 	return b
 }
 
+// PodAnnotation puts an annotation on the pod template.
+func (b *JobBuilder) PodAnnotation(key, value string) *JobBuilder {
+	if b.job.Spec.Template.Annotations == nil {
+		b.job.Spec.Template.Annotations = map[string]string{}
+	}
+	b.job.Spec.Template.Annotations[key] = value
+	return b
+}
+
+// Label puts a label on the Job.
+func (b *JobBuilder) Label(key, value string) *JobBuilder {
+	b.job.Labels[key] = value
+	return b
+}
+
 // Obj returns the Job.
 func (b *JobBuilder) Obj() *batchv1.Job { return b.job }

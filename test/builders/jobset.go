@@ -74,6 +74,15 @@ func (b *JobSetBuilder) Annotation(key, value string) *JobSetBuilder {
 	return b
 }
 
+// Label sets a JobSet label.
+func (b *JobSetBuilder) Label(key, value string) *JobSetBuilder {
+	if b.js.Labels == nil {
+		b.js.Labels = map[string]string{}
+	}
+	b.js.Labels[key] = value
+	return b
+}
+
 // Pod edits the pod template used by replicated Jobs added after this call.
 func (b *JobSetBuilder) Pod(edit func(*PodBuilder)) *JobSetBuilder {
 	edit(b.pod)
