@@ -14,9 +14,11 @@ RUN CGO_ENABLED=0 go build -mod=vendor -trimpath \
         -X github.com/multislice-scheduler/multislice-scheduler/pkg/version.gitVersion=${VERSION} \
         -X github.com/multislice-scheduler/multislice-scheduler/pkg/version.gitCommit=${COMMIT} \
         -X github.com/multislice-scheduler/multislice-scheduler/pkg/version.buildDate=${BUILD_DATE}" \
-      -o /out/multislice-scheduler ./cmd/multislice-scheduler
+      -o /out/ ./cmd/multislice-scheduler ./cmd/multislice-webhook
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/multislice-scheduler /multislice-scheduler
+# The optional admission webhook (chart value webhook.enabled).
+COPY --from=build /out/multislice-webhook /multislice-webhook
 USER 65532:65532
 ENTRYPOINT ["/multislice-scheduler"]

@@ -73,7 +73,7 @@ KUBE_LDFLAGS   := -s -w \
 GO_SOURCES := go.mod go.sum $(shell find cmd pkg internal -type f \( -name '*.go' -o -name '*.yaml' -o -name '*.tmpl' -o -name '*.html' -o -name '*.js' -o -name '*.css' -o -name '*.svg' \) -not -name '*_test.go')
 CLUSTER_BINARIES := $(BIN)/etcd $(BIN)/kube-apiserver $(BIN)/kube-controller-manager \
 	$(BIN)/jobset-controller $(BIN)/kwok $(BIN)/multislice-scheduler $(BIN)/localcluster \
-	$(BIN)/kubectl-multislice $(BIN)/multislice-fleet
+	$(BIN)/kubectl-multislice $(BIN)/multislice-fleet $(BIN)/multislice-webhook
 
 .PHONY: build
 build: ## Build bin/multislice-scheduler.
@@ -94,6 +94,10 @@ $(BIN)/kubectl-multislice: $(GO_SOURCES)
 
 .PHONY: kubectl-multislice
 kubectl-multislice: $(BIN)/kubectl-multislice ## Build the kubectl plugin bin/kubectl-multislice (`kubectl multislice` with bin/ on PATH).
+
+# The admission webhook (docs/webhook.md), which the local cluster runs.
+$(BIN)/multislice-webhook: $(GO_SOURCES)
+	$(GO) build -ldflags '$(LDFLAGS)' -o $@ ./cmd/multislice-webhook
 
 # The fleet page, which the local cluster starts (`make run` prints its URL).
 $(BIN)/multislice-fleet: $(GO_SOURCES)
@@ -385,7 +389,8 @@ verify-chart: ## The Helm chart lints (also with the values docs/helm.md install
 	"$$tmp/chartcheck" -want manifests -got 'chart (default values)' "$$tmp/manifests.yaml" "$$tmp/chart.yaml"; \
 	( $(HELM) template ms "$$chart" --namespace sched-system -f "$$checks/custom-values.yaml" ) > "$$tmp/custom.yaml"; \
 	"$$tmp/chartcheck" -subset -want $(CHART_CHECKS)/custom-expect.yaml -got 'chart (custom-values.yaml)' "$$checks/custom-expect.yaml" "$$tmp/custom.yaml"; \
-	for refused in replicas=2,leaderElection.enabled=false podDisruptionBudget.maxUnavailable=1 namespace.name=; do \
+	for refused in replicas=2,leaderElection.enabled=false podDisruptionBudget.maxUnavailable=1 namespace.name= \
+	    webhook.enabled=true,webhook.tls.secretName=mine; do \
 	  if out="$$( ( $(HELM) template ms "$$chart" --set "$$refused" ) 2>&1 )"; then \
 	    echo "the chart rendered with --set $$refused, which it must refuse"; exit 1; \
 	  fi; \

@@ -43,6 +43,7 @@ type clusterFlags struct {
 	podRunTime                                  time.Duration
 	schedulerReplicas                           int
 	fleetPort                                   int
+	webhook                                     bool
 }
 
 func (f *clusterFlags) register(cmd *cobra.Command, defaultDir, defaultKubeconfig string) {
@@ -59,6 +60,7 @@ func (f *clusterFlags) registerWithReplicas(cmd *cobra.Command, defaultDir, defa
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig, "where to write the admin kubeconfig")
 	cmd.Flags().DurationVar(&f.podRunTime, "pod-run-time", 0, "how long Job pods run before they succeed (0: until deleted; the pod annotation "+localcluster.RunTimeAnnotation+" overrides it)")
 	cmd.Flags().IntVar(&f.fleetPort, "fleet-port", 8090, "loopback port of the fleet page, if free (else any free port; 0: any)")
+	cmd.Flags().BoolVar(&f.webhook, "webhook", true, "run multislice-webhook, which gives multislice-scheduler to the pods of objects naming one of its LocalQueues (docs/webhook.md)")
 	cmd.Flags().IntVar(&f.schedulerReplicas, "scheduler-replicas", replicas, "multislice-scheduler processes; more than 1 run with leader election on the configuration's lease (lease "+
 		localcluster.LeaseDuration.String()+", renew "+localcluster.RenewDeadline.String()+", retry "+localcluster.RetryPeriod.String()+")")
 }
@@ -66,7 +68,7 @@ func (f *clusterFlags) registerWithReplicas(cmd *cobra.Command, defaultDir, defa
 func (f *clusterFlags) options() localcluster.Options {
 	return localcluster.Options{
 		Dir: f.dir, BinDir: f.binDir, RepoDir: f.repoDir, NodePools: f.nodePools,
-		Kubeconfig: f.kubeconfig, PodRunTime: f.podRunTime, SchedulerReplicas: f.schedulerReplicas, FleetPort: f.fleetPort, Log: os.Stdout,
+		Kubeconfig: f.kubeconfig, PodRunTime: f.podRunTime, SchedulerReplicas: f.schedulerReplicas, FleetPort: f.fleetPort, NoWebhook: !f.webhook, Log: os.Stdout,
 	}
 }
 
@@ -133,6 +135,16 @@ func newUpCommand() *cobra.Command {
 	return cmd
 }
 
+// webhookLine says what the admission webhook does for the user, or that
+// it is off.
+func webhookLine(c *localcluster.Cluster) string {
+	if c.WebhookURL() == "" {
+		return "The admission webhook is off (--webhook=false): pods keep the scheduler they name."
+	}
+	return "Kueue manifests apply as written: the admission webhook gives multislice-scheduler to the pods of objects\n" +
+		"naming one of its LocalQueues or consuming a ProvisioningRequest (docs/webhook.md)."
+}
+
 func printUsage(c *localcluster.Cluster, opts localcluster.Options) {
 	kubeconfig, _ := filepath.Rel(mustGetwd(), c.KubeconfigPath)
 	if kubeconfig == "" || kubeconfig[0] == '.' {
@@ -153,6 +165,7 @@ The fleet page (live: pools, queues, pending workloads, timeline): %s
   %s apply %s
 
 Pods of Jobs run %s (annotation %s sets it per pod).
+%s
 Node pools follow %s while it runs.
 Scheduler metrics (its secure port authenticates through the apiserver, as in production):
 %s
@@ -161,7 +174,7 @@ Fault injection (in another terminal):
   bin/localcluster fail-pool tpu-v5e-2x4-0 --kubeconfig %s
   bin/localcluster recover-pool tpu-v5e-2x4-0 --kubeconfig %s
 `, c.StartupTime.Round(100*time.Millisecond), c.MemorySummary(), c.FleetURL(), kubeconfig, kubectl, kubectl, applyArgs(bannerExamples), runTime,
-		localcluster.RunTimeAnnotation, opts.NodePools, metricsLines(c.MetricsEndpoints()), kubeconfig, kubeconfig, kubeconfig)
+		localcluster.RunTimeAnnotation, webhookLine(c), opts.NodePools, metricsLines(c.MetricsEndpoints()), kubeconfig, kubeconfig, kubeconfig)
 	if qp := c.QueuedProvisioning(); qp != nil {
 		fmt.Printf(`Queued provisioning (queued-provisioning.gke.io): %s.
   %s get provisioningrequests -A

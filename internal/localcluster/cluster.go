@@ -3,7 +3,8 @@
 // kube-controller-manager, the JobSet controller with its admission
 // webhooks, KWOK for simulated accelerator node pools, kube-scheduler (the
 // default profile), multislice-scheduler with the shipped configuration,
-// and the fleet page (cmd/multislice-fleet) watching it all.
+// its admission webhook (cmd/multislice-webhook), and the fleet page
+// (cmd/multislice-fleet) watching it all.
 // Each component is a separate process supervised by the caller; `make run`,
 // `make demo` and the end-to-end tests all use it.
 package localcluster
@@ -41,7 +42,8 @@ type Options struct {
 	// configurations and logs (Dir/logs). It is wiped at every start.
 	Dir string
 	// BinDir holds etcd, kube-apiserver, kube-controller-manager,
-	// jobset-controller, kwok, multislice-scheduler and multislice-fleet.
+	// jobset-controller, kwok, multislice-scheduler, multislice-webhook
+	// and multislice-fleet.
 	BinDir string
 	// RepoDir is the repository root; manifests/ is read from it.
 	RepoDir string
@@ -70,6 +72,11 @@ type Options struct {
 	// SchedulerFlags are added to every multislice-scheduler replica's
 	// command line (e.g. --v=2 for its scheduling decisions in its log).
 	SchedulerFlags []string
+	// NoWebhook runs the cluster without the admission webhook
+	// (cmd/multislice-webhook, webhook.go), which is on by default: pods
+	// of objects naming one of our LocalQueues then keep the scheduler
+	// they name, as on a cluster where the chart's webhook is off.
+	NoWebhook bool
 	// FleetPort is the loopback port the fleet page (multislice-fleet)
 	// is served on when it is free; 0, or when it is taken: any free
 	// port. FleetURL says which.
@@ -204,6 +211,11 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	if err := c.installFleetViewer(ctx); err != nil {
 		return nil, err
 	}
+	if !opts.NoWebhook {
+		if err := c.installWebhookRBAC(ctx); err != nil {
+			return nil, err
+		}
+	}
 
 	// Controllers and schedulers, concurrently.
 	cfg := func(name string) string { return filepath.Join(opts.Dir, "config", name) }
@@ -235,6 +247,20 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 			args, env []string
 		}{name, "multislice-scheduler", append(schedulerArgs(cfg("multislice-scheduler.yaml"), creds.kubeconfigs["multislice-scheduler"], c.pki.CAFile(), c.ports.schedulers[i], creds.loopbackServing, len(replicas) > 1), opts.SchedulerFlags...), nil})
 	}
+	if !opts.NoWebhook {
+		scheduler, err := profileSchedulerName(opts.SchedulerConfig)
+		if err != nil {
+			return nil, err
+		}
+		certDir, err := c.webhookCertDir(creds.loopbackServing)
+		if err != nil {
+			return nil, err
+		}
+		starts = append(starts, struct {
+			name, bin string
+			args, env []string
+		}{WebhookComponent, "multislice-webhook", webhookArgs(creds.kubeconfigs[webhookUser], certDir, scheduler, c.ports.webhook), nil})
+	}
 	for _, s := range starts {
 		if err := c.run(s.name, s.bin, s.args, s.env); err != nil {
 			return nil, err
@@ -251,6 +277,15 @@ func Start(ctx context.Context, opts Options) (c *Cluster, err error) {
 	}
 	if err := c.registerJobSetWebhooks(ctx); err != nil {
 		return nil, err
+	}
+	// Ours likewise, once its informers have synced.
+	if !opts.NoWebhook {
+		if err := c.waitHTTP(ctx, WebhookComponent, c.WebhookURL()+"/readyz", 90*time.Second); err != nil {
+			return nil, err
+		}
+		if err := c.registerWebhook(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := c.ApplyNodePools(ctx, pools); err != nil {
 		return nil, err
@@ -389,6 +424,8 @@ func (c *Cluster) issueCredentials() (*credentials, error) {
 		{"kwok", "kwok-controller", []string{"system:masters"}},
 		// The fleet page reads with its own role (fleet.go).
 		{fleetUser, fleetUser, nil},
+		// So does the admission webhook (webhook.go).
+		{webhookUser, webhookUser, nil},
 	}
 	cr.kubeconfigs = map[string]string{}
 	server := loopbackURL("https", c.ports.apiserver)

@@ -26,6 +26,8 @@ type ports struct {
 	schedulers []int
 	// fleet serves the fleet page.
 	fleet int
+	// webhook serves the admission webhook (webhook.go).
+	webhook int
 }
 
 // freePorts picks the cluster's ports, with one secure port for each of
@@ -48,7 +50,7 @@ func freePorts(schedulerReplicas, preferredFleet int) (ports, error) {
 	}
 	p := ports{schedulers: make([]int, schedulerReplicas)}
 	dsts := []*int{&p.etcdClient, &p.etcdPeer, &p.apiserver, &p.controllerManager,
-		&p.jobsetWebhook, &p.jobsetHealth, &p.kubeScheduler}
+		&p.jobsetWebhook, &p.jobsetHealth, &p.kubeScheduler, &p.webhook}
 	for i := range p.schedulers {
 		dsts = append(dsts, &p.schedulers[i])
 	}

@@ -338,6 +338,7 @@ func TestExitOnItsOwn(t *testing.T) {
 		"a scheduler replica is started again":   {replicas: 2, component: "multislice-scheduler-1"},
 		"the lone scheduler is started again":    {replicas: 1, component: "multislice-scheduler"},
 		"the default scheduler is started again": {replicas: 1, component: "kube-scheduler"},
+		"the admission webhook is started again": {replicas: 1, component: WebhookComponent},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := supervised(t, tc.replicas)

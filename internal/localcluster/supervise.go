@@ -81,9 +81,10 @@ func (c *Cluster) SchedulerReplicas() []string {
 // by design, and a lone scheduler that crashed or was killed must not take
 // the cluster down with it (the state it rebuilds is the API's).
 func (c *Cluster) restartsOnExit(name string) bool {
-	if name == defaultSchedulerName {
-		// The default scheduler, for pods that name no scheduler: as
-		// stateless, and as restarted by its kubelet.
+	if name == defaultSchedulerName || name == WebhookComponent {
+		// The default scheduler, for pods that name no scheduler, and the
+		// admission webhook: as stateless, and as restarted by their
+		// kubelet.
 		return true
 	}
 	for _, r := range c.SchedulerReplicas() {

@@ -50,6 +50,14 @@ labels: a Deployment's selector cannot change after it is created.
 app.kubernetes.io/name: {{ include "multislice-scheduler.name" . }}
 {{- end }}
 
+{{/*
+What the webhook's pods are selected by: a name of their own, so that
+nothing of the scheduler's selects them.
+*/}}
+{{- define "multislice-scheduler.webhookSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "multislice-scheduler.name" . }}-webhook
+{{- end }}
+
 {{/* Labels of the objects that stand for the scheduler's pods. */}}
 {{- define "multislice-scheduler.labels" -}}
 {{ include "multislice-scheduler.selectorLabels" . }}
