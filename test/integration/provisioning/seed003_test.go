@@ -39,6 +39,8 @@ func TestSeed003(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("admission check dws-prov never active: %v", err)
 	}
+	// As written: the admission webhook gives its pods our scheduler.
+	harness.StartWebhook(t, e.cp)
 	e.cp.CreateFromFile(t, "manifests/examples/dws-gpu/job.yaml")
 	job := e.cp.WaitJobStarted(t, "default", "sample-job", "dws-local-queue")
 	if a := job.Spec.Template.Annotations; a[wellknown.ConsumeProvisioningRequestAnnotation] != "job-sample-job-dws-prov-1" ||

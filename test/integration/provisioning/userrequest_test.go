@@ -35,6 +35,9 @@ func TestSeed003WithoutQueue(t *testing.T) {
 		return answer{zones: []string{"us-central1-c", "us-central1-c"}, pool: "NODEPOOL_NAME"}
 	})
 	e.cp.CreateFromFile(t, "manifests/examples/dws-no-queue/provisioning-request.yaml")
+	// The admission webhook gives the Job's pods our scheduler, as they
+	// consume a ProvisioningRequest.
+	harness.StartWebhook(t, e.cp)
 	e.cp.CreateFromFile(t, "manifests/examples/dws-no-queue/job.yaml")
 	req, err := e.client.AutoscalingV1().ProvisioningRequests("default").Get(t.Context(), "dws-gpu-request", metav1.GetOptions{})
 	if err != nil {

@@ -107,8 +107,10 @@ func (e *env) testSeed003(t *testing.T) {
 		t.Errorf("ClusterQueue admissionChecks (-want +got):\n%s", diff)
 	}
 
-	// The Job, as the document gives it plus our schedulerName, is
-	// accepted; nothing unsuspends it here.
+	// The Job, as the document gives it, is accepted, and the admission
+	// webhook gives it our scheduler, as it names our LocalQueue; nothing
+	// unsuspends it here.
+	harness.StartWebhook(t, e.cp)
 	job := e.cp.CreateFromFile(t, "manifests/examples/dws-gpu/job.yaml")
 	if len(job) != 1 || job[0].GetKind() != "Job" {
 		t.Fatalf("dws-gpu/job.yaml holds %d objects, want one Job", len(job))
