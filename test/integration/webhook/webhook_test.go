@@ -85,7 +85,7 @@ func TestWebhookOnARealAPIServer(t *testing.T) {
 			t.Errorf("JobSet annotations %v", created.Annotations)
 		}
 		// Seed 003's Job: the queue by label, suspended.
-		job, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, builders.Job(ns, "sample-job").Queue(ourQueue).Suspended(true).Obj(), metav1.CreateOptions{})
+		job, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, newJob(builders.Job(ns, "sample-job").Queue(ourQueue).Suspended(true)), metav1.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,8 +93,8 @@ func TestWebhookOnARealAPIServer(t *testing.T) {
 			t.Errorf("Job pods' scheduler %q", got)
 		}
 		// Seed 003 without a queue: a Job whose pods consume a request.
-		consumer, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, builders.Job(ns, "dws-gpu-job").
-			PodAnnotation(wellknown.DeprecatedConsumeProvisioningRequestAnnotation, "dws-gpu-request").Obj(), metav1.CreateOptions{})
+		consumer, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, newJob(builders.Job(ns, "dws-gpu-job").
+			PodAnnotation(wellknown.DeprecatedConsumeProvisioningRequestAnnotation, "dws-gpu-request")), metav1.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +158,7 @@ func TestWebhookOnARealAPIServer(t *testing.T) {
 
 	t.Run("a LocalQueue created a moment before the object that names it", func(t *testing.T) {
 		cp.Queues().CreateLocalQueue(t, ns, "fresh", "cq")
-		job, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, builders.Job(ns, "fresh-job").Queue("fresh").Obj(), metav1.CreateOptions{})
+		job, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, newJob(builders.Job(ns, "fresh-job").Queue("fresh")), metav1.CreateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestWebhookOnARealAPIServer(t *testing.T) {
 		if _, err := cp.Client.CoreV1().Pods(ns).Create(ctx, builders.Pod(ns, "plain-while-down").Obj(), metav1.CreateOptions{}); err != nil {
 			t.Fatalf("a plain pod was refused while the webhook is down: %v", err)
 		}
-		if _, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, builders.Job(ns, "plain-job-while-down").Obj(), metav1.CreateOptions{}); err != nil {
+		if _, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, newJob(builders.Job(ns, "plain-job-while-down")), metav1.CreateOptions{}); err != nil {
 			t.Fatalf("a plain Job was refused while the webhook is down: %v", err)
 		}
 		ours := builders.JobSet(ns, "ours-already").Label(wellknown.QueueNameLabel, ourQueue).
@@ -187,7 +187,7 @@ func TestWebhookOnARealAPIServer(t *testing.T) {
 		}
 
 		// Failing closed: an object that opts in is refused, saying why.
-		_, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, builders.Job(ns, "queued-while-down").Queue(ourQueue).Obj(), metav1.CreateOptions{})
+		_, err := cp.Client.BatchV1().Jobs(ns).Create(ctx, newJob(builders.Job(ns, "queued-while-down").Queue(ourQueue)), metav1.CreateOptions{})
 		if err == nil || !strings.Contains(err.Error(), webhook.OptInWebhook) {
 			t.Fatalf("a queued Job while the webhook is down (Fail): %v, want an error naming %s", err, webhook.OptInWebhook)
 		}
@@ -195,7 +195,7 @@ func TestWebhookOnARealAPIServer(t *testing.T) {
 		w.Register(t, cp, admissionregistrationv1.Ignore)
 		var job *batchv1.Job
 		err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-			job, err = cp.Client.BatchV1().Jobs(ns).Create(ctx, builders.Job(ns, "queued-ignored").Queue(ourQueue).Obj(), metav1.CreateOptions{})
+			job, err = cp.Client.BatchV1().Jobs(ns).Create(ctx, newJob(builders.Job(ns, "queued-ignored").Queue(ourQueue)), metav1.CreateOptions{})
 			return err == nil, nil
 		})
 		if err != nil {
@@ -222,4 +222,11 @@ func createUnstructured(t *testing.T, dyn dynamic.Interface, gvr schema.GroupVer
 	if _, err := dyn.Resource(gvr).Namespace(ns).Create(t.Context(), &u, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create %s %s: %v", gvr.Resource, u.GetName(), err)
 	}
+}
+
+// newJob is a Job of b as a user writes it, for the apiserver to create.
+func newJob(b *builders.JobBuilder) *batchv1.Job {
+	job := b.Obj()
+	job.ResourceVersion, job.UID = "", ""
+	return job
 }
