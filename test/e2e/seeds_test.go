@@ -250,6 +250,7 @@ func TestWebhookDownBlocksNothingElse(t *testing.T) {
 	})
 
 	queued := builders.Job(ns, "queued").Queue("any-queue").Obj()
+	queued.ResourceVersion, queued.UID = "", ""
 	_, err = client.BatchV1().Jobs(ns).Create(t.Context(), queued, metav1.CreateOptions{})
 	if err == nil || !strings.Contains(err.Error(), "opt-in.webhook.multislice-scheduler.io") {
 		t.Fatalf("a Job naming a queue while the webhook is down: %v, want it refused by the webhook's failure policy", err)
