@@ -28,6 +28,10 @@ type claim struct {
 	// restart marks a restart hold (restarthold.go): no preemption, the
 	// workload's own nodes kept while it restarts.
 	restart bool
+	// migration marks, with restart, a move hold (migrate.go): the nodes
+	// a slice evicted off recycled nodes goes to, kept while its pods are
+	// recreated.
+	migration bool
 	// keepsCharge: the workload was admitted when the claim began, and
 	// keeps its quota while the claim lasts, though none of its pods is
 	// on a node — it restarts, or waits for its victims to go.
@@ -239,6 +243,9 @@ func (s *State) yieldsToLocked(holder, self workload.Key) bool {
 
 // describeClaimLocked says why a node is kept for k.
 func (s *State) describeClaimLocked(k workload.Key) string {
+	if c := s.claims[k]; c != nil && c.migration {
+		return fmt.Sprintf("node is kept for %s, whose pods move here off nodes being recycled", k)
+	}
 	if c := s.claims[k]; c != nil && c.restart {
 		return fmt.Sprintf("node is kept for %s, which ran here and is restarting", k)
 	}
@@ -281,7 +288,11 @@ func (s *State) expireClaimsLocked(now time.Time) (bool, Actions) {
 		}
 		ended = s.dropClaimLocked(key) || ended
 		if w := s.workloads[key]; w != nil && c.keepsCharge {
-			if c.restart {
+			switch {
+			case c.migration:
+				acts.Events = append(acts.Events, Event{Ref: w.ref, Reason: ReasonRestartHoldExpired,
+					Message: fmt.Sprintf("the pods of %s moved off nodes being recycled were not placed again within %s: the nodes and the quota kept for them are no longer kept", key, s.opts.RestartHold)})
+			case c.restart:
 				acts.Events = append(acts.Events, Event{Ref: w.ref, Reason: ReasonRestartHoldExpired,
 					Message: fmt.Sprintf("%s did not come back within %s of its restart: its nodes and its quota are no longer kept for it", key, s.opts.RestartHold)})
 			}

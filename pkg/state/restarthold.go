@@ -46,6 +46,11 @@ func (s *State) holdRestartLocked(w *Workload, old *workload.Workload) {
 		// Evicted since it was placed: what it had is its preemptor's.
 		return
 	}
+	if c := s.claims[w.key]; c != nil && c.migration {
+		// A slice was moving off recycled nodes when its owner restarted
+		// the whole workload: the whole workload's nodes are kept now.
+		s.dropClaimLocked(w.key)
+	}
 	if s.claims[w.key] != nil || s.book.ChargeOf(w.key) == nil && s.queueNameLocked(w) != "" {
 		return
 	}

@@ -216,6 +216,19 @@ func (ix *Index) DomainOf(node, key string) (string, bool) {
 	return v, ok
 }
 
+// Bounded lists, sorted, the nodes known to go away by themselves: those
+// given a Lifetime (flex-start nodes, mostly; few in any cluster).
+func (ix *Index) Bounded() []string {
+	out := make([]string, 0, len(ix.lifetimes))
+	for name := range ix.lifetimes {
+		if ix.nodes[name] != nil {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // AllNodes lists every node name, sorted.
 func (ix *Index) AllNodes() []string {
 	out := make([]string, 0, len(ix.nodes))
