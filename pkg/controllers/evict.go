@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -48,8 +49,12 @@ const (
 type eviction struct {
 	ref             state.PodRef
 	reason, message string
-	failures        int
-	next            time.Time
+	// viaAPI: through the Eviction API (policy/v1), which honours
+	// PodDisruptionBudgets and sets DisruptionTarget itself (reason
+	// EvictionByEvictionAPI), rather than by marking and deleting.
+	viaAPI   bool
+	failures int
+	next     time.Time
 }
 
 // Evictor carries out evictions until done; it holds those not done yet.
@@ -67,10 +72,10 @@ func NewEvictor(leading func() bool) *Evictor {
 	return &Evictor{leading: leading, pending: map[types.UID]*eviction{}, kick: make(chan struct{}, 1)}
 }
 
-func (e *Evictor) add(ref state.PodRef, reason, message string) {
+func (e *Evictor) add(ref state.PodRef, reason, message string, viaAPI bool) {
 	e.mu.Lock()
 	if _, ok := e.pending[ref.UID]; !ok {
-		e.pending[ref.UID] = &eviction{ref: ref, reason: reason, message: message}
+		e.pending[ref.UID] = &eviction{ref: ref, reason: reason, message: message, viaAPI: viaAPI}
 	}
 	e.mu.Unlock()
 	select {
@@ -127,8 +132,30 @@ func (e *Evictor) Evict(ctx context.Context, pods []state.PodRef, reason, messag
 		return
 	}
 	for _, ref := range pods {
-		e.add(ref, reason, message)
+		e.add(ref, reason, message, false)
 	}
+}
+
+// EvictViaAPI evicts each pod through the Eviction API, retrying until it
+// is gone: the apiserver marks it DisruptionTarget (so a Job's
+// podFailurePolicy can ignore it) and a PodDisruptionBudget may make it
+// wait. reason and message are for the log; say why on the pods with
+// events. A standby's call is dropped.
+func (e *Evictor) EvictViaAPI(ctx context.Context, pods []state.PodRef, reason, message string) {
+	if !e.leading() {
+		return
+	}
+	for _, ref := range pods {
+		e.add(ref, reason, message, true)
+	}
+}
+
+// Evicting reports whether an eviction of the pod is under way.
+func (e *Evictor) Evicting(uid types.UID) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	_, ok := e.pending[uid]
+	return ok
 }
 
 // Run carries out evictions with cs until ctx ends, the pods of st's
@@ -180,6 +207,9 @@ func evictOne(ctx context.Context, cs kubernetes.Interface, pods corelisters.Pod
 	if err != nil {
 		return false
 	}
+	if e.viaAPI {
+		return evictViaAPI(ctx, cs, pod, e)
+	}
 	if !hasDisruptionTarget(pod, e.reason) {
 		cond := &corev1.PodCondition{
 			Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue,
@@ -204,6 +234,27 @@ func evictOne(ctx context.Context, cs kubernetes.Interface, pods corelisters.Pod
 		return true
 	}
 	logIfFirst(logger, e, err, "Could not delete an evicted pod; retrying")
+	return false
+}
+
+// evictViaAPI evicts pod through the Eviction API; it reports whether the
+// eviction is done. A PodDisruptionBudget that allows no disruption now
+// (429) is retried like any failure.
+func evictViaAPI(ctx context.Context, cs kubernetes.Interface, pod *corev1.Pod, e *eviction) bool {
+	uid := e.ref.UID
+	err := cs.CoreV1().Pods(pod.Namespace).EvictV1(ctx, &policyv1.Eviction{
+		ObjectMeta:    metav1.ObjectMeta{Namespace: pod.Namespace, Name: pod.Name},
+		DeleteOptions: &metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid}},
+	})
+	switch {
+	case err == nil, apierrors.IsNotFound(err), apierrors.IsConflict(err):
+		// Conflict: another pod of the same name; the one to evict is gone.
+		return true
+	case apierrors.IsTooManyRequests(err):
+		logIfFirst(klog.FromContext(ctx), e, err, "A PodDisruptionBudget does not allow evicting the pod now; retrying")
+	default:
+		logIfFirst(klog.FromContext(ctx), e, err, "Could not evict a pod through the Eviction API; retrying")
+	}
 	return false
 }
 

@@ -63,6 +63,9 @@ type Runtime struct {
 	permitTimeouts map[string]time.Duration
 	// evict carries out evictions (nil until first used).
 	evict *controllers.Evictor
+	// migrate moves pods off nodes being recycled (nil until the pod
+	// informer is known).
+	migrate *controllers.Migrator
 	// workloads writes admissions, and what users must be told, on
 	// Workload objects.
 	workloads controllers.WorkloadWriter
@@ -147,6 +150,8 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	if err := rt.watchPods(ctx); err != nil {
 		return nil, err
 	}
+	podInformer := c.Informers.Core().V1().Pods()
+	rt.migrate = controllers.NewMigrator(rt.state, rt.evictions(), rt.events, podInformer.Lister(), rt.Leading)
 	if err := rt.watchNodes(ctx); err != nil {
 		return nil, err
 	}
@@ -155,7 +160,6 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	rt.watchSources(ctx, un)
 	rt.watchQueues(ctx)
 	go rt.expireLoop(ctx)
-	podInformer := c.Informers.Core().V1().Pods()
 	rt.WhileLeading(ctx, func(ctx context.Context) {
 		if !toolscache.WaitForCacheSync(ctx.Done(), podInformer.Informer().HasSynced) {
 			return
@@ -165,6 +169,7 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
 		go rt.held.Run(ctx, controllers.HeldPodsClient(c.KubeConfig, c.Client), podInformer.Lister())
 		go rt.reconcileUsage(ctx, podInformer.Lister(), set.QuotaReconcile)
+		go rt.migrate.Run(ctx)
 		rt.evictions().Run(ctx, rt.state, c.Client, podInformer.Lister())
 	})
 	return rt, nil
@@ -287,7 +292,12 @@ func (rt *Runtime) watchNodes(ctx context.Context) error {
 	go rt.watchComputeClasses(ctx, lifetimes)
 	return feedInformer(ctx, rt, nodes.Informer(), func(n *corev1.Node) state.Actions {
 		lifetimes.set(n)
-		return rt.state.UpsertNode(n)
+		acts := rt.state.UpsertNode(n)
+		if n.Spec.Unschedulable {
+			// A cordon may be a recycled node's: its pods move now.
+			rt.migrate.Kick()
+		}
+		return acts
 	}, func(n *corev1.Node) state.Actions {
 		lifetimes.bounded.Delete(n.Name)
 		return rt.state.DeleteNode(n.Name)

@@ -145,6 +145,21 @@ func (b *PodBuilder) Running(node string) *PodBuilder {
 	return b.NodeName(node).Phase(corev1.PodRunning)
 }
 
+// ControlledBy makes the pod's controller the object of kind (a Job,
+// say) named name, as the owner that creates a pod sets it: the object
+// that recreates the pod when it is evicted. Its UID is <name>-uid.
+func (b *PodBuilder) ControlledBy(apiVersion, kind, name string) *PodBuilder {
+	b.pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: apiVersion, Kind: kind, Name: name,
+		UID: types.UID(name + "-uid"), Controller: new(true), BlockOwnerDeletion: new(true)}}
+	return b
+}
+
+// OwnedByJob is ControlledBy the pod's Job (its job-name label), as the
+// Job controller creates a JobSet's or a Job's pods.
+func (b *PodBuilder) OwnedByJob() *PodBuilder {
+	return b.ControlledBy("batch/v1", "Job", b.pod.Labels[wellknown.LegacyJobNameLabel])
+}
+
 // Obj returns the built pod.
 func (b *PodBuilder) Obj() *corev1.Pod { return b.pod.DeepCopy() }
 
