@@ -311,6 +311,18 @@ func (c *Cluster) eventsAbout(objs map[objectKey]types.UID) []EventLine {
 	return out
 }
 
+// When says when t is from now: "in 3m", "2m ago", "-" for none.
+func When(now, t time.Time) string {
+	switch {
+	case t.IsZero():
+		return "-"
+	case t.After(now):
+		return "in " + Age(t, now)
+	default:
+		return Age(now, t) + " ago"
+	}
+}
+
 // Age renders how long ago t was, as kubectl does (2m, 3h, 5d); "-" for
 // a zero time.
 func Age(now, t time.Time) string {

@@ -50,6 +50,26 @@ type Pool struct {
 	// Holders are the workloads with live pods on the pool, longest
 	// holding first; none: the pool is free.
 	Holders []Holder `json:"holders,omitempty"`
+	// Recycles is the earliest recycling start of its nodes (flex-start
+	// with node recycling: their replacements are asked for then), Ends
+	// their earliest end of life, by their ComputeClass; zero: none.
+	Recycles time.Time `json:"recycles,omitzero"`
+	Ends     time.Time `json:"ends,omitzero"`
+	// Lifetimes are those of its nodes that have one, by name.
+	Lifetimes []NodeLifetime `json:"lifetimes,omitempty"`
+}
+
+// NodeLifetime is when a node goes away by itself, as its ComputeClass
+// says (pkg/computeclass): its recycling start (zero: not recycled) and
+// its end of life; Phase is Running, Recycling or Ended now, and
+// Cordoned says whether it is cordoned (a recycled node is, once its
+// replacement is Ready: its pods are then moved off it).
+type NodeLifetime struct {
+	Node     string             `json:"node"`
+	Phase    computeclass.Phase `json:"phase"`
+	Recycles time.Time          `json:"recycles,omitzero"`
+	Ends     time.Time          `json:"ends"`
+	Cordoned bool               `json:"cordoned,omitempty"`
 }
 
 // Free reports whether no live pod is bound to the pool.
@@ -107,6 +127,11 @@ func domains(c *Cluster, key string) ([]Pool, map[string][]*corev1.Node) {
 		p.Zone = distinct(nodes, func(n *corev1.Node) string { return n.Labels[wellknown.ZoneLabel] })
 		p.Resource = string(acceleratorResource(nodes))
 		for _, n := range nodes {
+			if lt, ok := nodeLifetime(c, classes, n); ok {
+				p.Lifetimes = append(p.Lifetimes, lt)
+				p.Recycles = earliest(p.Recycles, lt.Recycles)
+				p.Ends = earliest(p.Ends, lt.Ends)
+			}
 			health, why := nodeHealth(c, classes, n)
 			if healthRank[health] > healthRank[p.Health] {
 				p.Health = health
@@ -189,15 +214,7 @@ func nodeHealth(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.
 // gives it (computeclass.NodeLifetime; a flex-start node of no class
 // known here ends after 7 days), with the time its phase began.
 func lifetimePhase(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.Node) (computeclass.Phase, time.Time) {
-	name := computeclass.NodeClass(n)
-	if name == "" && computeclass.NodeCapacity(n) != computeclass.FlexStart {
-		return computeclass.Running, time.Time{}
-	}
-	var class *cloudv1.ComputeClass
-	if c.ComputeClassesServed {
-		class = classes[name]
-	}
-	lt, _ := computeclass.NodeLifetime(class, n)
+	lt := classLifetime(c, classes, n)
 	switch phase := lt.PhaseAt(c.Now); phase {
 	case computeclass.Ended:
 		return phase, lt.End
@@ -206,6 +223,39 @@ func lifetimePhase(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *core
 	default:
 		return phase, time.Time{}
 	}
+}
+
+// classLifetime is the lifetime n's ComputeClass gives it (zero for a
+// node of no class that is not flex-start).
+func classLifetime(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.Node) computeclass.Lifetime {
+	name := computeclass.NodeClass(n)
+	if name == "" && computeclass.NodeCapacity(n) != computeclass.FlexStart {
+		return computeclass.Lifetime{}
+	}
+	var class *cloudv1.ComputeClass
+	if c.ComputeClassesServed {
+		class = classes[name]
+	}
+	lt, _ := computeclass.NodeLifetime(class, n)
+	return lt
+}
+
+// nodeLifetime is n's lifetime as listed; ok is false for a node that
+// does not go away by itself.
+func nodeLifetime(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.Node) (NodeLifetime, bool) {
+	lt := classLifetime(c, classes, n)
+	if lt.End.IsZero() {
+		return NodeLifetime{}, false
+	}
+	return NodeLifetime{Node: n.Name, Phase: lt.PhaseAt(c.Now), Recycles: lt.RecycleAt, Ends: lt.End, Cordoned: n.Spec.Unschedulable}, true
+}
+
+// earliest is the earlier of two times, a zero time counting as none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
 }
 
 // holders groups the live pods bound to a pool by workload.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"testing"
 	"time"
 
@@ -113,12 +114,18 @@ func TestPools(t *testing.T) {
 				p.Nodes, p.Capacity = 1, 4
 				p.Health = HealthRecycling
 				p.Problems = []string{"flex-1-node-0: recycling since 2025-01-01T00:50:00Z"}
+				p.Recycles, p.Ends = builders.Epoch.Add(50*time.Minute), builders.Epoch.Add(time.Hour)
+				p.Lifetimes = []NodeLifetime{{Node: "flex-1-node-0", Phase: computeclass.Recycling, Recycles: p.Recycles, Ends: p.Ends, Cordoned: true}}
 			})},
 		},
-		"before its recycling start it is ok": {
+		"before its recycling start it is ok, and says when it recycles and ends": {
 			cluster: Cluster{Now: builders.Epoch.Add(49 * time.Minute), Nodes: []*corev1.Node{flexNode().Obj()},
 				ComputeClasses: []*cloudv1.ComputeClass{class}, ComputeClassesServed: true},
-			want: []Pool{with(v5e("flex-1"), func(p *Pool) { p.Nodes, p.Capacity = 1, 4 })},
+			want: []Pool{with(v5e("flex-1"), func(p *Pool) {
+				p.Nodes, p.Capacity = 1, 4
+				p.Recycles, p.Ends = builders.Epoch.Add(50*time.Minute), builders.Epoch.Add(time.Hour)
+				p.Lifetimes = []NodeLifetime{{Node: "flex-1-node-0", Phase: computeclass.Running, Recycles: p.Recycles, Ends: p.Ends}}
+			})},
 		},
 		"without the ComputeClass API a flex-start node ends after 7 days": {
 			cluster: Cluster{Now: builders.Epoch.Add(8 * 24 * time.Hour), Nodes: []*corev1.Node{flexNode().Obj()},
@@ -127,6 +134,8 @@ func TestPools(t *testing.T) {
 				p.Nodes, p.Capacity = 1, 4
 				p.Health = HealthRecycling
 				p.Problems = []string{"flex-1-node-0: past its end of life 2025-01-08T00:00:00Z"}
+				p.Ends = builders.Epoch.Add(7 * 24 * time.Hour)
+				p.Lifetimes = []NodeLifetime{{Node: "flex-1-node-0", Phase: computeclass.Ended, Ends: p.Ends}}
 			})},
 		},
 		"GPU and CPU pools; nodes of no pool are left out": {
@@ -147,5 +156,27 @@ func TestPools(t *testing.T) {
 				t.Errorf("Pools (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// `pools -o wide` says when each pool's first node is recycled and ends.
+func TestPrintPoolsWideShowsLifetimes(t *testing.T) {
+	class := builders.ComputeClass("flex").FlexStart("ct5lp-hightpu-4t", 3600, 600).Obj()
+	b := builders.Node("flex-1-node-0").TPU(builders.V5e, "2x4", 4).Label(wellknown.NodePoolLabel, "flex-1").Created(builders.Epoch)
+	for k, v := range computeclass.NodeLabels("flex", &class.Spec.Priorities[0], "") {
+		b.Label(k, v)
+	}
+	c := Cluster{Now: builders.Epoch.Add(55 * time.Minute), Nodes: []*corev1.Node{b.Unschedulable().Obj()},
+		ComputeClasses: []*cloudv1.ComputeClass{class}, ComputeClassesServed: true}
+	var out bytes.Buffer
+	if err := PrintPools(&out, Pools(&c), c.Now, true); err != nil {
+		t.Fatal(err)
+	}
+	want := lines(
+		"POOL     ACCELERATOR            TOPOLOGY   ZONE   NODES   HEALTH      HELD BY   PRIORITY   SINCE   USED                 PODS   RECYCLES   ENDS    PROBLEMS",
+		"flex-1   tpu-v5-lite-podslice   2x4        -      1       recycling   free      -          -       0/4 google.com/tpu   0      5m ago     in 5m   flex-1-node-0: recycling since 2025-01-01T00:50:00Z",
+	)
+	if diff := cmp.Diff(want, trimLines(out.String())); diff != "" {
+		t.Errorf("pools -o wide (-want +got):\n%s", diff)
 	}
 }

@@ -88,7 +88,7 @@ type PoolsOutput struct {
 func PrintPools(w io.Writer, pools []Pool, now time.Time, wide bool) error {
 	header := []string{"POOL", "ACCELERATOR", "TOPOLOGY", "ZONE", "NODES", "HEALTH", "HELD BY", "PRIORITY", "SINCE"}
 	if wide {
-		header = append(header, "USED", "PODS", "PROBLEMS")
+		header = append(header, "USED", "PODS", "RECYCLES", "ENDS", "PROBLEMS")
 	}
 	t := newTable(w, header...)
 	for _, p := range pools {
@@ -116,7 +116,7 @@ func PrintPools(w io.Writer, pools []Pool, now time.Time, wide bool) error {
 			for _, h := range p.Holders {
 				pods += h.Pods
 			}
-			cells = append(cells, used, fmt.Sprint(pods), strings.Join(p.Problems, "; "))
+			cells = append(cells, used, fmt.Sprint(pods), When(now, p.Recycles), When(now, p.Ends), strings.Join(p.Problems, "; "))
 		}
 		t.row(cells...)
 	}

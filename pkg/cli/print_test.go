@@ -53,11 +53,11 @@ func TestPrintTables(t *testing.T) {
 				return PrintPools(b, Pools(c), c.Now, true)
 			},
 			want: lines(
-				"POOL     ACCELERATOR            TOPOLOGY   ZONE   NODES   HEALTH   HELD BY           PRIORITY   SINCE   USED                 PODS   PROBLEMS",
-				"pool-1   tpu-v5-lite-podslice   2x4        -      2       ok       JobSet ns/train   1000       9m30s   8/8 google.com/tpu   2      -",
-				"pool-2   tpu-v5-lite-podslice   2x4        -      2       ok       JobSet ns/train   1000       9m30s   8/8 google.com/tpu   2      -",
-				"pool-3   tpu-v5-lite-podslice   2x4        -      2       ok       free              -          -       0/8 google.com/tpu   0      -",
-				"pool-4   tpu-v5-lite-podslice   2x4        -      2       failed   free              -          -       0/8 google.com/tpu   0      pool-4-node-0: Ready=False (KubeletNotReady); pool-4-node-1: Ready=False (KubeletNotReady)",
+				"POOL     ACCELERATOR            TOPOLOGY   ZONE   NODES   HEALTH   HELD BY           PRIORITY   SINCE   USED                 PODS   RECYCLES   ENDS   PROBLEMS",
+				"pool-1   tpu-v5-lite-podslice   2x4        -      2       ok       JobSet ns/train   1000       9m30s   8/8 google.com/tpu   2      -          -      -",
+				"pool-2   tpu-v5-lite-podslice   2x4        -      2       ok       JobSet ns/train   1000       9m30s   8/8 google.com/tpu   2      -          -      -",
+				"pool-3   tpu-v5-lite-podslice   2x4        -      2       ok       free              -          -       0/8 google.com/tpu   0      -          -      -",
+				"pool-4   tpu-v5-lite-podslice   2x4        -      2       failed   free              -          -       0/8 google.com/tpu   0      -          -      pool-4-node-0: Ready=False (KubeletNotReady); pool-4-node-1: Ready=False (KubeletNotReady)",
 			),
 		},
 		"queues": {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/computeclass"
 )
 
 // maxEvents is how many of the latest events `why` prints (-o wide: all).
@@ -53,8 +55,47 @@ func PrintWhy(w io.Writer, e *Explanation, now time.Time, wide bool) error {
 	p.checks(e.Checks, e.Consumes)
 	p.preemption(e.Preemption, now, wide)
 	p.pods(e.Pods)
+	p.lifetimes(e.Lifetimes, now)
 	p.events(e.Events, now, wide)
 	return p.err
+}
+
+// lifetimes prints when the nodes its pods are on go away, and what that
+// means for the pods.
+func (p *printer) lifetimes(ls []PodsNodeLifetime, now time.Time) {
+	if len(ls) == 0 {
+		return
+	}
+	p.section("Node lifetimes (flex-start nodes its pods run on):")
+	rows := make([][]string, 0, len(ls))
+	for _, l := range ls {
+		rows = append(rows, []string{l.Node, l.Pool, fmt.Sprint(l.Pods), string(l.Phase),
+			stamp(now, l.Recycles), stamp(now, l.Ends), lifetimeNote(l)})
+	}
+	p.table([]string{"NODE", "POOL", "PODS", "PHASE", "RECYCLES", "ENDS", "NOTE"}, rows)
+}
+
+// stamp is a time for a table: "2025-01-01T00:50:00Z (in 3m)".
+func stamp(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339) + " (" + When(now, t) + ")"
+}
+
+func lifetimeNote(l PodsNodeLifetime) string {
+	switch {
+	case l.Phase == computeclass.Recycling && l.Cordoned:
+		return "recycled: its replacement is Ready; the scheduler moves its pods off it (Migrating events)"
+	case l.Phase == computeclass.Recycling:
+		return "its replacement is being provisioned; its pods move once the node is cordoned"
+	case l.Phase == computeclass.Ended:
+		return "past its end of life: it is being removed, its pods with it"
+	case !l.Recycles.IsZero():
+		return "its pods move to its replacement when it is recycled"
+	default:
+		return "not recycled: its pods end with it"
+	}
 }
 
 type printer struct {

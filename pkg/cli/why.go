@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -55,7 +56,18 @@ type Explanation struct {
 	Consumes   *RequestExplanation   `json:"consumes,omitempty"`
 	Preemption PreemptionExplanation `json:"preemption"`
 	Pods       PodsExplanation       `json:"pods"`
-	Events     []EventLine           `json:"events,omitempty"`
+	// Lifetimes are those of the nodes its bound pods are on that go
+	// away by themselves (flex-start), with its pods on each.
+	Lifetimes []PodsNodeLifetime `json:"nodeLifetimes,omitempty"`
+	Events    []EventLine        `json:"events,omitempty"`
+}
+
+// PodsNodeLifetime is the lifetime of a node some of a workload's pods
+// are on.
+type PodsNodeLifetime struct {
+	NodeLifetime
+	Pool string `json:"pool,omitempty"`
+	Pods int    `json:"pods"`
 }
 
 // SliceExplanation is one slice (pod set) of a workload.
@@ -147,6 +159,7 @@ func Why(c *Cluster, ref WorkloadRef) *Explanation {
 	e.Priority, e.PriorityClass = priorityOf(wl, pods, model)
 	e.Slices, e.Domains = c.explainSlices(ref, wl, model, pods)
 	e.Pods = c.explainPods(pods)
+	e.Lifetimes = c.podsNodeLifetimes(pods)
 	for _, s := range e.Slices {
 		e.Pods.Expected += s.Pods
 	}
@@ -287,6 +300,32 @@ func (c *Cluster) explainSlices(ref WorkloadRef, wl *multislicev1alpha1.Workload
 		out = append(out, se)
 	}
 	return out, c.explainDomains(ref, shapes)
+}
+
+// podsNodeLifetimes lists the lifetimes of the nodes pods are bound to,
+// by node name, for the nodes that go away by themselves.
+func (c *Cluster) podsNodeLifetimes(pods []*corev1.Pod) []PodsNodeLifetime {
+	count := map[string]int{}
+	for _, p := range pods {
+		if bound(p) {
+			count[p.Spec.NodeName]++
+		}
+	}
+	classes := map[string]*cloudv1.ComputeClass{}
+	for _, cc := range c.ComputeClasses {
+		classes[cc.Name] = cc
+	}
+	var out []PodsNodeLifetime
+	for _, n := range c.Nodes {
+		if count[n.Name] == 0 {
+			continue
+		}
+		if lt, ok := nodeLifetime(c, classes, n); ok {
+			out = append(out, PodsNodeLifetime{NodeLifetime: lt, Pool: n.Labels[wellknown.NodePoolLabel], Pods: count[n.Name]})
+		}
+	}
+	slices.SortFunc(out, func(a, b PodsNodeLifetime) int { return strings.Compare(a.Node, b.Node) })
+	return out
 }
 
 // selectorString renders a node selector as k=v pairs, GKE's label

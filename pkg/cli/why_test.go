@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +16,9 @@ import (
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
+	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/computeclass"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
@@ -303,5 +308,53 @@ func TestResolve(t *testing.T) {
 		if _, _, err := ParseTarget(bad); err == nil {
 			t.Errorf("ParseTarget(%q) accepted it", bad)
 		}
+	}
+}
+
+// `why` says when the flex-start nodes a workload runs on are recycled
+// and end, and what becomes of its pods there.
+func TestWhyShowsNodeLifetimes(t *testing.T) {
+	class := builders.ComputeClass("flex").FlexStart("ct5lp-hightpu-4t", 3600, 600).Obj()
+	flex := func(i int, created time.Time) *builders.NodeBuilder {
+		b := builders.Node(fmt.Sprintf("flex-1-node-%d", i)).TPU(builders.V5e, "2x4", 4).
+			Label(wellknown.NodePoolLabel, "flex-1").Created(created)
+		for k, v := range computeclass.NodeLabels("flex", &class.Spec.Priorities[0], "") {
+			b.Label(k, v)
+		}
+		return b
+	}
+	train := unit.JobSet("train").ReplicatedJob("slice", 1, 2).Obj()
+	c := Cluster{
+		Now: builders.Epoch.Add(55 * time.Minute),
+		// Node 0 is recycled (cordoned once its replacement, node 2, was
+		// Ready); node 1, created later, is not recycled yet.
+		Nodes: []*corev1.Node{flex(0, builders.Epoch).Unschedulable().Obj(), flex(1, builders.Epoch.Add(10*time.Minute)).Obj(),
+			flex(2, builders.Epoch.Add(54*time.Minute)).Obj()},
+		Pods:                 builders.MembersOn(train, "flex-1-node-0", "flex-1-node-1"),
+		JobSets:              []*jobsetv1alpha2.JobSet{train},
+		ComputeClasses:       []*cloudv1.ComputeClass{class},
+		ComputeClassesServed: true,
+	}
+	e := Why(&c, WorkloadRef{KindJobSet, "ns", "train"})
+	at := func(m time.Duration) time.Time { return builders.Epoch.Add(m * time.Minute) }
+	want := []PodsNodeLifetime{
+		{NodeLifetime: NodeLifetime{Node: "flex-1-node-0", Phase: computeclass.Recycling, Recycles: at(50), Ends: at(60), Cordoned: true}, Pool: "flex-1", Pods: 1},
+		{NodeLifetime: NodeLifetime{Node: "flex-1-node-1", Phase: computeclass.Running, Recycles: at(60), Ends: at(70)}, Pool: "flex-1", Pods: 1},
+	}
+	if diff := cmp.Diff(want, e.Lifetimes); diff != "" {
+		t.Errorf("lifetimes (-want +got):\n%s", diff)
+	}
+	var b bytes.Buffer
+	if err := PrintWhy(&b, e, c.Now, false); err != nil {
+		t.Fatal(err)
+	}
+	section := lines(
+		"Node lifetimes (flex-start nodes its pods run on):",
+		"  NODE            POOL     PODS   PHASE       RECYCLES                        ENDS                            NOTE",
+		"  flex-1-node-0   flex-1   1      Recycling   2025-01-01T00:50:00Z (5m ago)   2025-01-01T01:00:00Z (in 5m)    recycled: its replacement is Ready; the scheduler moves its pods off it (Migrating events)",
+		"  flex-1-node-1   flex-1   1      Running     2025-01-01T01:00:00Z (in 5m)    2025-01-01T01:10:00Z (in 15m)   its pods move to its replacement when it is recycled",
+	)
+	if got := trimLines(b.String()); !strings.Contains(got, section) {
+		t.Errorf("why prints\n%s\nwithout\n%s", got, section)
 	}
 }
