@@ -52,7 +52,7 @@ func TestRenderKWOKConfig(t *testing.T) {
 			for _, o := range objs {
 				kinds[o.GetKind()]++
 			}
-			if kinds["KwokConfiguration"] != 1 || kinds["Stage"] != 6 {
+			if kinds["KwokConfiguration"] != 1 || kinds["Stage"] != 8 {
 				t.Errorf("kinds = %v", kinds)
 			}
 			for _, w := range tc.want {
