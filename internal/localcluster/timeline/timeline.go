@@ -316,9 +316,24 @@ func (t *Timeline) Pod(p *corev1.Pod) {
 				t.jobRunning(p.Namespace, s.job, subject)
 			}
 		case corev1.PodFailed:
+			if c := disruptionTarget(p); c != nil {
+				// Ended on purpose (an eviction), not by its own failure.
+				t.emit(subject, "%s evicted%s", who, reasonSuffix(c.Reason, c.Message))
+				break
+			}
 			t.emit(subject, "%s failed%s", who, reasonSuffix(p.Status.Reason, p.Status.Message))
 		}
 	}
+}
+
+// disruptionTarget is the pod's DisruptionTarget=True condition (nil: none).
+func disruptionTarget(p *corev1.Pod) *corev1.PodCondition {
+	for i := range p.Status.Conditions {
+		if c := &p.Status.Conditions[i]; c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue {
+			return c
+		}
+	}
+	return nil
 }
 
 // sliceRunning reports a slice, and its JobSet, once all their pods run.
@@ -424,8 +439,24 @@ func (t *Timeline) Event(e *corev1.Event) {
 		t.emit(obj.Name, "preempts: %s", e.Message)
 	case (obj.Kind == "JobSet" || obj.Kind == "PodGroup") && e.Reason == "Preempted":
 		t.emit(obj.Name, "preempted: %s", e.Message)
+	case workloadKinds[obj.Kind] && e.Reason == reasonMigrating:
+		t.emit(obj.Name, "moves off recycled nodes: %s", e.Message)
+	case workloadKinds[obj.Kind] && (e.Reason == reasonMigrationWaiting || e.Reason == reasonMigrationBlocked):
+		t.emit(obj.Name, "waits to move off recycled nodes (%s): %s", e.Reason, e.Message)
 	}
 }
+
+// The scheduler's events on a workload moved off nodes being recycled
+// (pkg/controllers' Migrator: ReasonMigrating and the others).
+const (
+	reasonMigrating        = "Migrating"
+	reasonMigrationWaiting = "MigrationWaiting"
+	reasonMigrationBlocked = "MigrationBlocked"
+)
+
+// workloadKinds are the kinds of the objects the scheduler's events about
+// whole workloads are on.
+var workloadKinds = map[string]bool{"JobSet": true, "Job": true, "PodGroup": true}
 
 // isFollowerRejection recognizes the JobSet pod webhook refusing a follower
 // pod because its leader is not scheduled yet.

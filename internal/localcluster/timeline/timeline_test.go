@@ -189,6 +189,33 @@ func TestWorkloadPreemption(t *testing.T) {
 	}
 }
 
+// Moves off recycled nodes are told on the workload: a wait, then the move.
+func TestWorkloadMigration(t *testing.T) {
+	tl, out, _ := newTest()
+	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "JobSet", Namespace: "default", Name: "train"},
+		Reason: "MigrationWaiting", Message: "slice 0 (train-slice-0) of JobSet default/train should move off node a-0"})
+	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "JobSet", Namespace: "default", Name: "train"},
+		Reason: "Migrating", Message: "slice 0 (train-slice-0) of JobSet default/train moves whole off node a-0"})
+	// Its pod, evicted, ends Failed with DisruptionTarget: an eviction, not
+	// a failure of its own.
+	pod := jobPod("train-slice-0", "train-slice-0-0-x1", "a-0", corev1.PodRunning, "")
+	tl.Pod(pod)
+	pod = pod.DeepCopy()
+	pod.Status.Phase = corev1.PodFailed
+	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"}}
+	tl.Pod(pod)
+	got := strings.Join(lines(out), "\n")
+	if strings.Contains(got, "failed") {
+		t.Errorf("an evicted pod is told as failed:\n%s", got)
+	}
+	for _, w := range []string{"train waits to move off recycled nodes (MigrationWaiting): slice 0", "train moves off recycled nodes: slice 0 (train-slice-0)",
+		"evicted (EvictionByEvictionAPI: Eviction API: evicting)"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("timeline lacks %q:\n%s", w, got)
+		}
+	}
+}
+
 func TestWaitReasons(t *testing.T) {
 	a := "0/25 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 15 node(s) had untolerated taint(s). preemption: 0/25 nodes are available: 22 Preemption is not helpful for scheduling."
 	b := "0/25 nodes are available: 12 node(s) had untolerated taint(s), 2 node(s) didn't match pod anti-affinity rules. preemption: 0/25 nodes are available: 20 Preemption is not helpful for scheduling."
