@@ -21,7 +21,9 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/autoprovision"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/demo"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/timeline"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/cli"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/computeclass"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
@@ -33,9 +35,13 @@ const seedClass = "dws-model-inference-class"
 // variant) with no spot capacity, through the real JobSet controller and
 // webhooks, the scheduler and the simulated node auto-provisioning. The
 // scenario waits for the JobSet to run on flex-start node pools, for
-// their nodes to be recycled and replaced, and for the JobSet to restart
-// and run again; the test checks that every slice ends whole on the
-// replacements of one node pool, and the story the timeline tells.
+// their nodes to be recycled and replaced, and for the JobSet to run
+// again. The test checks that the workload migrated rather than died with
+// its nodes: each slice was moved whole by the scheduler (Migrating), no
+// pod of its Jobs counted as failed and the JobSet never restarted; that
+// every slice ends whole on the replacements of one node pool; what the
+// timeline tells; and that `kubectl multislice pools -o wide` and `why`
+// say when the nodes are recycled and end.
 func TestFlexStartRecyclingDemo(t *testing.T) {
 	s, err := demo.Load(filepath.Join(repoRoot, "manifests", "examples", "flex-start-recycling", "demo.yaml"))
 	if err != nil {
@@ -67,10 +73,39 @@ func TestFlexStartRecyclingDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if js.Status.Restarts < 1 {
-		t.Errorf("JobSet restarts = %d, want at least 1 (its first nodes were recycled away)", js.Status.Restarts)
-	}
 	pods := slicesOnReplacements(t, js, computeclass.FlexStart, true)
+	if js.Status.Restarts != 0 {
+		t.Errorf("JobSet restarts = %d, want 0: its slices were to migrate, not fail with their recycled nodes", js.Status.Restarts)
+	}
+	jobs, err := client.BatchV1().Jobs(ns).List(t.Context(), metav1.ListOptions{LabelSelector: wellknown.JobSetNameLabel + "=flex-inference"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs.Items {
+		if j.Status.Failed != 0 {
+			t.Errorf("Job %s counted %d failed pods, want 0: evicted pods (DisruptionTarget) are ignored by its podFailurePolicy", j.Name, j.Status.Failed)
+		}
+	}
+	if len(jobs.Items) != 2 {
+		t.Errorf("%d Jobs, want the JobSet's 2 (of its first and only attempt)", len(jobs.Items))
+	}
+
+	// The scheduler moved each slice whole, and said so on the JobSet.
+	events, err := client.CoreV1().Events(ns).List(t.Context(), metav1.ListOptions{FieldSelector: "involvedObject.kind=JobSet,involvedObject.name=flex-inference,reason=" + controllers.ReasonMigrating})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := map[string]bool{}
+	for _, e := range events.Items {
+		for _, slice := range []string{"flex-inference-slice-0", "flex-inference-slice-1"} {
+			if strings.Contains(e.Message, "("+slice+")") && strings.Contains(e.Message, "moves whole") {
+				moved[slice] = true
+			}
+		}
+	}
+	if len(moved) != 2 {
+		t.Errorf("Migrating events on the JobSet tell the moves of %v, want both slices", moved)
+	}
 
 	// Each node the slices run on replaced one whose life the events on
 	// it tell: created, recycling started, cordoned, removed. Events of
@@ -97,16 +132,44 @@ func TestFlexStartRecyclingDemo(t *testing.T) {
 		}
 	}
 
-	// The story: scale-up through flex-start, the JobSet running, its
-	// pods failing with their removed nodes, the restart, each slice
-	// taking its node pool of replacements again.
+	// The story: scale-up through flex-start, the JobSet running, each
+	// slice moved by the scheduler, the JobSet running again, never
+	// restarted and no pod failed.
 	inOrder(t, story,
 		"pod triggered scale-up: ComputeClass "+seedClass+" priority 1 (flex-start g2-standard-24)",
 		"flex-inference all 4 pods running",
-		"leader pod failed",
-		"restarted by the JobSet controller (restart 1)",
-		"which no pod uses",
+		"flex-inference moves off recycled nodes: slice",
 		"flex-inference all 4 pods running")
+	for _, never := range []string{"restarted by the JobSet controller", "pod failed"} {
+		if strings.Contains(story, never) {
+			t.Errorf("the timeline tells %q: the workload was to migrate, not fail", never)
+		}
+	}
+
+	// kubectl multislice says when the replacements are recycled and end.
+	bin := kubectlPlugin(t)
+	var listed cli.PoolsOutput
+	multisliceJSON(t, bin, &listed, "pools")
+	now := time.Now()
+	for _, p := range pods {
+		pool := poolOfNode(t, p.Spec.NodeName)
+		i := slices.IndexFunc(listed.Pools, func(lp cli.Pool) bool { return lp.Name == pool })
+		if i < 0 {
+			t.Fatalf("pools lists no %s", pool)
+		}
+		lp := listed.Pools[i]
+		if lp.Recycles.IsZero() || lp.Ends.IsZero() || !lp.Recycles.Before(lp.Ends) || lp.Ends.After(now.Add(6*time.Minute)) {
+			t.Errorf("pool %s: recycles %v, ends %v; want both set, within the 5 minutes its class gives its nodes", pool, lp.Recycles, lp.Ends)
+		}
+	}
+	wide := multislice(t, bin, 0, "pools", "-o", "wide")
+	if !lineWith(wide, "RECYCLES", "ENDS", "PROBLEMS") || !lineWith(wide, poolOfNode(t, pods[0].Spec.NodeName), "in ") {
+		t.Errorf("pools -o wide does not say when the pools are recycled and end:\n%s", wide)
+	}
+	why := multislice(t, bin, 0, "why", "jobset/flex-inference", "-n", ns)
+	if !strings.Contains(why, "Node lifetimes") || !lineWith(why, pods[0].Spec.NodeName, "Running") {
+		t.Errorf("why does not list its nodes' lifetimes:\n%s", why)
+	}
 }
 
 // Seed 001's class takes spot capacity first; when the spot capacity is

@@ -34,19 +34,25 @@ func (cp *ControlPlane) CreateNodePool(t testing.TB, pool *builders.NodePoolBuil
 	t.Helper()
 	var created []*corev1.Node
 	for _, n := range pool.Build() {
-		status := n.Status
-		obj, err := cp.Client.CoreV1().Nodes().Create(t.Context(), n, metav1.CreateOptions{})
-		if err != nil {
-			t.Fatalf("create node %s: %v", n.Name, err)
-		}
-		obj.Status = status
-		obj, err = cp.Client.CoreV1().Nodes().UpdateStatus(t.Context(), obj, metav1.UpdateOptions{})
-		if err != nil {
-			t.Fatalf("update node status %s: %v", n.Name, err)
-		}
-		created = append(created, obj)
+		created = append(created, cp.CreateNode(t, n))
 	}
 	return created
+}
+
+// CreateNode creates one node, with its status (a node joining a pool).
+func (cp *ControlPlane) CreateNode(t testing.TB, n *corev1.Node) *corev1.Node {
+	t.Helper()
+	status := n.Status
+	obj, err := cp.Client.CoreV1().Nodes().Create(t.Context(), n, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("create node %s: %v", n.Name, err)
+	}
+	obj.Status = status
+	obj, err = cp.Client.CoreV1().Nodes().UpdateStatus(t.Context(), obj, metav1.UpdateOptions{})
+	if err != nil {
+		t.Fatalf("update node status %s: %v", n.Name, err)
+	}
+	return obj
 }
 
 // CreatePod creates a pod.

@@ -83,6 +83,13 @@ func (cp *ControlPlane) SetNodePoolUnschedulable(t testing.TB, pool string, unsc
 	}
 }
 
+// CordonNode cordons one node, as GKE cordons a node it recycles once
+// its replacement is Ready.
+func (cp *ControlPlane) CordonNode(t testing.TB, name string) {
+	t.Helper()
+	cp.updateNode(t, name, "", func(node *corev1.Node) { node.Spec.Unschedulable = true })
+}
+
 // updateNode applies edit to the node's latest version, retrying on
 // conflicts (the scheduler never writes nodes, but a test may race itself).
 // subresource "status" writes the status; "" the object.
