@@ -243,7 +243,7 @@ func (m *Migrator) act(ctx context.Context, mv Move, now time.Time) {
 	case mv.UnderWay:
 		return
 	case !mv.Evict:
-		msg := fmt.Sprintf("%s should move off %s before %s, and %s: %s", u.Describe(), describeRecycled(u), endsAt(u), waitVerb(u), mv.Why)
+		msg := fmt.Sprintf("%s should move off %s, and %s: %s", u.Describe(), describeRecycled(u), waitVerb(u), mv.Why)
 		for _, p := range u.Pods {
 			if !slices.Contains(u.Recycled, p.Node) {
 				continue
@@ -273,9 +273,9 @@ func (m *Migrator) act(ctx context.Context, mv Move, now time.Time) {
 	m.mu.Unlock()
 	var msg string
 	if u.Plain() {
-		msg = fmt.Sprintf("evicted to move off %s, which ends by %s: its owner recreates it elsewhere", describeRecycled(u), endsAt(u))
+		msg = fmt.Sprintf("evicted to move off %s: its owner recreates it elsewhere", describeRecycled(u))
 	} else {
-		msg = fmt.Sprintf("%s moves whole off %s, which ends by %s: its %d pod(s) are evicted, and go to %s", u.Describe(), describeRecycled(u), endsAt(u), len(u.Pods), mv.Target)
+		msg = fmt.Sprintf("%s moves whole off %s: its %d pod(s) are evicted and go to %s", u.Describe(), describeRecycled(u), len(u.Pods), mv.Target)
 	}
 	klog.FromContext(ctx).Info("Moving pods off nodes being recycled", "unit", u.Describe(), "nodes", u.Recycled, "pods", len(refs), "target", mv.Target)
 	m.events.Normal(refOf(u), ReasonMigrating, msg)
@@ -302,21 +302,19 @@ func refOf(u state.MigrationUnit) *corev1.ObjectReference {
 	return &u.Ref
 }
 
-// describeRecycled names u's recycled nodes: "node n1 (recycled: cordoned
-// once its replacement was Ready)".
+// describeRecycled names u's recycled nodes and when they are gone at
+// the latest: "node n1 (recycled: cordoned once its replacement was
+// Ready; gone by 2025-01-01T01:00:00Z at the latest)".
 func describeRecycled(u state.MigrationUnit) string {
-	what := "node "
+	what, its := "node ", "its replacement was"
 	if len(u.Recycled) > 1 {
-		what = "nodes "
+		what, its = "nodes ", "their replacements were"
 	}
-	return what + strings.Join(u.Recycled, ", ") + " (being recycled: cordoned once the replacement was Ready)"
-}
-
-func endsAt(u state.MigrationUnit) string {
-	if u.Ends.IsZero() {
-		return "it is removed"
+	gone := ""
+	if !u.Ends.IsZero() {
+		gone = "; gone by " + u.Ends.UTC().Format(time.RFC3339) + " at the latest"
 	}
-	return "its end of life at " + u.Ends.UTC().Format(time.RFC3339)
+	return what + strings.Join(u.Recycled, ", ") + " (recycled: cordoned once " + its + " Ready" + gone + ")"
 }
 
 func waitVerb(u state.MigrationUnit) string {
