@@ -41,8 +41,13 @@ type flexNode struct {
 
 func (n flexNode) name() string { return builders.NodePool(n.pool).NodeName(n.i) }
 
+// gpuTaint is the taint GKE gives GPU nodes; the apiserver's
+// ExtendedResourceToleration admission gives pods asking for GPUs its
+// toleration (the pods, not their JobSet's template).
+var gpuTaint = corev1.Taint{Key: string(wellknown.ResourceGPU), Value: "present", Effect: corev1.TaintEffectNoSchedule}
+
 func (n flexNode) obj() *corev1.Node {
-	b := builders.NodePool(n.pool).Nodes(n.i+1).GPU("nvidia-l4", 1).Label(wellknown.FlexStartLabel, "true")
+	b := builders.NodePool(n.pool).Nodes(n.i+1).GPU("nvidia-l4", 1).Label(wellknown.FlexStartLabel, "true").Taint(gpuTaint)
 	if n.cordoned {
 		b.Unschedulable()
 	}
@@ -92,7 +97,9 @@ func (f *migration) pod(p *corev1.Pod) {
 
 // jobSet adds train, 2 slices of 2 one-GPU pods, each slice on a pool of
 // its own, running on nodes (the i-th pod on nodes[i]), its pods owned
-// by their Jobs unless bare.
+// by their Jobs unless bare. The pods are as the apiserver admitted them:
+// each Job's leader with JobSet's exclusive affinities, its follower
+// pinned to the leader's pool, all tolerating the GPU taint.
 func (f *migration) jobSet(bare bool, nodes ...string) *jobsetv1alpha2.JobSet {
 	js := builders.JobSet("ns", "train").UID("train-uid").Created(builders.Epoch).Exclusive(wellknown.NodePoolLabel).
 		Pod(func(p *builders.PodBuilder) {
@@ -103,11 +110,17 @@ func (f *migration) jobSet(bare bool, nodes ...string) *jobsetv1alpha2.JobSet {
 		f.t.Fatal(err)
 	}
 	f.st.UpsertSource(w.Key, w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: "ns", Name: "train", UID: js.UID})
-	for _, p := range builders.MembersOn(js, nodes...) {
-		if !bare {
-			p = builders.Edit(p).OwnedByJob().Obj()
+	for i, p := range builders.MembersOn(js, nodes...) {
+		builders.JobSetPodWebhook(p, nil)
+		b := builders.Edit(p).Toleration(corev1.Toleration{Key: gpuTaint.Key, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule})
+		if !builders.IsJobLeader(p) {
+			leaderPool, _, _ := strings.Cut(nodes[i-1], "-node-")
+			b.NodeSelector(wellknown.NodePoolLabel, leaderPool)
 		}
-		f.pod(p)
+		if !bare {
+			b.OwnedByJob()
+		}
+		f.pod(b.Obj())
 	}
 	return js
 }

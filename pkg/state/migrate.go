@@ -196,11 +196,17 @@ func (s *State) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *Migration
 }
 
 // SnapshotForMove is a snapshot of key's workload as it would stand were
-// the placed pods of slice gone: their requests freed on their nodes, the
-// slice planned afresh (no longer pinned to its domain), and the nodes
-// that do not last — being recycled or past their end (Lifetime.Ending),
-// where a move would have to move again — taken as unusable. What pods on
-// nodes request is read from the state's own index of them.
+// the placed pods of slice gone and recreated by their owner: their
+// requests freed on their nodes, and the slice planned afresh, no longer
+// pinned to its domain. The recreated pods are shaped as they will come
+// (movedMembers): from the pods themselves, which carry what admission
+// added to the template (tolerations of the nodes' accelerator taints);
+// a slice JobSet's webhook stages comes back as its leader alone, its
+// followers (pinned to the old leader's domain) to follow it. The nodes
+// that do not last — being recycled or past their end
+// (Lifetime.Ending), where a move would have to move again — are taken
+// as unusable. What pods on nodes request is read from the state's own
+// index of them.
 func (s *State) SnapshotForMove(key workload.Key, slice int) *Snapshot {
 	sn := s.snapshot(key, s.requestedLocked, false)
 	self := sn.Self
@@ -208,15 +214,18 @@ func (s *State) SnapshotForMove(key workload.Key, slice int) *Snapshot {
 		return sn
 	}
 	gone := map[types.UID]bool{}
+	var moved []*Pod
 	members := make([]*Pod, 0, len(self.Members))
 	for _, m := range self.Members {
 		if m.Member.Slice == slice && m.Node != "" {
 			gone[m.UID] = true
+			moved = append(moved, m)
 			continue
 		}
 		members = append(members, m)
 	}
-	self.Members = members
+	self.Members = append(members, movedMembers(moved)...)
+	slices.SortFunc(self.Members, func(a, b *Pod) int { return strings.Compare(a.Name, b.Name) })
 	pods := make([]PodView, 0, len(self.Pods))
 	for _, p := range self.Pods {
 		if !gone[p.UID] {
@@ -246,6 +255,28 @@ func (s *State) SnapshotForMove(key workload.Key, slice int) *Snapshot {
 		}
 	}
 	return sn
+}
+
+// movedMembers are the pending members a slice's evicted pods come back
+// as: unplaced copies (the state's records are shared, never changed); for
+// a slice whose leader JobSet's webhook staged, the leader alone, as its
+// Job recreates it first and the planner shapes the followers still to
+// come like it (their node selectors pinned them to the old domain).
+func movedMembers(pods []*Pod) []*Pod {
+	for _, p := range pods {
+		if p.StagedLeader {
+			pods = []*Pod{p}
+			break
+		}
+	}
+	out := make([]*Pod, 0, len(pods))
+	for _, p := range pods {
+		c := *p
+		c.Node, c.Assumed = "", false
+		c.holds, c.heldDomain = nil, nil
+		out = append(out, &c)
+	}
+	return out
 }
 
 // requestedLocked is what the pods the state knows on node request, as
