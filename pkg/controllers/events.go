@@ -58,13 +58,31 @@ func (s *EventSink) changed(obj, reason, msg string) bool {
 }
 
 func (s *EventSink) emit(ref *corev1.ObjectReference, eventType, reason, msg string) {
+	s.emitAbout(ref, "", eventType, reason, msg)
+}
+
+// emitAbout records an event on ref about subject, one of several things
+// events of one reason on ref may be about (the slices of a workload):
+// each subject's are limited on their own.
+func (s *EventSink) emitAbout(ref *corev1.ObjectReference, subject, eventType, reason, msg string) {
 	if s == nil || s.recorder == nil || ref == nil || ref.Name == "" {
 		return
 	}
-	if !s.changed(string(ref.UID)+ref.Kind+ref.Namespace+ref.Name, reason, msg) {
+	if !s.changed(string(ref.UID)+ref.Kind+ref.Namespace+ref.Name+"#"+subject, reason, msg) {
 		return
 	}
 	s.recorder.Eventf(ref, nil, eventType, reason, "Scheduling", "%s", msg)
+}
+
+// NormalAbout records a normal event on a workload object about one of
+// its parts (subject: a slice), limited apart from its other parts'.
+func (s *EventSink) NormalAbout(ref *corev1.ObjectReference, subject, reason, msg string) {
+	s.emitAbout(ref, subject, corev1.EventTypeNormal, reason, msg)
+}
+
+// WarnAbout is NormalAbout for a warning.
+func (s *EventSink) WarnAbout(ref *corev1.ObjectReference, subject, reason, msg string) {
+	s.emitAbout(ref, subject, corev1.EventTypeWarning, reason, msg)
 }
 
 // Normal records a normal event on a workload object.

@@ -257,9 +257,9 @@ func (m *Migrator) act(ctx context.Context, mv Move, now time.Time) {
 			}
 		}
 		if mv.Warn {
-			m.events.Warn(refOf(u), ReasonMigrationBlocked, msg)
+			m.events.WarnAbout(refOf(u), u.ID(), ReasonMigrationBlocked, msg)
 		} else {
-			m.events.Normal(refOf(u), ReasonMigrationWaiting, msg)
+			m.events.NormalAbout(refOf(u), u.ID(), ReasonMigrationWaiting, msg)
 		}
 		return
 	}
@@ -278,7 +278,8 @@ func (m *Migrator) act(ctx context.Context, mv Move, now time.Time) {
 		msg = fmt.Sprintf("%s moves whole off %s: its %d pod(s) are evicted and go to %s", u.Describe(), describeRecycled(u), len(u.Pods), mv.Target)
 	}
 	klog.FromContext(ctx).Info("Moving pods off nodes being recycled", "unit", u.Describe(), "nodes", u.Recycled, "pods", len(refs), "target", mv.Target)
-	m.events.Normal(refOf(u), ReasonMigrating, msg)
+	// Each slice's move is told, however soon after another's.
+	m.events.NormalAbout(refOf(u), u.ID(), ReasonMigrating, msg)
 	for _, p := range u.Pods {
 		if pod := m.pod(p); pod != nil {
 			m.events.NormalPod(pod, ReasonMigrating, msg)

@@ -294,6 +294,26 @@ func TestMigratorMovesASliceOnceAndTellsIt(t *testing.T) {
 	}
 }
 
+// Two slices recycled at once both move, and each move is told on the
+// workload (events of one reason on one object are otherwise restated at
+// most every RestatePeriod).
+func TestMigratorTellsEachSlicesMove(t *testing.T) {
+	nodes := append(poolNodes("flex-a", oldLife, true, true),
+		flexNode{pool: "flex-a", i: 2, life: newLife}, flexNode{pool: "flex-a", i: 3, life: newLife})
+	nodes = append(nodes, poolNodes("flex-b", oldLife, true, true)...)
+	nodes = append(nodes, flexNode{pool: "flex-b", i: 2, life: newLife}, flexNode{pool: "flex-b", i: 3, life: newLife})
+	f := newMigration(t, nodes...)
+	f.jobSet(false, "flex-a-node-0", "flex-a-node-1", "flex-b-node-0", "flex-b-node-1")
+	f.m.Round(t.Context())
+	if diff := cmp.Diff(append(slices.Clone(slice0), slice1...), f.evicting()); diff != "" {
+		t.Errorf("evicted pods (-want +got):\n%s", diff)
+	}
+	// 2 on the JobSet, 1 on each of the 4 pods.
+	if got := f.eventsSeen(); len(got) != 6 || slices.ContainsFunc(got, func(e string) bool { return e != "Normal Migrating" }) {
+		t.Errorf("events %v, want 6 Normal Migrating", got)
+	}
+}
+
 // A plain pod of this scheduler on a recycled node moves alone, at once;
 // a pod of another scheduler is left to the platform.
 func TestMigratorMovesPlainPodsAlone(t *testing.T) {
