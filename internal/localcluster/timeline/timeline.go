@@ -317,8 +317,12 @@ func (t *Timeline) Pod(p *corev1.Pod) {
 			}
 		case corev1.PodFailed:
 			if c := disruptionTarget(p); c != nil {
-				// Ended on purpose (an eviction), not by its own failure.
+				// Ended on purpose (an eviction), not by its own failure:
+				// its JobSet is told running whole again once it is.
 				t.emit(subject, "%s evicted%s", who, reasonSuffix(c.Reason, c.Message))
+				if js := t.jobsets[p.Namespace+"/"+jobset]; inJobSet && js != nil {
+					js.running = false
+				}
 				break
 			}
 			t.emit(subject, "%s failed%s", who, reasonSuffix(p.Status.Reason, p.Status.Message))

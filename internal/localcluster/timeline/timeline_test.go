@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"github.com/google/go-cmp/cmp"
 	"strings"
 	"testing"
 	"time"
@@ -189,30 +190,40 @@ func TestWorkloadPreemption(t *testing.T) {
 	}
 }
 
-// Moves off recycled nodes are told on the workload: a wait, then the move.
+// A move off recycled nodes is told on the workload: its wait, the move,
+// its pods evicted (an eviction, not a failure of their own), and the
+// JobSet running whole again.
 func TestWorkloadMigration(t *testing.T) {
 	tl, out, _ := newTest()
+	tl.Node(readyNode("a-0", "pool-a", true, false))
+	tl.Node(readyNode("a-1", "pool-a", true, false))
+	tl.JobSet(jobSet("train", 1, 1))
+	tl.Pod(pod("train", "0", "0", "a-0", corev1.PodRunning))
 	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "JobSet", Namespace: "default", Name: "train"},
 		Reason: "MigrationWaiting", Message: "slice 0 (train-slice-0) of JobSet default/train should move off node a-0"})
 	tl.Event(&corev1.Event{InvolvedObject: corev1.ObjectReference{Kind: "JobSet", Namespace: "default", Name: "train"},
 		Reason: "Migrating", Message: "slice 0 (train-slice-0) of JobSet default/train moves whole off node a-0"})
-	// Its pod, evicted, ends Failed with DisruptionTarget: an eviction, not
-	// a failure of its own.
-	pod := jobPod("train-slice-0", "train-slice-0-0-x1", "a-0", corev1.PodRunning, "")
-	tl.Pod(pod)
-	pod = pod.DeepCopy()
-	pod.Status.Phase = corev1.PodFailed
-	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"}}
-	tl.Pod(pod)
-	got := strings.Join(lines(out), "\n")
-	if strings.Contains(got, "failed") {
-		t.Errorf("an evicted pod is told as failed:\n%s", got)
+	evicted := pod("train", "0", "0", "a-0", corev1.PodFailed)
+	evicted.Status.Conditions = []corev1.PodCondition{{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue, Reason: "EvictionByEvictionAPI", Message: "Eviction API: evicting"}}
+	tl.Pod(evicted)
+	tl.PodDeleted(evicted)
+	again := pod("train", "0", "0", "a-1", corev1.PodRunning)
+	again.Name += "-2"
+	tl.Pod(again)
+	want := []string{
+		"0.0s train created: 1 × slice of 1 pods, 4 google.com/tpu, scheduler multislice-scheduler, one cloud.google.com/gke-nodepool per slice",
+		"0.0s train slice-0 leader pod bound to a-0 (pool pool-a) by multislice-scheduler",
+		"0.0s train slice-0 running: 1 pods on pool pool-a",
+		"0.0s train all 1 pods running, on pools pool-a",
+		"0.0s train waits to move off recycled nodes (MigrationWaiting): slice 0 (train-slice-0) of JobSet default/train should move off node a-0",
+		"0.0s train moves off recycled nodes: slice 0 (train-slice-0) of JobSet default/train moves whole off node a-0",
+		"0.0s train slice-0 leader pod evicted (EvictionByEvictionAPI: Eviction API: evicting)",
+		"0.0s train slice-0 leader pod bound to a-1 (pool pool-a) by multislice-scheduler",
+		"0.0s train slice-0 running: 1 pods on pool pool-a",
+		"0.0s train all 1 pods running, on pools pool-a",
 	}
-	for _, w := range []string{"train waits to move off recycled nodes (MigrationWaiting): slice 0", "train moves off recycled nodes: slice 0 (train-slice-0)",
-		"evicted (EvictionByEvictionAPI: Eviction API: evicting)"} {
-		if !strings.Contains(got, w) {
-			t.Errorf("timeline lacks %q:\n%s", w, got)
-		}
+	if diff := cmp.Diff(want, lines(out)); diff != "" {
+		t.Errorf("timeline (-want +got):\n%s", diff)
 	}
 }
 
