@@ -5,6 +5,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/utils/clock"
 )
@@ -58,31 +59,39 @@ func (s *EventSink) changed(obj, reason, msg string) bool {
 }
 
 func (s *EventSink) emit(ref *corev1.ObjectReference, eventType, reason, msg string) {
-	s.emitAbout(ref, "", eventType, reason, msg)
+	s.emitAbout(ref, nil, eventType, reason, msg)
 }
 
-// emitAbout records an event on ref about subject, one of several things
-// events of one reason on ref may be about (the slices of a workload):
-// each subject's are limited on their own.
-func (s *EventSink) emitAbout(ref *corev1.ObjectReference, subject, eventType, reason, msg string) {
+// emitAbout records an event on ref about related, one of several objects
+// events of one reason on ref may be about (the pods of one slice of a
+// workload, among its slices): each related object's are limited on their
+// own, and the API keeps them apart too — it folds events that differ
+// only in their message into one series, which shows the first message.
+func (s *EventSink) emitAbout(ref, related *corev1.ObjectReference, eventType, reason, msg string) {
 	if s == nil || s.recorder == nil || ref == nil || ref.Name == "" {
 		return
 	}
-	if !s.changed(string(ref.UID)+ref.Kind+ref.Namespace+ref.Name+"#"+subject, reason, msg) {
+	key := string(ref.UID) + ref.Kind + ref.Namespace + ref.Name
+	var rel runtime.Object
+	if related != nil {
+		key += "#" + related.Kind + "/" + related.Namespace + "/" + related.Name + "/" + string(related.UID)
+		rel = related
+	}
+	if !s.changed(key, reason, msg) {
 		return
 	}
-	s.recorder.Eventf(ref, nil, eventType, reason, "Scheduling", "%s", msg)
+	s.recorder.Eventf(ref, rel, eventType, reason, "Scheduling", "%s", msg)
 }
 
-// NormalAbout records a normal event on a workload object about one of
-// its parts (subject: a slice), limited apart from its other parts'.
-func (s *EventSink) NormalAbout(ref *corev1.ObjectReference, subject, reason, msg string) {
-	s.emitAbout(ref, subject, corev1.EventTypeNormal, reason, msg)
+// NormalAbout records a normal event on a workload object about related
+// (a pod of one of its slices), limited apart from events about others.
+func (s *EventSink) NormalAbout(ref, related *corev1.ObjectReference, reason, msg string) {
+	s.emitAbout(ref, related, corev1.EventTypeNormal, reason, msg)
 }
 
 // WarnAbout is NormalAbout for a warning.
-func (s *EventSink) WarnAbout(ref *corev1.ObjectReference, subject, reason, msg string) {
-	s.emitAbout(ref, subject, corev1.EventTypeWarning, reason, msg)
+func (s *EventSink) WarnAbout(ref, related *corev1.ObjectReference, reason, msg string) {
+	s.emitAbout(ref, related, corev1.EventTypeWarning, reason, msg)
 }
 
 // Normal records a normal event on a workload object.

@@ -1,12 +1,20 @@
 package controllers
 
 import (
+	"context"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -68,5 +76,38 @@ func TestEventSinkRestatesAReasonAtMostOncePerPeriod(t *testing.T) {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// Events about different parts of a workload (the pods of two slices) are
+// each recorded, at once, and stay apart in the API: the events API folds
+// events of one object and reason that differ only in their message into
+// one series, which shows only the first message.
+func TestEventsAboutPartsOfAWorkloadStayApart(t *testing.T) {
+	cs := kubefake.NewClientset()
+	b := events.NewBroadcaster(&events.EventSinkImpl{Interface: cs.EventsV1()})
+	b.StartRecordingToSink(t.Context().Done())
+	defer b.Shutdown()
+	sink := NewEventSink(b.NewRecorder(scheme.Scheme, "multislice-scheduler"), clock.RealClock{})
+	ref := &corev1.ObjectReference{APIVersion: "jobset.x-k8s.io/v1alpha2", Kind: "JobSet", Namespace: "ns", Name: "js", UID: "uid"}
+	for _, slice := range []string{"0", "1"} {
+		pod := &corev1.ObjectReference{APIVersion: "v1", Kind: "Pod", Namespace: "ns", Name: "js-slice-" + slice + "-0", UID: types.UID("pod-" + slice)}
+		sink.NormalAbout(ref, pod, ReasonMigrating, "slice "+slice+" moves")
+	}
+	var notes []string
+	err := wait.PollUntilContextTimeout(t.Context(), 50*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
+		list, err := cs.EventsV1().Events("ns").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err
+		}
+		notes = nil
+		for _, e := range list.Items {
+			notes = append(notes, e.Note)
+		}
+		return len(notes) >= 2, nil
+	})
+	slices.Sort(notes)
+	if err != nil || !slices.Equal(notes, []string{"slice 0 moves", "slice 1 moves"}) {
+		t.Errorf("events in the API: %q (%v), want one per slice", notes, err)
 	}
 }

@@ -257,9 +257,9 @@ func (m *Migrator) act(ctx context.Context, mv Move, now time.Time) {
 			}
 		}
 		if mv.Warn {
-			m.events.WarnAbout(refOf(u), u.ID(), ReasonMigrationBlocked, msg)
+			m.events.WarnAbout(refOf(u), relatedOf(u), ReasonMigrationBlocked, msg)
 		} else {
-			m.events.NormalAbout(refOf(u), u.ID(), ReasonMigrationWaiting, msg)
+			m.events.NormalAbout(refOf(u), relatedOf(u), ReasonMigrationWaiting, msg)
 		}
 		return
 	}
@@ -279,7 +279,7 @@ func (m *Migrator) act(ctx context.Context, mv Move, now time.Time) {
 	}
 	klog.FromContext(ctx).Info("Moving pods off nodes being recycled", "unit", u.Describe(), "nodes", u.Recycled, "pods", len(refs), "target", mv.Target)
 	// Each slice's move is told, however soon after another's.
-	m.events.NormalAbout(refOf(u), u.ID(), ReasonMigrating, msg)
+	m.events.NormalAbout(refOf(u), relatedOf(u), ReasonMigrating, msg)
 	for _, p := range u.Pods {
 		if pod := m.pod(p); pod != nil {
 			m.events.NormalPod(pod, ReasonMigrating, msg)
@@ -301,6 +301,17 @@ func refOf(u state.MigrationUnit) *corev1.ObjectReference {
 		return nil
 	}
 	return &u.Ref
+}
+
+// relatedOf is the pod events about u on its workload are related to: its
+// first pod on a recycled node (each move's pods are new ones).
+func relatedOf(u state.MigrationUnit) *corev1.ObjectReference {
+	for _, p := range u.Pods {
+		if slices.Contains(u.Recycled, p.Node) {
+			return &corev1.ObjectReference{APIVersion: "v1", Kind: "Pod", Namespace: p.Namespace, Name: p.Name, UID: p.UID}
+		}
+	}
+	return nil
 }
 
 // describeRecycled names u's recycled nodes and when they are gone at
