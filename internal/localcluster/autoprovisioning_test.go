@@ -15,7 +15,7 @@ func TestDescribeAutoProvisioning(t *testing.T) {
 		"nodepools.yaml": "spot 4 × g2-standard-24 in us-central1-a (delay 5s); flex-start 8 × g2-standard-24 in us-central1-a, 4 × g2-standard-24 in us-central1-b " +
 			"(delay 10s, one node per 5s); drain 1m0s, scale-down after 2m0s unused",
 		"flex-start/nodepools.yaml": "spot 0 × g2-standard-24 in us-central1-a (delay 5s); flex-start 8 × g2-standard-24 in us-central1-a (delay 10s, one node per 5s); " +
-			"drain 30s, scale-down after 1m0s unused",
+			"drain 1m0s, scale-down after 1m0s unused",
 	} {
 		cfg, err := nodepools.LoadConfig(filepath.Join("..", "..", "manifests", "examples", file))
 		if err != nil {
