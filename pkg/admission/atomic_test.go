@@ -12,7 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
@@ -106,7 +106,7 @@ func TestPlanAtomic(t *testing.T) {
 	)
 	cases := map[string]struct {
 		sn               *snap
-		want             map[int]placement
+		want             map[int]sliceAt
 		wantFlavors      map[int]string
 		wantFail         string
 		wantUnresolvable bool
@@ -119,19 +119,19 @@ func TestPlanAtomic(t *testing.T) {
 		},
 		"without the annotation the same cluster places it across zones": {
 			sn:   snapshot().zonal("us-a", "a1").zonal("us-b", "b1").selfAtomic(plain, all(plain, tpuSpec())...),
-			want: map[int]placement{0: both("a1"), 1: both("b1")},
+			want: map[int]sliceAt{0: both("a1"), 1: both("b1")},
 		},
 		"placed in the one zone with two free domains": {
 			sn:   snapshot().zonal("us-a", "a1").zonal("us-b", "b1", "b2").selfAtomic(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("b1"), 1: both("b2")},
+			want: map[int]sliceAt{0: both("b1"), 1: both("b2")},
 		},
 		"the zone with the most free domains first": {
 			sn:   snapshot().zonal("us-a", "a1", "a2").zonal("us-b", "b1", "b2", "b3").selfAtomic(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("b1"), 1: both("b2")},
+			want: map[int]sliceAt{0: both("b1"), 1: both("b2")},
 		},
 		"equally roomy zones: by name": {
 			sn:   snapshot().zonal("us-b", "b1", "b2").zonal("us-a", "a1", "a2").selfAtomic(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("a1"), 1: both("a2")},
+			want: map[int]sliceAt{0: both("a1"), 1: both("a2")},
 		},
 		"a roomier zone that cannot take the gang is passed over": {
 			// us-a has three free pools, but of another accelerator.
@@ -143,7 +143,7 @@ func TestPlanAtomic(t *testing.T) {
 					b.Zone("us-a").Label(wellknown.TPUAcceleratorLabel, "tpu-v6e-slice")
 				}).
 				zonal("us-b", "b1", "b2").selfAtomic(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("b1"), 1: both("b2")},
+			want: map[int]sliceAt{0: both("b1"), 1: both("b2")},
 		},
 		"waits while the only zone with enough domains is busy": {
 			sn: snapshot().zonal("us-a", "a1", "a2").zonal("us-b", "b1").heldBy("a2", other("x")).
@@ -159,7 +159,7 @@ func TestPlanAtomic(t *testing.T) {
 		"a domain spread over two zones is passed over for whole ones": {
 			sn: snapshot().split("a0", "us-a", "us-b").zonal("us-a", "a1", "a2").
 				selfAtomic(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("a1"), 1: both("a2")},
+			want: map[int]sliceAt{0: both("a1"), 1: both("a2")},
 		},
 		"nodes without the label never qualify": {
 			sn:               snapshot().pool("p1", 2).pool("p2", 2).zonal("us-a", "a1").selfAtomic(js, all(js, tpuSpec())...),
@@ -174,7 +174,7 @@ func TestPlanAtomic(t *testing.T) {
 		"unconfined gang: within one zone's nodes": {
 			sn: snapshot().zonal("us-a", "a1").pool("b1", 3, func(b *builders.NodePoolBuilder) { b.Zone("us-b") }).
 				selfAtomic(pg, all(pg, spec().TPU("4"))...),
-			want: map[int]placement{0: {Slots: []planner.Slot{slot("b1-node-0", 0, 1), slot("b1-node-1", 0, 1), slot("b1-node-2", 0, 1)}}},
+			want: map[int]sliceAt{0: {Slots: []placement.Slot{slot("b1-node-0", 0, 1), slot("b1-node-1", 0, 1), slot("b1-node-2", 0, 1)}}},
 		},
 		"unconfined gang larger than any zone": {
 			sn:               snapshot().zonal("us-a", "a1").zonal("us-b", "b1").selfAtomic(pg, all(pg, spec().TPU("4"))...),
@@ -183,9 +183,9 @@ func TestPlanAtomic(t *testing.T) {
 		},
 		"confined and unconfined slices share the zone": {
 			sn: snapshot().zonal("us-a", "a1").zonal("us-b", "b1", "b2").selfAtomic(mixed, all(mixed, tpuSpec())...),
-			want: map[int]placement{
+			want: map[int]sliceAt{
 				0: both("b1"),
-				1: {Slots: []planner.Slot{slot("b2-node-0", 0, 1), slot("b2-node-1", 0, 1)}},
+				1: {Slots: []placement.Slot{slot("b2-node-0", 0, 1), slot("b2-node-1", 0, 1)}},
 			},
 		},
 		"a running startup group pins its zone": {
@@ -194,7 +194,7 @@ func TestPlanAtomic(t *testing.T) {
 				zonal("us-b", "b1", "b2", "b3", "b4").use("a1-node-0", 4).
 				heldBy("a1", workload.Holder{Key: grouped.Key, UID: grouped.UID}).
 				selfAtomic(grouped, initOn("a1-node-0")...).active(1, 2),
-			want: map[int]placement{1: both("a2"), 2: both("a3")},
+			want: map[int]sliceAt{1: both("a2"), 2: both("a3")},
 		},
 		"the pinned zone has no room": {
 			sn: snapshot().zonal("us-a", "a1", "a2").zonal("us-b", "b1", "b2").use("a1-node-0", 4).
@@ -220,7 +220,7 @@ func TestPlanAtomic(t *testing.T) {
 			// 1 us-b's.
 			sn: snapshot().zonal("us-a", "a1", "a2").zonal("us-b", "b1", "b2").selfAtomic(js, all(js, tpuSpec())...).
 				queue([]*quota.Flavor{flavor("fa", zone, "us-a"), flavor("fb", zone, "us-b")}, 8, 16),
-			want:        map[int]placement{0: both("b1"), 1: both("b2")},
+			want:        map[int]sliceAt{0: both("b1"), 1: both("b2")},
 			wantFlavors: map[int]string{0: "fb", 1: "fb"},
 		},
 		"flavors by pool: only a flavor with nodes in the zone": {
@@ -231,7 +231,7 @@ func TestPlanAtomic(t *testing.T) {
 				pool("b3", 2, func(b *builders.NodePoolBuilder) { b.Zone("us-b").Label("pool-type", "y") }).
 				selfAtomic(js, all(js, tpuSpec())...).
 				queue([]*quota.Flavor{flavor("y", "pool-type", "y"), flavor("x", "pool-type", "x")}, 8, 16),
-			want:        map[int]placement{0: both("a1"), 1: both("a2")},
+			want:        map[int]sliceAt{0: both("a1"), 1: both("a2")},
 			wantFlavors: map[int]string{0: "x", 1: "x"},
 		},
 		"quota short alike in every zone: the quota's own message": {

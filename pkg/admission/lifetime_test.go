@@ -17,7 +17,6 @@ import (
 // the same and told so. Nodes being replaced are left alone while others
 // fit.
 func TestPreFilterHeedsNodeLifetimes(t *testing.T) {
-	set := admission.CycleSettings{Requested: nothingRequested, PermitTimeout: time.Minute, FollowerTimeout: time.Minute}
 	hour := func(n int) topology.Lifetime {
 		return topology.Lifetime{End: builders.Epoch.Add(time.Duration(n) * time.Hour)}
 	}
@@ -54,7 +53,7 @@ func TestPreFilterHeedsNodeLifetimes(t *testing.T) {
 				st.SetNodeLifetime(node, l)
 			}
 			pods := addJobSet(t, st, "train", 1, tc.edits...)
-			out := admission.PreFilter(st, pods[0], set, func(state.Actions) {})
+			out := prefilter(st, pods[0], func(state.Actions) {})
 			if out.Code != admission.Proceed || out.Reserved == "" {
 				t.Fatalf("outcome %+v, want a reservation", out)
 			}

@@ -20,6 +20,7 @@ import (
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 	"k8s.io/klog/v2"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -29,10 +30,10 @@ import (
 )
 
 // Plan decides where the snapshot's workload (sn.Self) goes.
-func Plan(sn *state.Snapshot) (*state.Reservation, *planner.Failure) {
+func Plan(sn *state.Snapshot) (*state.Reservation, *placement.Failure) {
 	self := sn.Self
 	if self == nil || self.Model == nil {
-		return nil, &planner.Failure{Message: "the workload is not known yet"}
+		return nil, &placement.Failure{Message: "the workload is not known yet"}
 	}
 	if sn.Qualifiers == nil {
 		sn.Qualifiers = map[string]func(string) bool{}
@@ -56,7 +57,7 @@ func Plan(sn *state.Snapshot) (*state.Reservation, *planner.Failure) {
 
 // planIn plans the demands on the candidates of scope (nil: the whole
 // snapshot), charging the workload's queue when it waits for admission.
-func (p *planning) planIn(sc *atomicScope, demands []sliceDemand, ownDomains map[string]map[string]int) (*state.Reservation, *planner.Failure) {
+func (p *planning) planIn(sc *atomicScope, demands []sliceDemand, ownDomains map[string]map[string]int) (*state.Reservation, *placement.Failure) {
 	q := p.sn.Quota
 	if q == nil {
 		return p.place(sc, demands, ownDomains)
@@ -70,7 +71,7 @@ func (p *planning) planIn(sc *atomicScope, demands []sliceDemand, ownDomains map
 	// nodes; when the domains of the chosen flavors cannot take the
 	// workload, the next flavors are tried.
 	excluded := quota.Exclusions{}
-	var last *planner.Failure
+	var last *placement.Failure
 	for {
 		charge, problem := q.View.Assign(q.ClusterQueue, needs, excluded)
 		if problem != nil {
@@ -143,7 +144,7 @@ func (p *planning) onFlavors(demands []sliceDemand, view *quota.View, c *quota.C
 
 // place plans the demands: a free domain for every confined slice, room
 // on nodes for every pod.
-func (p *planning) place(sc *atomicScope, demands []sliceDemand, ownDomains map[string]map[string]int) (*state.Reservation, *planner.Failure) {
+func (p *planning) place(sc *atomicScope, demands []sliceDemand, ownDomains map[string]map[string]int) (*state.Reservation, *placement.Failure) {
 	sn, self := p.sn, p.self
 	model := self.Model
 	r := &state.Reservation{
@@ -170,7 +171,7 @@ func (p *planning) place(sc *atomicScope, demands []sliceDemand, ownDomains map[
 		if len(p.sn.Domains[key]) == 0 {
 			// No node carries the key at all: a typo in the exclusive
 			// topology, or pools not labelled. Say which key.
-			return nil, &planner.Failure{Unresolvable: true, Message: fmt.Sprintf(
+			return nil, &placement.Failure{Unresolvable: true, Message: fmt.Sprintf(
 				"no node carries the label %s that its exclusive topology names, so its %d confined slice(s) have no domain at all: label the nodes of its node pools, or fix the exclusive-topology key",
 				key, len(req.Slices))}
 		}
@@ -555,7 +556,7 @@ func (sc *atomicScope) sortedNodes() []string {
 // value in turn, roomiest first, and takes the first under which all of it
 // fits. Pods of the workload already placed (a running startup group, part
 // of a slice) pin the value.
-func (p *planning) planAtomic(demands []sliceDemand, own map[string]map[string]int) (*state.Reservation, *planner.Failure) {
+func (p *planning) planAtomic(demands []sliceDemand, own map[string]map[string]int) (*state.Reservation, *placement.Failure) {
 	key := p.sn.AtomicKey
 	pinned, fail := p.pinnedValue(key)
 	if fail != nil {
@@ -588,7 +589,7 @@ func (p *planning) planAtomic(demands []sliceDemand, own map[string]map[string]i
 // ("" when none is placed). Placed pods under two values, or on a node
 // without one, leave no value the whole workload could share: it waits
 // for them to end.
-func (p *planning) pinnedValue(key string) (string, *planner.Failure) {
+func (p *planning) pinnedValue(key string) (string, *placement.Failure) {
 	label := wellknown.ShortLabel(key)
 	pinned, by := "", ""
 	for _, m := range p.self.Members {
@@ -602,12 +603,12 @@ func (p *planning) pinnedValue(key string) (string, *planner.Failure) {
 		v := n.Node.Labels()[key]
 		switch {
 		case v == "":
-			return "", &planner.Failure{Message: fmt.Sprintf(
+			return "", &placement.Failure{Message: fmt.Sprintf(
 				"pod %s of the workload runs on node %s, which has no %s: its slices cannot all land within one %s", m.Name, m.Node, label, label)}
 		case pinned == "":
 			pinned, by = v, m.Name
 		case v != pinned:
-			return "", &planner.Failure{Message: fmt.Sprintf(
+			return "", &placement.Failure{Message: fmt.Sprintf(
 				"pods of the workload already run in two values of %s (%s in %s, %s in %s): its slices cannot all land within one", label, by, pinned, m.Name, v)}
 		}
 	}

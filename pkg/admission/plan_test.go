@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -206,23 +206,23 @@ func (s *snap) staged() *snap {
 }
 
 func (s *snap) rejected(d topology.DomainRef, why string) *snap {
-	s.sn.Self.Rejected[d] = planner.RejectedPrefix + why
+	s.sn.Self.Rejected[d] = placement.RejectedPrefix + why
 	return s
 }
 
-// placement is what a test compares of a slice's reservation.
-type placement struct {
+// sliceAt is what a test compares of a slice's reservation.
+type sliceAt struct {
 	Domain string
-	Slots  []planner.Slot
+	Slots  []placement.Slot
 }
 
-func slot(node string, shape, count int) planner.Slot {
-	return planner.Slot{Node: node, Shape: shape, Count: count}
+func slot(node string, shape, count int) placement.Slot {
+	return placement.Slot{Node: node, Shape: shape, Count: count}
 }
 
 // both is one 4-chip pod on each node of a two-node pool.
-func both(p string) placement {
-	return placement{Domain: p, Slots: []planner.Slot{slot(p+"-node-0", 0, 1), slot(p+"-node-1", 0, 1)}}
+func both(p string) sliceAt {
+	return sliceAt{Domain: p, Slots: []placement.Slot{slot(p+"-node-0", 0, 1), slot(p+"-node-1", 0, 1)}}
 }
 
 func other(name string) workload.Holder {
@@ -242,7 +242,7 @@ func TestPlan(t *testing.T) {
 	}
 	cases := map[string]struct {
 		sn               *snap
-		want             map[int]placement
+		want             map[int]sliceAt
 		wantShapes       map[int][]string
 		wantFail         string
 		wantUnresolvable bool
@@ -258,26 +258,26 @@ func TestPlan(t *testing.T) {
 		},
 		"each slice on its own free pool, tightest first": {
 			sn:         snapshot().pool("big", 4).pool("pool-1", 2).pool("pool-2", 2).self(js, all(js, tpuSpec())...),
-			want:       map[int]placement{0: both("pool-1"), 1: both("pool-2")},
+			want:       map[int]sliceAt{0: both("pool-1"), 1: both("pool-2")},
 			wantShapes: map[int][]string{0: {"google.com/tpu=4"}, 1: {"google.com/tpu=4"}},
 		},
 		"a pool held by another workload": {
 			sn:   snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).heldBy("pool-1", other("x")).self(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("pool-2"), 1: both("pool-3")},
+			want: map[int]sliceAt{0: both("pool-2"), 1: both("pool-3")},
 		},
 		"a pool held by a deleted object of the same name": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).
 				heldBy("pool-1", workload.Holder{Key: js.Key, UID: "a-old-uid"}).self(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("pool-2"), 1: both("pool-3")},
+			want: map[int]sliceAt{0: both("pool-2"), 1: both("pool-3")},
 		},
 		"a pool reserved for another workload": {
 			sn:   snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).reservedBy("pool-2", other("x").Key).self(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("pool-1"), 1: both("pool-3")},
+			want: map[int]sliceAt{0: both("pool-1"), 1: both("pool-3")},
 		},
 		"a pool where the workload's pods were rejected": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).self(js, all(js, tpuSpec())...).
 				rejected(topology.DomainRef{Key: pool, Value: "pool-1"}, "host port conflict"),
-			want: map[int]placement{0: both("pool-2"), 1: both("pool-3")},
+			want: map[int]sliceAt{0: both("pool-2"), 1: both("pool-3")},
 		},
 		"the rejected pool was the only free one": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).heldBy("pool-2", other("x")).self(js, all(js, tpuSpec())...).
@@ -292,64 +292,64 @@ func TestPlan(t *testing.T) {
 		},
 		"a pool with a used chip does not fit a slice now": {
 			sn:   snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).use("pool-1-node-1", 1).self(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("pool-2"), 1: both("pool-3")},
+			want: map[int]sliceAt{0: both("pool-2"), 1: both("pool-3")},
 		},
 		"a pool with a NotReady node does not fit a slice now": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).self(js, all(js, tpuSpec())...).
 				do(func(s *snap) { s.sn.Nodes["pool-2-node-0"].Node.Usable = false }),
-			want: map[int]placement{0: both("pool-1"), 1: both("pool-3")},
+			want: map[int]sliceAt{0: both("pool-1"), 1: both("pool-3")},
 		},
 		"pools of another accelerator do not qualify": {
 			sn: snapshot().pool("pool-1", 2, func(b *builders.NodePoolBuilder) { b.Label(wellknown.TPUAcceleratorLabel, "tpu-v5p-slice") }).
 				pool("pool-2", 2).pool("pool-3", 2).self(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("pool-2"), 1: both("pool-3")},
+			want: map[int]sliceAt{0: both("pool-2"), 1: both("pool-3")},
 		},
 		"untolerated taints disqualify": {
 			sn:   snapshot().pool("pool-1", 2, taint).pool("pool-2", 2).pool("pool-3", 2).self(js, all(js, tpuSpec())...),
-			want: map[int]placement{0: both("pool-2"), 1: both("pool-3")},
+			want: map[int]sliceAt{0: both("pool-2"), 1: both("pool-3")},
 		},
 		"tolerated taints do not": {
 			sn: snapshot().pool("pool-1", 2, taint).pool("pool-2", 2).pool("pool-3", 2).
 				self(js, all(js, tpuSpec().Toleration(corev1.Toleration{Key: "example.com/maintenance", Operator: corev1.TolerationOpExists}))...),
-			want: map[int]placement{0: both("pool-1"), 1: both("pool-2")},
+			want: map[int]sliceAt{0: both("pool-1"), 1: both("pool-2")},
 		},
 		"only the active startup group is planned": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).
 				self(grouped, all(grouped, tpuSpec())[1:]...).active(1, 2),
-			want: map[int]placement{1: both("pool-1"), 2: both("pool-2")},
+			want: map[int]sliceAt{1: both("pool-1"), 2: both("pool-2")},
 		},
 		"a running startup group keeps its pool from the next": {
 			// pool-1 would still fit a worker slice beside the init pod.
 			sn: snapshot().pool("pool-1", 3).pool("pool-2", 2).pool("pool-3", 3).use("pool-1-node-0", 4).
 				heldBy("pool-1", workload.Holder{Key: grouped.Key, UID: grouped.UID}).
 				self(grouped, append([]*state.Pod{member(grouped, 0, 0, tpuSpec()).on("pool-1-node-0").p}, all(grouped, tpuSpec())[1:]...)...),
-			want: map[int]placement{1: both("pool-2"), 2: {Domain: "pool-3", Slots: []planner.Slot{slot("pool-3-node-0", 0, 1), slot("pool-3-node-1", 0, 1)}}},
+			want: map[int]sliceAt{1: both("pool-2"), 2: {Domain: "pool-3", Slots: []placement.Slot{slot("pool-3-node-0", 0, 1), slot("pool-3-node-1", 0, 1)}}},
 		},
 		"a partly placed slice stays in its pool": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).use("pool-3-node-0", 4).
 				heldBy("pool-3", workload.Holder{Key: js.Key, UID: js.UID}).
 				self(js, member(js, 0, 0, tpuSpec()).on("pool-3-node-0").p, member(js, 0, 1, tpuSpec()).p,
 					member(js, 1, 0, tpuSpec()).p, member(js, 1, 1, tpuSpec()).p),
-			want: map[int]placement{
-				0: {Domain: "pool-3", Slots: []planner.Slot{slot("pool-3-node-1", 0, 1)}},
+			want: map[int]sliceAt{
+				0: {Domain: "pool-3", Slots: []placement.Slot{slot("pool-3-node-1", 0, 1)}},
 				1: both("pool-1"),
 			},
 		},
 		"followers not created yet are shaped like their leader": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).
 				self(js, member(js, 0, 0, tpuSpec()).p, member(js, 1, 0, tpuSpec()).p).staged(),
-			want: map[int]placement{0: both("pool-1"), 1: both("pool-2")},
+			want: map[int]sliceAt{0: both("pool-1"), 1: both("pool-2")},
 		},
 		"a slice without pods is shaped from its template": {
 			sn:   snapshot().pool("pool-1", 2).pool("pool-2", 2).self(js),
-			want: map[int]placement{0: both("pool-1"), 1: both("pool-2")},
+			want: map[int]sliceAt{0: both("pool-1"), 1: both("pool-2")},
 		},
 		"heterogeneous PodGroup: every member sized from its own request": {
 			sn: snapshot().cpuNode("cpu-0").pool("pool-1", 2).self(pg,
 				member(pg, 0, 0, spec().CPU("1")).named("pg-launcher").p,
 				member(pg, 0, 1, spec().TPU("4")).named("pg-worker-0").p,
 				member(pg, 0, 2, spec().TPU("4")).named("pg-worker-1").p),
-			want: map[int]placement{0: {Slots: []planner.Slot{
+			want: map[int]sliceAt{0: {Slots: []placement.Slot{
 				slot("pool-1-node-0", 1, 1), slot("pool-1-node-1", 1, 1), slot("cpu-0", 0, 1),
 			}}},
 			wantShapes: map[int][]string{0: {"cpu=1", "google.com/tpu=4"}},
@@ -360,7 +360,7 @@ func TestPlan(t *testing.T) {
 				member(pg, 0, 1, spec().TPU("4")).named("pg-b").p,
 				member(pg, 0, 2, spec().TPU("4")).named("pg-c").p,
 				member(pg, 0, 3, spec().TPU("4")).named("pg-d").p),
-			want: map[int]placement{0: {Slots: []planner.Slot{
+			want: map[int]sliceAt{0: {Slots: []placement.Slot{
 				slot("pool-1-node-0", 0, 1), slot("pool-1-node-1", 0, 1), slot("pool-2-node-0", 0, 1),
 			}}},
 		},
@@ -377,15 +377,15 @@ func TestPlan(t *testing.T) {
 		"unconfined pods avoid reserved nodes and rejected nodes": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).reservedBy("pool-1", other("x").Key).
 				self(pg, all(pg, spec().TPU("4"))...).rejected(topology.DomainRef{Value: "pool-2-node-0"}, "volume conflict"),
-			want: map[int]placement{0: {Slots: []planner.Slot{
+			want: map[int]sliceAt{0: {Slots: []placement.Slot{
 				slot("pool-2-node-1", 0, 1), slot("pool-3-node-0", 0, 1), slot("pool-3-node-1", 0, 1),
 			}}},
 		},
 		"unconfined slices stay off the pools of confined ones": {
 			sn: snapshot().pool("pool-1", 2).pool("pool-2", 2).self(mixed, all(mixed, tpuSpec())...),
-			want: map[int]placement{
+			want: map[int]sliceAt{
 				0: both("pool-1"),
-				1: {Slots: []planner.Slot{slot("pool-2-node-0", 0, 1), slot("pool-2-node-1", 0, 1)}},
+				1: {Slots: []placement.Slot{slot("pool-2-node-0", 0, 1), slot("pool-2-node-1", 0, 1)}},
 			},
 		},
 	}
@@ -453,10 +453,10 @@ func TestPlanLeavesTheSnapshotAlone(t *testing.T) {
 	}
 }
 
-func placements(r *state.Reservation) map[int]placement {
-	out := map[int]placement{}
+func placements(r *state.Reservation) map[int]sliceAt {
+	out := map[int]sliceAt{}
 	for i, sr := range r.Slices {
-		out[i] = placement{Domain: sr.Domain, Slots: sr.Slots}
+		out[i] = sliceAt{Domain: sr.Domain, Slots: sr.Slots}
 	}
 	return out
 }

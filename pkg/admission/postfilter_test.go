@@ -3,7 +3,6 @@ package admission_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"k8s.io/apimachinery/pkg/util/sets"
 
@@ -17,7 +16,6 @@ import (
 // elsewhere, and a reserved node not in the scheduler's cache yet keeps
 // the reservation.
 func TestPostFilter(t *testing.T) {
-	set := admission.CycleSettings{Requested: nothingRequested, PermitTimeout: time.Minute, FollowerTimeout: time.Minute}
 	for _, tc := range []struct {
 		name string
 		// failure is what the cycle knew, given the member's nodes.
@@ -52,7 +50,7 @@ func TestPostFilter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := prefilterState(t, 2)
 			pods := addJobSet(t, st, "a", 1)
-			pre := admission.PreFilter(st, pods[0], set, func(state.Actions) {})
+			pre := prefilter(st, pods[0], func(state.Actions) {})
 			if pre.Code != admission.Proceed || pre.Nodes.Len() == 0 {
 				t.Fatalf("PreFilter = %+v, want the gang reserved", pre)
 			}

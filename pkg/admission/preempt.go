@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/preemption"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -40,10 +40,10 @@ type Preemption struct {
 // simulated on the snapshot with the same Plan that admits workloads, so a
 // preemption never frees room the preemptor then cannot use. The snapshot
 // is left as it was. The failure says why no set helps.
-func Preempt(sn *state.Snapshot) (*Preemption, *planner.Failure) {
+func Preempt(sn *state.Snapshot) (*Preemption, *placement.Failure) {
 	self := sn.Self
 	if self == nil || self.Model == nil {
-		return nil, &planner.Failure{Message: "the workload is not known yet", Unresolvable: true}
+		return nil, &placement.Failure{Message: "the workload is not known yet", Unresolvable: true}
 	}
 	me := party(self, sn.ClusterQueueOf(self))
 	sit := preemption.Situation{Capacity: quotaFits(sn)}
@@ -62,7 +62,7 @@ func Preempt(sn *state.Snapshot) (*Preemption, *planner.Failure) {
 	if restore := countLeavingAsFree(sn); restore != nil {
 		defer restore()
 		if _, fail := Plan(sn); fail == nil {
-			return nil, &planner.Failure{Message: "pods being deleted will leave room for it: nothing is preempted"}
+			return nil, &placement.Failure{Message: "pods being deleted will leave room for it: nothing is preempted"}
 		}
 	}
 	need, frees := shortfall(sn)
@@ -88,7 +88,7 @@ func Preempt(sn *state.Snapshot) (*Preemption, *planner.Failure) {
 		kind = "capacity preemption"
 	}
 	if len(cands) == 0 {
-		return nil, &planner.Failure{Message: fmt.Sprintf("%s: no workload may be preempted for it%s", kind, describeRefusals(refused))}
+		return nil, &placement.Failure{Message: fmt.Sprintf("%s: no workload may be preempted for it%s", kind, describeRefusals(refused))}
 	}
 	out := &Preemption{Capacity: sit.Capacity}
 	fits := func(removed []workload.Key) bool {
@@ -105,13 +105,13 @@ func Preempt(sn *state.Snapshot) (*Preemption, *planner.Failure) {
 		if len(refused) > 0 {
 			msg += "; the others may not be preempted" + describeRefusals(refused)
 		}
-		return nil, &planner.Failure{Message: msg}
+		return nil, &placement.Failure{Message: msg}
 	}
 	// Where it goes: on domains that are free already when the victims'
 	// quota is all it needs (nothing waits for their pods to leave, and
 	// their domains stay for others), else on what their removal frees.
 	var r *state.Reservation
-	fail := &planner.Failure{}
+	fail := &placement.Failure{}
 	if !sit.Capacity && quotaOnly(sn, victims) {
 		r, fail = planWithout(sn, victims, sn.Uncharge)
 	}
@@ -183,7 +183,7 @@ func quotaOnly(sn *state.Snapshot, victims []workload.Key) bool {
 
 // planWithout plans sn.Self with remove applied to each of keys, and undoes
 // it.
-func planWithout(sn *state.Snapshot, keys []workload.Key, remove func(workload.Key) func()) (*state.Reservation, *planner.Failure) {
+func planWithout(sn *state.Snapshot, keys []workload.Key, remove func(workload.Key) func()) (*state.Reservation, *placement.Failure) {
 	undo := make([]func(), 0, len(keys))
 	for _, k := range keys {
 		undo = append(undo, remove(k))

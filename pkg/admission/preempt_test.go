@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
@@ -62,7 +62,7 @@ func (s *snap) priority(p int32) *snap {
 // checkOutcome checks that Preempt failed mentioning wantFail, or that it
 // succeeded when wantFail is empty; it reports whether to check the
 // decision further.
-func checkOutcome(t *testing.T, d *admission.Preemption, fail *planner.Failure, wantFail string) bool {
+func checkOutcome(t *testing.T, d *admission.Preemption, fail *placement.Failure, wantFail string) bool {
 	t.Helper()
 	if wantFail != "" {
 		if fail == nil || !strings.Contains(fail.Message, wantFail) {

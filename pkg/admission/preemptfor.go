@@ -6,11 +6,12 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"strings"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
-	"strings"
 )
 
 // PreemptionStep is how far PreemptFor got.
@@ -42,7 +43,7 @@ type PreemptionOutcome struct {
 	// Message says why the pod waits (Underway), or why nothing may be
 	// preempted (NoVictims: Failure's).
 	Message string
-	Failure *planner.Failure
+	Failure *placement.Failure
 	// Decision and the snapshot it was made on (Preempting), and the
 	// victims to evict, in Decision's order.
 	Decision *Preemption

@@ -3,7 +3,6 @@ package admission_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	testingclock "k8s.io/utils/clock/testing"
@@ -37,12 +36,11 @@ func TestPreemptFor(t *testing.T) {
 		st.UpsertPod(p)
 	}
 	high := addJobSet(t, st, "high", 2, func(b *builders.JobSetBuilder) { b.Pod(func(p *builders.PodBuilder) { p.Priority(100) }) })
-	set := admission.CycleSettings{Requested: nothingRequested, PermitTimeout: time.Minute, FollowerTimeout: time.Minute}
 
 	var head *corev1.Pod
 	var planned *state.Snapshot
 	for _, p := range high {
-		if out := admission.PreFilter(st, p, set, func(state.Actions) {}); out.Snapshot != nil {
+		if out := prefilter(st, p, func(state.Actions) {}); out.Snapshot != nil {
 			head, planned = p, out.Snapshot
 			break
 		}

@@ -68,7 +68,7 @@ func TestPreEnqueue(t *testing.T) {
 		first := addJobSet(t, st, "first", 1, func(b *builders.JobSetBuilder) { b.Annotation(wellknown.QueueNameLabel, "lq") })
 		for _, p := range first {
 			if out := admission.PreEnqueue(st, p, permitTimeout); out.Pass {
-				if pf := admission.PreFilter(st, p, admission.CycleSettings{Requested: nothingRequested, PermitTimeout: time.Minute, FollowerTimeout: time.Minute}, func(state.Actions) {}); pf.Code != admission.Proceed {
+				if pf := prefilter(st, p, func(state.Actions) {}); pf.Code != admission.Proceed {
 					t.Fatalf("the first workload was not admitted: %+v", pf)
 				}
 			}

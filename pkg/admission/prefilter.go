@@ -7,34 +7,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
-// Code is what a step's outcome asks of the scheduling cycle.
-type Code int
-
-const (
-	// Proceed: the pod goes on to the filters (within Nodes when set).
-	Proceed Code = iota
-	// Unschedulable: not now; a change in the cluster may help.
-	Unschedulable
-	// Unresolvable: only a change to the pod's or its workload's objects,
-	// or to the queue objects, can help.
-	Unresolvable
-)
-
-// CycleSettings are the profile's settings a cycle's steps use.
-type CycleSettings struct {
-	// Requested is what the cycle's snapshot says each node's pods use.
-	Requested state.Requested
-	// PermitTimeout bounds how long a reservation's members wait in
-	// Permit; FollowerTimeout how long its slices' followers may take.
-	PermitTimeout, FollowerTimeout time.Duration
-}
-
-// PreFilterOutcome is what PreFilter decided for one pod. The glue maps
+// PreFilterOutcome is what PreFilter decided for one pod. The engine maps
 // it to a status and the cycle's data; it reports Failure and Reserved as
 // events on Ref.
 type PreFilterOutcome struct {
@@ -53,100 +32,153 @@ type PreFilterOutcome struct {
 	// Ref names the workload's object, for events.
 	Ref corev1.ObjectReference
 	// Failure is why the workload could not be admitted, to report.
-	Failure *planner.Failure
+	Failure *placement.Failure
 	// Snapshot is the snapshot a failed plan read (nil: no plan failed),
 	// which preemption may simulate on in the same cycle.
 	Snapshot *state.Snapshot
-	// Reserved describes the placement of a reservation made in this
-	// call ("": none was made); Planned is how long the decision took,
-	// snapshots included.
-	Reserved string
-	Planned  time.Duration
-	// EndsEarly, with Reserved, says that the reservation's nodes go away
-	// before the workload's maximum run ends ("": they last).
+	// Reserved describes the placement of the reservation decided ("":
+	// none); EndsEarly, with it, says that the reservation's nodes go
+	// away before the workload's maximum run ends ("": they last).
+	Reserved  string
 	EndsEarly string
-	// Conflict is why a planned reservation was refused at commit: the
-	// cluster moved under the plan (nil: it was not).
+	// Conflict is why a planned reservation was refused when it was
+	// applied: the cluster moved under the plan (nil: it was not).
 	Conflict error
+	// Full: the plan failed on a snapshot that left domains out
+	// (Snapshot.Partial); decide again on the whole snapshot.
+	Full bool
+	// Decision is what to apply (nil: nothing); Nodes, for a reservation
+	// decided, are those of the pod's slice once it is applied.
+	Decision *state.Decision
+	// Planned is how long deciding took, snapshots included (zero: no
+	// plan was made).
+	Planned time.Duration
+	// Request is what the pod asks for, as the state derived it.
+	Request workload.Resources
 }
 
-// PreFilter makes sure pod's workload holds a reservation — planning every
-// slice of its gang at once, on a snapshot, when it holds none — and says
-// which nodes the pod may go on. act carries out what the state asks for
-// as each step returns it (an expired reservation is released before the
-// workload plans again).
-func PreFilter(st *state.State, pod *corev1.Pod, set CycleSettings, act func(state.Actions)) PreFilterOutcome {
-	v := st.Classify(pod)
-	out := PreFilterOutcome{Gang: v.Gang, Ref: v.Ref}
-	if !v.Gang {
+// decidePreFilter decides pod's cycle on c alone: a plain pod goes on; a
+// member of a workload holding a reservation goes on the nodes planned
+// for its slice; a member of a workload that runs whole joins its slice's
+// domain; a workload awaiting admission is planned — every slice of its
+// gang at once, quota and domains together — or, for a queued plain pod,
+// admitted on quota alone. What is decided (a reservation to commit, a
+// failure to remember, an expired reservation to release) is in the
+// outcome's Decision, for the caller to apply.
+func decidePreFilter(c *state.PodCycle, p Profile) PreFilterOutcome {
+	v := present(c, classify(c))
+	out := PreFilterOutcome{Gang: v.gang, Ref: v.ref}
+	if !v.gang {
 		return out
 	}
-	if v.Wait || v.Unresolvable {
-		out.Code, out.Message = Unresolvable, v.Message
+	if v.wait || v.unresolvable {
+		out.Code, out.Message = Unresolvable, v.message
 		return out
 	}
-	key := v.Member.Key
-	act(st.ExpireIfDue(key))
+	key, pod := v.member.Key, c.Pod
+	d := &state.Decision{Key: key, Pod: pod.UID, PermitTimeout: p.PermitTimeout}
 	if key.Source == workload.SourcePod {
-		// A queued plain pod: admitted on quota alone; the default filters
-		// and scores place it, on its flavors' nodes.
-		flavorNodes, fail, acts := AdmitAlone(st, pod, set.PermitTimeout)
-		act(acts)
-		if fail != nil {
-			st.PlanFailed(pod, 0, fail)
-			return out.failed(fail, nil)
+		return decideAlone(c, out, d)
+	}
+	if r := c.Reservation; r != nil {
+		if _, in := r.Slices[pod.Member.Slice]; !in || r.Attempt != pod.Member.RestartAttempt {
+			out.Code, out.Message = Unschedulable, fmt.Sprintf("%s already holds a reservation", key)
+			return out
 		}
-		out.Alone, out.FlavorNodes = true, flavorNodes
-		return out
+		return out.restrict(reservedNodes(r, pod, c.SliceNodes), "the reserved room for the pod's slice is used up")
 	}
-	if reserved, ok := st.MemberNodes(pod); ok {
-		return out.restrict(reserved, "the reserved room for the pod's slice is used up")
-	}
-	if st.PlacedWhole(key) {
+	if c.Workload.PlacedWhole {
 		// The gang already runs whole (a replacement pod, or a PodGroup
 		// member beyond minMember): the pod joins its slice's domain.
-		if held := st.HeldDomainNodes(pod); held != nil {
-			return out.restrict(held, "the slice's domain has no nodes left")
+		if c.HeldNodes != nil {
+			return out.restrict(sets.New(c.HeldNodes...), "the slice's domain has no nodes left")
 		}
 		return out
 	}
-	if f := st.CachedFailure(pod); f != nil {
-		// Reported when it was decided.
-		out.Code, out.Message = code(f), f.Message
+	if c.Plan == nil {
+		// A failure decided at this generation stands: reported when it
+		// was decided.
+		if f := c.Workload.Failure; f != nil {
+			out.Code, out.Message = code(f), f.Message
+			return out
+		}
+		out.Code, out.Message = Unschedulable, fmt.Sprintf("%s may not plan now", key)
 		return out
 	}
-	start := time.Now()
-	sn := st.SnapshotForPlan(key, set.Requested)
-	r, fail := Plan(sn)
+	sn := c.Plan
+	res, fail := Plan(sn)
 	if fail != nil && sn.Partial() {
-		// Why it fails, and what preemption could free, are read from
-		// the domains other workloads hold.
-		sn = st.Snapshot(key, set.Requested)
-		r, fail = Plan(sn)
+		out.Full = true
+		return out
 	}
-	out.Planned = time.Since(start)
 	if fail != nil {
-		st.PlanFailed(pod, sn.Generation, fail)
+		d.Failed, d.Generation = fail, sn.Generation
+		out.Decision = d
 		return out.failed(fail, sn)
 	}
-	r.FollowerTimeout = set.FollowerTimeout
-	_, acts, err := st.Commit(r, set.PermitTimeout)
-	if err != nil {
-		// Another workload took a chosen domain meanwhile: wait like a
-		// failed plan, so that what frees room wakes this pod again.
-		st.PlanFailed(pod, sn.Generation, &planner.Failure{Message: err.Error()})
-		out.Code, out.Message, out.Conflict = Unschedulable, err.Error(), err
+	res.FollowerTimeout = p.FollowerTimeout
+	d.Reserve, d.Generation = res, sn.Generation
+	out.Decision = d
+	out.Reserved = state.DescribePlacement(sn.Self.Model, res)
+	out.EndsEarly = EndsEarly(sn, res)
+	var domain []string
+	if sr := res.Slices[pod.Member.Slice]; sr != nil && sr.Domain != "" {
+		domain = sn.Domains[sr.DomainKey][sr.Domain]
+	}
+	return out.restrict(reservedNodes(res, pod, domain), "the reserved room for the pod's slice is used up")
+}
+
+// expiredReservation is the ID of c's workload's reservation when its gate
+// did not pass in time (0: it did, or there is none): it is released, and
+// the workload decided again, before anything else.
+func expiredReservation(c *state.PodCycle) uint64 {
+	if r := c.Reservation; r != nil && !r.Committed && c.Now.After(r.Deadline) {
+		return r.ID
+	}
+	return 0
+}
+
+// decideAlone admits a queued plain pod's workload on quota alone: its
+// quota is charged to flavors one of whose nodes could hold it, and the
+// scheduler's own filters choose the node among those flavors' nodes.
+func decideAlone(c *state.PodCycle, out PreFilterOutcome, d *state.Decision) PreFilterOutcome {
+	out.Alone = true
+	round := c.Alone
+	if round == nil {
+		// Admitted already (on the nodes of its flavors), or not
+		// quota-managed (on any node).
+		out.FlavorNodes = c.AloneNodes
 		return out
 	}
-	act(acts)
-	out.Reserved = state.DescribePlacement(sn.Self.Model, r)
-	out.EndsEarly = EndsEarly(sn, r)
-	reserved, ok := st.MemberNodes(pod)
-	if !ok {
-		out.Code, out.Message = Unschedulable, fmt.Sprintf("the reservation of %s was released", key)
-		return out
+	res, nodes, fail := admitAlone(round)
+	if fail != nil {
+		d.Failed = fail
+		out.Decision = d
+		return out.failed(fail, nil)
 	}
-	return out.restrict(reserved, "the reserved room for the pod's slice is used up")
+	d.Reserve, d.RefusedReason = res, quota.ReasonQuotaExceeded
+	out.Decision, out.FlavorNodes = d, nodes
+	return out
+}
+
+// reservedNodes are the nodes a member may use under reservation r: those
+// with room planned for a pod of its shape in its slice, or any node of the
+// slice's domain (domain) when the plan has no slot of its shape left.
+func reservedNodes(r *state.Reservation, pod *state.Pod, domain []string) sets.Set[string] {
+	sr := r.Slices[pod.Member.Slice]
+	if sr == nil || r.Attempt != pod.Member.RestartAttempt {
+		return sets.New[string]()
+	}
+	nodes := sets.New[string]()
+	for _, slot := range sr.Slots {
+		if slot.Count > 0 && sr.Shapes[slot.Shape].Sig == pod.RequestSig {
+			nodes.Insert(slot.Node)
+		}
+	}
+	if nodes.Len() == 0 && sr.Domain != "" {
+		nodes.Insert(domain...)
+	}
+	return nodes
 }
 
 // restrict limits the pod to nodes; none left is unschedulable (empty).
@@ -159,12 +191,12 @@ func (o PreFilterOutcome) restrict(nodes sets.Set[string], empty string) PreFilt
 }
 
 // failed reports f, decided in this call on sn (nil: on no snapshot).
-func (o PreFilterOutcome) failed(f *planner.Failure, sn *state.Snapshot) PreFilterOutcome {
+func (o PreFilterOutcome) failed(f *placement.Failure, sn *state.Snapshot) PreFilterOutcome {
 	o.Code, o.Message, o.Failure, o.Snapshot = code(f), f.Message, f, sn
 	return o
 }
 
-func code(f *planner.Failure) Code {
+func code(f *placement.Failure) Code {
 	if f.Unresolvable {
 		return Unresolvable
 	}

@@ -3,7 +3,6 @@ package admission_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -71,7 +70,6 @@ func poolOf(nodes sets.Set[string]) string {
 // nodes, reports a failed plan once (with the snapshot it read, for
 // preemption) and names the pods that are not its to place.
 func TestPreFilter(t *testing.T) {
-	set := admission.CycleSettings{Requested: nothingRequested, PermitTimeout: time.Minute, FollowerTimeout: time.Minute}
 	noActs := func(t *testing.T) func(state.Actions) {
 		return func(a state.Actions) {
 			if len(a.Reject) > 0 {
@@ -84,7 +82,7 @@ func TestPreFilter(t *testing.T) {
 		st := prefilterState(t, 1)
 		pod := prefilterUnit.Pod("web").Obj()
 		st.UpsertPod(pod)
-		out := admission.PreFilter(st, pod, set, noActs(t))
+		out := prefilter(st, pod, noActs(t))
 		if out.Gang || out.Code != admission.Proceed || out.Nodes != nil {
 			t.Errorf("outcome %+v, want a plain pod let through", out)
 		}
@@ -93,13 +91,13 @@ func TestPreFilter(t *testing.T) {
 	t.Run("a gang is reserved on its first member's cycle, and every member restricted to its slice's pool", func(t *testing.T) {
 		st := prefilterState(t, 2)
 		pods := addJobSet(t, st, "train", 2)
-		first := admission.PreFilter(st, pods[0], set, noActs(t))
+		first := prefilter(st, pods[0], noActs(t))
 		if first.Code != admission.Proceed || !first.Gang || first.Reserved == "" || first.Ref.Name != "train" {
 			t.Fatalf("first member: %+v, want a reservation made and reported", first)
 		}
 		pools := sets.New[string]()
 		for i, p := range pods {
-			out := admission.PreFilter(st, p, set, noActs(t))
+			out := prefilter(st, p, noActs(t))
 			if out.Code != admission.Proceed || out.Nodes.Len() != 2 {
 				t.Fatalf("member %d: %+v, want its slice's two nodes", i, out)
 			}
@@ -116,17 +114,17 @@ func TestPreFilter(t *testing.T) {
 	t.Run("a gang with no free domain is told, with the snapshot its plan read, and its other members not again", func(t *testing.T) {
 		st := prefilterState(t, 1)
 		holder := addJobSet(t, st, "holder", 1)
-		if out := admission.PreFilter(st, holder[0], set, noActs(t)); out.Reserved == "" {
+		if out := prefilter(st, holder[0], noActs(t)); out.Reserved == "" {
 			t.Fatalf("the holder was not reserved: %+v", out)
 		}
 		pods := addJobSet(t, st, "train", 1)
-		out := admission.PreFilter(st, pods[0], set, noActs(t))
+		out := prefilter(st, pods[0], noActs(t))
 		if out.Code != admission.Unschedulable || out.Failure == nil || out.Snapshot == nil || out.Reserved != "" || out.Planned <= 0 {
 			t.Fatalf("outcome %+v, want an unschedulable plan reported with its snapshot", out)
 		}
 		// The head plans again on every cycle (the scheduler's cache may
 		// have caught up with a change); the other members reuse its answer.
-		other := admission.PreFilter(st, pods[1], set, noActs(t))
+		other := prefilter(st, pods[1], noActs(t))
 		if other.Code != admission.Unschedulable || other.Failure != nil || other.Snapshot != nil || other.Planned != 0 || other.Message != out.Message {
 			t.Errorf("another member: %+v, want the head's failure, not planned or reported again", other)
 		}
@@ -135,7 +133,7 @@ func TestPreFilter(t *testing.T) {
 	t.Run("a gang with more slices than domains exist is unresolvable", func(t *testing.T) {
 		st := prefilterState(t, 1)
 		pods := addJobSet(t, st, "wide", 2)
-		out := admission.PreFilter(st, pods[0], set, noActs(t))
+		out := prefilter(st, pods[0], noActs(t))
 		if out.Code != admission.Unresolvable || out.Failure == nil || !out.Failure.Unresolvable || out.Nodes != nil {
 			t.Errorf("outcome %+v, want an unresolvable failure", out)
 		}
@@ -146,19 +144,19 @@ func TestPreFilter(t *testing.T) {
 		js := prefilterUnit.JobSet("later").ReplicatedJob("slice", 1, 2).Obj()
 		pod := builders.Members(js)[0]
 		st.UpsertPod(pod)
-		out := admission.PreFilter(st, pod, set, noActs(t))
+		out := prefilter(st, pod, noActs(t))
 		if out.Code != admission.Unresolvable || !out.Gang || !strings.Contains(out.Message, "observed") {
 			t.Errorf("outcome %+v, want it held until its JobSet is observed", out)
 		}
 	})
 
-	t.Run("what the state asks for is carried out as each step returns it", func(t *testing.T) {
+	t.Run("what the state asks for is carried out once the decision is applied", func(t *testing.T) {
 		st := prefilterState(t, 1)
 		pods := addJobSet(t, st, "train", 1)
 		var got []state.Actions
-		out := admission.PreFilter(st, pods[0], set, func(a state.Actions) { got = append(got, a) })
-		if out.Code != admission.Proceed || len(got) != 2 {
-			t.Errorf("outcome %+v after %d calls of act, want a reservation after 2 (expiry, commit)", out, len(got))
+		out := prefilter(st, pods[0], func(a state.Actions) { got = append(got, a) })
+		if out.Code != admission.Proceed || len(got) != 1 {
+			t.Errorf("outcome %+v after %d calls of act, want a reservation after 1 (its one write-back)", out, len(got))
 		}
 	})
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
@@ -20,7 +20,7 @@ import (
 // scheduler. Planning the rest would complete the gang around the split
 // (nil: nothing is scattered). Only a change to the workload's pods helps:
 // its owner restarting it, or the pods deleted.
-func (p *planning) scattered() *planner.Failure {
+func (p *planning) scattered() *placement.Failure {
 	model := p.self.Model
 	type where struct {
 		domains   []string // distinct domain values, in member order
@@ -85,7 +85,7 @@ func (p *planning) scattered() *planner.Failure {
 	if len(problems) == 0 {
 		return nil
 	}
-	return &planner.Failure{Reason: state.ReasonGangBlocked, Unresolvable: true, Message: fmt.Sprintf(
+	return &placement.Failure{Reason: state.ReasonGangBlocked, Unresolvable: true, Message: fmt.Sprintf(
 		"%s cannot be completed as a gang: %s. Its pods were bound one by one, not as a gang "+
 			"(before the scheduler found its API served, or by another scheduler); "+
 			"restart or delete the workload to place it again", model.Key, strings.Join(problems, "; "))}

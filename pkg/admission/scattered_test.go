@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
@@ -25,7 +25,7 @@ func TestPlanReportsAGangScatteredByPlainPlacement(t *testing.T) {
 	cases := map[string]struct {
 		sn      *snap
 		blocked []string // what the failure names; none: the plan succeeds
-		want    map[int]placement
+		want    map[int]sliceAt
 	}{
 		"a slice split over two pools": {
 			sn: pools().self(three, member(three, 0, 0, tpuSpec()).on("pool-1-node-0").p, member(three, 0, 1, tpuSpec()).on("pool-2-node-0").p,
@@ -51,16 +51,16 @@ func TestPlanReportsAGangScatteredByPlainPlacement(t *testing.T) {
 		"a slice placed whole, split, needs no plan: the rest is planned": {
 			sn: pools().use("pool-1-node-0", 4).use("pool-2-node-0", 4).
 				self(js, bound(0, 0, "pool-1-node-0"), bound(0, 1, "pool-2-node-0"), pending(1, 0), pending(1, 1)),
-			want: map[int]placement{1: both("pool-3")},
+			want: map[int]sliceAt{1: both("pool-3")},
 		},
 		"two slices placed whole in one pool: nothing to plan": {
 			sn: pools().use("pool-1-node-0", 4).use("pool-1-node-1", 4).
 				self(one, member(one, 0, 0, tpuSpec()).on("pool-1-node-0").p, member(one, 1, 0, tpuSpec()).on("pool-1-node-1").p, member(one, 2, 0, tpuSpec()).p),
-			want: map[int]placement{2: {Domain: "pool-2", Slots: slotsOn("pool-2-node-0")}},
+			want: map[int]sliceAt{2: {Domain: "pool-2", Slots: slotsOn("pool-2-node-0")}},
 		},
 		"bound pods each in their own slice's pool: the rest follows them": {
 			sn:   pools().use("pool-2-node-0", 4).self(js, bound(0, 0, "pool-2-node-0"), pending(0, 1), pending(1, 0), pending(1, 1)),
-			want: map[int]placement{0: {Domain: "pool-2", Slots: slotsOn("pool-2-node-1")}, 1: both("pool-1")},
+			want: map[int]sliceAt{0: {Domain: "pool-2", Slots: slotsOn("pool-2-node-1")}, 1: both("pool-1")},
 		},
 	}
 	for name, tc := range cases {
@@ -90,8 +90,8 @@ func TestPlanReportsAGangScatteredByPlainPlacement(t *testing.T) {
 	}
 }
 
-func slotsOn(nodes ...string) []planner.Slot {
-	var out []planner.Slot
+func slotsOn(nodes ...string) []placement.Slot {
+	var out []placement.Slot
 	for _, n := range nodes {
 		out = append(out, slot(n, 0, 1))
 	}

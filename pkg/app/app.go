@@ -15,6 +15,7 @@ import (
 	schedulerconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicepreemption"
@@ -36,11 +37,24 @@ type plugin struct {
 // shares between all its plugins and profiles. Profiles in
 // KubeSchedulerConfiguration enable them by these names.
 func plugins(rt *feed.Runtime) []plugin {
-	return []plugin{
-		{name: multislicegang.Name, factory: multislicegang.Factory(rt)},
-		{name: multislicegang.GateName, factory: multislicegang.GateFactory(rt)},
-		{name: multislicepreemption.Name, factory: multislicepreemption.Factory(rt)},
+	var m admission.Manager
+	var reg multislicegang.Registrar
+	if rt != nil {
+		m, reg = Manager(rt), rt
 	}
+	return []plugin{
+		{name: multislicegang.Name, factory: multislicegang.Factory(m, reg)},
+		{name: multislicegang.GateName, factory: multislicegang.GateFactory(m, reg)},
+		{name: multislicepreemption.Name, factory: multislicepreemption.Factory(m)},
+	}
+}
+
+// Manager is the admission manager every plugin built on rt asks: the
+// engine on rt's state, carrying out what it decides through rt.
+func Manager(rt *feed.Runtime) admission.Manager {
+	eng := admission.NewEngine(rt.State(), rt, rt.Events(), multislicegang.Name)
+	rt.OnPodDeleted(eng.Forget)
+	return eng
 }
 
 // Registry returns our plugins, each built on rt, as a framework

@@ -16,6 +16,7 @@ import (
 	schedulerconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	configv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config/v1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
@@ -114,20 +115,20 @@ func newRuntime(ctx context.Context, cc *schedulerserverconfig.CompletedConfig, 
 // MultisliceGang, defaults when none does. It also names that profile
 // ("" when none does). Every other profile that enables it must agree,
 // which its plugin checks as it is built (feed.Runtime.Attach).
-func Settings(profiles []schedulerconfig.KubeSchedulerProfile) (feed.Settings, string, error) {
+func Settings(profiles []schedulerconfig.KubeSchedulerProfile) (admission.Settings, string, error) {
 	for i, p := range profiles {
 		if !enables(p.Plugins, multislicegang.Name) {
 			continue
 		}
 		args, err := configv1.DecodeArgs(argsOf(p, multislicegang.Name))
 		if err != nil {
-			return feed.Settings{}, "", fmt.Errorf("profiles[%d].pluginConfig[name=%s]: %w", i, multislicegang.Name, err)
+			return admission.Settings{}, "", fmt.Errorf("profiles[%d].pluginConfig[name=%s]: %w", i, multislicegang.Name, err)
 		}
 		return multislicegang.SettingsOf(args), p.SchedulerName, nil
 	}
 	args, err := configv1.DecodeArgs(nil)
 	if err != nil {
-		return feed.Settings{}, "", err
+		return admission.Settings{}, "", err
 	}
 	name := ""
 	if len(profiles) > 0 {

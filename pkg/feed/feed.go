@@ -27,6 +27,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -42,7 +43,7 @@ type Runtime struct {
 	events  *controllers.EventSink
 	// settings are every profile's: the workload model and the queues
 	// depend on them, and there is one of each.
-	settings Settings
+	settings admission.Settings
 	// defaultDomainKey is settings.DefaultDomainKey.
 	defaultDomainKey string
 	onDelete         []func(*corev1.Pod)
@@ -58,9 +59,6 @@ type Runtime struct {
 	attached, gated map[string]bool
 	// pokes wake the discovery loops of the workload APIs (see rediscover).
 	pokes map[workload.Source]chan struct{}
-	// permitTimeouts are the profiles' MultisliceGang permit timeouts,
-	// which the gate needs for the quota it reserves.
-	permitTimeouts map[string]time.Duration
 	// evict carries out evictions (nil until first used).
 	evict *controllers.Evictor
 	// migrate moves pods off nodes being recycled (nil until the pod
@@ -78,18 +76,6 @@ type Runtime struct {
 	// consumer feed and the provisioning controller share (see
 	// requestInformer).
 	requests requestInformer
-}
-
-// Settings are the plugin arguments every profile shares.
-type Settings struct {
-	DefaultDomainKey  string
-	DefaultLocalQueue string
-	QuotaStarvation   time.Duration
-	// QuotaReconcile is how often the leader reconciles usage with the API.
-	QuotaReconcile time.Duration
-	// RestartHold is how long a restarting workload's quota and healthy
-	// nodes stay kept for it.
-	RestartHold time.Duration
 }
 
 // OnPodDeleted registers a function called for every deleted pod, after
@@ -118,7 +104,7 @@ func ClusterOf(h fwk.Handle) Cluster {
 // Config is what a runtime is built from.
 type Config struct {
 	Cluster  Cluster
-	Settings Settings
+	Settings admission.Settings
 	// AwaitLeadership makes the writers wait until Lead (leader election
 	// is on). Otherwise the runtime leads from the start, as a scheduler
 	// without leader election does.
@@ -176,26 +162,24 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 }
 
 // Attach registers a profile's handle, through which the runtime
-// activates and lets through that profile's pods, and returns the shared
-// state. Every profile must agree with the settings the runtime was built
+// activates and lets through that profile's pods. Every profile must agree with the settings the runtime was built
 // with.
-func (rt *Runtime) Attach(h fwk.Handle, set Settings) (*state.State, error) {
+func (rt *Runtime) Attach(h fwk.Handle, set admission.Settings) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if err := rt.agree(h.ProfileName(), set); err != nil {
-		return nil, err
+		return err
 	}
 	if rt.attached == nil {
 		rt.attached = map[string]bool{}
 	}
 	rt.attached[h.ProfileName()] = true
 	rt.handles = append(rt.handles, h)
-	rt.state.AddScheduler(h.ProfileName())
-	return rt.state, nil
+	return nil
 }
 
 // agree checks a profile's settings against the runtime's.
-func (rt *Runtime) agree(profile string, set Settings) error {
+func (rt *Runtime) agree(profile string, set admission.Settings) error {
 	for _, f := range []struct {
 		field     string
 		got, want any
@@ -223,24 +207,6 @@ func (rt *Runtime) AttachGate(profile string) {
 		rt.gated = map[string]bool{}
 	}
 	rt.gated[profile] = true
-}
-
-// SetPermitTimeout records profile's MultisliceGang permit timeout.
-func (rt *Runtime) SetPermitTimeout(profile string, d time.Duration) {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if rt.permitTimeouts == nil {
-		rt.permitTimeouts = map[string]time.Duration{}
-	}
-	rt.permitTimeouts[profile] = d
-}
-
-// PermitTimeout returns profile's MultisliceGang permit timeout (zero
-// until its plugin was built).
-func (rt *Runtime) PermitTimeout(profile string) time.Duration {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	return rt.permitTimeouts[profile]
 }
 
 // Unpaired lists, sorted, the profiles that run MultisliceGang without the

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+
 	"fmt"
 	"strings"
 
@@ -11,7 +13,7 @@ import (
 // (e.g. one zone).
 type ValueFailure struct {
 	Value   string
-	Failure *Failure
+	Failure *placement.Failure
 }
 
 // maxValuesShown bounds the reasons an atomic failure lists: a fleet may
@@ -28,18 +30,18 @@ const maxValuesShown = 3
 // hold it. Its Reason is a quota reason only when quota is what stops it
 // under every value that could hold it, so that waiting for quota (and
 // preempting for it) applies exactly when quota is the obstacle.
-func AtomicFailure(key string, slices int, pinned string, tried []ValueFailure) *Failure {
+func AtomicFailure(key string, slices int, pinned string, tried []ValueFailure) *placement.Failure {
 	label := wellknown.ShortLabel(key)
 	gang := "its slice"
 	if slices != 1 {
 		gang = fmt.Sprintf("all %d slices", slices)
 	}
 	if len(tried) == 0 {
-		return &Failure{Unresolvable: true,
+		return &placement.Failure{Unresolvable: true,
 			Message: fmt.Sprintf("no node it may use has the label %s, and %s must land within one %s", label, gang, label)}
 	}
-	out := &Failure{Unresolvable: true}
-	var resolvable []*Failure
+	out := &placement.Failure{Unresolvable: true}
+	var resolvable []*placement.Failure
 	for _, t := range tried {
 		if !t.Failure.Unresolvable {
 			out.Unresolvable = false

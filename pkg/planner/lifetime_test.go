@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+
 	"testing"
 	"time"
 
@@ -109,7 +111,7 @@ func TestPlaceUnconfinedAvoidsNodesThatEnd(t *testing.T) {
 	if fail != nil {
 		t.Fatal(fail)
 	}
-	want := Plan{0: {Slots: []Slot{slot("new", 0, 2), slot("old", 0, 1)}}}
+	want := Plan{0: {Slots: []placement.Slot{slot("new", 0, 2), slot("old", 0, 1)}}}
 	if diff := cmp.Diff(want, plan); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}

@@ -10,6 +10,8 @@
 package planner
 
 import (
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+
 	"fmt"
 	"slices"
 	"sort"
@@ -68,7 +70,7 @@ func lastingFirst(nodes []Node, until time.Time) []Node {
 }
 
 // cutsShort reports whether slots put a pod on a node that does not last.
-func cutsShort(nodes []Node, slots []Slot, until time.Time) bool {
+func cutsShort(nodes []Node, slots []placement.Slot, until time.Time) bool {
 	for _, sl := range slots {
 		for i := range nodes {
 			if nodes[i].Name == sl.Node && !nodes[i].lasts(until) {
@@ -143,35 +145,15 @@ type Request struct {
 	Until time.Time
 }
 
-// Slot is room for Count pods of one shape on one node.
-type Slot struct {
-	Node  string
-	Shape int
-	Count int
-}
-
 // Assignment is where one slice goes: its domain ("" when unconfined) and
 // the node for every pod it still needs.
 type Assignment struct {
 	Domain string
-	Slots  []Slot
+	Slots  []placement.Slot
 }
 
 // Plan maps slice index to its assignment.
 type Plan map[int]Assignment
-
-// Failure explains why no plan exists.
-type Failure struct {
-	// Unresolvable is true when no change in other workloads can help: the
-	// cluster has too few domains that could ever hold these slices.
-	Unresolvable bool
-	Message      string
-	// Reason classifies failures decided outside the planner (quota); ""
-	// for placement failures.
-	Reason string
-}
-
-func (f *Failure) Error() string { return f.Message }
 
 // fit is how one slice fits one domain.
 type fit struct {
@@ -181,7 +163,7 @@ type fit struct {
 	// spare counts the qualifying usable nodes the slice leaves untouched:
 	// the lower, the tighter the fit.
 	spare int
-	slots []Slot
+	slots []placement.Slot
 }
 
 // MakePlan assigns each slice a distinct domain it fits in, preferring the
@@ -189,7 +171,7 @@ type fit struct {
 // domain the slice fills most tightly so large domains stay whole for large
 // slices, and places its pods on that domain's nodes, on those that last
 // first.
-func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
+func MakePlan(req Request, domains []Domain) (Plan, *placement.Failure) {
 	n := len(req.Slices)
 	possible := make([][]int, n)
 	usable := make([][]int, n)
@@ -270,11 +252,11 @@ func MakePlan(req Request, domains []Domain) (Plan, *Failure) {
 	}
 
 	if matched, _ := match(possible, len(domains)); matched < n {
-		return nil, &Failure{Unresolvable: true, Message: unresolvableMessage(req, domains, possible)}
+		return nil, &placement.Failure{Unresolvable: true, Message: unresolvableMessage(req, domains, possible)}
 	}
 	matched, assign := match(usable, len(domains))
 	if matched < n {
-		return nil, &Failure{Message: waitingMessage(req, domains, possible, usable)}
+		return nil, &placement.Failure{Message: waitingMessage(req, domains, possible, usable)}
 	}
 	plan := make(Plan, n)
 	for i, d := range assign {
@@ -317,7 +299,7 @@ func enoughPerfect(req Request, sigs []string, domains []Domain) int {
 // PlaceUnconfined places the pods of slices that may go on any node,
 // slice after slice, on the given nodes, consuming their free capacity, on
 // nodes that last until until (when set) and are not being replaced first.
-func PlaceUnconfined(slicesIn []SliceDemand, nodes []Node, until time.Time) (Plan, *Failure) {
+func PlaceUnconfined(slicesIn []SliceDemand, nodes []Node, until time.Time) (Plan, *placement.Failure) {
 	nodes = lastingFirst(nodes, until)
 	free := make([]Node, len(nodes))
 	for i, n := range nodes {
@@ -330,10 +312,10 @@ func PlaceUnconfined(slicesIn []SliceDemand, nodes []Node, until time.Time) (Pla
 		slots := pack(s.Shapes, free, true)
 		if slots == nil {
 			if pack(s.Shapes, nodes, false) == nil {
-				return nil, &Failure{Unresolvable: true, Message: fmt.Sprintf("%d pods (%s) can never fit on the nodes matching %s together",
+				return nil, &placement.Failure{Unresolvable: true, Message: fmt.Sprintf("%d pods (%s) can never fit on the nodes matching %s together",
 					s.Pods(), describeShapes(s.Shapes), orAny(s.Describe))}
 			}
-			return nil, &Failure{Message: fmt.Sprintf("waiting for room for %d pods (%s) on nodes matching %s",
+			return nil, &placement.Failure{Message: fmt.Sprintf("waiting for room for %d pods (%s) on nodes matching %s",
 				s.Pods(), describeShapes(s.Shapes), orAny(s.Describe))}
 		}
 		consume(free, s.Shapes, slots)
@@ -345,7 +327,7 @@ func PlaceUnconfined(slicesIn []SliceDemand, nodes []Node, until time.Time) (Pla
 // pack places every pod of shapes on nodes first-fit, largest shapes first,
 // from free capacity of usable nodes (now) or from allocatable of all nodes
 // (could ever). It returns nil when some pod does not fit.
-func pack(shapes []Shape, nodes []Node, now bool) []Slot {
+func pack(shapes []Shape, nodes []Node, now bool) []placement.Slot {
 	// One shape visits each node once: it reads the nodes' room as it is,
 	// where several must take what each leaves from a copy.
 	shared := len(shapes) == 1
@@ -371,7 +353,7 @@ func pack(shapes []Shape, nodes []Node, now bool) []Slot {
 	sort.SliceStable(order, func(a, b int) bool {
 		return bigger(shapes[order[a]].Request, shapes[order[b]].Request)
 	})
-	var slots []Slot
+	var slots []placement.Slot
 	for _, si := range order {
 		sh := &shapes[si]
 		left := sh.Count
@@ -394,7 +376,7 @@ func pack(shapes []Shape, nodes []Node, now bool) []Slot {
 					avail[i][name] -= v * c
 				}
 			}
-			slots = append(slots, Slot{Node: nodes[i].Name, Shape: si, Count: int(c)})
+			slots = append(slots, placement.Slot{Node: nodes[i].Name, Shape: si, Count: int(c)})
 			left -= int(c)
 		}
 		if left > 0 {
@@ -402,13 +384,13 @@ func pack(shapes []Shape, nodes []Node, now bool) []Slot {
 		}
 	}
 	if slots == nil {
-		slots = []Slot{}
+		slots = []placement.Slot{}
 	}
 	return slots
 }
 
 // spare counts the qualifying usable nodes the slots leave unused.
-func spare(shapes []Shape, nodes []Node, slots []Slot) int {
+func spare(shapes []Shape, nodes []Node, slots []placement.Slot) int {
 	used := map[string]bool{}
 	for _, s := range slots {
 		used[s.Node] = true
@@ -428,7 +410,7 @@ func spare(shapes []Shape, nodes []Node, slots []Slot) int {
 	return n
 }
 
-func consume(nodes []Node, shapes []Shape, slots []Slot) {
+func consume(nodes []Node, shapes []Shape, slots []placement.Slot) {
 	idx := make(map[string]int, len(nodes))
 	for i := range nodes {
 		idx[nodes[i].Name] = i
@@ -643,7 +625,7 @@ func rejections(domains []Domain, possible [][]int, members []int) string {
 	for _, i := range members {
 		for _, d := range possible[i] {
 			u := domains[d].Unavailable
-			if seen[d] || !strings.HasPrefix(u, RejectedPrefix) {
+			if seen[d] || !strings.HasPrefix(u, placement.RejectedPrefix) {
 				continue
 			}
 			seen[d] = true
@@ -656,10 +638,6 @@ func rejections(domains []Domain, possible [][]int, members []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-// RejectedPrefix starts the Unavailable reason of a domain where the
-// workload's own pods failed the scheduler's other filters.
-const RejectedPrefix = "rejected the slice's pods: "
 
 func describeShapes(shapes []Shape) string {
 	parts := make([]string, 0, len(shapes))

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -141,11 +143,13 @@ func buildDomains(bs []*poolB) []Domain {
 	return out
 }
 
-func slot(node string, shape, count int) Slot { return Slot{Node: node, Shape: shape, Count: count} }
+func slot(node string, shape, count int) placement.Slot {
+	return placement.Slot{Node: node, Shape: shape, Count: count}
+}
 
 // in is an assignment to a domain; slots are never nil in a plan.
 func in(domain string, slots ...Slot) Assignment {
-	return Assignment{Domain: domain, Slots: append([]Slot{}, slots...)}
+	return Assignment{Domain: domain, Slots: append([]placement.Slot{}, slots...)}
 }
 
 // domainsOf reduces a plan to slice index → domain.
@@ -278,7 +282,7 @@ func checkPlan(t *testing.T, sl []SliceDemand, domains []Domain, plan Plan) {
 }
 
 func TestMakePlan(t *testing.T) {
-	rejected := RejectedPrefix + "node(s) had untolerated taint {dedicated: x}"
+	rejected := placement.RejectedPrefix + "node(s) had untolerated taint {dedicated: x}"
 	cases := []struct {
 		name    string
 		slices  []*sliceB
@@ -287,7 +291,7 @@ func TestMakePlan(t *testing.T) {
 		// checks their slots.
 		wantDomains map[int]string
 		wantPlan    Plan
-		wantFail    *Failure
+		wantFail    *placement.Failure
 	}{
 		{
 			name:    "one slice per pool",
@@ -309,25 +313,25 @@ func TestMakePlan(t *testing.T) {
 			name:     "not enough free domains: wait, with counts",
 			slices:   []*sliceB{slice(0, 2), slice(1, 2)},
 			domains:  []*poolB{pool("p1", 2).unavailable("held by other"), pool("p2", 2).unavailable("reserved for other"), pool("p3", 2)},
-			wantFail: &Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (3 exist, 1 free)"},
+			wantFail: &placement.Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (3 exist, 1 free)"},
 		},
 		{
 			name:     "identical slices share one waiting message",
 			slices:   []*sliceB{slice(0, 2), slice(1, 2), slice(2, 2)},
 			domains:  []*poolB{pool("p1", 2).unavailable("held by other"), pool("p2", 2).unavailable("held by other"), pool("p3", 2)},
-			wantFail: &Failure{Message: "waiting for 2 more domains matching gke-tpu-topology=2x4 (3 exist, 1 free)"},
+			wantFail: &placement.Failure{Message: "waiting for 2 more domains matching gke-tpu-topology=2x4 (3 exist, 1 free)"},
 		},
 		{
 			name:     "partly used domain is not free enough",
 			slices:   []*sliceB{slice(0, 2)},
 			domains:  []*poolB{pool("p1", 2).freeChips(2)},
-			wantFail: &Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (1 exist, 0 free)"},
+			wantFail: &placement.Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (1 exist, 0 free)"},
 		},
 		{
 			name:     "rejected domains are named in the waiting message",
 			slices:   []*sliceB{slice(0, 2), slice(1, 2)},
 			domains:  []*poolB{pool("p1", 2).unavailable(rejected), pool("p2", 2).unavailable("held by other"), pool("p3", 2)},
-			wantFail: &Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (3 exist, 1 free); p1 " + rejected},
+			wantFail: &placement.Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (3 exist, 1 free); p1 " + rejected},
 		},
 		{
 			name:   "at most three rejected domains are named",
@@ -336,7 +340,7 @@ func TestMakePlan(t *testing.T) {
 				pool("r5", 2).unavailable(rejected), pool("r4", 2).unavailable(rejected), pool("r3", 2).unavailable(rejected),
 				pool("r2", 2).unavailable(rejected), pool("r1", 2).unavailable(rejected), pool("p0", 2),
 			},
-			wantFail: &Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (6 exist, 1 free); r1 " + rejected +
+			wantFail: &placement.Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (6 exist, 1 free); r1 " + rejected +
 				", r2 " + rejected + ", r3 " + rejected + ", and 2 more"},
 		},
 		{
@@ -380,32 +384,32 @@ func TestMakePlan(t *testing.T) {
 			name:     "a domain with too few qualifying nodes is never chosen",
 			slices:   []*sliceB{slice(0, 2).only("p0-0", "p1-3")},
 			domains:  []*poolB{pool("p0", 4), pool("p1", 4)},
-			wantFail: &Failure{Unresolvable: true, Message: "a slice of 2 pods (google.com/tpu=4 each) fits in no domain matching gke-tpu-topology=2x4 (the largest holds 1 such pods)"},
+			wantFail: &placement.Failure{Unresolvable: true, Message: "a slice of 2 pods (google.com/tpu=4 each) fits in no domain matching gke-tpu-topology=2x4 (the largest holds 1 such pods)"},
 		},
 		{
 			name:     "slice larger than every domain is unresolvable",
 			slices:   []*sliceB{slice(0, 3)},
 			domains:  []*poolB{pool("p1", 2), pool("p2", 2)},
-			wantFail: &Failure{Unresolvable: true, Message: "a slice of 3 pods (google.com/tpu=4 each) fits in no domain matching gke-tpu-topology=2x4 (the largest holds 2 such pods)"},
+			wantFail: &placement.Failure{Unresolvable: true, Message: "a slice of 3 pods (google.com/tpu=4 each) fits in no domain matching gke-tpu-topology=2x4 (the largest holds 2 such pods)"},
 		},
 		{
 			name:     "more slices than domains is unresolvable",
 			slices:   []*sliceB{slice(0, 2), slice(1, 2), slice(2, 2)},
 			domains:  []*poolB{pool("p1", 2).freeChips(0).unavailable("held by x"), pool("p2", 2)},
-			wantFail: &Failure{Unresolvable: true, Message: "3 slices need 3 domains matching gke-tpu-topology=2x4, only 2 exist"},
+			wantFail: &placement.Failure{Unresolvable: true, Message: "3 slices need 3 domains matching gke-tpu-topology=2x4, only 2 exist"},
 		},
 		{
 			name:    "each kind of slice gets its own unresolvable message",
 			slices:  []*sliceB{slice(0, 2), slice(1, 2), slice(2, 2), slice(3, 3)},
 			domains: []*poolB{pool("p1", 2), pool("p2", 2)},
-			wantFail: &Failure{Unresolvable: true, Message: "3 slices need 3 domains matching gke-tpu-topology=2x4, only 2 exist; " +
+			wantFail: &placement.Failure{Unresolvable: true, Message: "3 slices need 3 domains matching gke-tpu-topology=2x4, only 2 exist; " +
 				"a slice of 3 pods (google.com/tpu=4 each) fits in no domain matching gke-tpu-topology=2x4 (the largest holds 2 such pods)"},
 		},
 		{
 			name:     "unusable nodes shrink a domain now, not forever",
 			slices:   []*sliceB{slice(0, 2)},
 			domains:  []*poolB{pool("p1", 2).notReady(1)},
-			wantFail: &Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (1 exist, 0 free)"},
+			wantFail: &placement.Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (1 exist, 0 free)"},
 		},
 		{
 			name:     "unusable nodes are skipped",
@@ -417,7 +421,7 @@ func TestMakePlan(t *testing.T) {
 			name:     "no qualifying node at all",
 			slices:   []*sliceB{slice(0, 1).only().describe("gke-tpu-topology=8x8")},
 			domains:  []*poolB{pool("p1", 2)},
-			wantFail: &Failure{Unresolvable: true, Message: "a slice of 1 pods (google.com/tpu=4 each) fits in no domain matching gke-tpu-topology=8x8 (the largest holds 0 such pods)"},
+			wantFail: &placement.Failure{Unresolvable: true, Message: "a slice of 1 pods (google.com/tpu=4 each) fits in no domain matching gke-tpu-topology=8x8 (the largest holds 0 such pods)"},
 		},
 		{
 			name:        "fixed slice keeps its domain",
@@ -438,7 +442,7 @@ func TestMakePlan(t *testing.T) {
 			name:     "fixed slice whose domain is unavailable waits",
 			slices:   []*sliceB{slice(0, 1).fixed("p1")},
 			domains:  []*poolB{pool("p1", 2).unavailable("held by other"), pool("p2", 2)},
-			wantFail: &Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (1 exist, 0 free)"},
+			wantFail: &placement.Failure{Message: "waiting for 1 more domains matching gke-tpu-topology=2x4 (1 exist, 0 free)"},
 		},
 		{
 			// TPU workers go first, one per host; the launcher then takes
@@ -484,7 +488,7 @@ func TestMakePlan(t *testing.T) {
 			name:     "heterogeneous slice: the hint counts the largest shape",
 			slices:   []*sliceB{slice(0, 5).withLauncher()},
 			domains:  []*poolB{pool("p1", 4), pool("p2", 3)},
-			wantFail: &Failure{Unresolvable: true, Message: "a slice of 6 pods (cpu=1 each; google.com/tpu=4 each) fits in no domain matching gke-tpu-topology=2x4 (the largest holds 4 such pods)"},
+			wantFail: &placement.Failure{Unresolvable: true, Message: "a slice of 6 pods (cpu=1 each; google.com/tpu=4 each) fits in no domain matching gke-tpu-topology=2x4 (the largest holds 4 such pods)"},
 		},
 		{
 			name:        "no slices, empty plan",
@@ -614,15 +618,15 @@ func TestMakePlanIdenticalSlicesAgreeWithCount(t *testing.T) {
 					}
 				}
 				plan, fail := MakePlan(Request{Slices: sl}, domains)
-				var want *Failure
+				var want *placement.Failure
 				switch {
 				case ever < size && ever == 0:
-					want = &Failure{Unresolvable: true, Message: fmt.Sprintf(
+					want = &placement.Failure{Unresolvable: true, Message: fmt.Sprintf(
 						"a slice of %d pods (google.com/tpu=4 each) fits in no domain matching %s (the largest holds %d such pods)", pods, topo2x4, largest(domains))}
 				case ever < size:
-					want = &Failure{Unresolvable: true, Message: fmt.Sprintf("%d slices need %d domains matching %s, only %d exist", size, size, topo2x4, ever)}
+					want = &placement.Failure{Unresolvable: true, Message: fmt.Sprintf("%d slices need %d domains matching %s, only %d exist", size, size, topo2x4, ever)}
 				case now < size:
-					want = &Failure{Message: fmt.Sprintf("waiting for %d more domains matching %s (%d exist, %d free)", size-now, topo2x4, ever, now)}
+					want = &placement.Failure{Message: fmt.Sprintf("waiting for %d more domains matching %s (%d exist, %d free)", size-now, topo2x4, ever, now)}
 				}
 				if diff := cmp.Diff(want, fail); diff != "" {
 					t.Fatalf("failure (-want +got):\n%s", diff)
@@ -836,34 +840,34 @@ func TestPlaceUnconfined(t *testing.T) {
 		slices   []*sliceB
 		nodes    []Node
 		want     Plan
-		wantFail *Failure
+		wantFail *placement.Failure
 	}{
 		{
 			name:   "the second slice gets only what the first left",
 			slices: []*sliceB{cpuSlice(0, 3, 2000), cpuSlice(1, 1, 2000)},
 			nodes:  twoHosts(),
 			want: Plan{
-				0: {Slots: []Slot{slot("n0", 0, 2), slot("n1", 0, 1)}},
-				1: {Slots: []Slot{slot("n1", 0, 1)}},
+				0: {Slots: []placement.Slot{slot("n0", 0, 2), slot("n1", 0, 1)}},
+				1: {Slots: []placement.Slot{slot("n1", 0, 1)}},
 			},
 		},
 		{
 			name:     "the second slice waits for room the first took",
 			slices:   []*sliceB{cpuSlice(0, 3, 2000), cpuSlice(1, 2, 2000)},
 			nodes:    twoHosts(),
-			wantFail: &Failure{Message: "waiting for room for 2 pods (cpu=2 each) on nodes matching any node"},
+			wantFail: &placement.Failure{Message: "waiting for room for 2 pods (cpu=2 each) on nodes matching any node"},
 		},
 		{
 			name:     "a slice too large for every node together is unresolvable",
 			slices:   []*sliceB{cpuSlice(0, 3, 2000), cpuSlice(1, 5, 2000)},
 			nodes:    twoHosts(),
-			wantFail: &Failure{Unresolvable: true, Message: "5 pods (cpu=2 each) can never fit on the nodes matching any node together"},
+			wantFail: &placement.Failure{Unresolvable: true, Message: "5 pods (cpu=2 each) can never fit on the nodes matching any node together"},
 		},
 		{
 			name:     "used capacity makes a slice wait, named by its selector",
 			slices:   []*sliceB{cpuSlice(0, 2, 2000).describe("cloud.google.com/gke-nodepool=cpu")},
 			nodes:    []Node{cpuHost("n0", 4000, 1000), cpuHost("n1", 4000, 3000)},
-			wantFail: &Failure{Message: "waiting for room for 2 pods (cpu=2 each) on nodes matching cloud.google.com/gke-nodepool=cpu"},
+			wantFail: &placement.Failure{Message: "waiting for room for 2 pods (cpu=2 each) on nodes matching cloud.google.com/gke-nodepool=cpu"},
 		},
 		{
 			name:   "unusable nodes are skipped",
@@ -873,19 +877,19 @@ func TestPlaceUnconfined(t *testing.T) {
 				n[0].Usable = false
 				return n
 			}(),
-			want: Plan{0: {Slots: []Slot{slot("n1", 0, 2)}}},
+			want: Plan{0: {Slots: []placement.Slot{slot("n1", 0, 2)}}},
 		},
 		{
 			name:   "only qualifying nodes are used",
 			slices: []*sliceB{cpuSlice(0, 1, 2000).only("n1")},
 			nodes:  twoHosts(),
-			want:   Plan{0: {Slots: []Slot{slot("n1", 0, 1)}}},
+			want:   Plan{0: {Slots: []placement.Slot{slot("n1", 0, 1)}}},
 		},
 		{
 			name:   "heterogeneous slice: workers first, launcher after",
 			slices: []*sliceB{slice(0, 2).withLauncher()},
 			nodes:  pool("p", 2).build().Nodes,
-			want:   Plan{0: {Slots: []Slot{slot("p-0", 1, 1), slot("p-1", 1, 1), slot("p-0", 0, 1)}}},
+			want:   Plan{0: {Slots: []placement.Slot{slot("p-0", 1, 1), slot("p-1", 1, 1), slot("p-0", 0, 1)}}},
 		},
 		{
 			name:  "no slices",

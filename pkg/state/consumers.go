@@ -39,9 +39,9 @@ func consumerGate(key workload.Key, c *workload.Consumption) *checkWait {
 	return nil
 }
 
-// consumerMissingMessage is why a consumer pod waits while its request
+// ConsumerMissingMessage is why a consumer pod waits while its request
 // does not exist.
-func consumerMissingMessage(key workload.Key) string {
+func ConsumerMissingMessage(key workload.Key) string {
 	return fmt.Sprintf("ProvisioningRequest %s/%s does not exist: the pod consumes it (annotation %s); create the request, or remove the annotation",
 		key.Namespace, key.Name, wellknown.ConsumeProvisioningRequestAnnotation)
 }

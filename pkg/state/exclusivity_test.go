@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -175,7 +175,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 		t.Errorf("commit activated (-want +got):\n%s", diff)
 	}
 	want := &state.SliceReservation{
-		Slots: []planner.Slot{{Node: "pool-1-node-0", Shape: 1, Count: 1}, {Node: "pool-1-node-1", Shape: 1, Count: 1}, {Node: "cpu-0", Shape: 0, Count: 1}},
+		Slots: []placement.Slot{{Node: "pool-1-node-0", Shape: 1, Count: 1}, {Node: "pool-1-node-1", Shape: 1, Count: 1}, {Node: "cpu-0", Shape: 0, Count: 1}},
 		Shapes: []state.ShapeRequest{
 			{Sig: "cpu=1", Request: workload.Resources{corev1.ResourceCPU: 1000, corev1.ResourcePods: 1000}},
 			{Sig: "google.com/tpu=4", Request: workload.Resources{wellknown.ResourceTPU: 4000, corev1.ResourcePods: 1000}},
@@ -231,7 +231,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 	// another: the slot on pool-1-node-1 stays planned.
 	f.s.Reserve(w1, "pool-1-node-0")
 	got, _ := f.s.ReservationOf(pgKey("pg"))
-	wantSlots := []planner.Slot{{Node: "pool-1-node-0", Shape: 1, Count: 0}, {Node: "pool-1-node-1", Shape: 1, Count: 1}, {Node: "cpu-0", Shape: 0, Count: 1}}
+	wantSlots := []placement.Slot{{Node: "pool-1-node-0", Shape: 1, Count: 0}, {Node: "pool-1-node-1", Shape: 1, Count: 1}, {Node: "cpu-0", Shape: 0, Count: 1}}
 	if diff := cmp.Diff(wantSlots, got.Slices[0].Slots); diff != "" {
 		t.Errorf("slots after an extra reserve (-want +got):\n%s", diff)
 	}

@@ -17,7 +17,7 @@ import (
 	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -203,7 +203,7 @@ func (f *fixture) snapshot(key workload.Key) *state.Snapshot { return f.s.Snapsh
 // Every plan is also made on the snapshot for planning (SnapshotForPlan),
 // which PreFilter reads first: where the full snapshot plans, it must make
 // the same plan, and where the full one fails, so must it.
-func (f *fixture) plan(key workload.Key) (*state.Reservation, *planner.Failure) {
+func (f *fixture) plan(key workload.Key) (*state.Reservation, *placement.Failure) {
 	f.t.Helper()
 	r, fail := admission.Plan(f.snapshot(key))
 	lean := f.s.SnapshotForPlan(key, f.requested)

@@ -78,7 +78,7 @@ func (s *State) classifyLocked(p *Pod) (Verdict, *Workload) {
 		v.Message = fmt.Sprintf("waiting for %s to be observed", m.Key)
 		if m.Key.Source == workload.SourceProvisioningRequest {
 			// Its API is served and watched: the request is not there.
-			v.Message = consumerMissingMessage(m.Key)
+			v.Message = ConsumerMissingMessage(m.Key)
 			v.QueueReason, v.QueueNeedsAction = ReasonProvisioningRequestGone, true
 			v.Ref = provisioning.ConsumedRef(m.Key.Namespace, m.Key.Name, "")
 		}
@@ -134,6 +134,13 @@ func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
 	p := s.podLocked(pod)
 	v, w := s.classifyLocked(p)
 	if !v.Gang || v.Wait || v.Unresolvable {
+		return v
+	}
+	if behindHead && s.pods[pod.UID] == nil {
+		// Not indexed yet: the informer will deliver it and re-activate
+		// it if it may go (upsertPodLocked). Scheduling cycles read only
+		// pods the state holds: a pod the gate lets through is one.
+		v.Wait, v.Message = true, fmt.Sprintf("waiting for the scheduler to observe pod %s/%s", pod.Namespace, pod.Name)
 		return v
 	}
 	if r := s.reservations[w.key]; r != nil && r.Attempt == w.model.RestartAttempt {

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -163,7 +163,7 @@ func TestHeadIsReplaced(t *testing.T) {
 		"the gang completes again after members were replaced": {
 			change: func(_ *testing.T, f *fixture) state.Actions {
 				// pg-c planned and failed: it is the head now.
-				f.s.PlanFailed(pgC, 0, &planner.Failure{Message: "waiting for room"})
+				f.s.PlanFailed(pgC, 0, &placement.Failure{Message: "waiting for room"})
 				acts := f.deletePod(pgB)
 				merge(&acts, f.deletePod(pgA))
 				merge(&acts, f.addPods(pgA2))
@@ -268,7 +268,7 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 		},
 		"a head from before the reservation is not kept": {
 			setup: func(f *fixture, all []*corev1.Pod) {
-				f.s.PlanFailed(all[3], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+				f.s.PlanFailed(all[3], 0, &placement.Failure{Message: "waiting for 1 more domains"})
 			},
 			release: func(f *fixture, _ []*corev1.Pod, _ uint64) state.Actions {
 				f.clock.Step(2 * time.Minute)
@@ -383,7 +383,7 @@ func TestClassify(t *testing.T) {
 		"a member held back behind a head whose plan failed": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addGang(js)
-				f.s.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+				f.s.PlanFailed(all[0], 0, &placement.Failure{Message: "waiting for 1 more domains"})
 				return all[1]
 			},
 			wantAdmit: verdict{Gang: true, Wait: true}, wantClassify: verdict{Gang: true},
@@ -392,7 +392,7 @@ func TestClassify(t *testing.T) {
 		"a member that planned and failed becomes the head": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addGang(js)
-				f.s.PlanFailed(all[2], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+				f.s.PlanFailed(all[2], 0, &placement.Failure{Message: "waiting for 1 more domains"})
 				return all[0]
 			},
 			wantAdmit: verdict{Gang: true, Wait: true}, wantClassify: verdict{Gang: true},
@@ -592,7 +592,7 @@ func TestFreedCapacityWakesTheWaitingHead(t *testing.T) {
 			if _, fail := f.plan(jsKey("a")); fail == nil {
 				t.Fatal("a planned beside busy, want no room")
 			}
-			f.s.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+			f.s.PlanFailed(all[0], 0, &placement.Failure{Message: "waiting for 1 more domains"})
 			var want []string
 			if tc.wake {
 				want = podNames(all[0])

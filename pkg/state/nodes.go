@@ -8,8 +8,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -282,7 +283,7 @@ func (s *State) RecordFilterRejection(pod *corev1.Pod, reason string) Actions {
 	}
 	s.rejecting[w.key] = w
 	now := s.opts.Clock.Now()
-	why := planner.RejectedPrefix + reason
+	why := placement.RejectedPrefix + reason
 	if sr.Domain != "" {
 		w.rejected[topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}] = rejection{reason: why, at: now}
 	} else {
@@ -357,10 +358,14 @@ func (s *State) MemberUnschedulable(pod *corev1.Pod, reason string) Actions {
 // PlanFailed records that the workload could not be planned at this
 // generation; its other members reuse the answer instead of planning again
 // until something changes.
-func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
+func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *placement.Failure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.pods[pod.UID]
+	s.planFailedLocked(pod.UID, gen, f)
+}
+
+func (s *State) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure) {
+	p := s.pods[uid]
 	if p == nil || !p.Gang {
 		return
 	}
@@ -387,7 +392,7 @@ func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *planner.Failure) {
 // changed since, for members other than the head. The head always plans
 // again: it is only retried on events, and the scheduler's own snapshot of
 // the cluster may have caught up with a change the state saw first.
-func (s *State) CachedFailure(pod *corev1.Pod) *planner.Failure {
+func (s *State) CachedFailure(pod *corev1.Pod) *placement.Failure {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p := s.pods[pod.UID]
@@ -408,7 +413,7 @@ func (s *State) CachedFailure(pod *corev1.Pod) *planner.Failure {
 // HeadFailure returns why the last plan of pod's workload failed when pod
 // is the head it planned through (nil otherwise): the head's PostFilter
 // reads it to decide whether preemption could help.
-func (s *State) HeadFailure(pod *corev1.Pod) *planner.Failure {
+func (s *State) HeadFailure(pod *corev1.Pod) *placement.Failure {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	w := s.headOfLocked(pod)

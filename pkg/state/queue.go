@@ -7,7 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -564,8 +564,10 @@ type AloneRound struct {
 // FlavorCapacity is what the nodes of one flavor could hold of a pod.
 type FlavorCapacity struct {
 	Flavor *quota.Flavor
-	// Nodes is how many nodes carry the flavor's labels.
-	Nodes int
+	// Nodes is how many nodes carry the flavor's labels; NodeNames are
+	// those nodes, sorted (shared: read-only).
+	Nodes     int
+	NodeNames []string
 	// HoldsOne: one of them could hold the pod were it empty.
 	HoldsOne bool
 }
@@ -584,6 +586,11 @@ func (s *State) AloneRound(pod *corev1.Pod) (round *AloneRound, flavorNodes []st
 	if w == nil || w.model == nil {
 		return nil, nil
 	}
+	return s.aloneRoundLocked(p, w)
+}
+
+// aloneRoundLocked is AloneRound for p, a member of w.
+func (s *State) aloneRoundLocked(p *Pod, w *Workload) (round *AloneRound, flavorNodes []string) {
 	if r := s.reservations[w.key]; r != nil {
 		if sr := r.Slices[0]; sr != nil && r.Attempt == p.Member.RestartAttempt {
 			return nil, s.nodesCarryingLocked(sr.NodeLabels)
@@ -605,7 +612,7 @@ func (s *State) AloneRound(pod *corev1.Pod) (round *AloneRound, flavorNodes []st
 				continue
 			}
 			nodes := s.nodesCarryingLocked(f.NodeLabels)
-			fc := FlavorCapacity{Flavor: f, Nodes: len(nodes)}
+			fc := FlavorCapacity{Flavor: f, Nodes: len(nodes), NodeNames: nodes}
 			for _, n := range nodes {
 				if node := s.nodes.Node(n); node != nil && node.Allocatable.Count(need.Request) != 0 {
 					fc.HoldsOne = true
@@ -628,8 +635,8 @@ func (s *State) NodesCarrying(labels map[string]string) []string {
 
 // QuotaFailure is why a workload's queue cannot admit it, as a planning
 // failure: unresolvable when only a change to queue objects can help.
-func QuotaFailure(p *quota.Problem) *planner.Failure {
-	return &planner.Failure{Message: p.Message, Unresolvable: p.Config, Reason: p.Reason}
+func QuotaFailure(p *quota.Problem) *placement.Failure {
+	return &placement.Failure{Message: p.Message, Unresolvable: p.Config, Reason: p.Reason}
 }
 
 // Why a workload is not admitted, beside its queue's quota.Reason* values.
@@ -668,7 +675,7 @@ func (s *State) ReleaseAlone(pod *corev1.Pod, why string) Actions {
 // workload's events and its Workload's conditions alike: the failure's
 // own (quota, admission checks), else Unplaceable when only a change to
 // the workload or the nodes can help, else WaitingForDomains.
-func FailureReason(f *planner.Failure) string {
+func FailureReason(f *placement.Failure) string {
 	switch {
 	case f.Reason != "":
 		return f.Reason

@@ -9,7 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -58,7 +58,7 @@ func TestRejectedDomainIsAvoided(t *testing.T) {
 	if diff := cmp.Diff([]state.ReleaseReason{state.ReleaseRejected}, f.obs.releases()); diff != "" {
 		t.Errorf("releases (-want +got):\n%s", diff)
 	}
-	want := map[topology.DomainRef]string{{Key: wellknown.NodePoolLabel, Value: "pool-1"}: planner.RejectedPrefix + antiAffinity}
+	want := map[topology.DomainRef]string{{Key: wellknown.NodePoolLabel, Value: "pool-1"}: placement.RejectedPrefix + antiAffinity}
 	if diff := cmp.Diff(want, f.snapshot(key).Self.Rejected); diff != "" {
 		t.Errorf("remembered rejections (-want +got):\n%s", diff)
 	}
@@ -72,7 +72,7 @@ func TestRejectedDomainIsAvoided(t *testing.T) {
 	if fail == nil || fail.Unresolvable {
 		t.Fatalf("plan with pool-2 taken = %+v, want a waiting failure", fail)
 	}
-	if want := "pool-1 " + planner.RejectedPrefix + antiAffinity; !strings.Contains(fail.Message, want) {
+	if want := "pool-1 " + placement.RejectedPrefix + antiAffinity; !strings.Contains(fail.Message, want) {
 		t.Errorf("failure %q does not name %q", fail.Message, want)
 	}
 
@@ -152,8 +152,8 @@ func TestRejectedNodesOfAnUnconfinedSlice(t *testing.T) {
 		t.Errorf("events = %+v", acts.Events)
 	}
 	want := map[topology.DomainRef]string{
-		{Value: "pool-1-node-0"}: planner.RejectedPrefix + "1 node(s) had volume node affinity conflict",
-		{Value: "pool-1-node-1"}: planner.RejectedPrefix + "1 node(s) had volume node affinity conflict",
+		{Value: "pool-1-node-0"}: placement.RejectedPrefix + "1 node(s) had volume node affinity conflict",
+		{Value: "pool-1-node-1"}: placement.RejectedPrefix + "1 node(s) had volume node affinity conflict",
 	}
 	if diff := cmp.Diff(want, f.snapshot(pgKey("pg")).Self.Rejected); diff != "" {
 		t.Errorf("remembered rejections (-want +got):\n%s", diff)

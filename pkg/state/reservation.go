@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -81,7 +81,7 @@ type SliceReservation struct {
 	DomainKey, Domain string
 	// Slots is the room still planned for the slice's pods, per node and
 	// shape; Shapes lists each shape's request.
-	Slots  []planner.Slot
+	Slots  []placement.Slot
 	Shapes []ShapeRequest
 	// NodeLabels, when set, are labels every node of the slice's pods must
 	// carry: those of the flavors it is charged to, for slices the
@@ -316,7 +316,19 @@ func (s *State) HeldDomainNodes(pod *corev1.Pod) sets.Set[string] {
 	defer s.mu.Unlock()
 	p := s.podLocked(pod)
 	w := s.workloads[p.Member.Key]
-	if w == nil || w.model == nil || p.Member.Slice >= len(w.model.Slices) {
+	if w == nil {
+		return nil
+	}
+	if nodes := s.heldDomainNodesLocked(p, w); nodes != nil {
+		return sets.New(nodes...)
+	}
+	return nil
+}
+
+// heldDomainNodesLocked is HeldDomainNodes for p, a member of w, sorted
+// (shared: read-only).
+func (s *State) heldDomainNodesLocked(p *Pod, w *Workload) []string {
+	if w.model == nil || p.Member.Slice >= len(w.model.Slices) {
 		return nil
 	}
 	key := w.model.Slices[p.Member.Slice].DomainKey
@@ -333,7 +345,7 @@ func (s *State) HeldDomainNodes(pod *corev1.Pod) sets.Set[string] {
 	for _, m := range w.members {
 		if m.Node != "" && m.Live() && w.current(m) && (m.Member.Slice == p.Member.Slice || !sameSlice) {
 			if v, ok := s.nodes.DomainOf(m.Node, key); ok {
-				return sets.New(s.nodes.NodesOf(topology.DomainRef{Key: key, Value: v})...)
+				return s.nodes.NodesOf(topology.DomainRef{Key: key, Value: v})
 			}
 		}
 	}

@@ -148,6 +148,16 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 	return s.snapshot(key, requested, false)
 }
 
+// snapshot takes a snapshot under the state's lock, and reads the cycle's
+// snapshot of nodes (requested) once it is released.
+func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *Snapshot {
+	s.mu.Lock() // Track may extend the domain index.
+	sn := s.snapshotLocked(key, forPlan)
+	s.mu.Unlock()
+	sn.subtractRequested(requested)
+	return sn
+}
+
 // SnapshotForPlan is Snapshot for a plan that is to succeed. The domains
 // in which no node carries the labels every pod of the workload selects
 // (another accelerator's or topology's pools, say) are left out of it; the
@@ -179,9 +189,7 @@ func (sn *Snapshot) DomainValues(key string) []string {
 // domains the workload's pods do not select.
 func (sn *Snapshot) Partial() bool { return len(sn.Elided) > 0 || sn.narrowed }
 
-func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *Snapshot {
-	s.mu.Lock() // Track may extend the domain index.
-	defer s.mu.Unlock()
+func (s *State) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 	w := s.workloads[key]
 	sn := &Snapshot{
 		Generation:    s.generation,
@@ -276,7 +284,7 @@ func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *S
 		if _, done := sn.Nodes[name]; done {
 			continue
 		}
-		sn.Nodes[name] = s.nodeViewLocked(name, key, requested)
+		sn.Nodes[name] = s.nodeViewLocked(name, key)
 	}
 	for name := range sn.Nodes {
 		for _, p := range s.podsOnNode[name] {
@@ -410,7 +418,11 @@ func (s *State) atomicKeyLocked(w *Workload) string {
 	return ""
 }
 
-func (s *State) nodeViewLocked(name string, self workload.Key, requested Requested) *NodeView {
+// nodeViewLocked is node name as a snapshot for self's workload holds it.
+// Its Free is the node's allocatable less what other workloads'
+// reservations still plan there; what pods on it request is taken off once
+// the lock is released (subtractRequested).
+func (s *State) nodeViewLocked(name string, self workload.Key) *NodeView {
 	n := s.nodes.Node(name)
 	// The holder map is shared, not copied: the state replaces a node's
 	// map rather than change it (holdLocked), and so does a simulation on
@@ -419,9 +431,6 @@ func (s *State) nodeViewLocked(name string, self workload.Key, requested Request
 	// nodes × gangs times.
 	v := &NodeView{Node: n, Holders: s.nodeHolders[name]}
 	free := maps.Clone(n.Allocatable)
-	if req, ok := requested(name); ok {
-		free.SubWithin(req)
-	}
 	for k, out := range s.outstanding[name] {
 		if k != self {
 			free.SubWithin(out)

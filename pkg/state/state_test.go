@@ -12,7 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -88,7 +88,7 @@ func TestAdmit(t *testing.T) {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addJobSet(js)
 				f.addPods(all...)
-				f.s.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+				f.s.PlanFailed(all[0], 0, &placement.Failure{Message: "waiting for 1 more domains"})
 				return all[3]
 			},
 			want: verdict{Gang: true, Wait: true}, wantMsg: "waiting for a-slice-0-0-a0 to find room for JobSet ns/a: waiting for 1 more domains",

@@ -8,7 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -38,7 +38,7 @@ type Workload struct {
 	// see it (see MemberUnschedulable): while it is pending, it is the
 	// head, so the gang plans again only once that pod can be scheduled.
 	blockedBy *PodRef
-	failure   *planner.Failure
+	failure   *placement.Failure
 	failGen   uint64
 	// rejected domains: the workload's pods failed other filters there.
 	rejected     map[topology.DomainRef]rejection

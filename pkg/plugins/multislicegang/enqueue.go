@@ -42,7 +42,7 @@ func (pl *Plugin) hintPodDeleted(logger klog.Logger, pod *corev1.Pod, oldObj, _ 
 	if deleted.Spec.NodeName == "" {
 		return fwk.QueueSkip, nil
 	}
-	if pl.state.WaitsForCapacity(pod) {
+	if pl.m.WaitsForCapacity(pod) {
 		logger.V(5).Info("Room freed for a waiting gang", "pod", klog.KObj(pod), "deleted", klog.KObj(deleted))
 		return fwk.Queue, nil
 	}
@@ -53,10 +53,10 @@ func (pl *Plugin) hintPodDeleted(logger klog.Logger, pod *corev1.Pod, oldObj, _ 
 // head needs, or a node its reservation planned on that the scheduler's
 // cache did not hold when the pod last tried (see PostFilter).
 func (pl *Plugin) hintNodeChanged(_ klog.Logger, pod *corev1.Pod, _, newObj any) (fwk.QueueingHint, error) {
-	if pl.state.WaitsForCapacity(pod) {
+	if pl.m.WaitsForCapacity(pod) {
 		return fwk.Queue, nil
 	}
-	if node, ok := newObj.(*corev1.Node); ok && pl.state.PlansOn(pod, node.Name) {
+	if node, ok := newObj.(*corev1.Node); ok && pl.m.PlansOn(pod, node.Name) {
 		return fwk.Queue, nil
 	}
 	return fwk.QueueSkip, nil

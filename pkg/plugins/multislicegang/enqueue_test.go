@@ -9,7 +9,7 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
@@ -26,7 +26,7 @@ func newHintFixture(t *testing.T) *hintFixture {
 	all := f.addGang(unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj())
 	plain := unit.Pod("plain").Obj()
 	f.addPods(plain)
-	f.st.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+	f.st.PlanFailed(all[0], 0, &placement.Failure{Message: "waiting for 1 more domains"})
 	return &hintFixture{fixture: f, head: all[0], other: all[1], plain: plain}
 }
 
@@ -189,7 +189,7 @@ func TestGatePreEnqueue(t *testing.T) {
 		"complete gang: another member waits for the head, whose plan failed": {
 			setup: func(f *fixture) *corev1.Pod {
 				f.addGang(js)
-				f.st.PlanFailed(all[0], 0, &planner.Failure{Message: "waiting for 1 more domains"})
+				f.st.PlanFailed(all[0], 0, &placement.Failure{Message: "waiting for 1 more domains"})
 				return all[1]
 			},
 			want: status{fwk.UnschedulableAndUnresolvable, "waiting for a-w-0-0-a0 to find room for JobSet ns/a: waiting for 1 more domains"},

@@ -213,7 +213,7 @@ func TestPreFilter(t *testing.T) {
 			pools: 3,
 			setup: func(f *fixture) *corev1.Pod {
 				planned(f)
-				f.clock.Step(2 * f.pl.permitTimeout())
+				f.clock.Step(2 * permitTimeout)
 				return all[1]
 			},
 			wantNodes: func(f *fixture) []string { return poolNodes(f.slicePool(key, 0)) },
@@ -330,7 +330,7 @@ func TestFilter(t *testing.T) {
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("Filter (-want +got):\n%s", diff)
 			}
-			f.clock.Step(2 * f.pl.permitTimeout())
+			f.clock.Step(2 * permitTimeout)
 			acts := f.st.Expire()
 			retried := slices.ContainsFunc(acts.Activate, func(r state.PodRef) bool { return r.UID == p.UID })
 			if retried != tc.wantRetried {

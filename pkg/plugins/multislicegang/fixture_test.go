@@ -13,8 +13,8 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -62,25 +62,37 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 		placed: map[types.UID]*corev1.Pod{},
 		cycles: map[types.UID]fwk.CycleState{},
 	}
-	f.pl = &Plugin{
-		args:  &config.MultisliceGangArgs{PermitTimeout: time.Minute, FollowerTimeout: time.Minute},
-		rt:    fakeRuntime{},
-		state: st,
-		sort:  newSortKeys(st),
-	}
-	f.pl.requested = f.requested
+	eng := admission.NewEngine(st, fakeRuntime{}, nopNotifier{}, Name)
+	eng.AddProfile(admission.Profile{Name: unit.Scheduler, PermitTimeout: permitTimeout, FollowerTimeout: permitTimeout})
+	f.pl = &Plugin{m: eng, nodes: fixtureNodes{f}}
 	f.pl.nodeInfo = func(name string) fwk.NodeInfo {
 		if f.nodes[name] == nil {
 			return nil
 		}
 		return f.nodeInfo(name)
 	}
-	f.gate = &Gate{rt: f.pl.rt, state: st, permitTimeout: f.pl.permitTimeout}
+	f.gate = &Gate{m: eng}
 	for _, n := range nodes {
 		f.nodes[n.Name] = n
 		st.UpsertNode(n)
 	}
 	return f
+}
+
+// permitTimeout is the profile's permit and follower timeout.
+const permitTimeout = time.Minute
+
+// fixtureNodes is the fixture's snapshot of nodes, as the scheduler's
+// cache holds them.
+type fixtureNodes struct{ f *fixture }
+
+func (n fixtureNodes) Requested(node string) (workload.Resources, bool) { return n.f.requested(node) }
+
+func (n fixtureNodes) Fits(node string, request workload.Resources) (bool, bool) {
+	if n.f.nodes[node] == nil {
+		return false, false
+	}
+	return true, nodeinfo.HasRoom(n.f.nodeInfo(node), request)
 }
 
 // requested is what the placed pods on node request.
@@ -232,7 +244,7 @@ type fakeRuntime struct{}
 
 func (fakeRuntime) Act(context.Context, state.Actions)                                              {}
 func (fakeRuntime) Leading() bool                                                                   { return true }
-func (fakeRuntime) Events() *controllers.EventSink                                                  { return nil }
+func (fakeRuntime) Evict(context.Context, []state.PodRef, string, string)                           {}
 func (fakeRuntime) AllowWaiting(types.UID, string)                                                  {}
 func (fakeRuntime) RecordAdmission(context.Context, workload.Key, uint64, func(state.PermitResult)) {}
 func (fakeRuntime) PokeProvisioning()                                                               {}
@@ -240,3 +252,10 @@ func (fakeRuntime) Held(*corev1.Pod, string, string, bool)                      
 func (fakeRuntime) HeldAll([]state.PodRef, string, string, bool)                                    {}
 func (fakeRuntime) HeldWaiting(*corev1.Pod, string, string)                                         {}
 func (fakeRuntime) Released(*corev1.Pod)                                                            {}
+
+// nopNotifier drops events.
+type nopNotifier struct{}
+
+func (nopNotifier) Normal(*corev1.ObjectReference, string, string)               {}
+func (nopNotifier) Warn(*corev1.ObjectReference, string, string)                 {}
+func (nopNotifier) WarnPod(*corev1.Pod, *corev1.ObjectReference, string, string) {}

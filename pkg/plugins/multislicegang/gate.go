@@ -2,7 +2,6 @@ package multislicegang
 
 import (
 	"context"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -10,13 +9,7 @@ import (
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
-
-// WaitingForLeadership is why a standby replica holds every pod back.
-const WaitingForLeadership = "waiting for this scheduler replica to lead (it is a standby)"
 
 // GateName is the gate's name in KubeSchedulerConfiguration. Every profile
 // that enables MultisliceGang enables it too (a startup error says so).
@@ -37,10 +30,7 @@ const GateName = "MultisliceGate"
 // that can unblock a pod it holds and that the state does not see for it:
 // the pod's own labels fixed.
 type Gate struct {
-	rt    sharedRuntime
-	state *state.State
-	// permitTimeout is the profile's MultisliceGang permit timeout.
-	permitTimeout func() time.Duration
+	m admission.Manager
 }
 
 var (
@@ -49,11 +39,10 @@ var (
 )
 
 // GateFactory returns the gate's factory for one scheduler.
-func GateFactory(rt *feed.Runtime) frameworkruntime.PluginFactory {
+func GateFactory(m admission.Manager, reg Registrar) frameworkruntime.PluginFactory {
 	return func(_ context.Context, _ runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-		profile := h.ProfileName()
-		rt.AttachGate(profile)
-		return &Gate{rt: rt, state: rt.State(), permitTimeout: func() time.Duration { return rt.PermitTimeout(profile) }}, nil
+		reg.AttachGate(h.ProfileName())
+		return &Gate{m: m}, nil
 	}
 }
 
@@ -64,51 +53,7 @@ func (g *Gate) Name() string { return GateName }
 // that can exist yet exists, so incomplete gangs are not retried in a loop,
 // and a queued workload out until its queue admits it.
 func (g *Gate) PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status {
-	if !g.rt.Leading() {
-		// A standby decides nothing: it neither charges quota nor lets a
-		// head plan, and says nothing about decisions it did not take.
-		// Its pods are activated once it leads, and decided then on what
-		// the API shows (see feed.Runtime.Attach).
-		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, WaitingForLeadership)
-	}
-	out := admission.PreEnqueue(g.state, pod, g.permitTimeout())
-	if !out.Later.Empty() {
-		// PreEnqueue runs under the scheduling queue's lock, which
-		// activating takes: act once this call has returned.
-		go g.rt.Act(context.WithoutCancel(ctx), out.Later)
-	}
-	if out.Pass {
-		g.rt.Released(pod)
-		return nil
-	}
-	if out.ProvisioningReserved {
-		g.rt.PokeProvisioning()
-	}
-	if e := out.Event; e.Reason != "" {
-		// The sink drops repeats.
-		switch {
-		case out.OnPod:
-			g.rt.Events().WarnPod(pod, &out.Ref, e.Reason, e.Message)
-		case e.Warning:
-			g.rt.Events().Warn(&out.Ref, e.Reason, e.Message)
-		default:
-			g.rt.Events().Normal(&out.Ref, e.Reason, e.Message)
-		}
-	}
-	if out.QueueRejection != "" {
-		metrics.QueueRejections.WithLabelValues(out.QueueRejection).Inc()
-	}
-	// The pod itself says why it waits, where kubectl describe pod shows
-	// it: no scheduling cycle will.
-	switch h := out.Hold; {
-	case out.HoldAll != nil:
-		g.rt.HeldAll(out.HoldAll, h.Reason, h.Message, h.Warning)
-	case out.HoldWeak:
-		g.rt.HeldWaiting(pod, h.Reason, h.Message)
-	default:
-		g.rt.Held(pod, h.Reason, h.Message, h.Warning)
-	}
-	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, out.Message)
+	return toStatus(g.m.PreEnqueue(ctx, pod))
 }
 
 // EventsToRegister implements fwk.EnqueueExtensions: see Gate.

@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
 // op is one extension point run for one pod of the gang.
@@ -134,7 +135,7 @@ func TestReserveWritesItsCycle(t *testing.T) {
 	if !ok {
 		t.Fatal("no reservation")
 	}
-	got := []uint64{readCycle(f.cycles[all[0].UID]).reservation, readCycle(before).reservation}
+	got := []uint64{reservationOf(f.cycles[all[0].UID]), reservationOf(before)}
 	if diff := cmp.Diff([]uint64{r.ID, 0}, got); diff != "" {
 		t.Errorf("reservation IDs of the cycle and its earlier clone (-want +got):\n%s", diff)
 	}
@@ -152,4 +153,12 @@ func TestUnreserveWithoutReserve(t *testing.T) {
 	if _, ok := f.st.ReservationOf(jsKey("a")); !ok {
 		t.Error("the reservation was released")
 	}
+}
+
+// reservationOf is the reservation ID Reserve recorded in cs (0: none).
+func reservationOf(cs fwk.CycleState) uint64 {
+	if data, err := cs.Read(reservationKey); err == nil {
+		return uint64(data.(reservation))
+	}
+	return 0
 }

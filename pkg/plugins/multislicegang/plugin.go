@@ -1,68 +1,41 @@
 // Package multislicegang is the framework glue of multislice gang
-// admission: it asks the shared state (pkg/state) and the admission
-// decisions (pkg/admission) for answers at each extension point and maps
-// them to framework statuses and events. It keeps no state of its own.
+// admission: at each extension point it asks the admission manager
+// (admission.Manager) and maps its answers to framework statuses. It keeps
+// no state of its own.
 package multislicegang
 
 import (
 	"context"
-	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/types"
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config"
 	configv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config/v1"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // Name is the plugin's name in KubeSchedulerConfiguration.
 const Name = "MultisliceGang"
 
-// sharedRuntime is what the plugins use of the scheduler's shared runtime
-// (feed.Runtime): it carries out what the state asks for, tells users,
-// and writes while this replica leads.
-type sharedRuntime interface {
-	// Act carries out what the state asked for.
-	Act(ctx context.Context, acts state.Actions)
-	// Leading reports whether this replica decides and writes.
-	Leading() bool
-	Events() *controllers.EventSink
-	// AllowWaiting lets a pod waiting in Permit through.
-	AllowWaiting(uid types.UID, plugin string)
-	// RecordAdmission writes an admission on its Workload object, then
-	// calls done with what to let through.
-	RecordAdmission(ctx context.Context, key workload.Key, id uint64, done func(state.PermitResult))
-	// PokeProvisioning wakes the provisioning controller.
-	PokeProvisioning()
-	// Held, HeldAll, HeldWaiting and Released keep what held pods say
-	// about why they wait (controllers.HeldPods).
-	Held(pod *corev1.Pod, reason, message string, warn bool)
-	HeldAll(pods []state.PodRef, reason, message string, warn bool)
-	HeldWaiting(pod *corev1.Pod, reason, message string)
-	Released(pod *corev1.Pod)
+// Registrar is what a profile's plugins register with as they are built:
+// the scheduler's shared runtime, which keeps each profile's handle (to
+// activate its pods and let its waiting pods through) and checks that
+// every profile agrees on the settings they share.
+type Registrar interface {
+	Attach(h fwk.Handle, set admission.Settings) error
+	AttachGate(profile string)
 }
-
-var _ sharedRuntime = (*feed.Runtime)(nil)
 
 // Plugin places multislice workloads all or nothing; its Gate holds their
 // pods back until they may be placed.
 type Plugin struct {
-	handle fwk.Handle
-	args   *config.MultisliceGangArgs
-	rt     sharedRuntime
-	state  *state.State
-	sort   *sortKeys
-	// requested reads what pods on a node request in the cycle's snapshot.
-	requested state.Requested
-	// nodeInfo reads a node from the cycle's snapshot (nil: no such node).
+	m admission.Manager
+	// nodes reads the cycle's snapshot of nodes; nodeInfo reads one node
+	// of it (nil: the scheduler's cache does not hold it).
+	nodes    admission.NodeSnapshot
 	nodeInfo func(name string) fwk.NodeInfo
 }
 
@@ -77,30 +50,26 @@ var (
 )
 
 // Factory returns the plugin factory for one scheduler: every profile's
-// instance attaches to the same runtime, hence the same state.
-func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
-	return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+// instance asks the same manager, hence the same state.
+func Factory(m admission.Manager, reg Registrar) frameworkruntime.PluginFactory {
+	return func(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 		args, err := configv1.DecodeArgs(obj)
 		if err != nil {
 			return nil, err
 		}
-		st, err := rt.Attach(h, SettingsOf(args))
-		if err != nil {
+		if err := reg.Attach(h, SettingsOf(args)); err != nil {
 			return nil, err
 		}
-		rt.SetPermitTimeout(h.ProfileName(), args.PermitTimeout)
-		pl := &Plugin{handle: h, args: args, rt: rt, state: st, sort: newSortKeys(st)}
-		pl.requested = nodeinfo.SnapshotRequested(h)
-		pl.nodeInfo = nodeinfo.SnapshotNodeInfo(h)
-		rt.OnPodDeleted(pl.sort.forget)
-		return pl, nil
+		m.AddProfile(admission.Profile{Name: h.ProfileName(), PermitTimeout: args.PermitTimeout, FollowerTimeout: args.FollowerTimeout})
+		nodes := nodeinfo.SnapshotOf(h)
+		return &Plugin{m: m, nodes: nodes, nodeInfo: nodes.NodeInfo}, nil
 	}
 }
 
 // SettingsOf is what of a profile's MultisliceGang arguments the whole
 // scheduler shares: one state, one set of queues.
-func SettingsOf(args *config.MultisliceGangArgs) feed.Settings {
-	return feed.Settings{
+func SettingsOf(args *config.MultisliceGangArgs) admission.Settings {
+	return admission.Settings{
 		DefaultDomainKey:  args.DefaultDomainKey,
 		DefaultLocalQueue: args.DefaultLocalQueue,
 		QuotaStarvation:   args.QuotaStarvationTimeout,
@@ -112,12 +81,24 @@ func SettingsOf(args *config.MultisliceGangArgs) feed.Settings {
 // Name implements fwk.Plugin.
 func (pl *Plugin) Name() string { return Name }
 
-func (pl *Plugin) act(ctx context.Context, acts state.Actions) { pl.rt.Act(ctx, acts) }
-
-// freeOf is what a node has left, in the model's units.
-func freeOf(ni fwk.NodeInfo) workload.Resources {
-	return workload.FromList(ni.Node().Status.Allocatable).Sub(nodeinfo.RequestedOf(ni))
+// toStatus maps a manager's answer to the framework's.
+func toStatus(s *admission.Status) *fwk.Status {
+	if s == nil {
+		return nil
+	}
+	var code fwk.Code
+	switch s.Code {
+	case admission.Proceed:
+		return nil
+	case admission.Unresolvable:
+		code = fwk.UnschedulableAndUnresolvable
+	case admission.Wait:
+		code = fwk.Wait
+	default:
+		code = fwk.Unschedulable
+	}
+	if s.Message == "" {
+		return fwk.NewStatus(code)
+	}
+	return fwk.NewStatus(code, s.Message)
 }
-
-func (pl *Plugin) permitTimeout() time.Duration   { return pl.args.PermitTimeout }
-func (pl *Plugin) followerTimeout() time.Duration { return pl.args.FollowerTimeout }

@@ -1,10 +1,9 @@
 // Package multislicepreemption is the PostFilter of this scheduler's
 // profile, in place of kube-scheduler's DefaultPreemption.
 //
-// A gang workload that cannot be placed preempts whole workloads
-// (workload.go): the victims are chosen by package admission on a snapshot
-// and evicted whole, and the domains they free are kept for the preemptor
-// while they terminate.
+// A gang workload that cannot be placed preempts whole workloads: the
+// admission manager chooses the victims on a snapshot, evicts them whole,
+// and keeps the domains they free for the preemptor while they terminate.
 //
 // For plain pods it is DefaultPreemption — pod-by-pod, lower priority first
 // — except that a pod of a gang workload is never a victim (losing one pod
@@ -29,9 +28,9 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework/preemption"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/cyclestate"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 )
 
 // Name is the plugin's name in KubeSchedulerConfiguration.
@@ -40,28 +39,15 @@ const Name = "MultislicePreemption"
 // Plugin wraps DefaultPreemption.
 type Plugin struct {
 	dp *defaultpreemption.DefaultPreemption
-	rt sharedRuntime
-	// state is the scheduler's shared state.
-	state  *state.State
-	handle fwk.Handle
-	evict  evictor
+	m  admission.Manager
+	// nodes reads the cycle's snapshot of nodes.
+	nodes nodeinfo.Snapshot
 	// gangSpared counts, within one plain pod's PostFilter, the victims
 	// of lower priority refused because they belong to a gang: the
 	// pod's status says so. Candidates are evaluated in parallel, one
 	// PostFilter at a time.
 	gangSpared atomic.Int64
 }
-
-// sharedRuntime is what the plugin uses of the scheduler's shared runtime
-// (feed.Runtime).
-type sharedRuntime interface {
-	// Events records events for users.
-	Events() *controllers.EventSink
-	// Evict evicts whole workloads' pods until they are gone.
-	Evict(ctx context.Context, pods []state.PodRef, reason, message string)
-}
-
-var _ sharedRuntime = (*feed.Runtime)(nil)
 
 var (
 	_ fwk.PostFilterPlugin  = &Plugin{}
@@ -70,7 +56,7 @@ var (
 )
 
 // Factory returns the plugin factory for one scheduler.
-func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
+func Factory(m admission.Manager) frameworkruntime.PluginFactory {
 	return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 		args, err := decodeArgs(obj)
 		if err != nil {
@@ -80,8 +66,7 @@ func Factory(rt *feed.Runtime) frameworkruntime.PluginFactory {
 		if err != nil {
 			return nil, err
 		}
-		pl := &Plugin{dp: dp, rt: rt, state: rt.State(), handle: h}
-		pl.evict = pl.evictPods
+		pl := &Plugin{dp: dp, m: m, nodes: nodeinfo.SnapshotOf(h)}
 		dp.IsEligiblePod = pl.eligible
 		return pl, nil
 	}
@@ -93,24 +78,26 @@ func (pl *Plugin) Name() string { return Name }
 // eligible: never a gang member; never on a node reserved for another
 // workload's slice (nothing the preemptor could use is freed there).
 func (pl *Plugin) eligible(nodeInfo fwk.NodeInfo, victim preemption.Victim, preemptor *corev1.Pod) bool {
-	st := pl.state
+	pods := make([]*corev1.Pod, 0, len(victim.Pods()))
 	for _, pi := range victim.Pods() {
-		if p, ok := st.Pod(pi.GetPod().UID); ok && p.Gang {
-			pl.gangSpared.Add(1)
-			return false
-		}
+		pods = append(pods, pi.GetPod())
 	}
-	if n := nodeInfo.Node(); n != nil && st.ReservedForOther(preemptor, n.Name) {
-		return false
+	node := ""
+	if n := nodeInfo.Node(); n != nil {
+		node = n.Name
 	}
-	return true
+	ok, gang := pl.m.Victim(preemptor, pods, node)
+	if gang {
+		pl.gangSpared.Add(1)
+	}
+	return ok
 }
 
 // PostFilter preempts whole workloads for a gang, pod by pod for a plain
 // pod.
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
-	if v := pl.state.Classify(pod); v.Gang {
-		return nil, pl.preemptForWorkload(ctx, cs, pl.state, pod, v)
+	if handled, st := pl.m.Preempt(ctx, cyclestate.Read(cs), pod, pl.nodes); handled {
+		return nil, toStatus(st)
 	}
 	pl.gangSpared.Store(0)
 	res, status := pl.dp.PostFilter(ctx, cs, pod, m)
@@ -122,6 +109,14 @@ func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1
 		status = fwk.NewStatus(status.Code(), reasons...)
 	}
 	return res, status
+}
+
+// toStatus maps the manager's answer, always a failure here.
+func toStatus(s *admission.Status) *fwk.Status {
+	if s == nil || s.Message == "" {
+		return fwk.NewStatus(fwk.Unschedulable)
+	}
+	return fwk.NewStatus(fwk.Unschedulable, s.Message)
 }
 
 // PreEnqueue implements fwk.PreEnqueuePlugin (DefaultPreemption holds back

@@ -3,12 +3,14 @@ package multislicepreemption
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
 	fwk "k8s.io/kube-scheduler/framework"
 	schedconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
@@ -170,7 +172,7 @@ func TestEligible(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			c := newCluster(t)
-			pl := &Plugin{rt: newFakeRuntime(), state: c.st}
+			pl := &Plugin{m: newEngine(c.st, nil)}
 			preemptor := unit.Pod("preemptor").Obj()
 			if tc.preemptor != nil {
 				preemptor = tc.preemptor(c)
@@ -196,8 +198,8 @@ func TestPostFilterGangMember(t *testing.T) {
 	for name, preemptor := range cases {
 		t.Run(name, func(t *testing.T) {
 			c := newCluster(t)
-			evicted := 0
-			pl := &Plugin{rt: newFakeRuntime(), state: c.st, evict: func(context.Context, workload.Key, []state.PodRef) { evicted++ }}
+			var evicted atomic.Int32
+			pl := &Plugin{m: newEngine(c.st, &evicted)}
 			m := framework.NewDefaultNodeToStatus()
 			for n := range c.nodes {
 				m.Set(n, fwk.NewStatus(fwk.Unschedulable, "Insufficient google.com/tpu").WithPlugin("NodeResourcesFit"))
@@ -206,8 +208,8 @@ func TestPostFilterGangMember(t *testing.T) {
 			if res != nil {
 				t.Errorf("PostFilter nominated %v", res)
 			}
-			if st.Code() != fwk.Unschedulable || evicted > 0 {
-				t.Errorf("PostFilter = %v after %d evictions, want Unschedulable and none", st, evicted)
+			if st.Code() != fwk.Unschedulable || evicted.Load() > 0 {
+				t.Errorf("PostFilter = %v after %d evictions, want Unschedulable and none", st, evicted.Load())
 			}
 			if _, ok := c.st.ReservationOf(jsKey("a")); !ok {
 				t.Error("a's reservation was released")
@@ -302,15 +304,27 @@ func checkDecoded(t *testing.T, got *schedconfig.DefaultPreemptionArgs, err erro
 	}
 }
 
-// fakeRuntime records events and evicts nothing.
-type fakeRuntime struct {
-	events *controllers.EventSink
+// newEngine is the manager of st, its events recorded and dropped; it
+// counts the pods it evicts in evicted (nil: not counted).
+func newEngine(st *state.State, evicted *atomic.Int32) *admission.Engine {
+	notify := controllers.NewEventSink(events.NewFakeRecorder(100), clock.RealClock{})
+	return admission.NewEngine(st, fakeEffects{evicted: evicted}, notify, "MultisliceGang")
 }
 
-func newFakeRuntime() fakeRuntime {
-	return fakeRuntime{events: controllers.NewEventSink(events.NewFakeRecorder(100), clock.RealClock{})}
+// fakeEffects leads and carries out nothing but counting evictions.
+type fakeEffects struct{ evicted *atomic.Int32 }
+
+func (fakeEffects) Leading() bool                                                                   { return true }
+func (fakeEffects) Act(context.Context, state.Actions)                                              {}
+func (fakeEffects) AllowWaiting(types.UID, string)                                                  {}
+func (fakeEffects) RecordAdmission(context.Context, workload.Key, uint64, func(state.PermitResult)) {}
+func (fakeEffects) PokeProvisioning()                                                               {}
+func (fakeEffects) Held(*corev1.Pod, string, string, bool)                                          {}
+func (fakeEffects) HeldAll([]state.PodRef, string, string, bool)                                    {}
+func (fakeEffects) HeldWaiting(*corev1.Pod, string, string)                                         {}
+func (fakeEffects) Released(*corev1.Pod)                                                            {}
+func (f fakeEffects) Evict(_ context.Context, pods []state.PodRef, _, _ string) {
+	if f.evicted != nil {
+		f.evicted.Add(int32(len(pods)))
+	}
 }
-
-func (f fakeRuntime) Events() *controllers.EventSink { return f.events }
-
-func (fakeRuntime) Evict(context.Context, []state.PodRef, string, string) {}

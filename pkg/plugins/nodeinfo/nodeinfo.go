@@ -7,22 +7,39 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	fwk "k8s.io/kube-scheduler/framework"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
-// SnapshotRequested reads what the scheduling cycle's snapshot says pods on
-// a node request: decisions size free room as the scheduler's own filters
-// do, assumed pods included.
-func SnapshotRequested(h fwk.Handle) state.Requested {
-	nodeInfo := SnapshotNodeInfo(h)
-	return func(node string) (workload.Resources, bool) {
-		ni := nodeInfo(node)
-		if ni == nil || ni.Node() == nil {
-			return nil, false
-		}
-		return RequestedOf(ni), true
+// Snapshot is the scheduling cycle's snapshot of nodes as decisions read
+// it: they size free room as the scheduler's own filters do, assumed pods
+// included.
+type Snapshot struct {
+	// NodeInfo reads a node (nil: no such node).
+	NodeInfo func(name string) fwk.NodeInfo
+}
+
+var _ admission.NodeSnapshot = Snapshot{}
+
+// SnapshotOf is the snapshot of h's scheduling cycles.
+func SnapshotOf(h fwk.Handle) Snapshot { return Snapshot{NodeInfo: SnapshotNodeInfo(h)} }
+
+// Requested implements admission.NodeSnapshot.
+func (s Snapshot) Requested(node string) (workload.Resources, bool) {
+	ni := s.NodeInfo(node)
+	if ni == nil || ni.Node() == nil {
+		return nil, false
 	}
+	return RequestedOf(ni), true
+}
+
+// Fits implements admission.NodeSnapshot.
+func (s Snapshot) Fits(node string, request workload.Resources) (known, fits bool) {
+	ni := s.NodeInfo(node)
+	if ni == nil || ni.Node() == nil {
+		return false, false
+	}
+	return true, HasRoom(ni, request)
 }
 
 // SnapshotNodeInfo reads a node from the scheduling cycle's snapshot (nil

@@ -1,0 +1,115 @@
+package admission
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// membership is what a pod's facts say of it before anything is decided
+// for its workload: a plain pod, a gang member that may be tried, or one
+// that must wait or cannot be scheduled until its objects change.
+type membership struct {
+	// gang is false for pods scheduled as plain pods.
+	gang   bool
+	member workload.Member
+	// wait: the pod must not be tried yet. unresolvable: only a change to
+	// the pod's or its workload's objects can help (malformed input, a
+	// finished workload, a stale attempt).
+	wait, unresolvable bool
+	message            string
+	// ref names the workload's object, for events.
+	ref corev1.ObjectReference
+	// queueReason, with needsAction, is set when the pod waits for a
+	// reason its queue or its request gives (see state.Verdict).
+	queueReason string
+	needsAction bool
+}
+
+// classify reads what c says of its pod's membership and of its
+// workload's object. A pod the state has not observed is a plain pod: the
+// gate holds a gang's members until the state has observed them.
+func classify(c *state.PodCycle) membership {
+	p := c.Pod
+	if p == nil || !p.Gang {
+		return membership{}
+	}
+	if p.MemberErr != nil {
+		return membership{gang: true, unresolvable: true, message: p.MemberErr.Error()}
+	}
+	m := p.Member
+	switch c.API {
+	case state.APINotServed:
+		// The API is definitely not served here: schedule as a plain pod.
+		return membership{}
+	case state.APIUnknown:
+		return membership{gang: true, member: m, wait: true,
+			message: fmt.Sprintf("waiting to learn whether the %s API is served", m.Key.Source)}
+	}
+	v := membership{gang: true, member: m}
+	w := c.Workload
+	if w == nil || !w.Observed {
+		v.wait = true
+		v.message = fmt.Sprintf("waiting for %s to be observed", m.Key)
+		if m.Key.Source == workload.SourceProvisioningRequest {
+			// Its API is served and watched: the request is not there.
+			v.message = state.ConsumerMissingMessage(m.Key)
+			v.queueReason, v.needsAction = state.ReasonProvisioningRequestGone, true
+			v.ref = provisioning.ConsumedRef(m.Key.Namespace, m.Key.Name, "")
+		}
+		return v
+	}
+	v.ref = w.Ref
+	if w.Err != nil {
+		v.unresolvable, v.message = true, w.Err.Error()
+		return v
+	}
+	model := w.Model
+	if model == nil {
+		// Its object is no gang (a Kubernetes PodGroup with the basic
+		// policy): its pods are scheduled one by one.
+		return membership{}
+	}
+	switch {
+	case model.Finished:
+		v.unresolvable, v.message = true, fmt.Sprintf("%s is finished, suspended or being deleted", m.Key)
+	case m.OwnerUID != "" && model.UID != "" && m.OwnerUID != model.UID:
+		v.unresolvable, v.message = true, fmt.Sprintf("the pod belongs to a deleted %s of the same name (uid %s; the current one is %s)", m.Key, m.OwnerUID, model.UID)
+	case m.Key.Source == workload.SourceJobSet && m.RestartAttempt < model.RestartAttempt:
+		v.unresolvable, v.message = true, fmt.Sprintf("the pod belongs to restart attempt %d of %s, which is at attempt %d", m.RestartAttempt, m.Key, model.RestartAttempt)
+	case m.Key.Source == workload.SourceJobSet && m.RestartAttempt > model.RestartAttempt:
+		v.wait, v.message = true, fmt.Sprintf("waiting to observe restart attempt %d of %s", m.RestartAttempt, m.Key)
+	case m.Slice >= len(model.Slices):
+		v.unresolvable, v.message = true, fmt.Sprintf("the pod names Job index %d, but %s has %d Jobs", m.Slice, m.Key, len(model.Slices))
+	}
+	return v
+}
+
+// present says whether a classified gang member may be tried now: its
+// slice is in its workload's reservation, or every member of its gang that
+// can exist yet exists. Otherwise it waits, saying for which members.
+func present(c *state.PodCycle, v membership) membership {
+	if !v.gang || v.wait || v.unresolvable {
+		return v
+	}
+	w := c.Workload
+	if r := c.Reservation; r != nil && r.Attempt == w.Model.RestartAttempt {
+		if _, in := r.Slices[v.member.Slice]; in {
+			return v
+		}
+	}
+	if w.Complete {
+		return v
+	}
+	v.wait = true
+	if w.Staged {
+		v.message = fmt.Sprintf("waiting for the first pod of %d of %d Jobs of %s to be created", w.MissingSlices, len(w.Active), w.Key)
+	} else {
+		v.message = fmt.Sprintf("waiting for %d of %d pods of %s to be created", w.MissingPods, w.ActivePods, w.Key)
+	}
+	return v
+}

@@ -1,0 +1,413 @@
+package admission
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// WaitingForLeadership is why a standby replica holds every pod back.
+const WaitingForLeadership = "waiting for this scheduler replica to lead (it is a standby)"
+
+// Engine is the Manager: it runs each extension point's steps against the
+// scheduler's one shared state, and carries out and tells what they
+// decided.
+type Engine struct {
+	st     *state.State
+	fx     Effects
+	notify Notifier
+	// plugin is the name pods wait in Permit under.
+	plugin string
+
+	mu       sync.RWMutex
+	profiles map[string]Profile
+	// keys memoises each queued pod's SortKey (types.UID -> SortKey).
+	keys sync.Map
+}
+
+var _ Manager = (*Engine)(nil)
+
+// NewEngine returns the manager of st, carrying out what it decides with
+// fx and telling users with notify. plugin names the Permit plugin whose
+// waiting pods it lets through.
+func NewEngine(st *state.State, fx Effects, notify Notifier, plugin string) *Engine {
+	return &Engine{st: st, fx: fx, notify: notify, plugin: plugin, profiles: map[string]Profile{}}
+}
+
+// AddProfile implements Manager.
+func (e *Engine) AddProfile(p Profile) {
+	e.mu.Lock()
+	e.profiles[p.Name] = p
+	e.mu.Unlock()
+	e.st.AddScheduler(p.Name)
+}
+
+// profileOf is the profile pod names (its schedulerName).
+func (e *Engine) profileOf(pod *corev1.Pod) Profile {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.profiles[pod.Spec.SchedulerName]
+}
+
+// Forget drops a pod's sort key once it has left the queue for good.
+func (e *Engine) Forget(pod *corev1.Pod) { e.keys.Delete(pod.UID) }
+
+// PreEnqueue implements Manager.
+func (e *Engine) PreEnqueue(ctx context.Context, pod *corev1.Pod) *Status {
+	if !e.fx.Leading() {
+		// A standby decides nothing: it neither charges quota nor lets a
+		// head plan, and says nothing about decisions it did not take.
+		// Its pods are activated once it leads, and decided then on what
+		// the API shows.
+		return newStatus(Unresolvable, WaitingForLeadership)
+	}
+	out := PreEnqueue(e.st, pod, e.profileOf(pod).PermitTimeout)
+	if !out.Later.Empty() {
+		// PreEnqueue runs under the scheduling queue's lock, which
+		// activating takes: act once this call has returned.
+		go e.fx.Act(context.WithoutCancel(ctx), out.Later)
+	}
+	if out.Pass {
+		e.fx.Released(pod)
+		return nil
+	}
+	if out.ProvisioningReserved {
+		e.fx.PokeProvisioning()
+	}
+	if ev := out.Event; ev.Reason != "" {
+		switch {
+		case out.OnPod:
+			e.notify.WarnPod(pod, &out.Ref, ev.Reason, ev.Message)
+		case ev.Warning:
+			e.notify.Warn(&out.Ref, ev.Reason, ev.Message)
+		default:
+			e.notify.Normal(&out.Ref, ev.Reason, ev.Message)
+		}
+	}
+	if out.QueueRejection != "" {
+		metrics.QueueRejections.WithLabelValues(out.QueueRejection).Inc()
+	}
+	// The pod itself says why it waits, where kubectl describe pod shows
+	// it: no scheduling cycle will.
+	switch h := out.Hold; {
+	case out.HoldAll != nil:
+		e.fx.HeldAll(out.HoldAll, h.Reason, h.Message, h.Warning)
+	case out.HoldWeak:
+		e.fx.HeldWaiting(pod, h.Reason, h.Message)
+	default:
+		e.fx.Held(pod, h.Reason, h.Message, h.Warning)
+	}
+	return newStatus(Unresolvable, out.Message)
+}
+
+// Cycle is what PreFilter decided for one pod, for the later steps of the
+// same scheduling cycle.
+type Cycle struct {
+	gang, alone bool
+	candidates  sets.Set[string]
+	// planned is the snapshot a failed plan read (nil: no plan failed),
+	// which preemption may simulate on in the same cycle.
+	planned *state.Snapshot
+}
+
+// Candidates are the nodes PreFilter restricted the pod to (nil: none).
+func (c *Cycle) Candidates() sets.Set[string] {
+	if c == nil {
+		return nil
+	}
+	return c.candidates
+}
+
+// PreFilter implements Manager.
+func (e *Engine) PreFilter(ctx context.Context, pod *corev1.Pod, nodes NodeSnapshot) (*Cycle, sets.Set[string], *Status) {
+	out := e.preFilter(ctx, pod, nodes)
+	c := &Cycle{gang: out.Gang, alone: out.Alone, candidates: out.Nodes, planned: out.Snapshot}
+	if out.Planned > 0 {
+		metrics.PlanningDuration.Observe(out.Planned.Seconds())
+	}
+	if out.Failure != nil {
+		e.reportFailure(&out.Ref, out.Failure)
+	}
+	if out.EndsEarly != "" {
+		e.notify.Warn(&out.Ref, "CapacityEndsBeforeRun", out.EndsEarly)
+	}
+	if out.Reserved != "" {
+		e.notify.Normal(&out.Ref, "Reserved", out.Reserved)
+	}
+	switch out.Code {
+	case Unresolvable, Unschedulable:
+		return c, nil, newStatus(out.Code, out.Message)
+	}
+	if out.Alone && out.FlavorNodes != nil {
+		candidates := aloneCandidates(out.Request, out.FlavorNodes, nodes)
+		if candidates.Len() == 0 {
+			return c, nil, newStatus(Unschedulable, "no node carries the labels of the flavors the pod's quota was charged to")
+		}
+		return c, candidates, nil
+	}
+	return c, out.Nodes, nil
+}
+
+// preFilter runs a pod's cycle: one copy of the state (Cycle), a decision
+// on it alone (decidePreFilter), one write-back (Apply). Only an expired
+// reservation, released first, and a plan that failed on the domains the
+// copy narrowed to, made again on all of them, take another copy.
+func (e *Engine) preFilter(ctx context.Context, pod *corev1.Pod, nodes NodeSnapshot) PreFilterOutcome {
+	start := time.Now()
+	c := e.st.Cycle(pod, nodes.Requested)
+	if id := expiredReservation(&c); id != 0 {
+		e.fx.Act(ctx, e.st.Apply(state.Decision{Key: c.Workload.Key, Expired: id}).Actions)
+		c = e.st.Cycle(pod, nodes.Requested)
+	}
+	p := e.profileOf(pod)
+	out := decidePreFilter(&c, p)
+	if out.Full {
+		// Why the plan fails, and what preemption could free, are read
+		// from all the domains.
+		c.Plan = e.st.FullPlan(pod, nodes.Requested)
+		out = decidePreFilter(&c, p)
+	}
+	if c.Plan != nil {
+		out.Planned = time.Since(start)
+	}
+	if c.Pod != nil {
+		out.Request = c.Pod.Request
+	}
+	if out.Decision == nil {
+		return out
+	}
+	applied := e.st.Apply(*out.Decision)
+	e.fx.Act(ctx, applied.Actions)
+	if err := applied.Refused; err != nil {
+		// Another workload took a chosen domain, or the quota, meanwhile:
+		// wait like a failed plan, so that what frees room wakes this pod
+		// again.
+		klog.FromContext(ctx).V(2).Info("Reservation raced with another change; retrying", "workload", out.Ref.Namespace+"/"+out.Ref.Name, "err", err)
+		out.Conflict = err
+		if out.Alone {
+			return out.failed(&placement.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, nil)
+		}
+		out.Code, out.Message, out.Reserved, out.EndsEarly, out.Nodes = Unschedulable, err.Error(), "", "", nil
+	}
+	return out
+}
+
+// aloneCandidates are the nodes a plain pod admitted on quota alone may be
+// placed on: those of the flavors it is charged to (flavorNodes) that have
+// room for it in the cycle's snapshot. Without this, every cycle of such a
+// pod filters every node of the cluster and scores a share of those that
+// fit: while quota keeps hosts free (woken pods not scheduled yet), that
+// share is hundreds of empty hosts. When none has room, all of
+// flavorNodes stay candidates, so the filters report why and preemption
+// may make room.
+func aloneCandidates(request workload.Resources, flavorNodes []string, nodes NodeSnapshot) sets.Set[string] {
+	room := sets.New[string]()
+	for _, name := range flavorNodes {
+		if known, fits := nodes.Fits(name, request); known && fits {
+			room.Insert(name)
+		}
+	}
+	if room.Len() == 0 {
+		return sets.New(flavorNodes...)
+	}
+	return room
+}
+
+// reportFailure records why the workload could not be admitted as an event
+// on it: a warning when only a change to its objects (or the nodes) can
+// help. Failures the planner decided carry no reason of their own.
+func (e *Engine) reportFailure(ref *corev1.ObjectReference, f *placement.Failure) {
+	reason := state.FailureReason(f)
+	if f.Unresolvable {
+		e.notify.Warn(ref, reason, f.Message)
+		return
+	}
+	e.notify.Normal(ref, reason, f.Message)
+}
+
+// Filter implements Manager.
+func (e *Engine) Filter(c *Cycle, pod *corev1.Pod, node string, free func() workload.Resources) *Status {
+	ok, reason := e.st.NodeAllowed(pod, node, free)
+	if ok {
+		return nil
+	}
+	if c == nil || !c.gang {
+		// Tried again when reservations end.
+		e.st.RecordBlocked(pod)
+	}
+	return newStatus(Unschedulable, reason)
+}
+
+// PostFilter implements Manager.
+func (e *Engine) PostFilter(ctx context.Context, c *Cycle, pod *corev1.Pod, f FilterFailure) *Status {
+	if c != nil {
+		f.PreFiltered, f.Alone, f.Gang, f.Candidates = true, c.alone, c.gang, c.candidates
+	}
+	out := PostFilter(e.st, pod, f)
+	e.fx.Act(ctx, out.Actions)
+	return newStatus(Unschedulable, out.Message)
+}
+
+// Preempt implements Manager.
+func (e *Engine) Preempt(ctx context.Context, c *Cycle, pod *corev1.Pod, nodes NodeSnapshot) (bool, *Status) {
+	v := e.st.Classify(pod)
+	if !v.Gang {
+		return false, nil
+	}
+	var planned *state.Snapshot
+	if c != nil {
+		planned = c.planned
+	}
+	out := PreemptFor(e.st, pod, v, planned, nodes.Requested)
+	switch out.Step {
+	case NotTried:
+		return true, newStatus(Unschedulable, "")
+	case Underway:
+		metrics.Preemptions.WithLabelValues("waiting").Inc()
+		return true, newStatus(Unschedulable, out.Message)
+	}
+	metrics.PreemptionDuration.Observe(out.Took.Seconds())
+	if out.Step == NoVictims {
+		metrics.Preemptions.WithLabelValues("no_victims").Inc()
+		e.notify.Normal(&v.Ref, "NoPreemptionVictims", "cannot preempt: "+out.Message)
+		return true, newStatus(Unschedulable, "whole-workload preemption: "+out.Message)
+	}
+	key, sn, decision := v.Member.Key, out.Snapshot, out.Decision
+	metrics.Preemptions.WithLabelValues("preempted").Inc()
+	metrics.PreemptionVictims.Add(float64(len(decision.Victims)))
+	// The plan the victims were chosen on; the placement itself is
+	// planned again once they are gone and may use domains freed
+	// meanwhile.
+	where := strings.TrimPrefix(state.DescribePlacement(sn.Self.Model, decision.Plan), "reserved ")
+	klog.FromContext(ctx).V(2).Info("Preempting whole workloads", "preemptor", key, "victims", decision.Victims, "simulations", decision.Simulations, "placement", where)
+	// Capacity preemption takes domains and leaves the victims' quota
+	// alone: they keep their place in their queue (it orders by priority
+	// and creation) and come back when domains free up. Quota preemption
+	// takes their quota as well.
+	what, after := "quota and domains", "it waits in its queue for quota again"
+	if decision.Capacity {
+		what, after = "domains (capacity preemption; quota is not in question)", "it comes back, in its queue's order, as soon as domains free up"
+	}
+	victims := JoinKeys(decision.Victims)
+	e.notify.Normal(&v.Ref, "Preempting", fmt.Sprintf("evicting %s (priority %s) for their %s (planned: %s)", victims, priorities(sn, decision.Victims), what, where))
+	for _, victim := range out.Victims {
+		e.notify.Warn(&victim.Ref, "Preempted", fmt.Sprintf("evicted whole by %s (priority %d), which takes its %s (planned: %s); %s", key, sn.Self.Priority, what, where, after))
+		// Each pod is marked DisruptionTarget, naming the preemptor, and
+		// deleted; the claim's timeout bounds what a failed eviction
+		// costs the preemptor.
+		go e.fx.Evict(context.WithoutCancel(ctx), victim.Pods, corev1.PodReasonPreemptionByScheduler,
+			fmt.Sprintf("preempting the whole workload to accommodate higher priority workload %s", key))
+	}
+	return true, newStatus(Unschedulable, fmt.Sprintf("preempting %s; the workload is placed once they are gone", victims))
+}
+
+func priorities(sn *state.Snapshot, keys []workload.Key) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		if v := sn.Workloads[k]; v != nil {
+			parts[i] = fmt.Sprint(v.Priority)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Victim implements Manager.
+func (e *Engine) Victim(preemptor *corev1.Pod, victims []*corev1.Pod, node string) (bool, bool) {
+	for _, v := range victims {
+		if p, ok := e.st.Pod(v.UID); ok && p.Gang {
+			return false, true
+		}
+	}
+	if node != "" && e.st.ReservedForOther(preemptor, node) {
+		return false, false
+	}
+	return true, false
+}
+
+// Reserve implements Manager.
+func (e *Engine) Reserve(pod *corev1.Pod, node string) uint64 {
+	e.Forget(pod)
+	return e.st.Reserve(pod, node)
+}
+
+// Unreserve implements Manager.
+func (e *Engine) Unreserve(ctx context.Context, pod *corev1.Pod, reservation uint64) {
+	e.fx.Act(ctx, e.st.Unreserve(pod, reservation))
+}
+
+// Permit implements Manager.
+func (e *Engine) Permit(ctx context.Context, pod *corev1.Pod) (*Status, time.Duration) {
+	res := e.st.Permit(pod)
+	e.fx.Act(ctx, res.Actions)
+	if res.Record != 0 {
+		// Its members bind once its admission is on its Workload object.
+		e.fx.RecordAdmission(ctx, res.Key, res.Record, func(rec state.PermitResult) {
+			e.fx.Act(ctx, rec.Actions)
+			e.letThrough(rec)
+		})
+	}
+	switch {
+	case res.Allow:
+		e.letThrough(res)
+		return nil, 0
+	case res.Wait > 0:
+		return newStatus(Wait, res.Message), res.Wait
+	default:
+		klog.FromContext(ctx).V(2).Info("Rejecting gang member", "pod", klog.KObj(pod), "reason", res.Message)
+		return newStatus(Unschedulable, res.Message), 0
+	}
+}
+
+// letThrough lets a committed gang's waiting members bind and says where
+// it was placed.
+func (e *Engine) letThrough(res state.PermitResult) {
+	for _, uid := range res.AllowWaiting {
+		e.fx.AllowWaiting(uid, e.plugin)
+	}
+	if res.Committed != "" {
+		e.notify.Normal(&res.Ref, "Placed", strings.Replace(res.Committed, "reserved ", "placed ", 1))
+	}
+}
+
+// SortKey implements Manager: the keys are in memory, never looked up
+// from the API.
+func (e *Engine) SortKey(pod *corev1.Pod, priority int32, queued time.Time) SortKey {
+	if v, ok := e.keys.Load(pod.UID); ok {
+		return v.(SortKey)
+	}
+	key := SortKey{Priority: priority, Since: queued, Group: "pod/" + pod.Namespace + "/" + pod.Name, Pod: string(pod.UID)}
+	var m workload.Member
+	isMember := false
+	if p, known := e.st.Pod(pod.UID); known {
+		m, isMember = p.Member, p.Gang && p.MemberErr == nil
+	} else if mm, ok, err := workload.MemberOf(pod); ok && err == nil {
+		m, isMember = mm, true
+	}
+	if isMember {
+		if created, ok := e.st.Created(m.Key); ok {
+			key.Since = created
+			key.Group = m.Key.String()
+			key.Pod = fmt.Sprintf("%08d/%s", m.Slice, pod.Name)
+		}
+	}
+	actual, _ := e.keys.LoadOrStore(pod.UID, key)
+	return actual.(SortKey)
+}
+
+// WaitsForCapacity implements Manager.
+func (e *Engine) WaitsForCapacity(pod *corev1.Pod) bool { return e.st.WaitsForCapacity(pod) }
+
+// PlansOn implements Manager.
+func (e *Engine) PlansOn(pod *corev1.Pod, node string) bool { return e.st.PlansOn(pod, node) }

@@ -1,0 +1,77 @@
+package state
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Decision is what one decision (package admission) asks the state to
+// write, all of it applied together by Apply.
+type Decision struct {
+	Key workload.Key
+	// Pod is the pod whose cycle decided: the head its gang plans through
+	// when the decision failed.
+	Pod types.UID
+	// Expired is the ID of the workload's uncommitted reservation that
+	// the decision found past its deadline (0: none): it is released
+	// first, if it still stands.
+	Expired uint64
+	// Reserve is a reservation to commit (nil: none); its members wait in
+	// Permit at most PermitTimeout for the rest of its gang.
+	Reserve       *Reservation
+	PermitTimeout time.Duration
+	// Failed is why the workload could not be placed, decided on the
+	// state at Generation (nil: nothing failed). Members other than the
+	// head reuse it until the state's generation moves.
+	Failed     *placement.Failure
+	Generation uint64
+	// RefusedReason is the reason of the failure recorded when Reserve is
+	// refused ("": a placement failure).
+	RefusedReason string
+}
+
+// Applied is what Apply did.
+type Applied struct {
+	Actions Actions
+	// Reservation is the ID of the reservation committed (0: none).
+	Reservation uint64
+	// Refused is why Reserve was refused: the state moved under the
+	// decision (a domain it chose was taken meanwhile). The refusal is
+	// recorded as the workload's failure at the decision's generation, so
+	// that what frees room wakes its pods again.
+	Refused error
+}
+
+// Apply writes a decision back: the one way decisions change the state.
+// It checks the decision against the live state first and refuses what
+// moved under it.
+func (s *State) Apply(d Decision) Applied {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out Applied
+	if d.Expired != 0 {
+		if r := s.reservations[d.Key]; r != nil && r.ID == d.Expired && !r.Committed && s.opts.Clock.Now().After(r.Deadline) {
+			out.Actions.merge(s.releaseLocked(d.Key, ReleaseTimeout, fmt.Sprintf("the reservation of %s expired: its pods were not all reserved in time", d.Key)))
+		}
+	}
+	failed := d.Failed
+	if d.Reserve != nil {
+		id, acts, err := s.commitLocked(d.Reserve, d.PermitTimeout)
+		out.Actions.merge(acts)
+		if err != nil {
+			out.Refused = err
+			failed = &placement.Failure{Message: err.Error(), Reason: d.RefusedReason}
+		} else {
+			out.Reservation = id
+		}
+	}
+	if failed != nil {
+		s.planFailedLocked(d.Pod, d.Generation, failed)
+	}
+	return out
+}
