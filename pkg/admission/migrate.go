@@ -1,7 +1,7 @@
 package admission
 
 import (
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/planner"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
@@ -15,7 +15,7 @@ import (
 // nodes' replacements join it) or to another. It returns where the slice
 // would go, or why it cannot move now. A plain pod is not planned here:
 // the scheduler's own filters place it.
-func PlanMove(st *state.State, u state.MigrationUnit) (*state.Reservation, *planner.Failure) {
+func PlanMove(st *state.State, u state.MigrationUnit) (*state.Reservation, *placement.Failure) {
 	if u.Plain() {
 		return &state.Reservation{}, nil
 	}

@@ -148,7 +148,7 @@ func slot(node string, shape, count int) placement.Slot {
 }
 
 // in is an assignment to a domain; slots are never nil in a plan.
-func in(domain string, slots ...Slot) Assignment {
+func in(domain string, slots ...placement.Slot) Assignment {
 	return Assignment{Domain: domain, Slots: append([]placement.Slot{}, slots...)}
 }
 
