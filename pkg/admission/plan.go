@@ -225,7 +225,7 @@ func (p *planning) heldByOther(n *state.NodeView) bool {
 		p.held = map[string]map[string]bool{}
 		for _, m := range p.sn.Nodes {
 			for h := range m.Holders {
-				if h == p.self.Holder {
+				if !h.Blocks(&p.self.Holder) {
 					continue
 				}
 				v := p.sn.Workloads[h.Key]
@@ -394,7 +394,7 @@ func (p *planning) domains(key string, own map[string]int, taken map[string]bool
 			case n.Reserved:
 				d.Unavailable = fmt.Sprintf("reserved for %s", n.ReservedBy)
 			default:
-				if h, ok := firstOtherHolder(n.Holders, p.self.Holder); ok {
+				if h, ok := workload.FirstBlocking(n.Holders, &p.self.Holder); ok {
 					d.Unavailable = fmt.Sprintf("held by %s", h)
 				}
 			}
@@ -437,29 +437,6 @@ func (p *planning) plannerNode(name string, n *state.NodeView) planner.Node {
 	l := n.Node.Lifetime
 	return planner.Node{Name: name, Allocatable: n.Node.Allocatable, Free: n.Free, Usable: n.Node.Usable,
 		EndsAt: l.End, Ending: l.Ending(p.sn.Now)}
-}
-
-// firstOtherHolder is the least holder other than self, in sortedHolders'
-// order, without sorting: domains are listed for every plan.
-func firstOtherHolder(m map[workload.Holder]int, self workload.Holder) (workload.Holder, bool) {
-	var best workload.Holder
-	found := false
-	for h := range m {
-		if h == self {
-			continue
-		}
-		if !found || holderLess(h, best) {
-			best, found = h, true
-		}
-	}
-	return best, found
-}
-
-func holderLess(a, b workload.Holder) bool {
-	if a.Key != b.Key {
-		return a.Key.Compare(b.Key) < 0
-	}
-	return a.UID < b.UID
 }
 
 var logger = klog.Background().WithName("admission")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/computeclass"
@@ -78,7 +79,10 @@ func (p *Pool) Free() bool { return len(p.Holders) == 0 }
 // Holder is a workload holding a pool.
 type Holder struct {
 	Workload WorkloadRef `json:"workload"`
-	Priority int32       `json:"priority"`
+	// UID is the object its pods were created for, when they say (a
+	// deleted and recreated object of the same name is another holder).
+	UID      types.UID `json:"uid,omitempty"`
+	Priority int32     `json:"priority"`
 	// Since is when its first pod on the pool was bound.
 	Since time.Time `json:"since,omitzero"`
 	Pods  int       `json:"pods"`
@@ -260,13 +264,14 @@ func earliest(a, b time.Time) time.Time {
 
 // holders groups the live pods bound to a pool by workload.
 func holders(pods []*corev1.Pod) []Holder {
-	by := map[WorkloadRef]*Holder{}
+	by := map[workload.Holder]*Holder{}
 	for _, p := range pods {
 		ref := WorkloadOf(p)
-		h := by[ref]
+		id := holderOf(p, ref)
+		h := by[id]
 		if h == nil {
-			h = &Holder{Workload: ref, Priority: podPriority(p), Since: boundSince(p)}
-			by[ref] = h
+			h = &Holder{Workload: ref, UID: id.UID, Priority: podPriority(p), Since: boundSince(p)}
+			by[id] = h
 		}
 		h.Pods++
 		h.Priority = max(h.Priority, podPriority(p))
@@ -282,7 +287,20 @@ func holders(pods []*corev1.Pod) []Holder {
 		if c := a.Since.Compare(b.Since); c != 0 {
 			return c
 		}
-		return a.Workload.key().Compare(b.Workload.key())
+		return a.id().Compare(b.id())
 	})
 	return out
 }
+
+// holderOf is the holder pod, of workload ref, counts for: its workload
+// and the UID of the object it was created for, when it says.
+func holderOf(pod *corev1.Pod, ref WorkloadRef) workload.Holder {
+	h := workload.Holder{Key: ref.key()}
+	if m, ok, err := workload.MemberOf(pod); ok && err == nil {
+		h.UID = m.OwnerUID
+	}
+	return h
+}
+
+// id is h as the scheduler's rules see it.
+func (h Holder) id() workload.Holder { return workload.Holder{Key: h.Workload.key(), UID: h.UID} }

@@ -70,11 +70,11 @@ func TestPools(t *testing.T) {
 			want: []Pool{
 				with(v5e("pool-1"), func(p *Pool) {
 					p.Used = 8
-					p.Holders = []Holder{{Workload: WorkloadRef{KindJobSet, "ns", "train"}, Priority: 1000, Since: builders.Epoch.Add(time.Minute), Pods: 2}}
+					p.Holders = []Holder{{Workload: WorkloadRef{KindJobSet, "ns", "train"}, UID: "train-uid", Priority: 1000, Since: builders.Epoch.Add(time.Minute), Pods: 2}}
 				}),
 				with(v5e("pool-2"), func(p *Pool) {
 					p.Used = 8
-					p.Holders = []Holder{{Workload: WorkloadRef{KindJobSet, "ns", "train"}, Priority: 1000, Since: builders.Epoch.Add(time.Minute), Pods: 2}}
+					p.Holders = []Holder{{Workload: WorkloadRef{KindJobSet, "ns", "train"}, UID: "train-uid", Priority: 1000, Since: builders.Epoch.Add(time.Minute), Pods: 2}}
 				}),
 				v5e("pool-3"),
 			},

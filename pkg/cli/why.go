@@ -254,6 +254,20 @@ func requestOf(wl *multislicev1alpha1.Workload, model *workload.Workload) worklo
 	return out
 }
 
+// ownHolder is the holder the explained workload's pods count as: the
+// object its model was read from, else what its pods say.
+func ownHolder(ref WorkloadRef, model *workload.Workload, pods []*corev1.Pod) workload.Holder {
+	if model != nil && model.UID != "" {
+		return workload.Holder{Key: ref.key(), UID: model.UID}
+	}
+	for _, p := range pods {
+		if h := holderOf(p, ref); h.UID != "" {
+			return h
+		}
+	}
+	return workload.Holder{Key: ref.key()}
+}
+
 // explainSlices lists the workload's slices, with where they were
 // admitted or run, and sizes up the domains they are confined to.
 func (c *Cluster) explainSlices(ref WorkloadRef, wl *multislicev1alpha1.Workload, model *workload.Workload, pods []*corev1.Pod) ([]SliceExplanation, []DomainExplanation) {
@@ -299,7 +313,7 @@ func (c *Cluster) explainSlices(ref WorkloadRef, wl *multislicev1alpha1.Workload
 		}
 		out = append(out, se)
 	}
-	return out, c.explainDomains(ref, shapes)
+	return out, c.explainDomains(ownHolder(ref, model, pods), shapes)
 }
 
 // podsNodeLifetimes lists the lifetimes of the nodes pods are bound to,

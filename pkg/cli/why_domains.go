@@ -48,7 +48,7 @@ type DomainHold struct {
 
 // explainDomains sizes up the domains of each key the slices are confined
 // by, in the order the keys first appear.
-func (c *Cluster) explainDomains(ref WorkloadRef, slicesOf []workload.Slice) []DomainExplanation {
+func (c *Cluster) explainDomains(own workload.Holder, slicesOf []workload.Slice) []DomainExplanation {
 	var keys []string
 	for _, s := range slicesOf {
 		if s.DomainKey != "" && !slices.Contains(keys, s.DomainKey) {
@@ -69,10 +69,17 @@ func (c *Cluster) explainDomains(ref WorkloadRef, slicesOf []workload.Slice) []D
 		for _, dom := range doms {
 			mine, others := false, []Holder(nil)
 			for _, h := range dom.Holders {
-				if h.Workload == ref {
-					mine = true
-				} else {
+				id := h.id()
+				if id.Key == own.Key && id.UID == "" {
+					// Pods that do not say which object they were
+					// created for count as the current one's, as the
+					// scheduler counts them.
+					id.UID = own.UID
+				}
+				if id.Blocks(&own) {
 					others = append(others, h)
+				} else {
+					mine = true
 				}
 			}
 			if mine {

@@ -86,7 +86,7 @@ func viewOf(e *Explanation) whyView {
 func TestWhy(t *testing.T) {
 	v5eSelector := "gke-tpu-accelerator=tpu-v5-lite-podslice,gke-tpu-topology=2x4"
 	trainHolds := func(pool string) DomainHold {
-		return DomainHold{Domain: pool, Holders: []Holder{{Workload: WorkloadRef{KindJobSet, "ns", "train"}, Priority: 1000, Since: builders.Epoch.Add(30 * time.Second), Pods: 2}}}
+		return DomainHold{Domain: pool, Holders: []Holder{{Workload: WorkloadRef{KindJobSet, "ns", "train"}, UID: "train-uid", Priority: 1000, Since: builders.Epoch.Add(30 * time.Second), Pods: 2}}}
 	}
 	waitingNext := PodsExplanation{Total: 4, Expected: 4, Waiting: []PodsWaiting{{Reason: "QuotaExceeded", Message: "insufficient quota in ClusterQueue cluster-queue", Pods: 4, Example: "next-slice-0-0-a0"}}}
 	cases := map[string]struct {

@@ -172,10 +172,10 @@ func (s *State) NodeAllowed(pod *corev1.Pod, node string, free func() workload.R
 			}
 		}
 	}
-	if h, ref, held := s.domainHolderLocked(node, own); held && (own == nil || h.Key != self) {
+	if h, ref, held := s.domainHolderLocked(node, own); held {
 		// A domain a confined slice runs in is its own until its last pod
 		// is gone: no other workload's pod, confined or not, joins it.
-		return false, fmt.Sprintf("node is in %s=%s, held by %s", wellknown.ShortLabel(ref.Key), ref.Value, h.Key)
+		return false, heldMessage(h, ref, own)
 	}
 	if gang {
 		if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
@@ -219,17 +219,20 @@ func (s *State) domainFreeForLocked(w *Workload, p *Pod, node string) (bool, str
 		nodes = []string{node}
 	}
 	for _, n := range nodes {
-		for h := range s.nodeHolders[n] {
-			if h == own {
-				continue
-			}
-			if h.Key == w.key {
-				return false, fmt.Sprintf("%s=%s is held by pods of a deleted %s of the same name (uid %s)", wellknown.ShortLabel(key), value, h.Key, h.UID)
-			}
-			return false, fmt.Sprintf("%s=%s is held by %s", wellknown.ShortLabel(key), value, h.Key)
+		if h, ok := workload.FirstBlocking(s.nodeHolders[n], &own); ok {
+			return false, heldMessage(h, topology.DomainRef{Key: key, Value: value}, &own)
 		}
 	}
 	return true, ""
+}
+
+// heldMessage says that holder h keeps own (nil: a pod of no workload) out
+// of domain ref.
+func heldMessage(h workload.Holder, ref topology.DomainRef, own *workload.Holder) string {
+	if own != nil && h.Key == own.Key {
+		return fmt.Sprintf("%s=%s is held by pods of a deleted %s of the same name (uid %s)", wellknown.ShortLabel(ref.Key), ref.Value, h.Key, h.UID)
+	}
+	return fmt.Sprintf("node is in %s=%s, held by %s", wellknown.ShortLabel(ref.Key), ref.Value, h.Key)
 }
 
 // RecordBlocked remembers a plain pod a reservation kept off a node, to

@@ -556,10 +556,8 @@ func (s *State) domainHolderLocked(node string, own *workload.Holder) (workload.
 			continue
 		}
 		ref := topology.DomainRef{Key: key, Value: v}
-		for h := range s.domainHeld[ref] {
-			if own == nil || h != *own {
-				return h, ref, true
-			}
+		if h, ok := workload.FirstBlocking(s.domainHeld[ref], own); ok {
+			return h, ref, true
 		}
 	}
 	return workload.Holder{}, topology.DomainRef{}, false

@@ -133,10 +133,8 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 			if k, ok := s.claimedForOther(n, key, true); ok {
 				return 0, Actions{}, fmt.Errorf("%s=%s was kept for %s meanwhile", sr.DomainKey, sr.Domain, k)
 			}
-			for h := range s.nodeHolders[n] {
-				if h != r.Holder {
-					return 0, Actions{}, fmt.Errorf("%s=%s was taken by %s (uid %s) meanwhile", sr.DomainKey, sr.Domain, h.Key, h.UID)
-				}
+			if h, ok := workload.FirstBlocking(s.nodeHolders[n], &r.Holder); ok {
+				return 0, Actions{}, fmt.Errorf("%s=%s was taken by %s (uid %s) meanwhile", sr.DomainKey, sr.Domain, h.Key, h.UID)
 			}
 		}
 	}
@@ -609,10 +607,8 @@ func (s *State) staleLocked(w *Workload, r *Reservation) string {
 		if v, ok := s.nodes.DomainOf(rp.Node, sr.DomainKey); !ok || v != sr.Domain {
 			return fmt.Sprintf("node %s of slice %d is no longer in %s=%s", rp.Node, rp.Slice, wellknown.ShortLabel(sr.DomainKey), sr.Domain)
 		}
-		for h := range s.nodeHolders[rp.Node] {
-			if h != own {
-				return fmt.Sprintf("node %s of slice %d is held by %s", rp.Node, rp.Slice, h.Key)
-			}
+		if h, ok := workload.FirstBlocking(s.nodeHolders[rp.Node], &own); ok {
+			return fmt.Sprintf("node %s of slice %d is held by %s", rp.Node, rp.Slice, h.Key)
 		}
 	}
 	return ""

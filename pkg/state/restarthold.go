@@ -59,8 +59,9 @@ func (s *State) holdRestartLocked(w *Workload, old *workload.Workload) {
 		return
 	}
 	c := &claim{nodes: sets.New[string](), at: s.opts.Clock.Now(), restart: true, keepsCharge: s.book.ChargeOf(w.key) != nil}
+	own := workload.Holder{Key: w.key, UID: w.model.UID}
 	for n := range nodes {
-		if s.takenByOtherLocked(n, w.key) {
+		if s.takenByOtherLocked(n, own) {
 			continue
 		}
 		if _, taken := s.claimedNodes[n]; !taken {
@@ -135,18 +136,14 @@ func (s *State) keepsChargeLocked(w *Workload) bool {
 	return c != nil && c.keepsCharge
 }
 
-// takenByOtherLocked reports whether node is reserved for, or runs pods
-// of, a workload other than key.
-func (s *State) takenByOtherLocked(node string, key workload.Key) bool {
-	if ref, ok := s.nodeReserved[node]; ok && ref.key != key {
+// takenByOtherLocked reports whether node is reserved for a workload
+// other than own's, or runs pods of a holder that blocks own.
+func (s *State) takenByOtherLocked(node string, own workload.Holder) bool {
+	if ref, ok := s.nodeReserved[node]; ok && ref.key != own.Key {
 		return true
 	}
-	for h := range s.nodeHolders[node] {
-		if h.Key != key {
-			return true
-		}
-	}
-	return false
+	_, held := workload.FirstBlocking(s.nodeHolders[node], &own)
+	return held
 }
 
 // takeHeldNodesLocked gives the nodes of reservation r's domains that a

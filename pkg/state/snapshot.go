@@ -244,7 +244,7 @@ func (s *State) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 		for _, v := range sorted {
 			nodes := s.nodes.NodesOf(topology.DomainRef{Key: k, Value: v})
 			values[v] = nodes
-			if own != nil && s.heldByOtherLocked(nodes, key, own) {
+			if own != nil && s.heldByOtherLocked(nodes, workload.Holder{Key: key, UID: w.model.UID}, own) {
 				if elided == nil {
 					elided = map[string]bool{}
 				}
@@ -381,25 +381,17 @@ func (s *State) withOwnDomainsLocked(selectable []string, key string, own map[st
 }
 
 // heldByOtherLocked reports whether a domain of nodes is one no plan of
-// self's workload may use: another workload's pods hold one of its nodes,
-// and none of self's own pods (placed on own) runs there, which would
-// make it self's domain or a scattered slice's, for the plan to read.
-func (s *State) heldByOtherLocked(nodes []string, self workload.Key, own map[string]bool) bool {
+// self may use: a holder that Blocks self runs pods on one of its nodes,
+// and none of self's workload's own pods (placed on own) runs there, which
+// would make it self's domain or a scattered slice's, for the plan to read.
+func (s *State) heldByOtherLocked(nodes []string, self workload.Holder, own map[string]bool) bool {
 	held := false
 	for _, name := range nodes {
 		if own[name] {
 			return false
 		}
-		holders := s.nodeHolders[name]
-		if len(holders) == 0 {
-			continue
-		}
-		for h := range holders {
-			if h.Key != self {
-				held = true
-			} else {
-				return false
-			}
+		if _, ok := workload.FirstBlocking(s.nodeHolders[name], &self); ok {
+			held = true
 		}
 	}
 	return held

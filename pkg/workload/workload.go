@@ -138,3 +138,35 @@ type Holder struct {
 }
 
 func (h Holder) String() string { return h.Key.String() }
+
+// Blocks is the one rule for "another holder blocks this domain": h, a
+// workload whose confined slice runs in a domain, keeps own out of it
+// unless h is own. The pods of a deleted object of the same name (own's
+// Key, another UID) are another holder and block too: the new object must
+// not join a domain its predecessor's pods still run in. own nil (a pod
+// of no workload that may hold) is blocked by every holder. The planner,
+// Filter, a reservation's validation, restart holds and the CLI's `why`
+// all decide with it.
+func (h Holder) Blocks(own *Holder) bool { return own == nil || h != *own }
+
+// Compare orders holders by Key, then UID.
+func (h Holder) Compare(o Holder) int {
+	if c := h.Key.Compare(o.Key); c != 0 {
+		return c
+	}
+	return strings.Compare(string(h.UID), string(o.UID))
+}
+
+// FirstBlocking is the least holder of holders, in Compare's order, that
+// Blocks own; false when none does. The least, not any: the answer (and
+// the message built from it) must not depend on map order.
+func FirstBlocking[V any](holders map[Holder]V, own *Holder) (Holder, bool) {
+	var first Holder
+	found := false
+	for h := range holders {
+		if h.Blocks(own) && (!found || h.Compare(first) < 0) {
+			first, found = h, true
+		}
+	}
+	return first, found
+}
