@@ -167,26 +167,27 @@ func TestNodeLifetime(t *testing.T) {
 func TestLifetimePhases(t *testing.T) {
 	l := PriorityLifetime(&seed001().Spec.Priorities[1], epoch)
 	for _, tc := range []struct {
-		at        time.Duration
-		phase     Phase
-		remaining time.Duration
-		next      time.Time
+		at    time.Duration
+		phase Phase
+		next  time.Time
 	}{
-		{0, Running, 20 * time.Hour, epoch.Add(19 * time.Hour)},
-		{19*time.Hour - time.Second, Running, time.Hour + time.Second, epoch.Add(19 * time.Hour)},
-		{19 * time.Hour, Recycling, time.Hour, epoch.Add(20 * time.Hour)},
-		{20*time.Hour - time.Second, Recycling, time.Second, epoch.Add(20 * time.Hour)},
-		{20 * time.Hour, Ended, 0, time.Time{}},
-		{30 * time.Hour, Ended, 0, time.Time{}},
+		{0, Running, epoch.Add(19 * time.Hour)},
+		{19*time.Hour - time.Second, Running, epoch.Add(19 * time.Hour)},
+		{19 * time.Hour, Recycling, epoch.Add(20 * time.Hour)},
+		{20*time.Hour - time.Second, Recycling, epoch.Add(20 * time.Hour)},
+		{20 * time.Hour, Ended, time.Time{}},
+		{30 * time.Hour, Ended, time.Time{}},
 	} {
 		now := epoch.Add(tc.at)
-		remaining, ok := l.Remaining(now)
-		if got := l.PhaseAt(now); got != tc.phase || remaining != tc.remaining || !ok || !l.Next(now).Equal(tc.next) {
-			t.Errorf("at +%s: phase %s, remaining %s (%v), next %s; want %s, %s, %s", tc.at, got, remaining, ok, l.Next(now), tc.phase, tc.remaining, tc.next)
+		if got := l.PhaseAt(now); got != tc.phase || !l.Next(now).Equal(tc.next) {
+			t.Errorf("at +%s: phase %s, next %s; want %s, %s", tc.at, got, l.Next(now), tc.phase, tc.next)
 		}
 	}
+	if want := epoch.Add(20 * time.Hour); !l.End.Equal(want) {
+		t.Errorf("end %s, want %s", l.End, want)
+	}
 	spot := PriorityLifetime(&seed001().Spec.Priorities[0], epoch)
-	if _, ok := spot.Remaining(epoch.Add(1000 * time.Hour)); ok || spot.PhaseAt(epoch.Add(1000*time.Hour)) != Running || !spot.Next(epoch).IsZero() {
+	if !spot.End.IsZero() || spot.PhaseAt(epoch.Add(1000*time.Hour)) != Running || !spot.Next(epoch).IsZero() {
 		t.Errorf("a spot node's lifetime %+v ends", spot)
 	}
 }

@@ -84,15 +84,6 @@ func (l Lifetime) PhaseAt(now time.Time) Phase {
 	}
 }
 
-// Remaining is how long the node still runs at now: zero once ended, and
-// ok false when it has no end.
-func (l Lifetime) Remaining(now time.Time) (d time.Duration, ok bool) {
-	if l.End.IsZero() {
-		return 0, false
-	}
-	return max(l.End.Sub(now), 0), true
-}
-
 // Next is the first time after now at which the phase changes; zero when
 // it never does again.
 func (l Lifetime) Next(now time.Time) time.Time {
