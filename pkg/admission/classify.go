@@ -74,17 +74,11 @@ func classify(c *state.PodCycle) membership {
 		// policy): its pods are scheduled one by one.
 		return membership{}
 	}
-	switch {
-	case model.Finished:
-		v.unresolvable, v.message = true, fmt.Sprintf("%s is finished, suspended or being deleted", m.Key)
-	case m.OwnerUID != "" && model.UID != "" && m.OwnerUID != model.UID:
-		v.unresolvable, v.message = true, fmt.Sprintf("the pod belongs to a deleted %s of the same name (uid %s; the current one is %s)", m.Key, m.OwnerUID, model.UID)
-	case m.Key.Source == workload.SourceJobSet && m.RestartAttempt < model.RestartAttempt:
-		v.unresolvable, v.message = true, fmt.Sprintf("the pod belongs to restart attempt %d of %s, which is at attempt %d", m.RestartAttempt, m.Key, model.RestartAttempt)
-	case m.Key.Source == workload.SourceJobSet && m.RestartAttempt > model.RestartAttempt:
-		v.wait, v.message = true, fmt.Sprintf("waiting to observe restart attempt %d of %s", m.RestartAttempt, m.Key)
-	case m.Slice >= len(model.Slices):
-		v.unresolvable, v.message = true, fmt.Sprintf("the pod names Job index %d, but %s has %d Jobs", m.Slice, m.Key, len(model.Slices))
+	switch st, why := workload.StandingIn(m, model); st {
+	case workload.Stale:
+		v.unresolvable, v.message = true, why
+	case workload.Ahead:
+		v.wait, v.message = true, why
 	}
 	return v
 }

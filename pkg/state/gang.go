@@ -96,17 +96,11 @@ func (s *State) classifyLocked(p *Pod) (Verdict, *Workload) {
 		// policy): its pods are scheduled one by one.
 		return Verdict{}, nil
 	}
-	switch {
-	case model.Finished:
-		v.Unresolvable, v.Message = true, fmt.Sprintf("%s is finished, suspended or being deleted", m.Key)
-	case m.OwnerUID != "" && model.UID != "" && m.OwnerUID != model.UID:
-		v.Unresolvable, v.Message = true, fmt.Sprintf("the pod belongs to a deleted %s of the same name (uid %s; the current one is %s)", m.Key, m.OwnerUID, model.UID)
-	case m.Key.Source == workload.SourceJobSet && m.RestartAttempt < model.RestartAttempt:
-		v.Unresolvable, v.Message = true, fmt.Sprintf("the pod belongs to restart attempt %d of %s, which is at attempt %d", m.RestartAttempt, m.Key, model.RestartAttempt)
-	case m.Key.Source == workload.SourceJobSet && m.RestartAttempt > model.RestartAttempt:
-		v.Wait, v.Message = true, fmt.Sprintf("waiting to observe restart attempt %d of %s", m.RestartAttempt, m.Key)
-	case m.Slice >= len(model.Slices):
-		v.Unresolvable, v.Message = true, fmt.Sprintf("the pod names Job index %d, but %s has %d Jobs", m.Slice, m.Key, len(model.Slices))
+	switch st, why := workload.StandingIn(m, model); st {
+	case workload.Stale:
+		v.Unresolvable, v.Message = true, why
+	case workload.Ahead:
+		v.Wait, v.Message = true, why
 	}
 	return v, w
 }

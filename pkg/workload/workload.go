@@ -149,6 +149,39 @@ func (h Holder) String() string { return h.Key.String() }
 // all decide with it.
 func (h Holder) Blocks(own *Holder) bool { return own == nil || h != *own }
 
+// Standing is where a pod stands in the workload it names.
+type Standing int
+
+const (
+	// Current: the pod is of the workload as it is now.
+	Current Standing = iota
+	// Stale: the pod can never be placed for it (the workload is
+	// finished, was deleted and recreated, restarted past the pod's
+	// attempt, or has no such slice).
+	Stale
+	// Ahead: the pod is of a restart attempt not observed yet.
+	Ahead
+)
+
+// StandingIn is the one rule for whether member m, a pod's membership,
+// belongs to model as it is now, and if not, why. PreFilter, PreEnqueue
+// and PostFilter all classify a pod's membership with it.
+func StandingIn(m Member, model *Workload) (Standing, string) {
+	switch {
+	case model.Finished:
+		return Stale, fmt.Sprintf("%s is finished, suspended or being deleted", m.Key)
+	case m.OwnerUID != "" && model.UID != "" && m.OwnerUID != model.UID:
+		return Stale, fmt.Sprintf("the pod belongs to a deleted %s of the same name (uid %s; the current one is %s)", m.Key, m.OwnerUID, model.UID)
+	case m.Key.Source == SourceJobSet && m.RestartAttempt < model.RestartAttempt:
+		return Stale, fmt.Sprintf("the pod belongs to restart attempt %d of %s, which is at attempt %d", m.RestartAttempt, m.Key, model.RestartAttempt)
+	case m.Key.Source == SourceJobSet && m.RestartAttempt > model.RestartAttempt:
+		return Ahead, fmt.Sprintf("waiting to observe restart attempt %d of %s", m.RestartAttempt, m.Key)
+	case m.Slice >= len(model.Slices):
+		return Stale, fmt.Sprintf("the pod names Job index %d, but %s has %d Jobs", m.Slice, m.Key, len(model.Slices))
+	}
+	return Current, ""
+}
+
 // Compare orders holders by Key, then UID.
 func (h Holder) Compare(o Holder) int {
 	if c := h.Key.Compare(o.Key); c != 0 {
