@@ -245,7 +245,7 @@ bench-docs: ## Copy a run's report and plots (BENCH_OUT, _output/bench by defaul
 	cp $(BENCH_OUT)/plots/*.svg docs/bench/plots/
 
 .PHONY: verify
-verify: verify-fmt verify-vet verify-vendor verify-manifests verify-crds verify-generated verify-chart ## Static checks; fails on any drift.
+verify: verify-fmt verify-vet verify-vendor verify-manifests verify-crds verify-generated verify-chart verify-docs ## Static checks; fails on any drift.
 
 .PHONY: verify-fmt
 verify-fmt:
@@ -358,6 +358,18 @@ verify-generated: ## The code and CRDs generated from the multislice.dev, Provis
 	for d in $(GENERATED_DIRS); do diff -r "$$tmp/$$d" $$d || drift=1; done; \
 	diff -r -x kustomization.yaml "$$tmp/manifests/crds" manifests/crds || drift=1; \
 	if [ $$drift != 0 ]; then echo "generated code or CRDs are out of date: run 'make generate'"; exit 1; fi
+
+# The reference pages that are generated (hack/gen-docs), so that they
+# cannot drift: docs/reference/api.md from the multislice.dev CRDs (which
+# `make generate` writes from the Go types) and docs/reference/metrics.md
+# from the metrics pkg/metrics registers. After changing either, `make docs`.
+.PHONY: docs
+docs: ## Generate docs/reference/api.md (multislice.dev fields, from the CRDs) and docs/reference/metrics.md (from the metrics' registration).
+	$(GO) run ./hack/gen-docs
+
+.PHONY: verify-docs
+verify-docs: ## The generated reference pages (docs/reference/api.md, metrics.md) are what `make docs` writes.
+	$(GO) run ./hack/gen-docs -check
 
 .PHONY: verify-manifests
 verify-manifests: ## Manifests render.
