@@ -95,7 +95,7 @@ $(BIN)/kubectl-multislice: $(GO_SOURCES)
 .PHONY: kubectl-multislice
 kubectl-multislice: $(BIN)/kubectl-multislice ## Build the kubectl plugin bin/kubectl-multislice (`kubectl multislice` with bin/ on PATH).
 
-# The admission webhook (docs/webhook.md), which the local cluster runs.
+# The admission webhook (docs/tasks/webhook.md), which the local cluster runs.
 $(BIN)/multislice-webhook: $(GO_SOURCES)
 	$(GO) build -ldflags '$(LDFLAGS)' -o $@ ./cmd/multislice-webhook
 
@@ -389,7 +389,7 @@ CHART_CHECKS := hack/chartcheck/testdata
 HELM          = $(TOOLS_GO) tool helm
 
 .PHONY: verify-chart
-verify-chart: ## The Helm chart lints (also with the values docs/helm.md installs on make run), renders the objects of manifests/ with its default values, other values as asked, and refuses contradictory ones.
+verify-chart: ## The Helm chart lints (also with the values docs/tasks/install-helm.md installs on make run), renders the objects of manifests/ with its default values, other values as asked, and refuses contradictory ones.
 	@tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	chart=$(CURDIR)/$(CHART_DIR); checks=$(CURDIR)/$(CHART_CHECKS); \
 	( $(HELM) lint --strict --quiet "$$chart" ); \

@@ -60,7 +60,7 @@ func (f *clusterFlags) registerWithReplicas(cmd *cobra.Command, defaultDir, defa
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", defaultKubeconfig, "where to write the admin kubeconfig")
 	cmd.Flags().DurationVar(&f.podRunTime, "pod-run-time", 0, "how long Job pods run before they succeed (0: until deleted; the pod annotation "+localcluster.RunTimeAnnotation+" overrides it)")
 	cmd.Flags().IntVar(&f.fleetPort, "fleet-port", 8090, "loopback port of the fleet page, if free (else any free port; 0: any)")
-	cmd.Flags().BoolVar(&f.webhook, "webhook", true, "run multislice-webhook, which gives multislice-scheduler to the pods of objects naming one of its LocalQueues (docs/webhook.md)")
+	cmd.Flags().BoolVar(&f.webhook, "webhook", true, "run multislice-webhook, which gives multislice-scheduler to the pods of objects naming one of its LocalQueues (docs/tasks/webhook.md)")
 	cmd.Flags().IntVar(&f.schedulerReplicas, "scheduler-replicas", replicas, "multislice-scheduler processes; more than 1 run with leader election on the configuration's lease (lease "+
 		localcluster.LeaseDuration.String()+", renew "+localcluster.RenewDeadline.String()+", retry "+localcluster.RetryPeriod.String()+")")
 }
@@ -142,7 +142,7 @@ func webhookLine(c *localcluster.Cluster) string {
 		return "The admission webhook is off (--webhook=false): pods keep the scheduler they name."
 	}
 	return "Kueue manifests apply as written: the admission webhook gives multislice-scheduler to the pods of objects\n" +
-		"naming one of its LocalQueues or consuming a ProvisioningRequest (docs/webhook.md)."
+		"naming one of its LocalQueues or consuming a ProvisioningRequest (docs/tasks/webhook.md)."
 }
 
 func printUsage(c *localcluster.Cluster, opts localcluster.Options) {

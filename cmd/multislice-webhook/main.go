@@ -3,7 +3,7 @@
 // Jobs, JobSets, LeaderWorkerSets, PodGroups and plain pods that name one
 // of its LocalQueues, consume a ProvisioningRequest or are created in a
 // namespace that opted in, so that manifests written for Kueue apply as
-// written (pkg/webhook, docs/webhook.md). It is stateless — informers of
+// written (pkg/webhook, docs/tasks/webhook.md). It is stateless — informers of
 // LocalQueue and namespace metadata, and reads of PodGroups — so that
 // admission never depends on which scheduler replica leads, and it
 // serves over TLS: /mutate, /healthz, /readyz.

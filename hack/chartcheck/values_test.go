@@ -10,7 +10,7 @@ import (
 )
 
 // The values of a release beside `make run`'s scheduler
-// (manifests/examples/helm/local-cluster-values.yaml, docs/helm.md) copy the
+// (manifests/examples/helm/local-cluster-values.yaml, docs/tasks/install-helm.md) copy the
 // chart's default profiles, as Helm replaces lists whole: they stay the
 // defaults but for a schedulerName of the release's own.
 func TestLocalClusterValuesKeepTheDefaultProfiles(t *testing.T) {

@@ -44,7 +44,7 @@ type ConfigurationOptions struct {
 	// ClientConfig reaches the webhook's ServePath (a URL, or a Service
 	// with Path ServePath) and holds the CA bundle it is served with.
 	ClientConfig admissionregistrationv1.WebhookClientConfig
-	// FailurePolicy: Fail (the default) or Ignore; see docs/webhook.md.
+	// FailurePolicy: Fail (the default) or Ignore; see docs/tasks/webhook.md.
 	FailurePolicy admissionregistrationv1.FailurePolicyType
 }
 

@@ -1,6 +1,6 @@
 // Package webhook decides which new objects' pods are this scheduler's
 // although they name no scheduler, and serves that decision as a mutating
-// admission webhook (cmd/multislice-webhook, docs/webhook.md).
+// admission webhook (cmd/multislice-webhook, docs/tasks/webhook.md).
 //
 // Manifests written for Kueue on GKE name a LocalQueue and no
 // schedulerName: their pods would go to the default scheduler, outside the

@@ -159,7 +159,7 @@ const DomainKeyAnnotation = PodGroupDomainKeyAnnotation
 // keeps it suspended.
 const UnsuspendedAnnotation = "multislice-scheduler.io/unsuspended"
 
-// The optional admission webhook (cmd/multislice-webhook, docs/webhook.md).
+// The optional admission webhook (cmd/multislice-webhook, docs/tasks/webhook.md).
 const (
 	// DefaultSchedulerNamespaceLabel, set to "true" on a namespace, makes
 	// this scheduler the default of the pods created in it: the webhook

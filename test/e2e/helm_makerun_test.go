@@ -16,7 +16,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
 
-// The release docs/helm.md installs beside the local cluster's scheduler,
+// The release docs/tasks/install-helm.md installs beside the local cluster's scheduler,
 // and where its values put it.
 const (
 	makeRunRelease   = "try-chart"
@@ -24,14 +24,14 @@ const (
 	makeRunFullname  = makeRunRelease + "-multislice-scheduler"
 )
 
-// The way docs/helm.md gives to try the chart on `make run` works as
+// The way docs/tasks/install-helm.md gives to try the chart on `make run` works as
 // written: its `bin/helm install` creates a release beside the local
 // cluster's own scheduler and returns once the release's Deployment is
 // Ready — the local cluster's default scheduler places the pods on the
 // CPU pool, and KWOK runs them — and its `bin/helm uninstall` removes it.
 func TestHelmChartOnMakeRun(t *testing.T) {
 	h := newHelm(t)
-	install, uninstall := documentedHelmCommands(t, filepath.Join(repoRoot, "docs", "helm.md"))
+	install, uninstall := documentedHelmCommands(t, filepath.Join(repoRoot, "docs", "tasks", "install-helm.md"))
 	installed := false
 	t.Cleanup(func() {
 		if installed {
