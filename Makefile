@@ -233,11 +233,11 @@ bench: etcd fixtures ## scheduler_perf: every scenario through the default profi
 	$(GO) test ./pkg/plugins/multislicegang/ -run '^$$' -bench QueueWalk -benchtime 2000x -count 3 -benchmem | tee $(BENCH_OUT)/queue-walk.txt
 	$(GO) test ./pkg/state/ -run '^$$' -bench SnapshotAndPlan -benchtime 20x -count 3 -benchmem | tee $(BENCH_OUT)/gang-decision.txt
 
-# The README shows the plots of one run from docs/bench/: this replaces
+# docs/performance.md shows the plots of one run from docs/bench/: this replaces
 # them, and the report that shows them all, with another run's
 # (BENCH_OUT=_output/bench-smoke for the smoke run of test-integration).
 .PHONY: bench-docs
-bench-docs: ## Copy a run's report and plots (BENCH_OUT, _output/bench by default) into docs/bench/ for the README.
+bench-docs: ## Copy a run's report and plots (BENCH_OUT, _output/bench by default) into docs/bench/, which docs/performance.md shows.
 	@test -f $(BENCH_OUT)/results.md || { echo "no $(BENCH_OUT)/results.md: run 'make bench' first, or set BENCH_OUT"; exit 1; }
 	rm -rf docs/bench && mkdir -p docs/bench/plots
 	{ echo "_The report of \`$(patsubst $(CURDIR)/%,%,$(BENCH_OUT))\`, copied by \`make bench-docs\` at $(VERSION) on $$(date -u +%Y-%m-%d)._"; \

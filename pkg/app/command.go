@@ -33,7 +33,8 @@ domain, all slices or none, and runs as a second scheduler next to
 kube-scheduler: pods opt in with spec.schedulerName.
 
 It accepts every kube-scheduler flag and a KubeSchedulerConfiguration file
-(--config); see the project README for the plugins and their arguments.`,
+(--config); see docs/reference/configuration.md in the project for the
+plugins and their arguments.`,
 		// Feature gates must be set before anything reads them: our
 		// defaults first, then the command line's.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return SetFeatureGates(opts) },

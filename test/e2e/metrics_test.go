@@ -25,12 +25,13 @@ type metricCheck struct {
 	ok func(f *dto.MetricFamily) string
 }
 
-// The README's metrics, read the way its banner says (a client certificate
-// of the cluster's admin on the scheduler's secure port, authenticated and
-// authorized through the apiserver), after seed 002's queue scenario: a
-// 3-slice JobSet admitted and running, a 1- and a 2-slice one waiting for
-// quota. Every metric the README documents is checked here, or named as
-// one this scenario cannot move.
+// The documented metrics (docs/reference/metrics.md, generated from their
+// registration, so every metric the scheduler registers), read the way the
+// banner of make run says (a client certificate of the cluster's admin on
+// the scheduler's secure port, authenticated and authorized through the
+// apiserver), after seed 002's queue scenario: a 3-slice JobSet admitted
+// and running, a 1- and a 2-slice one waiting for quota. Every documented
+// metric is checked here, or named as one this scenario cannot move.
 func TestDocumentedMetricsAfterAQueuedScenario(t *testing.T) {
 	setNodePools(t, "queueing-v5e/nodepools.yaml")
 	applyQueueExample(t, "seed-002-multislice-v5e.yaml")
@@ -68,11 +69,16 @@ func TestDocumentedMetricsAfterAQueuedScenario(t *testing.T) {
 		"multislice_pending_evictions":          {valueIs(nil, func(v float64) bool { return v == 0 }, "0")},
 		"multislice_gangs_waiting":              {notMoved("no gang's plan failed: the waiting ones wait for quota, before planning")},
 		"multislice_reservation_releases_total": {notMoved("no reservation ended before its workload was placed")},
+		// Every JobSet of the scenario has one priority: none may evict
+		// another, whatever a decision finds.
+		"multislice_workload_preemptions_total":  {zeroOrAbsent(map[string]string{"result": "preempted"}, "no workload may preempt one of its own priority")},
+		"multislice_preemption_victims_total":    {zeroOrAbsent(nil, "no workload may preempt one of its own priority")},
+		"multislice_preemption_decision_seconds": {notMoved("the waiting JobSets wait for quota, before any cycle that could preempt")},
 	}
 	documented := documentedMetrics(t)
 	for _, name := range documented {
 		if _, ok := checks[name]; !ok {
-			t.Errorf("the README documents %s and this test does not check it", name)
+			t.Errorf("docs/reference/metrics.md documents %s and this test does not check it", name)
 		}
 	}
 	ep := eps[0]
@@ -108,28 +114,20 @@ func TestDocumentedMetricsAfterAQueuedScenario(t *testing.T) {
 	}
 }
 
-// documentedMetrics lists the metric names of the README's Metrics table.
+// documentedMetrics lists the metric names of the metrics reference's
+// table (docs/reference/metrics.md, which make docs generates).
 func documentedMetrics(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "reference", "metrics.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	section := string(data)
-	start := strings.Index(section, "\n## Metrics\n")
-	if start < 0 {
-		t.Fatal("the README has no Metrics section")
-	}
-	section = section[start+1:]
-	if end := strings.Index(section[3:], "\n## "); end >= 0 {
-		section = section[:end+3]
-	}
 	var names []string
-	for _, m := range regexp.MustCompile("(?m)^\\| `(multislice_[a-z_]+)").FindAllStringSubmatch(section, -1) {
+	for _, m := range regexp.MustCompile("(?m)^\\| `(multislice_[a-z_]+)`").FindAllStringSubmatch(string(data), -1) {
 		names = append(names, m[1])
 	}
 	if len(names) < 10 {
-		t.Fatalf("found %d metrics in the README's table: %v", len(names), names)
+		t.Fatalf("found %d metrics in the table of docs/reference/metrics.md: %v", len(names), names)
 	}
 	return names
 }
@@ -202,6 +200,19 @@ func allZeroOrAbsent(f *dto.MetricFamily) string {
 		}
 	}
 	return ""
+}
+
+// zeroOrAbsent accepts the metric absent, or its series with labels at
+// zero: the scenario cannot move them, for the reason given.
+func zeroOrAbsent(labels map[string]string, why string) func(*dto.MetricFamily) string {
+	return func(f *dto.MetricFamily) string {
+		for _, m := range series(f, labels) {
+			if value(m) != 0 {
+				return "moved although " + why + ": " + formatFloat(value(m))
+			}
+		}
+		return ""
+	}
 }
 
 // notMoved accepts the metric absent (a vector nothing observed yet) or

@@ -144,7 +144,7 @@ type poolUse struct {
 
 // CheckExclusive checks invariant (a) on the live bound pods. A pool held
 // by a confined workload may hold another workload's pods only if they
-// were there first (the README's exclusivity keeps others out of a held
+// were there first (exclusivity, docs/concepts/domains.md, keeps others out of a held
 // domain; it does not evict what already runs in one): two confined
 // workloads in one pool are always a violation, an unconfined one only
 // when one of its pods was bound after the confined one's first.

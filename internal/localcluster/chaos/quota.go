@@ -48,7 +48,7 @@ type Allowance struct {
 	Max int64
 }
 
-// Allowances computes, as the README's "Accounting" describes, each
+// Allowances computes, as "Accounting" in docs/concepts/queues-and-quota.md describes, each
 // queue's allowance for one resource of one flavor at an instant. quotas
 // (every ClusterQueue, Has false for those without the flavor: they lend
 // nothing, and whatever they use comes from the cohort) and usage are

@@ -72,7 +72,7 @@ func NewWorld(schedulerName string) *World {
 	}
 }
 
-// WorkloadID names a workload as the README defines it: a JobSet (by UID:
+// WorkloadID names a workload as docs/concepts/workloads-and-gangs.md defines it: a JobSet (by UID:
 // one recreated under the same name is another workload), a PodGroup, a
 // batch Job, or a pod of its own.
 type WorkloadID struct {
