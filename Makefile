@@ -363,12 +363,14 @@ verify-generated: ## The code and CRDs generated from the multislice.dev, Provis
 # cannot drift: docs/reference/api.md from the multislice.dev CRDs (which
 # `make generate` writes from the Go types) and docs/reference/metrics.md
 # from the metrics pkg/metrics registers. After changing either, `make docs`.
+# verify-docs also checks that no relative link of the README or of the
+# markdown under docs/, manifests/ and charts/ is broken.
 .PHONY: docs
 docs: ## Generate docs/reference/api.md (multislice.dev fields, from the CRDs) and docs/reference/metrics.md (from the metrics' registration).
 	$(GO) run ./hack/gen-docs
 
 .PHONY: verify-docs
-verify-docs: ## The generated reference pages (docs/reference/api.md, metrics.md) are what `make docs` writes.
+verify-docs: ## The generated reference pages (docs/reference/api.md, metrics.md) are what `make docs` writes, and every relative link of README.md and the markdown of docs/, manifests/ and charts/ resolves, #anchor included.
 	$(GO) run ./hack/gen-docs -check
 
 .PHONY: verify-manifests

@@ -176,6 +176,16 @@ func fixtureRoot(t *testing.T) string {
 	root := t.TempDir()
 	copyDir(t, filepath.Join("testdata", "crds"), filepath.Join(root, "manifests", "crds"))
 	copyDir(t, filepath.Join("testdata", "metrics"), filepath.Join(root, metricsDir))
+	// The pages the generated ones link to.
+	for _, page := range []string{"docs/concepts/queues-and-quota.md", "docs/tasks/monitor.md"} {
+		path := filepath.Join(root, filepath.FromSlash(page))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("# "+page+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return root
 }
 
@@ -205,5 +215,50 @@ func copyDir(t *testing.T, from, to string) {
 		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// checkLinks finds every relative link that points to no file or to no
+// heading, in the README and the pages under docs/, manifests/ and charts/,
+// and nothing else: links in code, to the web, to directories, and to
+// headings that exist (repeated ones numbered as GitHub numbers them) pass.
+func TestCheckLinks(t *testing.T) {
+	root := t.TempDir()
+	write := func(path, text string) {
+		t.Helper()
+		path = filepath.Join(root, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("README.md", "# Project\n\nSee [the guide](docs/guide.md#run-it-make-run), [its second Notes](docs/guide.md#notes-1), "+
+		"[the web](https://example.com/x.md), [a directory](docs/) and [gone](docs/gone.md).\n")
+	write("docs/guide.md", "# Guide\n\n## Run it: `make run`\n\n## Notes\n\n## Notes\n\nBack to [the top](#guide) or [nowhere](#missing).\n"+
+		"```sh\necho [not a link](nowhere.md)\n# not a heading\n```\nA span: `[x](nowhere.md)`. [Up](../README.md#project).\n")
+	write("manifests/examples/README.md", "[the guide](../../docs/guide.md#no-such)\n")
+	write("docs/testdata/skipped.md", "[skipped](nowhere.md)\n")
+
+	err := checkLinks(root)
+	if err == nil {
+		t.Fatal("checkLinks passed with broken links")
+	}
+	got := strings.Split(strings.TrimPrefix(err.Error(), "broken links:\n  "), "\n  ")
+	want := []string{
+		"README.md:3: docs/gone.md: no such file",
+		"docs/guide.md:9: #missing: no such heading",
+		"manifests/examples/README.md:1: ../../docs/guide.md#no-such: no such heading",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("broken links (-want +got):\n%s", diff)
+	}
+}
+
+// The repository's own README and pages have no broken link.
+func TestRepositoryLinks(t *testing.T) {
+	if err := checkLinks(filepath.Join("..", "..")); err != nil {
+		t.Error(err)
 	}
 }

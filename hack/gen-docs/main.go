@@ -9,7 +9,9 @@
 //
 // `make docs` runs it; `make verify` runs it with -check, which writes
 // nothing and fails, naming the page, when a committed page differs from
-// what it would write.
+// what it would write, and naming the link, when a relative link of the
+// README or of a markdown page under docs/, manifests/ or charts/ points to
+// no file, or to no heading of it (links.go).
 //
 //	go run ./hack/gen-docs [-root DIR] [-check]
 package main
@@ -38,7 +40,7 @@ var pages = []page{
 
 func main() {
 	root := flag.String("root", ".", "the repository's root")
-	check := flag.Bool("check", false, "write nothing; fail when a committed page differs from what would be written")
+	check := flag.Bool("check", false, "write nothing; fail when a committed page differs from what would be written, or a link of the README or docs/ is broken")
 	flag.Parse()
 	if err := run(*root, *check, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -47,7 +49,7 @@ func main() {
 }
 
 // run writes every page under root, or with check compares each with the
-// file there and fails naming those that differ.
+// file there and fails naming those that differ, then checks the links.
 func run(root string, check bool, out io.Writer) error {
 	var stale []string
 	for _, p := range pages {
@@ -73,6 +75,9 @@ func run(root string, check bool, out io.Writer) error {
 	}
 	if len(stale) > 0 {
 		return fmt.Errorf("generated pages out of date (run 'make docs'): %v", stale)
+	}
+	if check {
+		return checkLinks(root)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"strings"
+	"unicode"
 )
 
 // cell renders text written for Go doc comments (lines wrapped anywhere,
@@ -82,15 +83,16 @@ func code(s string) string {
 	return fence + pad + strings.ReplaceAll(s, "|", `\|`) + pad + fence
 }
 
-// anchor is the anchor GitHub gives a heading of text.
+// anchor is the anchor GitHub gives a heading of text: lower case, spaces
+// as hyphens, punctuation dropped.
 func anchor(text string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(text) {
 		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_':
-			b.WriteRune(r)
 		case r == ' ':
 			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
 		}
 	}
 	return b.String()
