@@ -159,7 +159,18 @@ type Flavor struct {
 
 // Matches reports whether a node with these labels belongs to the flavor.
 func (f *Flavor) Matches(nodeLabels map[string]string) bool {
-	for k, v := range f.NodeLabels {
+	return AdmitsNode(f.NodeLabels, nodeLabels)
+}
+
+// AdmitsNode is the one rule for whether a flavor, by its node labels,
+// admits a node, by its labels: the node carries every one of them. The
+// planner, a queued pod's admission, Filter and a reservation's
+// validation (on the flavor's labels a reservation copies) all decide
+// with it.
+func AdmitsNode(flavorLabels, nodeLabels map[string]string) bool {
+	for k, v := range flavorLabels {
+		// A label with an empty value also admits the nodes that do not
+		// carry it: a flavor of the nodes without label k says k: "".
 		if nodeLabels[k] != v {
 			return false
 		}

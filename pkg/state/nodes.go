@@ -180,7 +180,7 @@ func (s *State) NodeAllowed(pod *corev1.Pod, node string, free func() workload.R
 	if gang {
 		if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
 			if sr := r.Slices[p.Member.Slice]; sr != nil && len(sr.NodeLabels) > 0 {
-				if n := s.nodes.Node(node); n == nil || !labelsMatch(n.Labels(), sr.NodeLabels) {
+				if n := s.nodes.Node(node); n == nil || !quota.AdmitsNode(sr.NodeLabels, n.Labels()) {
 					return false, "node is not of a flavor the pod's quota was charged to"
 				}
 			}
@@ -473,16 +473,6 @@ func (s *State) ReservedForOther(pod *corev1.Pod, node string) bool {
 	return p == nil || !p.Gang || p.Member.Key != ref.key || p.Member.Slice != ref.slice
 }
 
-// labelsMatch reports whether have carries every label of want.
-func labelsMatch(have, want map[string]string) bool {
-	for k, v := range want {
-		if have[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
 // nodesCarryingLocked lists, sorted, the nodes that carry every label of
 // labels. The list is cached until a node changes: callers must not modify
 // it.
@@ -493,7 +483,7 @@ func (s *State) nodesCarryingLocked(labels map[string]string) []string {
 	}
 	names := []string{}
 	for _, name := range s.nodes.AllNodes() {
-		if labelsMatch(s.nodes.Node(name).Labels(), labels) {
+		if quota.AdmitsNode(labels, s.nodes.Node(name).Labels()) {
 			names = append(names, name)
 		}
 	}

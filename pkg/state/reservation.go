@@ -210,7 +210,7 @@ func (s *State) slotsStillFitLocked(r *Reservation) error {
 			if sr.Domain != "" && labels[sr.DomainKey] != sr.Domain {
 				return fmt.Errorf("node %s left %s=%s meanwhile", slot.Node, sr.DomainKey, sr.Domain)
 			}
-			if !labelsMatch(labels, sr.NodeLabels) {
+			if !quota.AdmitsNode(sr.NodeLabels, labels) {
 				return fmt.Errorf("node %s no longer carries the labels of slice %d's flavor", slot.Node, i)
 			}
 			if slot.Shape < len(sr.Shapes) {
@@ -598,7 +598,7 @@ func (s *State) staleLocked(w *Workload, r *Reservation) string {
 			return fmt.Sprintf("node %s of slice %d is gone", rp.Node, rp.Slice)
 		case !n.Usable:
 			return fmt.Sprintf("node %s of slice %d is not usable", rp.Node, rp.Slice)
-		case len(sr.NodeLabels) > 0 && !labelsMatch(n.Labels(), sr.NodeLabels):
+		case len(sr.NodeLabels) > 0 && !quota.AdmitsNode(sr.NodeLabels, n.Labels()):
 			return fmt.Sprintf("node %s of slice %d no longer carries the labels of its flavor", rp.Node, rp.Slice)
 		}
 		if sr.Domain == "" {
