@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/queuemodel"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -60,27 +61,16 @@ type QuotaLine struct {
 // Fits reports whether the request fits what is available now.
 func (l QuotaLine) Fits() bool { return l.Requested.Cmp(l.Available) <= 0 }
 
-// quotaBook is the queues' quota as the scheduler models it, charged with
-// what each ClusterQueue's status says is in use.
+// quotaBook is the queues' quota as the scheduler models it (the same
+// conversion, queuemodel.ClusterQueue), charged with what each
+// ClusterQueue's status says is in use. A ClusterQueue the scheduler
+// leaves out (a spec it cannot model) is left out here too.
 func quotaBook(c *Cluster) *quota.Book {
 	b := quota.NewBook()
 	for _, cq := range c.ClusterQueues {
-		m := &quota.ClusterQueue{Name: cq.Name, Cohort: cq.Spec.CohortOf(), Quotas: map[quota.FlavorResource]quota.Limit{}}
-		for _, rg := range cq.Spec.ResourceGroups {
-			for _, fq := range rg.Flavors {
-				for _, rq := range fq.Resources {
-					l := quota.Limit{Nominal: rq.NominalQuota.MilliValue()}
-					if q := rq.BorrowingLimit; q != nil {
-						v := q.MilliValue()
-						l.Borrowing = &v
-					}
-					if q := rq.LendingLimit; q != nil {
-						v := q.MilliValue()
-						l.Lending = &v
-					}
-					m.Quotas[quota.FlavorResource{Flavor: fq.Name, Resource: rq.Name}] = l
-				}
-			}
+		m, err := queuemodel.ClusterQueue(cq)
+		if err != nil {
+			continue
 		}
 		b.SetClusterQueue(m)
 		used := quota.Usage{}
@@ -128,6 +118,12 @@ func (c *Cluster) explainQueue(wl *multislicev1alpha1.Workload, request workload
 				q.Problem = fmt.Sprintf("ResourceFlavor %s does not exist", fq.Name)
 			}
 		}
+	}
+	if _, err := queuemodel.ClusterQueue(cq); err != nil {
+		// The scheduler leaves such a queue out: its workloads wait with
+		// ClusterQueueNotFound until the spec is fixed.
+		q.Problem = err.Error()
+		return q
 	}
 	book := quotaBook(c)
 	view, model := book.View(), book.ClusterQueue(cq.Name)

@@ -13,6 +13,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/queuemodel"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
@@ -71,13 +72,13 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, cfg *rest.Config) (t
 	st := rt.state
 	logger := klog.FromContext(ctx)
 	if err := feedInformer(ctx, rt, v1.ResourceFlavors().Informer(),
-		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.SetFlavor(flavorModel(rf)) },
+		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.SetFlavor(queuemodel.Flavor(rf)) },
 		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.DeleteFlavor(rf.Name) }); err != nil {
 		return nil, err
 	}
 	if err := feedInformer(ctx, rt, v1.ClusterQueues().Informer(),
 		func(cq *multislicev1alpha1.ClusterQueue) state.Actions {
-			m, err := clusterQueueModel(cq)
+			m, err := queuemodel.ClusterQueue(cq)
 			if err != nil {
 				logger.Error(err, "Ignoring an invalid ClusterQueue", "clusterQueue", cq.Name)
 				rt.events.Warn(&corev1.ObjectReference{Kind: "ClusterQueue", APIVersion: multislicev1alpha1.SchemeGroupVersion.String(), Name: cq.Name, UID: cq.UID}, "InvalidClusterQueue", err.Error())
@@ -90,7 +91,7 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, cfg *rest.Config) (t
 	}
 	if err := feedInformer(ctx, rt, v1.LocalQueues().Informer(),
 		func(lq *multislicev1alpha1.LocalQueue) state.Actions {
-			acts := st.SetLocalQueue(localQueueModel(lq))
+			acts := st.SetLocalQueue(queuemodel.LocalQueue(lq))
 			if un := rt.unsuspend.Load(); un != nil {
 				// Jobs and JobSets naming it are looked at again: started
 				// if queued here, told what to change if not ours.

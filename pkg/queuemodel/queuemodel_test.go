@@ -1,4 +1,4 @@
-package feed
+package queuemodel
 
 import (
 	"strings"
@@ -41,7 +41,7 @@ func TestClusterQueueModel(t *testing.T) {
 			},
 		},
 	}
-	got, err := clusterQueueModel(cq)
+	got, err := ClusterQueue(cq)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestClusterQueueModel(t *testing.T) {
 
 	bad := cq.DeepCopy()
 	bad.Spec.NamespaceSelector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "team", Operator: "Sometimes"}}}
-	if _, err := clusterQueueModel(bad); err == nil {
+	if _, err := ClusterQueue(bad); err == nil {
 		t.Errorf("an unparsable namespaceSelector was accepted")
 	}
 	// Caught by FuzzQueueModel: values the CRD rejects, taken as they
@@ -105,8 +105,8 @@ func TestClusterQueueModel(t *testing.T) {
 	} {
 		bad := cq.DeepCopy()
 		tc.edit(&bad.Spec)
-		if m, err := clusterQueueModel(bad); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("clusterQueueModel = %+v, %v; want error %q", m, err, tc.want)
+		if m, err := ClusterQueue(bad); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("ClusterQueue = %+v, %v; want error %q", m, err, tc.want)
 		}
 	}
 	// Kueue's v1beta2 spellings give the same model.
@@ -114,7 +114,7 @@ func TestClusterQueueModel(t *testing.T) {
 	v1beta2.Spec.Cohort, v1beta2.Spec.CohortName = "", "research"
 	v1beta2.Spec.AdmissionChecks = nil
 	v1beta2.Spec.AdmissionChecksStrategy = &multislicev1alpha1.AdmissionChecksStrategy{AdmissionChecks: []multislicev1alpha1.AdmissionCheckStrategyRule{{Name: "dws-prov"}}}
-	if m, err := clusterQueueModel(v1beta2); err != nil {
+	if m, err := ClusterQueue(v1beta2); err != nil {
 		t.Errorf("the v1beta2 spelling: %v", err)
 	} else {
 		m.Namespaces = nil
@@ -124,7 +124,7 @@ func TestClusterQueueModel(t *testing.T) {
 	}
 	all := cq.DeepCopy()
 	all.Spec.NamespaceSelector = &metav1.LabelSelector{}
-	if m, _ := clusterQueueModel(all); !m.Namespaces.Matches(labels.Set{}) {
+	if m, _ := ClusterQueue(all); !m.Namespaces.Matches(labels.Set{}) {
 		t.Errorf("namespaceSelector {} does not select every namespace")
 	}
 }

@@ -1,7 +1,7 @@
-package feed
+package queuemodel
 
 // A fuzz target for the queue objects users write, as they become the quota
-// model (clusterQueueModel, flavorModel, localQueueModel): any ClusterQueue
+// model (ClusterQueue, Flavor, LocalQueue): any ClusterQueue
 // spec, ResourceFlavor and LocalQueue. It checks that nothing panics,
 // that a ClusterQueue the model cannot use comes back as an error naming
 // the field, and that an accepted one holds exactly what its spec says:
@@ -137,7 +137,7 @@ func fuzzQueueContains(s []string, v string) bool {
 func fuzzQueueCheck(t *testing.T, cq *multislicev1alpha1.ClusterQueue) {
 	t.Helper()
 	invalid := fuzzQueueInvalid(cq)
-	m, err := clusterQueueModel(cq)
+	m, err := ClusterQueue(cq)
 	if len(invalid) > 0 {
 		if err == nil {
 			t.Fatalf("accepted, but %q are invalid", invalid)
@@ -276,7 +276,7 @@ func FuzzQueueModel(f *testing.F) {
 			if yaml.Unmarshal(doc, &rf) != nil {
 				return
 			}
-			fl := flavorModel(&rf)
+			fl := Flavor(&rf)
 			if fl.Name != rf.Name || len(fl.NodeLabels) != len(rf.Spec.NodeLabels) || len(fl.NodeTaints) != len(rf.Spec.NodeTaints) ||
 				len(fl.Tolerations) != len(rf.Spec.Tolerations) || !fl.Matches(rf.Spec.NodeLabels) {
 				t.Fatalf("flavor %+v of %+v", fl, rf)
@@ -287,7 +287,7 @@ func FuzzQueueModel(f *testing.F) {
 			if yaml.Unmarshal(doc, &lq) != nil {
 				return
 			}
-			if m := localQueueModel(&lq); *m != (quota.LocalQueue{Namespace: lq.Namespace, Name: lq.Name, ClusterQueue: lq.Spec.ClusterQueue}) {
+			if m := LocalQueue(&lq); *m != (quota.LocalQueue{Namespace: lq.Namespace, Name: lq.Name, ClusterQueue: lq.Spec.ClusterQueue}) {
 				t.Fatalf("local queue %+v of %+v", m, lq)
 			}
 			return

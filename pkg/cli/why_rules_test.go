@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -37,5 +38,24 @@ func TestExplainDomainsHolderRule(t *testing.T) {
 	}
 	if len(d.Held) != 1 || d.Held[0].Domain != "pool-1" || d.Held[0].Holders[0].UID != "old-uid" {
 		t.Errorf("held %+v, want pool-1, by the deleted JobSet of the same name", d.Held)
+	}
+}
+
+// why reads a ClusterQueue with the scheduler's own conversion: one the
+// scheduler leaves out (a spec it cannot model) is said to be wrong, and
+// where, rather than sized up as if it were served.
+func TestExplainQueueReadsClusterQueuesAsTheSchedulerDoes(t *testing.T) {
+	tpu := wellknown.ResourceTPU
+	cq := builders.ClusterQueue("cluster-queue").Quota("vlp-24", tpu, "24").Obj()
+	cq.Spec.Cohort, cq.Spec.CohortName = "a", "b"
+	c := &Cluster{
+		ClusterQueues:   []*multislicev1alpha1.ClusterQueue{cq},
+		LocalQueues:     []*multislicev1alpha1.LocalQueue{builders.LocalQueue("ns", "lq", "cluster-queue")},
+		ResourceFlavors: []*multislicev1alpha1.ResourceFlavor{builders.ResourceFlavor("vlp-24", wellknown.TPUAcceleratorLabel, builders.V5e)},
+	}
+	wl := builders.Workload(KindJobSet, "ns", "train", "lq").PodSet("train-slice-0", 2, tpu, "4", wellknown.NodePoolLabel).Obj()
+	q := c.explainQueue(wl, workload.Resources{tpu: 8000}, PendingList{})
+	if want := "ClusterQueue cluster-queue: spec.cohortName: cohort (v1beta1's spelling) is set too: set one of them"; q.Problem != want {
+		t.Errorf("problem %q, want %q", q.Problem, want)
 	}
 }

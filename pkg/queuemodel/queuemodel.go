@@ -1,4 +1,7 @@
-package feed
+// Package queuemodel turns the multislice.dev queue objects into pkg/quota's
+// model: the one conversion the scheduler (through pkg/feed) and
+// `kubectl multislice why` both read queues with.
+package queuemodel
 
 import (
 	"fmt"
@@ -14,8 +17,8 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 )
 
-// flavorModel converts a ResourceFlavor.
-func flavorModel(rf *multislicev1alpha1.ResourceFlavor) *quota.Flavor {
+// Flavor converts a ResourceFlavor.
+func Flavor(rf *multislicev1alpha1.ResourceFlavor) *quota.Flavor {
 	return &quota.Flavor{
 		Name:        rf.Name,
 		NodeLabels:  rf.Spec.NodeLabels,
@@ -24,19 +27,19 @@ func flavorModel(rf *multislicev1alpha1.ResourceFlavor) *quota.Flavor {
 	}
 }
 
-// localQueueModel converts a LocalQueue.
-func localQueueModel(lq *multislicev1alpha1.LocalQueue) *quota.LocalQueue {
+// LocalQueue converts a LocalQueue.
+func LocalQueue(lq *multislicev1alpha1.LocalQueue) *quota.LocalQueue {
 	return &quota.LocalQueue{Namespace: lq.Namespace, Name: lq.Name, ClusterQueue: lq.Spec.ClusterQueue}
 }
 
-// clusterQueueModel converts a ClusterQueue. The apiserver validates the
+// ClusterQueue converts a ClusterQueue. The apiserver validates the
 // spec; what it cannot (a label selector that does not parse), and what a
 // spec that escaped validation may hold (an older CRD) but the model cannot
 // (quantities negative or too large to count, strategies and policies it
 // does not know, a run duration a time.Duration does not hold), is an
 // error naming the field, and the queue is then left out, so its workloads
 // wait with ClusterQueueNotFound until it is fixed.
-func clusterQueueModel(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue, error) {
+func ClusterQueue(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue, error) {
 	invalid := func(field, format string, args ...any) error {
 		return fmt.Errorf("ClusterQueue %s: %s: %s", cq.Name, field, fmt.Sprintf(format, args...))
 	}
