@@ -73,17 +73,52 @@ func (t *checkTrack) holdsQuota() bool {
 	return t != nil && (t.phase == checkRequesting || t.phase == checkReady)
 }
 
+// provisioningChecks are the provisioning admission checks, by
+// AdmissionCheck name: what the informer last read of each (a check that
+// is not ours, or deleted, is absent). Guarded by State.mu.
+type provisioningChecks struct {
+	byName map[string]*provisioning.Check
+}
+
+// set records check name (nil: not ours, or deleted).
+func (x *provisioningChecks) set(name string, c *provisioning.Check) {
+	if c == nil {
+		delete(x.byName, name)
+		return
+	}
+	x.byName[name] = c
+}
+
+// get is check name (nil: none).
+func (x *provisioningChecks) get(name string) *provisioning.Check { return x.byName[name] }
+
+// forClusterQueue is the provisioning check workloads of cq pass (nil:
+// none), or why cq's checks cannot be run.
+func (x *provisioningChecks) forClusterQueue(cq *quota.ClusterQueue) (*provisioning.Check, string) {
+	if len(cq.AdmissionChecks) == 0 {
+		return nil, ""
+	}
+	if len(cq.AdmissionChecks) > 1 {
+		return nil, fmt.Sprintf("ClusterQueue %s lists %d admission checks; this scheduler runs one provisioning check per queue", cq.Name, len(cq.AdmissionChecks))
+	}
+	name := cq.AdmissionChecks[0]
+	c := x.byName[name]
+	switch {
+	case c == nil:
+		return nil, fmt.Sprintf("AdmissionCheck %s of ClusterQueue %s not found, or not a provisioning check (controllerName %s)", name, cq.Name, "kueue.x-k8s.io/provisioning-request")
+	case c.Problem != "":
+		return nil, c.Problem
+	}
+	return c, ""
+}
+
 // SetAdmissionCheck records a provisioning admission check (nil c: the
 // check is not ours, or was deleted). Workloads of queues that list it are
 // looked at again.
 func (s *State) SetAdmissionCheck(name string, c *provisioning.Check) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c == nil {
-		delete(s.checks, name)
-	} else {
-		s.checks[name] = c
-	}
+	s.checks.set(name, c)
 	s.bumpLocked()
 	return Actions{Activate: s.wakeAllLocked()}
 }
@@ -102,21 +137,10 @@ func (s *State) checkOfLocked(w *Workload) (*provisioning.Check, string) {
 // (nil: none), or why the queue's checks cannot be run.
 func (s *State) queueCheckLocked(namespace, queue string) (*provisioning.Check, string) {
 	cq, p := s.book.Resolve(namespace, queue)
-	if p != nil || len(cq.AdmissionChecks) == 0 {
+	if p != nil {
 		return nil, ""
 	}
-	if len(cq.AdmissionChecks) > 1 {
-		return nil, fmt.Sprintf("ClusterQueue %s lists %d admission checks; this scheduler runs one provisioning check per queue", cq.Name, len(cq.AdmissionChecks))
-	}
-	name := cq.AdmissionChecks[0]
-	c := s.checks[name]
-	switch {
-	case c == nil:
-		return nil, fmt.Sprintf("AdmissionCheck %s of ClusterQueue %s not found, or not a provisioning check (controllerName %s)", name, cq.Name, "kueue.x-k8s.io/provisioning-request")
-	case c.Problem != "":
-		return nil, c.Problem
-	}
-	return c, ""
+	return s.checks.forClusterQueue(cq)
 }
 
 // QueueCheck is the provisioning check a workload queued in LocalQueue
@@ -303,7 +327,7 @@ func (s *State) ProvisioningTasks() []ProvisioningTask {
 		if t == nil || t.created || t.phase != checkRequesting || w.model == nil {
 			continue
 		}
-		c := s.checks[t.check]
+		c := s.checks.get(t.check)
 		if c == nil {
 			continue
 		}
@@ -405,12 +429,12 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 			// The autoscaler ends the booking once the pods are placed.
 			return Actions{}, nil
 		}
-		acts.merge(s.failCheckLocked(w, s.checks[t.check], "BookingExpired", u.Message, now))
+		acts.merge(s.failCheckLocked(w, s.checks.get(t.check), "BookingExpired", u.Message, now))
 	case provisioning.Failed:
 		if running || t.phase != checkRequesting && t.phase != checkReady {
 			return Actions{}, nil
 		}
-		acts.merge(s.failCheckLocked(w, s.checks[t.check], "Failed", u.Message, now))
+		acts.merge(s.failCheckLocked(w, s.checks.get(t.check), "Failed", u.Message, now))
 	case provisioning.CapacityRevoked:
 		if t.phase != checkReady && t.phase != checkConsumed {
 			return Actions{}, nil
@@ -529,7 +553,7 @@ func (s *State) provisioningUpdateLocked(w *Workload) (ProvisioningUpdate, bool)
 	if t == nil || t.attempt <= 0 {
 		return ProvisioningUpdate{}, false
 	}
-	c := s.checks[t.check]
+	c := s.checks.get(t.check)
 	u := ProvisioningUpdate{Key: w.key, Attempt: t.attempt, Request: t.requestName(w),
 		Stage: CheckStage{phase: t.phase, created: t.created, check: c}}
 	if t.phase == checkRequesting || t.phase == checkReady {

@@ -38,6 +38,119 @@ type claim struct {
 	keepsCharge bool
 }
 
+// claimIndex holds the claims under way, by the workload each keeps nodes
+// for (the preemptor, or the workload a restart or move hold is for).
+//
+// Invariant: nodes[n] == k exactly when n is in byWorkload[k].nodes (a
+// node is kept for one workload at most: a later claim that takes a node
+// takes it out of the index, not out of the earlier claim's set, and
+// drop leaves a node another claim took alone); evicting[v] == k when v
+// is among byWorkload[k].victims and no later claim named v. Only put,
+// keep, drop and takeRestartNodes change them. Guarded by State.mu.
+type claimIndex struct {
+	byWorkload map[workload.Key]*claim
+	nodes      map[string]workload.Key
+	evicting   map[workload.Key]workload.Key
+}
+
+func newClaimIndex() claimIndex {
+	return claimIndex{byWorkload: map[workload.Key]*claim{}, nodes: map[string]workload.Key{}, evicting: map[workload.Key]workload.Key{}}
+}
+
+// of is key's claim (nil: none).
+func (x *claimIndex) of(key workload.Key) *claim { return x.byWorkload[key] }
+
+// put records c as key's claim: its nodes are kept for key, taken from
+// any other claim, and its victims are being evicted for key.
+func (x *claimIndex) put(key workload.Key, c *claim) {
+	for n := range c.nodes {
+		x.nodes[n] = key
+	}
+	for _, v := range c.victims {
+		x.evicting[v] = key
+	}
+	x.byWorkload[key] = c
+}
+
+// keep adds node to key's claim unless another workload's claim keeps it.
+func (x *claimIndex) keep(key workload.Key, node string) {
+	c := x.byWorkload[key]
+	if k, taken := x.nodes[node]; c != nil && (!taken || k == key) {
+		c.nodes.Insert(node)
+		x.nodes[node] = key
+	}
+}
+
+// keptFor returns the workload node is kept for, if any.
+func (x *claimIndex) keptFor(node string) (workload.Key, bool) {
+	k, ok := x.nodes[node]
+	return k, ok
+}
+
+// isEvicting reports whether a claim evicts key.
+func (x *claimIndex) isEvicting(key workload.Key) bool {
+	_, ok := x.evicting[key]
+	return ok
+}
+
+// keepsCharge reports whether key's claim keeps its quota.
+func (x *claimIndex) keepsCharge(key workload.Key) bool {
+	c := x.byWorkload[key]
+	return c != nil && c.keepsCharge
+}
+
+// describe says why a node is kept for k.
+func (x *claimIndex) describe(k workload.Key) string {
+	if c := x.byWorkload[k]; c != nil && c.migration {
+		return fmt.Sprintf("node is kept for %s, whose pods move here off nodes being recycled", k)
+	}
+	if c := x.byWorkload[k]; c != nil && c.restart {
+		return fmt.Sprintf("node is kept for %s, which ran here and is restarting", k)
+	}
+	return fmt.Sprintf("node is kept for %s, which preempted the workload that ran here", k)
+}
+
+// drop ends key's claim, reporting whether it had one.
+func (x *claimIndex) drop(key workload.Key) bool {
+	c := x.byWorkload[key]
+	if c == nil {
+		return false
+	}
+	for n := range c.nodes {
+		if x.nodes[n] == key {
+			delete(x.nodes, n)
+		}
+	}
+	for _, v := range c.victims {
+		if x.evicting[v] == key {
+			delete(x.evicting, v)
+		}
+	}
+	delete(x.byWorkload, key)
+	return true
+}
+
+// takeRestartNodes gives key the nodes among nodes that another workload's
+// restart hold kept: key's reservation planned them, as claimedForOther
+// let it (a restart hold yields to a gang of higher priority).
+func (x *claimIndex) takeRestartNodes(key workload.Key, nodes []string) {
+	for _, n := range nodes {
+		k, ok := x.nodes[n]
+		if !ok || k == key {
+			continue
+		}
+		if c := x.byWorkload[k]; c != nil && c.restart {
+			c.nodes.Delete(n)
+			delete(x.nodes, n)
+		}
+	}
+}
+
+// keys lists the workloads with a claim, sorted.
+func (x *claimIndex) keys() []workload.Key {
+	return slices.SortedFunc(maps.Keys(x.byWorkload), compareKeys)
+}
+
 // claimSettle is how long after its victims are gone a claim still stops
 // its preemptor from preempting again: the scheduler's own snapshot of the
 // cluster, taken at the start of each cycle, may still show the victims'
@@ -90,7 +203,7 @@ func (s *State) Claim(preemptor workload.Key, priority int32, victims []workload
 			w.eviction = &Eviction{By: preemptor, Priority: priority, At: now}
 		}
 	}
-	s.dropClaimLocked(preemptor)
+	s.claims.drop(preemptor)
 	// An admitted preemptor (capacity preemption: it lost its domains, it
 	// did not lose its quota) keeps its charge while its victims go.
 	c := &claim{victims: slices.Clone(victims), nodes: sets.New[string](), at: s.opts.Clock.Now(),
@@ -103,13 +216,7 @@ func (s *State) Claim(preemptor workload.Key, priority int32, victims []workload
 			c.nodes.Insert(slot.Node)
 		}
 	}
-	for n := range c.nodes {
-		s.claimedNodes[n] = preemptor
-	}
-	for _, v := range victims {
-		s.evicting[v] = preemptor
-	}
-	s.claims[preemptor] = c
+	s.claims.put(preemptor, c)
 	s.bumpLocked()
 }
 
@@ -121,7 +228,7 @@ func (s *State) Claim(preemptor workload.Key, priority int32, victims []workload
 func (s *State) PreemptionUnderway(key workload.Key) (underway bool, left []workload.Key) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.claims[key]
+	c := s.claims.of(key)
 	if c == nil || c.restart {
 		return false, nil
 	}
@@ -156,7 +263,7 @@ func (s *State) PreemptionFailed(key workload.Key) {
 // not found no victims since the state last changed, and no preemption of
 // its own is under way (its victims' quota wakes it when they are gone).
 func (s *State) mayPreemptForQuotaLocked(w *Workload) bool {
-	if c := s.claims[w.key]; w.noVictimsGen == s.generation+1 || (c != nil && !c.restart) {
+	if c := s.claims.of(w.key); w.noVictimsGen == s.generation+1 || (c != nil && !c.restart) {
 		return false
 	}
 	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
@@ -216,7 +323,7 @@ func (s *State) Peers(pod *corev1.Pod) []PodRef {
 func (s *State) OurScheduler(name string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.schedulers.Has(name)
+	return s.registry.ours(name)
 }
 
 // claimedForOther says which other workload node is kept for, if any. A
@@ -224,7 +331,7 @@ func (s *State) OurScheduler(name string) bool {
 // gang could have preempted the workload while it ran, and a restart must
 // not shield it (see restarthold.go).
 func (s *State) claimedForOther(node string, self workload.Key, gang bool) (workload.Key, bool) {
-	k, ok := s.claimedNodes[node]
+	k, ok := s.claims.keptFor(node)
 	if !ok || (gang && k == self) {
 		return workload.Key{}, false
 	}
@@ -237,39 +344,13 @@ func (s *State) claimedForOther(node string, self workload.Key, gang bool) (work
 // yieldsToLocked reports whether holder's claim is a restart hold that
 // gives way to self, of higher priority.
 func (s *State) yieldsToLocked(holder, self workload.Key) bool {
-	c, h, w := s.claims[holder], s.workloads[holder], s.workloads[self]
+	c, h, w := s.claims.of(holder), s.workloads[holder], s.workloads[self]
 	return c != nil && c.restart && h != nil && w != nil && w.priority > h.priority
 }
 
-// describeClaimLocked says why a node is kept for k.
-func (s *State) describeClaimLocked(k workload.Key) string {
-	if c := s.claims[k]; c != nil && c.migration {
-		return fmt.Sprintf("node is kept for %s, whose pods move here off nodes being recycled", k)
-	}
-	if c := s.claims[k]; c != nil && c.restart {
-		return fmt.Sprintf("node is kept for %s, which ran here and is restarting", k)
-	}
-	return fmt.Sprintf("node is kept for %s, which preempted the workload that ran here", k)
-}
-
-func (s *State) dropClaimLocked(key workload.Key) bool {
-	c := s.claims[key]
-	if c == nil {
-		return false
-	}
-	for n := range c.nodes {
-		if s.claimedNodes[n] == key {
-			delete(s.claimedNodes, n)
-		}
-	}
-	for _, v := range c.victims {
-		if s.evicting[v] == key {
-			delete(s.evicting, v)
-		}
-	}
-	delete(s.claims, key)
-	return true
-}
+// describeClaimLocked says why a node is kept for k (the Filter rule's
+// wording; see claimIndex.describe).
+func (s *State) describeClaimLocked(k workload.Key) string { return s.claims.describe(k) }
 
 // expireClaimsLocked ends claims past their timeout (a restart hold's is
 // Options.RestartHold); a workload whose claim kept its charge gives its
@@ -277,8 +358,8 @@ func (s *State) dropClaimLocked(key workload.Key) bool {
 func (s *State) expireClaimsLocked(now time.Time) (bool, Actions) {
 	ended := false
 	var acts Actions
-	for _, key := range slices.SortedFunc(maps.Keys(s.claims), compareKeys) {
-		c := s.claims[key]
+	for _, key := range s.claims.keys() {
+		c := s.claims.of(key)
 		timeout := s.opts.ClaimTimeout
 		if c.restart {
 			timeout = s.opts.RestartHold
@@ -286,7 +367,7 @@ func (s *State) expireClaimsLocked(now time.Time) (bool, Actions) {
 		if now.Sub(c.at) < timeout {
 			continue
 		}
-		ended = s.dropClaimLocked(key) || ended
+		ended = s.claims.drop(key) || ended
 		if w := s.workloads[key]; w != nil && c.keepsCharge {
 			switch {
 			case c.migration:

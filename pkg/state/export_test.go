@@ -26,7 +26,7 @@ func (s *State) RunExpiredAt(key workload.Key) time.Time {
 func (s *State) IsWaitingHead(pod *corev1.Pod) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.headOfLocked(pod) != nil
+	return s.queued.headOf(pod.UID) != nil
 }
 
 // DefaultDomainKey is the key confining gangs that name none.

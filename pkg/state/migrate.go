@@ -120,7 +120,7 @@ func (s *State) Recycled() []MigrationUnit {
 		}
 		for _, uid := range slices.Sorted(maps.Keys(s.podsOnNode[name])) {
 			p := s.podsOnNode[name][uid]
-			if !p.Live() || !s.schedulers.Has(p.Scheduler) {
+			if !p.Live() || !s.registry.ours(p.Scheduler) {
 				continue
 			}
 			u := s.unitOfLocked(p, units)
@@ -169,7 +169,7 @@ func (s *State) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *Migration
 	if w == nil || w.model == nil || w.model.Finished || !w.current(p) {
 		return nil
 	}
-	if _, evicting := s.evicting[w.key]; evicting {
+	if s.claims.isEvicting(w.key) {
 		return nil
 	}
 	id := (&MigrationUnit{Key: w.key, Slice: p.Member.Slice}).ID()
@@ -183,7 +183,7 @@ func (s *State) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *Migration
 		}
 	}
 	slices.SortFunc(u.Pods, func(a, b MigratingPod) int { return strings.Compare(a.Name, b.Name) })
-	switch c := s.claims[w.key]; {
+	switch c := s.claims.of(w.key); {
 	case s.reservations[w.key] != nil:
 		u.Blocked = "its workload is being placed (pods of an earlier move, or of its start, are being scheduled): one move at a time"
 	case c != nil && !c.migration && c.restart:
@@ -324,7 +324,7 @@ func (s *State) HoldForMove(key workload.Key, r *Reservation) error {
 	if s.reservations[key] != nil {
 		return fmt.Errorf("%s is being placed", key)
 	}
-	c := s.claims[key]
+	c := s.claims.of(key)
 	if c != nil && !c.migration {
 		return fmt.Errorf("%s holds another claim", key)
 	}
@@ -333,7 +333,7 @@ func (s *State) HoldForMove(key workload.Key, r *Reservation) error {
 	}
 	if c == nil {
 		c = &claim{nodes: sets.New[string](), restart: true, migration: true, keepsCharge: s.book.ChargeOf(key) != nil}
-		s.claims[key] = c
+		s.claims.put(key, c)
 	}
 	c.at = s.opts.Clock.Now()
 	var nodes []string
@@ -346,10 +346,7 @@ func (s *State) HoldForMove(key workload.Key, r *Reservation) error {
 		}
 	}
 	for _, n := range nodes {
-		if k, taken := s.claimedNodes[n]; !taken || k == key {
-			c.nodes.Insert(n)
-			s.claimedNodes[n] = key
-		}
+		s.claims.keep(key, n)
 	}
 	s.bumpLocked()
 	return nil

@@ -76,10 +76,10 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 		// no longer what was planned: a slice must not follow a node into
 		// another pool, nor share its pool with a node it did not plan.
 		touched := map[workload.Key]bool{}
-		if ref, ok := s.nodeReserved[name]; ok {
+		if ref, ok := s.reservedRoom.nodeReserved[name]; ok {
 			touched[ref.key] = true
 		}
-		for k := range s.outstanding[name] {
+		for k := range s.reservedRoom.outstanding[name] {
 			touched[k] = true
 		}
 		if ch.Moved {
@@ -237,27 +237,7 @@ func heldMessage(h workload.Holder, ref topology.DomainRef, own *workload.Holder
 
 // RecordBlocked remembers a plain pod a reservation kept off a node, to
 // try it again when reservations end.
-func (s *State) RecordBlocked(pod *corev1.Pod) {
-	s.blockedMu.Lock()
-	defer s.blockedMu.Unlock()
-	if len(s.blocked) < 100000 {
-		s.blocked[pod.UID] = PodRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}
-	}
-}
-
-func (s *State) takeBlockedLocked() []PodRef {
-	s.blockedMu.Lock()
-	defer s.blockedMu.Unlock()
-	if len(s.blocked) == 0 {
-		return nil
-	}
-	out := make([]PodRef, 0, len(s.blocked))
-	for _, ref := range s.blocked {
-		out = append(out, ref)
-	}
-	clear(s.blocked)
-	return out
-}
+func (s *State) RecordBlocked(pod *corev1.Pod) { s.blocked.record(pod) }
 
 // RecordFilterRejection records that a gang pod fit none of the nodes its reservation
 // gave it, because the scheduler's other filters rejected them (JobSet's
@@ -377,7 +357,7 @@ func (s *State) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure
 		return
 	}
 	ref := p.Ref()
-	s.setHeadLocked(w, &ref)
+	s.queued.setHead(w, &ref)
 	w.failure, w.failGen = f, gen
 	if f.Reason == quota.ReasonQuotaExceeded {
 		w.markWaitingForQuota(s.opts.Clock.Now())
@@ -419,20 +399,11 @@ func (s *State) CachedFailure(pod *corev1.Pod) *placement.Failure {
 func (s *State) HeadFailure(pod *corev1.Pod) *placement.Failure {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	w := s.headOfLocked(pod)
+	w := s.queued.headOf(pod.UID)
 	if w == nil || s.reservations[w.key] != nil {
 		return nil
 	}
 	return w.failure
-}
-
-// headOfLocked returns the workload whose waiting head pod is (nil: none).
-func (s *State) headOfLocked(pod *corev1.Pod) *Workload {
-	w := s.heads[pod.UID]
-	if w == nil || w.waitingHead == nil || w.waitingHead.UID != pod.UID {
-		return nil
-	}
-	return w
 }
 
 // WaitsForCapacity reports whether the pod is its waiting workload's head
@@ -441,7 +412,7 @@ func (s *State) headOfLocked(pod *corev1.Pod) *Workload {
 func (s *State) WaitsForCapacity(pod *corev1.Pod) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	w := s.headOfLocked(pod)
+	w := s.queued.headOf(pod.UID)
 	return w != nil && !s.quotaGatedLocked(w)
 }
 
@@ -465,7 +436,7 @@ func (s *State) observeWaitingLocked() {
 func (s *State) ReservedForOther(pod *corev1.Pod, node string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ref, ok := s.nodeReserved[node]
+	ref, ok := s.reservedRoom.nodeReserved[node]
 	if !ok {
 		return false
 	}
@@ -515,7 +486,7 @@ func (s *State) sharedByMoveLocked(node string) Actions {
 		if p.holds == nil || told[*p.holds] {
 			continue
 		}
-		other, ref, ok := s.domainHolderLocked(node, p.holds)
+		other, ref, ok := s.domainHolders.domainHolderLocked(node, p.holds)
 		if !ok {
 			continue
 		}

@@ -1,11 +1,15 @@
 package state
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // The workloads waiting to be admitted are indexed by the ClusterQueue they
@@ -70,34 +74,123 @@ func (q *pendingQueue) at(i int) *Workload {
 	return q.entries[i].w
 }
 
-// trackQueuedLocked files w under its ClusterQueue while it waits to be
-// admitted (complete, quota-managed, not charged, no reservation), and
-// takes it out otherwise. Callers call it wherever one of those changes.
-func (s *State) trackQueuedLocked(w *Workload) {
+// queueIndex indexes the workloads that wait: those waiting to be admitted
+// by the ClusterQueue they resolve to, and those with a waiting head by the
+// head's UID.
+//
+// Invariants: w is in byCQ[cq] exactly when w.queuedIn == cq, filed by
+// w.queuedAs, and each queue's entries are in queue order with no empty
+// queue kept; heads[u] == w exactly when w.waitingHead.UID == u, and
+// domainHeads holds those of them that are not queued plain pods (what
+// freed room retries through a plan: a queue of thousands of single pods
+// is not walked on every pod deletion). Only file, unfile, refile and
+// setHead change them. Guarded by State.mu.
+type queueIndex struct {
+	byCQ        map[string]*pendingQueue
+	heads       map[types.UID]*Workload
+	domainHeads map[types.UID]*Workload
+}
+
+func newQueueIndex() queueIndex {
+	return queueIndex{byCQ: map[string]*pendingQueue{}, heads: map[types.UID]*Workload{}, domainHeads: map[types.UID]*Workload{}}
+}
+
+// of is ClusterQueue cq's waiting workloads (nil: none).
+func (x *queueIndex) of(cq string) *pendingQueue { return x.byCQ[cq] }
+
+// unfile takes w out of the queue it waits in, if any.
+func (x *queueIndex) unfile(w *Workload) {
 	if w.queuedIn != "" {
-		if q := s.pendingByCQ[w.queuedIn]; q != nil {
+		if q := x.byCQ[w.queuedIn]; q != nil {
 			q.remove(w.queuedAs)
 			if q.len() == 0 {
-				delete(s.pendingByCQ, w.queuedIn)
+				delete(x.byCQ, w.queuedIn)
 			}
 		}
 		w.queuedIn, w.queuedAs = "", pendingEntry{}
 	}
-	if cq := s.pendingQueueOfLocked(w); cq != "" {
-		s.fileLocked(w, cq).insert(w.queuedAs)
-	}
 }
 
-// fileLocked records that w waits in ClusterQueue cq and returns cq's
-// queue (created on first use), for the caller to put w's entry in.
-func (s *State) fileLocked(w *Workload, cq string) *pendingQueue {
-	q := s.pendingByCQ[cq]
+// file records that w waits in ClusterQueue cq and puts it in cq's queue
+// (created on first use) in order.
+func (x *queueIndex) file(w *Workload, cq string) {
+	x.fileUnsorted(w, cq).insert(w.queuedAs)
+}
+
+// fileUnsorted is file for a caller that appends w's entry itself and sorts
+// the queues once it filed everything (refile).
+func (x *queueIndex) fileUnsorted(w *Workload, cq string) *pendingQueue {
+	q := x.byCQ[cq]
 	if q == nil {
 		q = &pendingQueue{}
-		s.pendingByCQ[cq] = q
+		x.byCQ[cq] = q
 	}
 	w.queuedIn, w.queuedAs = cq, entryOf(w)
 	return q
+}
+
+// refile files every workload again, in the queue queueOf names ("": none),
+// sorting each queue once.
+func (x *queueIndex) refile(workloads map[workload.Key]*Workload, queueOf func(*Workload) string) {
+	clear(x.byCQ)
+	for _, w := range workloads {
+		w.queuedIn, w.queuedAs = "", pendingEntry{}
+		if cq := queueOf(w); cq != "" {
+			q := x.fileUnsorted(w, cq)
+			q.entries = append(q.entries, w.queuedAs)
+		}
+	}
+	for _, q := range x.byCQ {
+		sortEntries(q.entries)
+	}
+}
+
+// setHead makes ref w's waiting head (nil: none), keeping the index of
+// heads by pod UID that hints and wakes read.
+func (x *queueIndex) setHead(w *Workload, ref *PodRef) {
+	if old := w.waitingHead; old != nil && x.heads[old.UID] == w {
+		delete(x.heads, old.UID)
+		delete(x.domainHeads, old.UID)
+	}
+	w.waitingHead = ref
+	if ref != nil {
+		x.heads[ref.UID] = w
+		if w.key.Source != workload.SourcePod {
+			x.domainHeads[ref.UID] = w
+		}
+	}
+}
+
+// withHeads lists the workloads that have a waiting head: freed room is
+// offered to them, not to every workload.
+func (x *queueIndex) withHeads() []*Workload {
+	return slices.Collect(maps.Values(x.heads))
+}
+
+// withDomainHeads lists the workloads other than queued plain pods that
+// have a waiting head.
+func (x *queueIndex) withDomainHeads() []*Workload {
+	return slices.Collect(maps.Values(x.domainHeads))
+}
+
+// headOf returns the workload whose waiting head is the pod of uid (nil:
+// none).
+func (x *queueIndex) headOf(uid types.UID) *Workload {
+	w := x.heads[uid]
+	if w == nil || w.waitingHead == nil || w.waitingHead.UID != uid {
+		return nil
+	}
+	return w
+}
+
+// trackQueuedLocked files w under its ClusterQueue while it waits to be
+// admitted (complete, quota-managed, not charged, no reservation), and
+// takes it out otherwise. Callers call it wherever one of those changes.
+func (s *State) trackQueuedLocked(w *Workload) {
+	s.queued.unfile(w)
+	if cq := s.pendingQueueOfLocked(w); cq != "" {
+		s.queued.file(w, cq)
+	}
 }
 
 // pendingQueueOfLocked is the ClusterQueue w waits in ("": w does not wait
@@ -115,20 +208,9 @@ func (s *State) pendingQueueOfLocked(w *Workload) string {
 	return cq.Name
 }
 
-// reindexQueuedLocked files every workload again (queue objects changed),
-// sorting each queue once.
+// reindexQueuedLocked files every workload again (queue objects changed).
 func (s *State) reindexQueuedLocked() {
-	clear(s.pendingByCQ)
-	for _, w := range s.workloads {
-		w.queuedIn, w.queuedAs = "", pendingEntry{}
-		if cq := s.pendingQueueOfLocked(w); cq != "" {
-			q := s.fileLocked(w, cq)
-			q.entries = append(q.entries, w.queuedAs)
-		}
-	}
-	for _, q := range s.pendingByCQ {
-		sortEntries(q.entries)
-	}
+	s.queued.refile(s.workloads, s.pendingQueueOfLocked)
 }
 
 // sortEntries puts entries in queue order.
@@ -157,7 +239,7 @@ func (s *State) wakeCohortLocked(cqName string) []PodRef {
 	view := s.book.View()
 	queues := map[string]quota.WaitingList{}
 	for _, q := range s.book.Cohort(cq) {
-		pending := s.pendingByCQ[q.Name]
+		pending := s.queued.of(q.Name)
 		if pending.len() == 0 || !view.AnyAvailable(q) {
 			continue
 		}

@@ -149,7 +149,7 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourceLeaderWorkerSet && p.Member.Leader {
 		acts.merge(s.observeLWSGroupLocked(pod, p.Member.Key))
 	}
-	if old == nil && p.Gang && p.MemberErr == nil && p.Node == "" && s.apis[p.Member.Key.Source] == APINotServed {
+	if old == nil && p.Gang && p.MemberErr == nil && p.Node == "" && s.registry.api(p.Member.Key.Source) == APINotServed {
 		// A pending pod names a workload API last found not served: it may
 		// have been installed since, so look now rather than at the next
 		// backed-off poll.
@@ -192,12 +192,12 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 			// listing running pods, or the head itself): members held back
 			// behind the head may now be admissible, or need a new head.
 			if w.model != nil && w.placedWhole() {
-				s.setHeadLocked(w, nil)
+				s.queued.setHead(w, nil)
 				acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
 			} else if h := s.headLocked(w); h != nil {
 				acts.Activate = append(acts.Activate, *h)
 			}
-		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.schedulers.Has(p.Scheduler) && s.admissibleLocked(w, p) {
+		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) && s.admissibleLocked(w, p) {
 			// PreEnqueue may have seen this pod before we did; it is
 			// admissible now, so make sure it is tried.
 			acts.Activate = append(acts.Activate, p.Ref())
@@ -215,7 +215,7 @@ func (s *State) leftNodeLocked(node string) Actions {
 	s.bumpLocked()
 	s.clearRejectedLocked(node)
 	acts := s.freedLocked()
-	acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)
+	acts.Activate = append(acts.Activate, s.blocked.take()...)
 	return acts
 }
 
@@ -246,7 +246,7 @@ func (s *State) headLocked(w *Workload) *PodRef {
 	if b := w.blockedBy; b != nil {
 		if p := s.pods[b.UID]; p != nil && p.Node == "" && p.Live() && w.current(p) {
 			if h := w.waitingHead; h == nil || h.UID != b.UID {
-				s.setHeadLocked(w, b)
+				s.queued.setHead(w, b)
 			}
 			return b
 		}
@@ -257,10 +257,10 @@ func (s *State) headLocked(w *Workload) *PodRef {
 			return h
 		}
 	}
-	s.setHeadLocked(w, nil)
+	s.queued.setHead(w, nil)
 	var best *Pod
 	for _, p := range w.members {
-		if p.Node != "" || !p.Live() || !w.current(p) || !s.schedulers.Has(p.Scheduler) {
+		if p.Node != "" || !p.Live() || !w.current(p) || !s.registry.ours(p.Scheduler) {
 			continue
 		}
 		if best == nil || p.Name < best.Name {
@@ -269,35 +269,9 @@ func (s *State) headLocked(w *Workload) *PodRef {
 	}
 	if best != nil {
 		ref := best.Ref()
-		s.setHeadLocked(w, &ref)
+		s.queued.setHead(w, &ref)
 	}
 	return w.waitingHead
-}
-
-// setHeadLocked makes ref w's waiting head (nil: none), keeping the index
-// of heads by pod UID that hints and wakes read.
-func (s *State) setHeadLocked(w *Workload, ref *PodRef) {
-	if old := w.waitingHead; old != nil && s.heads[old.UID] == w {
-		delete(s.heads, old.UID)
-		delete(s.domainHeads, old.UID)
-	}
-	w.waitingHead = ref
-	if ref != nil {
-		s.heads[ref.UID] = w
-		if w.key.Source != workload.SourcePod {
-			s.domainHeads[ref.UID] = w
-		}
-	}
-}
-
-// headsLocked lists the workloads that have a waiting head: freed room is
-// offered to them, not to every workload.
-func (s *State) headsLocked() []*Workload {
-	out := make([]*Workload, 0, len(s.heads))
-	for _, w := range s.heads {
-		out = append(out, w)
-	}
-	return out
 }
 
 // headValidLocked reports whether the workload has a head that can still
@@ -334,7 +308,7 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 	var acts Actions
 	if p.Gang && p.MemberErr == nil {
 		if r := s.reservations[p.Member.Key]; r != nil {
-			s.unreservePodLocked(r, uid)
+			s.reservedRoom.giveBack(r, uid)
 		}
 		if w := s.workloads[p.Member.Key]; w != nil {
 			became := s.refreshCompleteLocked(w)
@@ -357,9 +331,7 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 		// LeaderWorkerSet group's leader is its group's.
 		acts.merge(s.deleteSourceLocked(p.Member.Key))
 	}
-	s.blockedMu.Lock()
-	delete(s.blocked, uid)
-	s.blockedMu.Unlock()
+	s.blocked.forget(uid)
 	return acts
 }
 
@@ -425,14 +397,14 @@ func (s *State) indexLocked(p *Pod) {
 	}
 	w := s.workloadLocked(p.Member.Key)
 	w.members[p.UID] = p
-	if s.schedulers.Has(p.Scheduler) {
+	if s.registry.ours(p.Scheduler) {
 		w.ours = true
 	}
 	w.count(p, +1)
 	if p.Node == "" && !p.Terminal && w.firstPending.IsZero() {
 		w.firstPending = s.opts.Clock.Now()
 	}
-	s.holdLocked(w, p)
+	s.domainHolders.hold(w, p)
 }
 
 func (s *State) unindexLocked(p *Pod) {
@@ -453,84 +425,7 @@ func (s *State) unindexLocked(p *Pod) {
 	}
 	delete(w.members, p.UID)
 	w.count(p, -1)
-	s.unholdLocked(p)
-}
-
-// holdLocked: a live placed pod of a confined slice holds its node's
-// domains against other workloads for as long as it runs, whatever attempt
-// it belongs to. Whether the slice is confined comes from the workload.
-func (s *State) holdLocked(w *Workload, p *Pod) {
-	p.holds = nil
-	if p.Node == "" || p.Terminal || w.model == nil || !w.confines(p.Member.Slice) {
-		return
-	}
-	h := workload.Holder{Key: w.key, UID: p.Member.OwnerUID}
-	if h.UID == "" {
-		h.UID = w.model.UID
-	}
-	p.holds = &h
-	// A node's holder map is replaced, never changed in place: snapshots
-	// share it (see nodeViewLocked).
-	m := maps.Clone(s.nodeHolders[p.Node])
-	if m == nil {
-		m = map[workload.Holder]int{}
-	}
-	m[h]++
-	s.nodeHolders[p.Node] = m
-	if key := w.domainKeyOf(p.Member.Slice); key != "" {
-		// A key pods hold by is indexed, so that a node relabelled under
-		// them moves what they hold (nodeChangedLocked), even for a
-		// workload this scheduler never planned (placed before it started).
-		s.nodes.Track(key)
-		if v, ok := s.nodes.DomainOf(p.Node, key); ok {
-			ref := topology.DomainRef{Key: key, Value: v}
-			p.heldDomain = &ref
-			d := s.domainHeld[ref]
-			if d == nil {
-				d = map[workload.Holder]int{}
-				s.domainHeld[ref] = d
-			}
-			d[h]++
-			s.heldKeys[key]++
-		}
-	}
-}
-
-// unholdLocked drops what p holds. Callers that do not put the hold back
-// bump the generation: a domain may have been freed.
-func (s *State) unholdLocked(p *Pod) {
-	if p.holds == nil {
-		return
-	}
-	if m := s.nodeHolders[p.Node]; m != nil {
-		// Replaced, not changed in place (see holdLocked).
-		m = maps.Clone(m)
-		m[*p.holds]--
-		if m[*p.holds] <= 0 {
-			delete(m, *p.holds)
-		}
-		if len(m) == 0 {
-			delete(s.nodeHolders, p.Node)
-		} else {
-			s.nodeHolders[p.Node] = m
-		}
-	}
-	if ref := p.heldDomain; ref != nil {
-		if d := s.domainHeld[*ref]; d != nil {
-			d[*p.holds]--
-			if d[*p.holds] <= 0 {
-				delete(d, *p.holds)
-			}
-			if len(d) == 0 {
-				delete(s.domainHeld, *ref)
-			}
-		}
-		if s.heldKeys[ref.Key]--; s.heldKeys[ref.Key] <= 0 {
-			delete(s.heldKeys, ref.Key)
-		}
-		p.heldDomain = nil
-	}
-	p.holds = nil
+	s.domainHolders.unhold(p)
 }
 
 // reholdNodeLocked recomputes what the pods on node hold after the node
@@ -541,26 +436,10 @@ func (s *State) reholdNodeLocked(node string) {
 			continue
 		}
 		if w := s.workloads[p.Member.Key]; w != nil {
-			s.unholdLocked(p)
-			s.holdLocked(w, p)
+			s.domainHolders.unhold(p)
+			s.domainHolders.hold(w, p)
 		}
 	}
-}
-
-// domainHolderLocked returns a holder, other than own (nil: none), of a
-// confined slice running in a domain node lies in, and that domain.
-func (s *State) domainHolderLocked(node string, own *workload.Holder) (workload.Holder, topology.DomainRef, bool) {
-	for key := range s.heldKeys {
-		v, ok := s.nodes.DomainOf(node, key)
-		if !ok {
-			continue
-		}
-		ref := topology.DomainRef{Key: key, Value: v}
-		if h, ok := workload.FirstBlocking(s.domainHeld[ref], own); ok {
-			return h, ref, true
-		}
-	}
-	return workload.Holder{}, topology.DomainRef{}, false
 }
 
 // holdsAgain reports whether p, replacing old, holds what old held (held)
@@ -573,8 +452,8 @@ func holdsAgain(old, p *Pod, held *workload.Holder) bool {
 func (s *State) reholdLocked(w *Workload) {
 	for _, p := range w.members {
 		held := p.holds
-		s.unholdLocked(p)
-		s.holdLocked(w, p)
+		s.domainHolders.unhold(p)
+		s.domainHolders.hold(w, p)
 		if held != nil && (p.holds == nil || *p.holds != *held) {
 			s.bumpLocked()
 		}
@@ -586,7 +465,7 @@ func (s *State) reholdLocked(w *Workload) {
 func (s *State) pendingLocked(w *Workload) []PodRef {
 	var out []PodRef
 	for _, p := range w.members {
-		if p.Node == "" && p.Live() && s.schedulers.Has(p.Scheduler) {
+		if p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) {
 			out = append(out, p.Ref())
 		}
 	}
@@ -600,7 +479,7 @@ func (s *State) PendingPods() []PodRef {
 	defer s.mu.RUnlock()
 	var out []PodRef
 	for _, p := range s.pods {
-		if p.Node == "" && p.Live() && s.schedulers.Has(p.Scheduler) {
+		if p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) {
 			out = append(out, p.Ref())
 		}
 	}
@@ -615,11 +494,7 @@ func (s *State) PendingPods() []PodRef {
 // and their own queueing hints retry them when room frees up.
 func (s *State) freedLocked() Actions {
 	var acts Actions
-	waiting := make([]*Workload, 0, len(s.domainHeads))
-	for _, w := range s.domainHeads {
-		waiting = append(waiting, w)
-	}
-	for _, w := range waiting {
+	for _, w := range s.queued.withDomainHeads() {
 		if w.waitingHead == nil || s.reservations[w.key] != nil || s.quotaGatedLocked(w) {
 			continue
 		}
@@ -634,7 +509,7 @@ func (s *State) freedLocked() Actions {
 // their queue included (queue objects changed).
 func (s *State) wakeAllLocked() []PodRef {
 	var out []PodRef
-	for _, w := range s.headsLocked() {
+	for _, w := range s.queued.withHeads() {
 		if w.waitingHead == nil || s.reservations[w.key] != nil {
 			continue
 		}

@@ -108,7 +108,7 @@ func (s *State) queuesChangedLocked() Actions {
 // queueNameLocked returns the LocalQueue w is admitted through ("": w is
 // not quota-managed).
 func (s *State) queueNameLocked(w *Workload) string {
-	if w.model == nil || s.apis[QueueAPI] == APINotServed {
+	if w.model == nil || s.registry.api(QueueAPI) == APINotServed {
 		return ""
 	}
 	if w.model.QueueName != "" {
@@ -280,7 +280,7 @@ func (s *State) queueRoundLocked(w *Workload) *QueueRound {
 	heads := map[string]*Workload{}
 	var starving []*Workload
 	for _, q := range cohort {
-		pending := s.pendingByCQ[q.Name]
+		pending := s.queued.of(q.Name)
 		if q.Name != cq.Name {
 			if h := pending.at(0); h != nil {
 				heads[q.Name] = h
@@ -447,7 +447,7 @@ func (s *State) settleQuotaLocked(w *Workload) Actions {
 // follows what the API shows: a pod uses its node until it is gone,
 // whether or not its owner is finished, restarting or deleted.
 func (s *State) holdsQuotaLocked(w *Workload) bool {
-	if s.reservations[w.key] != nil || w.onNodes() > 0 || s.keepsChargeLocked(w) {
+	if s.reservations[w.key] != nil || w.onNodes() > 0 || s.claims.keepsCharge(w.key) {
 		return true
 	}
 	return w.model != nil && w.observed && !w.model.Finished && w.check.holdsQuota()
@@ -463,7 +463,7 @@ func (s *State) rechargeLocked(w *Workload) bool {
 	if w.model == nil || !s.awaitingAdmissionLocked(w) || w.onNodes() == 0 {
 		return false
 	}
-	if c := s.recordedChargeLocked(w.key, w.model.UID); c != nil {
+	if c := s.recorded.chargeFor(w.key, w.model.UID); c != nil {
 		// Charged as its Workload object records, to the ClusterQueue and
 		// flavors it was admitted with, whatever the queue objects say now.
 		s.book.Charge(w.key, c)
@@ -539,7 +539,7 @@ func (s *State) ChargeOf(key workload.Key) *quota.Charge {
 // queueAPIProblemLocked: until discovery answers whether the queue API is
 // served, quota-managed workloads wait.
 func (s *State) queueAPIProblemLocked() *quota.Problem {
-	if s.apis[QueueAPI] == APIUnknown {
+	if s.registry.api(QueueAPI) == APIUnknown {
 		return &quota.Problem{Reason: quota.ReasonQueueAPIUnknown, Config: true,
 			Message: "waiting to learn whether the multislice.dev queue API is served"}
 	}

@@ -37,6 +37,36 @@ type RecordedAdmission struct {
 	Check, CheckState string
 }
 
+// recordedAdmissions are what Workload objects record of their admission,
+// by workload: the informer's last word on each object with a recorded
+// charge (an object gone, or recording none, is absent). Guarded by
+// State.mu.
+type recordedAdmissions struct {
+	byKey map[workload.Key]*RecordedAdmission
+}
+
+// set records what key's Workload object says (nil, or no charge: none).
+func (x *recordedAdmissions) set(key workload.Key, rec *RecordedAdmission) {
+	if rec == nil || rec.Charge == nil {
+		delete(x.byKey, key)
+		return
+	}
+	x.byKey[key] = rec
+}
+
+// of is what key's Workload object records (nil: nothing).
+func (x *recordedAdmissions) of(key workload.Key) *RecordedAdmission { return x.byKey[key] }
+
+// chargeFor is the charge key's Workload object records for the object
+// uid (nil: none, or one of another object of the same name).
+func (x *recordedAdmissions) chargeFor(key workload.Key, uid types.UID) *quota.Charge {
+	rec := x.byKey[key]
+	if rec == nil || rec.Charge == nil || (uid != "" && rec.OwnerUID != uid) {
+		return nil
+	}
+	return rec.Charge
+}
+
 // recordFirstLocked reports whether r's admission must be recorded before
 // its pods bind.
 func (s *State) recordFirstLocked(w *Workload, r *Reservation) bool {
@@ -82,25 +112,14 @@ func (s *State) AdmissionRecorded(key workload.Key, id uint64) PermitResult {
 func (s *State) SetRecordedAdmission(key workload.Key, rec *RecordedAdmission) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.recorded.set(key, rec)
 	if rec == nil || rec.Charge == nil {
-		delete(s.recorded, key)
 		return Actions{}
 	}
-	s.recorded[key] = rec
 	if w := s.workloads[key]; w != nil && s.rechargeLocked(w) {
 		s.bumpLocked()
 	}
 	return Actions{}
-}
-
-// recordedChargeLocked is the charge key's Workload object records for
-// the object uid (nil: none, or one of another object of the same name).
-func (s *State) recordedChargeLocked(key workload.Key, uid types.UID) *quota.Charge {
-	rec := s.recorded[key]
-	if rec == nil || rec.Charge == nil || (uid != "" && rec.OwnerUID != uid) {
-		return nil
-	}
-	return rec.Charge
 }
 
 // Provisioning checks are rebuilt from the API too. A workload whose quota
@@ -125,7 +144,7 @@ func (s *State) ChecksToRestore() []CheckToRestore {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []CheckToRestore
-	for key, rec := range s.recorded {
+	for key, rec := range s.recorded.byKey {
 		if w := s.workloads[key]; w != nil && s.restorableLocked(w, rec) {
 			out = append(out, CheckToRestore{Key: key, Check: rec.Check})
 		}
@@ -149,7 +168,7 @@ func (s *State) restorableLocked(w *Workload, rec *RecordedAdmission) bool {
 func (s *State) RestoreCheck(key workload.Key, attempt int32) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w, rec := s.workloads[key], s.recorded[key]
+	w, rec := s.workloads[key], s.recorded.of(key)
 	if w == nil || rec == nil || !s.restorableLocked(w, rec) {
 		return Actions{}
 	}
@@ -173,6 +192,6 @@ func (s *State) RestoreCheck(key workload.Key, attempt int32) Actions {
 // from its Workload object (see RestoreCheck): its head must not reserve
 // quota anew meanwhile.
 func (s *State) checkRestorePendingLocked(w *Workload) bool {
-	rec := s.recorded[w.key]
+	rec := s.recorded.of(w.key)
 	return rec != nil && s.restorableLocked(w, rec)
 }

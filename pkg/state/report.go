@@ -116,7 +116,7 @@ func (s *State) QueueReport() QueueReport {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	rep := QueueReport{ClusterQueues: map[string]*ClusterQueueReport{}, LocalQueues: map[string]*LocalQueueReport{}, AdmissionChecks: map[string]string{}}
-	for name, c := range s.checks {
+	for name, c := range s.checks.byName {
 		rep.AdmissionChecks[name] = c.Problem
 	}
 	view := s.book.View()
@@ -222,7 +222,7 @@ func (s *State) reportPositionsLocked(rep *QueueReport) {
 	for i := range rep.Workloads {
 		index[rep.Workloads[i].Key] = i
 	}
-	for name, q := range s.pendingByCQ {
+	for name, q := range s.queued.byCQ {
 		cq := rep.ClusterQueues[name]
 		inLQ := map[string]int{}
 		for i := range q.len() {
@@ -340,7 +340,7 @@ func (s *State) inactiveLocked(cq *quota.ClusterQueue) *quota.Problem {
 			Message: fmt.Sprintf("it lists %d admission checks; this scheduler runs one provisioning check per queue", n)}
 	case n == 1:
 		name := cq.AdmissionChecks[0]
-		c := s.checks[name]
+		c := s.checks.get(name)
 		if c == nil {
 			return &quota.Problem{Reason: ReasonAdmissionCheckInactive, Config: true,
 				Message: fmt.Sprintf("AdmissionCheck %s does not exist or is not a provisioning check (controllerName %s)", name, multislicev1alpha1.ProvisioningRequestControllerName)}

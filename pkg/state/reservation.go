@@ -127,13 +127,13 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 			continue
 		}
 		for _, n := range s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}) {
-			if ref, ok := s.nodeReserved[n]; ok && ref.key != key {
+			if ref, ok := s.reservedRoom.nodeReserved[n]; ok && ref.key != key {
 				return 0, Actions{}, fmt.Errorf("%s=%s was reserved for %s meanwhile", sr.DomainKey, sr.Domain, ref.key)
 			}
 			if k, ok := s.claimedForOther(n, key, true); ok {
 				return 0, Actions{}, fmt.Errorf("%s=%s was kept for %s meanwhile", sr.DomainKey, sr.Domain, k)
 			}
-			if h, ok := workload.FirstBlocking(s.nodeHolders[n], &r.Holder); ok {
+			if h, ok := s.domainHolders.blockingOn(n, &r.Holder); ok {
 				return 0, Actions{}, fmt.Errorf("%s=%s was taken by %s (uid %s) meanwhile", sr.DomainKey, sr.Domain, h.Key, h.UID)
 			}
 		}
@@ -153,7 +153,7 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 			return 0, Actions{}, err
 		}
 	}
-	s.dropClaimLocked(key)
+	s.claims.drop(key)
 	s.nextID++
 	r.ID = s.nextID
 	r.Deadline = s.opts.Clock.Now().Add(permitTimeout)
@@ -165,19 +165,17 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 	for i, sr := range r.Slices {
 		if sr.Domain != "" {
 			nodes := s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})
-			for _, n := range nodes {
-				s.nodeReserved[n] = sliceRef{key: key, slice: i}
-			}
-			s.takeHeldNodesLocked(r, nodes)
+			s.reservedRoom.reserveDomain(nodes, sliceRef{key: key, slice: i})
+			s.claims.takeRestartNodes(key, nodes)
 		}
 		for _, slot := range sr.Slots {
-			s.addOutstandingLocked(slot.Node, key, sr.Shapes[slot.Shape].Request, int64(slot.Count))
-			s.takeHeldNodesLocked(r, []string{slot.Node})
+			s.reservedRoom.add(slot.Node, key, sr.Shapes[slot.Shape].Request, int64(slot.Count))
+			s.claims.takeRestartNodes(key, []string{slot.Node})
 		}
 	}
 	var acts Actions
 	if w != nil {
-		s.setHeadLocked(w, nil)
+		s.queued.setHead(w, nil)
 		w.blockedBy = nil
 		w.failure = nil
 		// Members rejected while the workload waited come back now.
@@ -225,11 +223,7 @@ func (s *State) slotsStillFitLocked(r *Reservation) error {
 	}
 	// planned is this call's own: each node's total adds up in it.
 	for node, total := range planned {
-		for k, o := range s.outstanding[node] {
-			if k != r.Holder.Key {
-				total.AddScaled(o, 1)
-			}
-		}
+		total.AddScaled(s.reservedRoom.othersOn(node, r.Holder.Key), 1)
 		alloc := s.nodes.Node(node).Allocatable
 		for name, v := range total {
 			if v > alloc[name] {
@@ -238,40 +232,6 @@ func (s *State) slotsStillFitLocked(r *Reservation) error {
 		}
 	}
 	return nil
-}
-
-func (s *State) addOutstandingLocked(node string, key workload.Key, req workload.Resources, n int64) {
-	m := s.outstanding[node]
-	if m == nil {
-		m = map[workload.Key]workload.Resources{}
-		s.outstanding[node] = m
-	}
-	out := m[key]
-	if out == nil {
-		out = workload.Resources{}
-		m[key] = out
-	}
-	empty := true
-	for name, v := range req {
-		out[name] += v * n
-		if out[name] != 0 {
-			empty = false
-		}
-	}
-	if empty {
-		for _, v := range out {
-			if v != 0 {
-				empty = false
-				break
-			}
-		}
-	}
-	if empty {
-		delete(m, key)
-		if len(m) == 0 {
-			delete(s.outstanding, node)
-		}
-	}
 }
 
 // MemberNodes returns the nodes a gang pod may use under its workload's
@@ -387,7 +347,7 @@ func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
 		if slot.Node == node && slot.Count > 0 && sr.Shapes[slot.Shape].Sig == p.RequestSig {
 			slot.Count--
 			rp.Shape = slot.Shape
-			s.addOutstandingLocked(node, r.Holder.Key, sr.Shapes[slot.Shape].Request, -1)
+			s.reservedRoom.add(node, r.Holder.Key, sr.Shapes[slot.Shape].Request, -1)
 			break
 		}
 	}
@@ -421,7 +381,7 @@ func (s *State) Unreserve(pod *corev1.Pod, id uint64) Actions {
 	var acts Actions
 	if r := s.reservations[p.Member.Key]; r != nil && id != 0 && r.ID == id {
 		if _, in := r.Reserved[pod.UID]; in {
-			s.unreservePodLocked(r, pod.UID)
+			s.reservedRoom.giveBack(r, pod.UID)
 			if !r.Committed {
 				acts = s.releaseLocked(p.Member.Key, ReleaseMemberFail, fmt.Sprintf("pod %s/%s of the gang could not be placed", pod.Namespace, pod.Name))
 			}
@@ -434,26 +394,6 @@ func (s *State) Unreserve(pod *corev1.Pod, id uint64) Actions {
 		acts.merge(s.settleQuotaLocked(w))
 	}
 	return acts
-}
-
-// unreservePodLocked gives a reserved pod's room back to its slice.
-func (s *State) unreservePodLocked(r *Reservation, uid types.UID) {
-	rp, in := r.Reserved[uid]
-	if !in {
-		return
-	}
-	delete(r.Reserved, uid)
-	sr := r.Slices[rp.Slice]
-	if sr == nil || rp.Shape < 0 {
-		return
-	}
-	for i := range sr.Slots {
-		if sr.Slots[i].Node == rp.Node && sr.Slots[i].Shape == rp.Shape {
-			sr.Slots[i].Count++
-			s.addOutstandingLocked(rp.Node, r.Holder.Key, sr.Shapes[rp.Shape].Request, 1)
-			return
-		}
-	}
 }
 
 // PermitResult is the Permit answer for a pod.
@@ -607,7 +547,7 @@ func (s *State) staleLocked(w *Workload, r *Reservation) string {
 		if v, ok := s.nodes.DomainOf(rp.Node, sr.DomainKey); !ok || v != sr.Domain {
 			return fmt.Sprintf("node %s of slice %d is no longer in %s=%s", rp.Node, rp.Slice, wellknown.ShortLabel(sr.DomainKey), sr.Domain)
 		}
-		if h, ok := workload.FirstBlocking(s.nodeHolders[rp.Node], &own); ok {
+		if h, ok := s.domainHolders.blockingOn(rp.Node, &own); ok {
 			return fmt.Sprintf("node %s of slice %d is held by %s", rp.Node, rp.Slice, h.Key)
 		}
 	}
@@ -643,23 +583,12 @@ func (s *State) settleLocked(key workload.Key) Actions {
 		w.firstPending = time.Time{}
 	}
 	// Plain pods kept out of the reserved domains may now fill their gaps.
-	return Actions{Activate: s.takeBlockedLocked()}
+	return Actions{Activate: s.blocked.take()}
 }
 
 func (s *State) dropReservationLocked(key workload.Key, r *Reservation) {
 	delete(s.reservations, key)
-	for n, ref := range s.nodeReserved {
-		if ref.key == key {
-			delete(s.nodeReserved, n)
-		}
-	}
-	for _, sr := range r.Slices {
-		for _, slot := range sr.Slots {
-			if slot.Count > 0 {
-				s.addOutstandingLocked(slot.Node, key, sr.Shapes[slot.Shape].Request, -int64(slot.Count))
-			}
-		}
-	}
+	s.reservedRoom.release(key, r)
 	s.opts.Observer.ReservationsActive(len(s.reservations))
 }
 
@@ -683,14 +612,14 @@ func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string
 	if w := s.workloads[key]; w != nil {
 		if reason != ReleaseDeleted {
 			// The workload itself plans again, through its head.
-			s.setHeadLocked(w, nil)
+			s.queued.setHead(w, nil)
 			s.headLocked(w)
 		}
 		acts.merge(s.settleQuotaLocked(w))
 		s.trackQueuedLocked(w)
 	}
 	acts.merge(s.freedLocked())
-	acts.Activate = append(acts.Activate, s.takeBlockedLocked()...)
+	acts.Activate = append(acts.Activate, s.blocked.take()...)
 	return acts
 }
 
@@ -803,9 +732,5 @@ func (s *State) PlansOn(pod *corev1.Pod, node string) bool {
 	if p == nil || !p.Gang || p.MemberErr != nil {
 		return false
 	}
-	if ref, ok := s.nodeReserved[node]; ok && ref.key == p.Member.Key {
-		return true
-	}
-	_, ok := s.outstanding[node][p.Member.Key]
-	return ok
+	return s.reservedRoom.plansOn(node, p.Member.Key)
 }

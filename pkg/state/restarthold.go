@@ -24,7 +24,7 @@ import (
 // preemption). The hold does not shield the workload from priority: a
 // gang of higher priority plans into its nodes as it could have preempted
 // the workload while it ran, and its reservation takes them
-// (takeHeldNodesLocked). A workload being evicted is not held either: what it had
+// (claimIndex.takeRestartNodes). A workload being evicted is not held either: what it had
 // is its preemptor's. The hold lives in the leader's memory only; a
 // scheduler that takes over mid-restart sees no pod on a node and the
 // workload goes back through its queue (never over quota, since its
@@ -42,16 +42,16 @@ func (s *State) holdRestartLocked(w *Workload, old *workload.Workload) {
 		m.RestartAttempt <= old.RestartAttempt || w.ranAttempt != old.RestartAttempt+1 {
 		return
 	}
-	if _, evicting := s.evicting[w.key]; evicting || (w.eviction != nil && !w.eviction.At.Before(w.placedAt)) {
+	if s.claims.isEvicting(w.key) || (w.eviction != nil && !w.eviction.At.Before(w.placedAt)) {
 		// Evicted since it was placed: what it had is its preemptor's.
 		return
 	}
-	if c := s.claims[w.key]; c != nil && c.migration {
+	if c := s.claims.of(w.key); c != nil && c.migration {
 		// A slice was moving off recycled nodes when its owner restarted
 		// the whole workload: the whole workload's nodes are kept now.
-		s.dropClaimLocked(w.key)
+		s.claims.drop(w.key)
 	}
-	if s.claims[w.key] != nil || s.book.ChargeOf(w.key) == nil && s.queueNameLocked(w) != "" {
+	if s.claims.of(w.key) != nil || s.book.ChargeOf(w.key) == nil && s.queueNameLocked(w) != "" {
 		return
 	}
 	nodes := s.healthyNodesLocked(w, old.RestartAttempt)
@@ -64,12 +64,11 @@ func (s *State) holdRestartLocked(w *Workload, old *workload.Workload) {
 		if s.takenByOtherLocked(n, own) {
 			continue
 		}
-		if _, taken := s.claimedNodes[n]; !taken {
+		if _, taken := s.claims.keptFor(n); !taken {
 			c.nodes.Insert(n)
-			s.claimedNodes[n] = w.key
 		}
 	}
-	s.claims[w.key] = c
+	s.claims.put(w.key, c)
 	s.bumpLocked()
 }
 
@@ -130,34 +129,12 @@ func (s *State) healthyNodesLocked(w *Workload, attempt int32) sets.Set[string] 
 	return out
 }
 
-// keepsChargeLocked reports whether a claim keeps w's quota.
-func (s *State) keepsChargeLocked(w *Workload) bool {
-	c := s.claims[w.key]
-	return c != nil && c.keepsCharge
-}
-
 // takenByOtherLocked reports whether node is reserved for a workload
 // other than own's, or runs pods of a holder that blocks own.
 func (s *State) takenByOtherLocked(node string, own workload.Holder) bool {
-	if ref, ok := s.nodeReserved[node]; ok && ref.key != own.Key {
+	if ref, ok := s.reservedRoom.nodeReserved[node]; ok && ref.key != own.Key {
 		return true
 	}
-	_, held := workload.FirstBlocking(s.nodeHolders[node], &own)
+	_, held := s.domainHolders.blockingOn(node, &own)
 	return held
-}
-
-// takeHeldNodesLocked gives the nodes of reservation r's domains that a
-// lower-priority workload's restart hold kept to r's workload: its plan
-// chose them, as claimedForOther let it.
-func (s *State) takeHeldNodesLocked(r *Reservation, nodes []string) {
-	for _, n := range nodes {
-		k, ok := s.claimedNodes[n]
-		if !ok || k == r.Holder.Key {
-			continue
-		}
-		if c := s.claims[k]; c != nil && c.restart {
-			c.nodes.Delete(n)
-			delete(s.claimedNodes, n)
-		}
-	}
 }

@@ -244,7 +244,7 @@ func (s *State) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 		for _, v := range sorted {
 			nodes := s.nodes.NodesOf(topology.DomainRef{Key: k, Value: v})
 			values[v] = nodes
-			if own != nil && s.heldByOtherLocked(nodes, workload.Holder{Key: key, UID: w.model.UID}, own) {
+			if own != nil && s.domainHolders.heldByOther(nodes, workload.Holder{Key: key, UID: w.model.UID}, own) {
 				if elided == nil {
 					elided = map[string]bool{}
 				}
@@ -380,23 +380,6 @@ func (s *State) withOwnDomainsLocked(selectable []string, key string, own map[st
 	return out
 }
 
-// heldByOtherLocked reports whether a domain of nodes is one no plan of
-// self may use: a holder that Blocks self runs pods on one of its nodes,
-// and none of self's workload's own pods (placed on own) runs there, which
-// would make it self's domain or a scattered slice's, for the plan to read.
-func (s *State) heldByOtherLocked(nodes []string, self workload.Holder, own map[string]bool) bool {
-	held := false
-	for _, name := range nodes {
-		if own[name] {
-			return false
-		}
-		if _, ok := workload.FirstBlocking(s.nodeHolders[name], &self); ok {
-			held = true
-		}
-	}
-	return held
-}
-
 // atomicKeyLocked is the node label every slice of w must share one value
 // of: the workload's own, or the zone when its queue provisions capacity
 // (provisioned capacity comes in one zone, and the workload goes there).
@@ -421,9 +404,9 @@ func (s *State) nodeViewLocked(name string, self workload.Key) *NodeView {
 	// the snapshot (Remove). A snapshot copies every node its workload
 	// may use, for each gang planned: what a node costs here is paid
 	// nodes × gangs times.
-	v := &NodeView{Node: n, Holders: s.nodeHolders[name]}
+	v := &NodeView{Node: n, Holders: s.domainHolders.nodeHolders[name]}
 	free := maps.Clone(n.Allocatable)
-	for k, out := range s.outstanding[name] {
+	for k, out := range s.reservedRoom.outstanding[name] {
 		if k != self {
 			free.SubWithin(out)
 		}
@@ -437,12 +420,12 @@ func (s *State) nodeViewLocked(name string, self workload.Key) *NodeView {
 			v.Leaving.AddScaled(p.Request, 1)
 		}
 	}
-	if ref, ok := s.nodeReserved[name]; ok && ref.key != self {
+	if ref, ok := s.reservedRoom.nodeReserved[name]; ok && ref.key != self {
 		v.Reserved, v.ReservedBy, v.ReservedFor = true, ref.key, ref.slice
 	} else if k, ok := s.claimedForOther(name, self, true); ok {
 		v.Reserved, v.ReservedBy, v.ReservedFor = true, k, -1
 	}
-	v.Kept = s.claimedNodes[name] == self
+	v.Kept = s.claims.nodes[name] == self
 	return v
 }
 
@@ -465,7 +448,7 @@ func (s *State) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
 		sn.ClusterQueues[v.Charge.ClusterQueue] = s.book.ClusterQueue(v.Charge.ClusterQueue)
 	}
 	v.Started = w.placedAt
-	_, v.Evicting = s.evicting[key]
+	v.Evicting = s.claims.isEvicting(key)
 	if w.model != nil {
 		v.Created = w.model.Created
 		v.Holder = workload.Holder{Key: key, UID: w.model.UID}

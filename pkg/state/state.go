@@ -19,7 +19,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/clock"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
@@ -95,56 +94,43 @@ const (
 // DefaultQuotaStarvation is the default of Options.QuotaStarvation.
 const DefaultQuotaStarvation = 10 * time.Minute
 
-// State is safe for concurrent use.
+// State is safe for concurrent use. It composes the index's parts, each
+// of one concern and each guarded by mu (but for blocked, which has its
+// own lock): what the scheduler places for (registry), the nodes
+// (topology), the pods and their workloads, the domains their pods hold
+// (domainHolders), the reservations and the room they keep
+// (reservedRoom), the queues' waiting workloads and heads (queued), the
+// quota book (pkg/quota), the claims of preemptions and holds (claims), the
+// provisioning checks (checks) and the admissions Workload objects record
+// (recorded). A State method is what crosses them.
+//
+// registry, domainHolders and reservedRoom are embedded rather than named
+// only because the Filter rule (NodeAllowed), which a concurrent change
+// moves out of this package, reads their fields by their former names;
+// every other caller names the part (s.reservedRoom.add).
 type State struct {
 	opts Options
 
 	mu sync.RWMutex
-	// schedulers are the profile names whose pods this scheduler places.
-	schedulers sets.Set[string]
-	apis       map[workload.Source]APIStatus
+	registry
 	nodes      *topology.Index
 	pods       map[types.UID]*Pod
 	podsOnNode map[string]map[types.UID]*Pod
 	workloads  map[workload.Key]*Workload
-	// nodeHolders counts, per node, the live placed pods of confined gang
-	// slices on it, by holder: a domain with any of them is held.
-	nodeHolders map[string]map[workload.Holder]int
-	// domainHeld counts the same pods by the domain they hold, and
-	// heldKeys the domain keys any of them hold by: no other workload's
-	// pod, confined or not, goes anywhere in a held domain.
-	domainHeld map[topology.DomainRef]map[workload.Holder]int
-	heldKeys   map[string]int
+	domainHolders
 	// reservations: at most one per workload.
 	reservations map[workload.Key]*Reservation
-	// nodeReserved maps every node of a reserved confined domain to the
-	// slice reserving it.
-	nodeReserved map[string]sliceRef
-	// outstanding is, per node, what reservations have planned there and
-	// not yet placed: room other pods must leave.
-	outstanding map[string]map[workload.Key]workload.Resources
+	reservedRoom
 	// generation changes whenever something that could let a waiting
 	// workload in happens; a failed plan is not retried until it does.
 	generation uint64
 	nextID     uint64
 	// book holds the queue objects and what admitted workloads are charged.
 	book *quota.Book
-	// pendingByCQ indexes the workloads waiting to be admitted by
-	// ClusterQueue (see trackQueuedLocked).
-	pendingByCQ map[string]*pendingQueue
-	// claims are the preemptions under way, by preemptor; claimedNodes
-	// maps each node they keep to its preemptor (see claims.go).
-	claims       map[workload.Key]*claim
-	claimedNodes map[string]workload.Key
-	// evicting maps the victims of the claims to their preemptor.
-	evicting map[workload.Key]workload.Key
-	// heads indexes the workloads that have a waiting head by the head's
-	// UID (see setHeadLocked).
-	heads map[types.UID]*Workload
-	// domainHeads are the heads of workloads other than queued plain pods:
-	// those freed room retries through a plan (see freedLocked). A queue
-	// of thousands of single pods is not walked on every pod deletion.
-	domainHeads map[types.UID]*Workload
+	// queued indexes the workloads that wait (see trackQueuedLocked).
+	queued queueIndex
+	// claims are the preemptions and holds under way (see claims.go).
+	claims claimIndex
 	// rejecting holds every workload with rejected domains (and may hold
 	// workloads that no longer have any), so that a node change clears
 	// rejections without walking every workload.
@@ -156,18 +142,15 @@ type State struct {
 	// key, the values of the key's domains in which a node carries those
 	// labels (see selectableDomainsLocked); any node change clears it.
 	selectable map[string][]string
-	// checks are the provisioning admission checks, by AdmissionCheck
-	// name (see checks.go).
-	checks map[string]*provisioning.Check
+	// checks are the provisioning admission checks (see checks.go).
+	checks provisioningChecks
 	// recorded are the admissions Workload objects record (record.go).
-	recorded map[workload.Key]*RecordedAdmission
+	recorded recordedAdmissions
 	// suspects are the drifts the last Reconcile found (reconcile.go).
 	suspects map[workload.Key]DriftKind
 
-	// blocked holds plain pods a reservation kept off nodes, to activate
-	// when reservations end. It has its own lock: Filter records into it.
-	blockedMu sync.Mutex
-	blocked   map[types.UID]PodRef
+	// blocked holds plain pods a reservation kept off nodes.
+	blocked blockedPods
 }
 
 type sliceRef struct {
@@ -192,35 +175,27 @@ func New(opts Options) *State {
 	if opts.QuotaStarvation <= 0 {
 		opts.QuotaStarvation = DefaultQuotaStarvation
 	}
+	nodes := topology.New()
 	return &State{
-		opts:       opts,
-		schedulers: sets.New[string](),
-		// A LeaderWorkerSet group is read from its pods: no API to wait for.
-		apis:         map[workload.Source]APIStatus{workload.SourceLeaderWorkerSet: APIServed},
-		nodes:        topology.New(),
-		pods:         map[types.UID]*Pod{},
-		podsOnNode:   map[string]map[types.UID]*Pod{},
-		workloads:    map[workload.Key]*Workload{},
-		nodeHolders:  map[string]map[workload.Holder]int{},
-		domainHeld:   map[topology.DomainRef]map[workload.Holder]int{},
-		heldKeys:     map[string]int{},
-		reservations: map[workload.Key]*Reservation{},
-		nodeReserved: map[string]sliceRef{},
-		outstanding:  map[string]map[workload.Key]workload.Resources{},
-		blocked:      map[types.UID]PodRef{},
-		book:         quota.NewBook(),
-		pendingByCQ:  map[string]*pendingQueue{},
-		claims:       map[workload.Key]*claim{},
-		claimedNodes: map[string]workload.Key{},
-		evicting:     map[workload.Key]workload.Key{},
-		heads:        map[types.UID]*Workload{},
-		domainHeads:  map[types.UID]*Workload{},
-		rejecting:    map[workload.Key]*Workload{},
-		carrying:     map[string][]string{},
-		selectable:   map[string][]string{},
-		checks:       map[string]*provisioning.Check{},
-		recorded:     map[workload.Key]*RecordedAdmission{},
-		suspects:     map[workload.Key]DriftKind{},
+		opts:          opts,
+		registry:      newRegistry(),
+		nodes:         nodes,
+		pods:          map[types.UID]*Pod{},
+		podsOnNode:    map[string]map[types.UID]*Pod{},
+		workloads:     map[workload.Key]*Workload{},
+		domainHolders: newDomainHolders(nodes),
+		reservations:  map[workload.Key]*Reservation{},
+		reservedRoom:  newReservedRoom(),
+		blocked:       blockedPods{pods: map[types.UID]PodRef{}},
+		book:          quota.NewBook(),
+		queued:        newQueueIndex(),
+		claims:        newClaimIndex(),
+		rejecting:     map[workload.Key]*Workload{},
+		carrying:      map[string][]string{},
+		selectable:    map[string][]string{},
+		checks:        provisioningChecks{byName: map[string]*provisioning.Check{}},
+		recorded:      recordedAdmissions{byKey: map[workload.Key]*RecordedAdmission{}},
+		suspects:      map[workload.Key]DriftKind{},
 	}
 }
 
@@ -231,7 +206,7 @@ func (s *State) Clock() clock.PassiveClock { return s.opts.Clock }
 func (s *State) AddScheduler(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.schedulers.Insert(name)
+	s.registry.schedulers.Insert(name)
 }
 
 // QueueAPI is the source SetAPI records the multislice.dev queue API under.
@@ -244,10 +219,9 @@ const QueueAPI workload.Source = "multislice.dev queues"
 func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.apis[src] == status {
+	if !s.registry.setAPI(src, status) {
 		return Actions{}
 	}
-	s.apis[src] = status
 	var acts Actions
 	for key, w := range s.workloads {
 		if key.Source == src {
@@ -255,8 +229,6 @@ func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
 		}
 	}
 	if src == QueueAPI {
-		// Queued plain pods are workloads only where queues are.
-		s.apis[workload.SourcePod] = status
 		s.rechargeAllLocked()
 		s.reindexQueuedLocked()
 		acts.Activate = append(acts.Activate, s.wakeAllLocked()...)
@@ -268,7 +240,7 @@ func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
 func (s *State) API(src workload.Source) APIStatus {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.apis[src]
+	return s.registry.api(src)
 }
 
 // PodRef names a pod.

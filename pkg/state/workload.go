@@ -130,7 +130,7 @@ func (s *State) workloadLocked(key workload.Key) *Workload {
 
 func (s *State) dropIfEmptyLocked(w *Workload) {
 	if !w.observed && len(w.members) == 0 && s.reservations[w.key] == nil {
-		s.setHeadLocked(w, nil)
+		s.queued.setHead(w, nil)
 		delete(s.workloads, w.key)
 		s.trackQueuedLocked(w)
 	}
@@ -311,7 +311,7 @@ func (s *State) refreshCompleteLocked(w *Workload) bool {
 		w.complete = n == 0
 	}
 	if w.complete && !was {
-		s.setHeadLocked(w, nil)
+		s.queued.setHead(w, nil)
 		s.headLocked(w)
 	}
 	if w.complete != was {
@@ -364,7 +364,7 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 	}
 	var acts Actions
 	s.holdRestartLocked(w, old)
-	if (model == nil || model.Finished) && s.dropClaimLocked(key) {
+	if (model == nil || model.Finished) && s.claims.drop(key) {
 		// Nothing is kept for a workload that ended.
 		acts.merge(s.freedLocked())
 	}
@@ -411,14 +411,14 @@ func (s *State) deleteSourceLocked(key workload.Key) Actions {
 	}
 	acts := s.releaseLocked(key, ReleaseDeleted, fmt.Sprintf("%s was deleted", key))
 	acts.merge(s.consumerDeletedLocked(w))
-	if s.dropClaimLocked(key) {
+	if s.claims.drop(key) {
 		acts.merge(s.freedLocked())
 	}
 	// The model stays: pods still running keep holding their domains
 	// until they are gone. Pods wait until an object of the name returns.
 	w.observed = false
 	w.complete = false
-	s.setHeadLocked(w, nil)
+	s.queued.setHead(w, nil)
 	acts.merge(s.settleQuotaLocked(w))
 	s.trackQueuedLocked(w)
 	s.dropIfEmptyLocked(w)
