@@ -116,7 +116,8 @@ func TestPreEnqueue(t *testing.T) {
 		if !out.Pass {
 			t.Fatalf("outcome %+v, want it let through", out)
 		}
-		if c := st.ChargeOf(workload.Key{Source: workload.SourcePod, Namespace: pod.Namespace, Name: pod.Name}); c == nil {
+		key := workload.Key{Source: workload.SourcePod, Namespace: pod.Namespace, Name: pod.Name}
+		if v := st.Snapshot(key, func(string) (workload.Resources, bool) { return nil, false }).Workloads[key]; v == nil || v.Charge == nil {
 			t.Error("not charged as it passed")
 		}
 	})

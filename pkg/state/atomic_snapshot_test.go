@@ -45,11 +45,11 @@ func TestAtomicReplacementStaysInTheZone(t *testing.T) {
 	js := unit.JobSet("t").Unconfined().Annotation(wellknown.AtomicTopologyAnnotation, wellknown.ZoneLabel).
 		ReplicatedJob("workers", 2, 1).Obj()
 	running := f.addRunning(js, "a-0", "a-1")
-	if got := sortedSet(f.s.HeldDomainNodes(running[0])); len(got) != 2 || got[0] != "a-0" || got[1] != "a-1" {
+	if got := f.heldNodes(running[0]); len(got) != 2 || got[0] != "a-0" || got[1] != "a-1" {
 		t.Fatalf("held nodes of an atomic unconfined slice = %v, want the zone's a-0, a-1", got)
 	}
 	plain := unit.JobSet("p").Unconfined().ReplicatedJob("workers", 1, 1).Obj()
-	if got := f.s.HeldDomainNodes(f.addRunning(plain, "b-0")[0]); got != nil {
-		t.Errorf("an unconfined slice without an atomic key is held to %v", sortedSet(got))
+	if got := f.heldNodes(f.addRunning(plain, "b-0")[0]); got != nil {
+		t.Errorf("an unconfined slice without an atomic key is held to %v", got)
 	}
 }

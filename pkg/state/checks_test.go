@@ -65,7 +65,7 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if tpuCharged(f, "js") != 16 {
 		t.Fatalf("charged %d chips, want 16 held for the provisioning", tpuCharged(f, "js"))
 	}
-	if _, ok := f.s.ReservationOf(jsKey("js")); ok {
+	if _, ok := f.reservationOf(jsKey("js"), h); ok {
 		t.Fatal("a quota-only reservation placed nodes")
 	}
 	if cq := f.s.QueueReport().ClusterQueues["cluster-queue"]; cq.Reserving != 1 || cq.Admitted != 0 {

@@ -230,7 +230,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 	// A member put where its slot is used up takes no room planned for
 	// another: the slot on pool-1-node-1 stays planned.
 	f.s.Reserve(w1, "pool-1-node-0")
-	got, _ := f.s.ReservationOf(pgKey("pg"))
+	got, _ := f.reservationOf(pgKey("pg"), w1)
 	wantSlots := []placement.Slot{{Node: "pool-1-node-0", Shape: 1, Count: 0}, {Node: "pool-1-node-1", Shape: 1, Count: 1}, {Node: "cpu-0", Shape: 0, Count: 1}}
 	if diff := cmp.Diff(wantSlots, got.Slices[0].Slots); diff != "" {
 		t.Errorf("slots after an extra reserve (-want +got):\n%s", diff)

@@ -29,6 +29,17 @@ func (s *State) IsWaitingHead(pod *corev1.Pod) bool {
 	return s.queued.headOf(pod.UID) != nil
 }
 
+// SnapshotForPlan is the snapshot a scheduling cycle plans on first
+// (PodCycle.Plan), taken for key's workload whatever its state: the tests
+// compare it with the full Snapshot. The domains in which no node carries
+// the labels every pod of the workload selects are left out; the domains
+// in which another workload's pods hold a node are listed in Domains but
+// their nodes are left out (Elided), and so are the workloads only they
+// hold.
+func (s *State) SnapshotForPlan(key workload.Key, requested Requested) *Snapshot {
+	return s.snapshot(key, requested, true)
+}
+
 // DefaultDomainKey is the key confining gangs that name none.
 func (s *State) DefaultDomainKey() string { return s.opts.DefaultDomainKey }
 

@@ -140,7 +140,7 @@ func TestScaledDownWhileReserved(t *testing.T) {
 	}
 	f.s.Permit(all[0])
 	f.s.QueueReport()
-	if _, held := f.s.ReservationOf(jsKey("a")); held {
+	if _, held := f.reservationOf(jsKey("a"), all[0]); held {
 		t.Errorf("the reservation of the old shape is still held")
 	}
 }
@@ -153,7 +153,7 @@ func TestNodeRelabelledOutOfAReservedDomain(t *testing.T) {
 	f.addRunning(unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj(), "pool-3-node-0", "pool-3-node-1")
 	all := f.addGang(unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj())
 	f.commit(jsKey("a"))
-	r, _ := f.s.ReservationOf(jsKey("a"))
+	r, _ := f.reservationOf(jsKey("a"), all[0])
 	pool := r.Slices[0].Domain
 	f.reserve(all[0])
 	f.reserve(all[1])
@@ -238,7 +238,7 @@ func TestMemberUnschedulableReleasesTheGang(t *testing.T) {
 	if len(acts.Reject) != 3 {
 		t.Errorf("rejected %d reserved members, want 3", len(acts.Reject))
 	}
-	if _, held := f.s.ReservationOf(jsKey("stuck")); held {
+	if _, held := f.reservationOf(jsKey("stuck"), pods[0]); held {
 		t.Fatal("the reservation is still held")
 	}
 	for _, p := range pods[:3] {
@@ -441,7 +441,7 @@ func TestPermitAfterTheReservationWasReleased(t *testing.T) {
 	f.addNodes(builders.V5ePool("pool-3").NotReady().Node(0))
 	f.addNodes(builders.V5ePool("pool-1").NotReady().Node(0))
 	f.addNodes(builders.V5ePool("pool-2").NotReady().Node(0))
-	if _, held := f.s.ReservationOf(jsKey("a")); held {
+	if _, held := f.reservationOf(jsKey("a"), all[0]); held {
 		t.Fatal("the reservation survived its nodes failing")
 	}
 	if res := f.s.Permit(all[3]); res.Allow {

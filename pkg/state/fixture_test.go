@@ -18,6 +18,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -236,6 +237,47 @@ func describe(r *state.Reservation) string {
 	return b.String()
 }
 
+// reservationOf is the reservation of key's workload as a scheduling cycle
+// of its member p reads it (State.Cycle): what PreFilter decides on.
+func (f *fixture) reservationOf(key workload.Key, p *corev1.Pod) (state.Reservation, bool) {
+	f.t.Helper()
+	c := f.s.Cycle(p, f.requested)
+	if c.Pod == nil || !c.Pod.Gang || c.Pod.MemberErr != nil || c.Pod.Member.Key != key {
+		f.t.Fatalf("pod %s is not a known member of %s", p.Name, key)
+	}
+	if c.Reservation == nil {
+		return state.Reservation{}, false
+	}
+	return *c.Reservation, true
+}
+
+// cachedFailure is the failure a scheduling cycle of p reports without
+// planning again (nil: it plans, or p's workload holds a reservation): its
+// workload's last plan failed at the cycle's generation, and p is not the
+// head the workload plans through.
+func (f *fixture) cachedFailure(p *corev1.Pod) *placement.Failure {
+	f.t.Helper()
+	c := f.s.Cycle(p, f.requested)
+	if c.Workload == nil || c.Plan != nil || c.Reservation != nil || c.Workload.Failure == nil || c.Workload.FailGen != c.Generation {
+		return nil
+	}
+	return c.Workload.Failure
+}
+
+// heldNodes are, sorted, the nodes a scheduling cycle of p, a member of a
+// workload that runs whole, keeps it to (nil: none; PodCycle.HeldNodes).
+func (f *fixture) heldNodes(p *corev1.Pod) []string {
+	f.t.Helper()
+	c := f.s.Cycle(p, f.requested)
+	if c.Workload == nil || !c.Workload.PlacedWhole {
+		f.t.Fatalf("%s's workload does not run whole", p.Name)
+	}
+	if c.HeldNodes == nil {
+		return nil
+	}
+	return slices.Sorted(slices.Values(c.HeldNodes))
+}
+
 // mustPlan plans key's workload as plan does, and fails the test if it
 // cannot.
 func (f *fixture) mustPlan(key workload.Key) *state.Reservation {
@@ -380,4 +422,38 @@ func (o *observer) placements() []time.Duration {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return slices.Clone(o.placed)
+}
+
+// chargeOf is what key's workload is charged, as a plan or a preemption
+// reads it (Snapshot; nil: not charged). When it reads none, no charge may
+// hide elsewhere either: each ClusterQueue's usage in the queue report (the
+// status of queue objects) must be what the charges it shows add up to.
+func chargeOf(t testing.TB, s *state.State, key workload.Key) *quota.Charge {
+	t.Helper()
+	noPods := func(string) (workload.Resources, bool) { return nil, false }
+	if v := s.Snapshot(key, noPods).Workloads[key]; v != nil && v.Charge != nil {
+		return v.Charge
+	}
+	rep := s.QueueReport()
+	shown := map[string]quota.Usage{}
+	for _, wr := range rep.Workloads {
+		if wr.Charge == nil {
+			continue
+		}
+		if wr.Key == key {
+			t.Fatalf("the queue report shows %s charged %v, a plan reads it uncharged", key, wr.Charge.Usage)
+		}
+		if shown[wr.Charge.ClusterQueue] == nil {
+			shown[wr.Charge.ClusterQueue] = quota.Usage{}
+		}
+		shown[wr.Charge.ClusterQueue].Add(wr.Charge.Usage)
+	}
+	for name, cq := range rep.ClusterQueues {
+		for fr, used := range cq.Usage {
+			if used != shown[name][fr] {
+				t.Fatalf("ClusterQueue %s uses %d of %v, its workloads' charges %d: a charge is hidden", name, used, fr, shown[name][fr])
+			}
+		}
+	}
+	return nil
 }

@@ -272,7 +272,7 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 			},
 			release: func(f *fixture, _ []*corev1.Pod, _ uint64) state.Actions {
 				f.clock.Step(2 * time.Minute)
-				return f.s.ExpireIfDue(jsKey("a"))
+				return f.s.Expire()
 			},
 			head: 0, waiting: []int{1, 2, 3}, wantReason: state.ReleaseTimeout,
 		},
@@ -319,7 +319,7 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 				t.Errorf("commit activated (-want +got):\n%s", diff)
 			}
 			acts = tc.release(f, all, id)
-			if _, ok := f.s.ReservationOf(jsKey("a")); ok {
+			if _, ok := f.reservationOf(jsKey("a"), all[0]); ok {
 				t.Fatalf("the reservation was not released")
 			}
 			if diff := cmp.Diff([]state.ReleaseReason{tc.wantReason}, f.obs.releases()); diff != "" {

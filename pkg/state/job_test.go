@@ -74,7 +74,7 @@ func (f *fixture) addJob(job *batchv1.Job) state.Actions {
 }
 
 func jobCharged(f *fixture, name string) int64 {
-	c := f.s.ChargeOf(jobKey(name))
+	c := chargeOf(f.t, f.s, jobKey(name))
 	if c == nil {
 		return 0
 	}

@@ -371,28 +371,6 @@ func (s *State) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure
 	s.observeWaitingLocked()
 }
 
-// CachedFailure returns the workload's last planning failure when nothing
-// changed since, for members other than the head. The head always plans
-// again: it is only retried on events, and the scheduler's own snapshot of
-// the cluster may have caught up with a change the state saw first.
-func (s *State) CachedFailure(pod *corev1.Pod) *placement.Failure {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p := s.pods[pod.UID]
-	if p == nil || !p.Gang || p.MemberErr != nil {
-		return nil
-	}
-	key := p.Member.Key
-	w := s.workloads[key]
-	if w == nil || w.failure == nil || w.failGen != s.generation || s.reservations[key] != nil {
-		return nil
-	}
-	if w.waitingHead != nil && w.waitingHead.UID == pod.UID {
-		return nil
-	}
-	return w.failure
-}
-
 // HeadFailure returns why the last plan of pod's workload failed when pod
 // is the head it planned through (nil otherwise): the head's PostFilter
 // reads it to decide whether preemption could help.

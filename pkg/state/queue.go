@@ -529,13 +529,6 @@ func (s *State) rechargeAllLocked() {
 	}
 }
 
-// ChargeOf returns a workload's charge (nil when it is not admitted).
-func (s *State) ChargeOf(key workload.Key) *quota.Charge {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.book.ChargeOf(key)
-}
-
 // queueAPIProblemLocked: until discovery answers whether the queue API is
 // served, quota-managed workloads wait.
 func (s *State) queueAPIProblemLocked() *quota.Problem {
@@ -623,14 +616,6 @@ func (s *State) aloneRoundLocked(p *Pod, w *Workload) (round *AloneRound, flavor
 		}
 	}
 	return round, nil
-}
-
-// NodesCarrying lists, sorted, the nodes that carry every label of
-// labels; callers must not modify the list.
-func (s *State) NodesCarrying(labels map[string]string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.nodesCarryingLocked(labels)
 }
 
 // QuotaFailure is why a workload's queue cannot admit it, as a planning

@@ -66,7 +66,7 @@ func admits(t *testing.T, f *fixture, pods []*corev1.Pod, want bool, reason stri
 }
 
 func tpuCharged(f *fixture, name string) int64 {
-	c := f.s.ChargeOf(jsKey(name))
+	c := chargeOf(f.t, f.s, jsKey(name))
 	if c == nil {
 		return 0
 	}
@@ -383,7 +383,7 @@ func TestQueuedPlainPodIsAWorkload(t *testing.T) {
 	f.reserve(a)
 	f.bind(a, f.placed[a.UID])
 	acts := f.deletePod(a)
-	if f.s.ChargeOf(key(a)) != nil {
+	if chargeOf(f.t, f.s, key(a)) != nil {
 		t.Fatalf("a deleted pod is still charged")
 	}
 	if !slices.Contains(names(acts.Activate), "c") {
@@ -470,7 +470,7 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	if !slices.Equal(names, wantNames) {
 		t.Errorf("AdmitAlone's flavor nodes = %v, want %v", names, wantNames)
 	}
-	if c := f.s.ChargeOf(key); c == nil {
+	if c := chargeOf(f.t, f.s, key); c == nil {
 		t.Fatalf("not charged")
 	}
 	if ok, _ := f.s.NodeAllowed(pod, "pool-1-node-0", f.free("pool-1-node-0")); !ok {
@@ -494,7 +494,7 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 		t.Errorf("AdmitAlone's flavor nodes after %s joined = %v", joined.Name, got)
 	}
 	f.s.ReleaseAlone(pod, "no node fits the pod")
-	if f.s.ChargeOf(key) != nil {
+	if chargeOf(f.t, f.s, key) != nil {
 		t.Errorf("quota kept after no node fitted")
 	}
 }
@@ -540,7 +540,7 @@ func TestPlainPodChargedOnlyWhereANodeCanHoldIt(t *testing.T) {
 				if fail == nil || fail.Reason != state.ReasonUnplaceable || !fail.Unresolvable || !strings.Contains(fail.Message, tc.wantFail) {
 					t.Fatalf("AdmitAlone failure = %+v, want an unresolvable %s saying %q", fail, state.ReasonUnplaceable, tc.wantFail)
 				}
-				if c := f.s.ChargeOf(key); c != nil {
+				if c := chargeOf(f.t, f.s, key); c != nil {
 					t.Errorf("charged %v though no node can hold the pod", c)
 				}
 				return
@@ -548,7 +548,7 @@ func TestPlainPodChargedOnlyWhereANodeCanHoldIt(t *testing.T) {
 			if fail != nil {
 				t.Fatalf("AdmitAlone: %v", fail)
 			}
-			c := f.s.ChargeOf(key)
+			c := chargeOf(f.t, f.s, key)
 			if c == nil || c.Flavors[0][wellknown.ResourceTPU] != tc.want {
 				t.Errorf("charge = %+v, want flavor %s", c, tc.want)
 			}

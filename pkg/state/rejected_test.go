@@ -37,7 +37,7 @@ func rejectedSetup(t *testing.T) (*fixture, []*corev1.Pod, state.Actions) {
 func TestRejectedDomainIsAvoided(t *testing.T) {
 	f, all, acts := rejectedSetup(t)
 	key := jsKey("a")
-	if _, ok := f.s.ReservationOf(key); ok {
+	if _, ok := f.reservationOf(key, all[0]); ok {
 		t.Fatalf("the reservation survived the rejection")
 	}
 	wantActs := state.Actions{
@@ -118,15 +118,15 @@ func TestRejectionIsForgotten(t *testing.T) {
 			}
 			f.s.PlanFailed(all[0], sn.Generation, fail)
 			f.clock.Step(time.Minute)
-			if f.s.CachedFailure(all[1]) == nil {
+			if f.cachedFailure(all[1]) == nil {
 				t.Fatalf("failure not cached")
 			}
 			tc.forget(f)
 			// The head plans again whatever the cache holds.
-			if got := f.s.CachedFailure(all[0]); got != nil {
+			if got := f.cachedFailure(all[0]); got != nil {
 				t.Errorf("CachedFailure(head) = %q, want nil", got.Message)
 			}
-			if got := f.s.CachedFailure(all[1]); tc.changed && got != nil {
+			if got := f.cachedFailure(all[1]); tc.changed && got != nil {
 				t.Errorf("CachedFailure after the domain changed = %q, want nil", got.Message)
 			}
 			if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(f.mustPlan(key))); diff != "" {

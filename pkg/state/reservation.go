@@ -265,26 +265,11 @@ func (s *State) MemberNodes(pod *corev1.Pod) (nodes sets.Set[string], ok bool) {
 	return nodes, true
 }
 
-// HeldDomainNodes returns, for a member of a workload that already runs
-// whole, the nodes of its slice's domain, or for an unconfined slice of an
-// atomic workload those under the workload's value of its atomic key (nil
-// when the slice is unconfined otherwise, or holds no domain yet).
-func (s *State) HeldDomainNodes(pod *corev1.Pod) sets.Set[string] {
-	s.mu.Lock() // Track may extend the domain index.
-	defer s.mu.Unlock()
-	p := s.podLocked(pod)
-	w := s.workloads[p.Member.Key]
-	if w == nil {
-		return nil
-	}
-	if nodes := s.heldDomainNodesLocked(p, w); nodes != nil {
-		return sets.New(nodes...)
-	}
-	return nil
-}
-
-// heldDomainNodesLocked is HeldDomainNodes for p, a member of w, sorted
-// (shared: read-only).
+// heldDomainNodesLocked returns, for p, a member of w, a workload that
+// already runs whole, the nodes of its slice's domain, or for an
+// unconfined slice of an atomic workload those under the workload's value
+// of its atomic key (nil when the slice is unconfined otherwise, or holds
+// no domain yet), sorted (shared: read-only).
 func (s *State) heldDomainNodesLocked(p *Pod, w *Workload) []string {
 	if w.model == nil || p.Member.Slice >= len(w.model.Slices) {
 		return nil
@@ -648,37 +633,7 @@ func (s *State) Expire() Actions {
 	return acts
 }
 
-// ExpireIfDue releases key's reservation when its deadline passed.
-func (s *State) ExpireIfDue(key workload.Key) Actions {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.reservations[key]
-	if r == nil || r.Committed || !s.opts.Clock.Now().After(r.Deadline) {
-		return Actions{}
-	}
-	return s.releaseLocked(key, ReleaseTimeout, fmt.Sprintf("the reservation of %s expired: its pods were not all reserved in time", key))
-}
-
 func compareKeys(a, b workload.Key) int { return a.Compare(b) }
-
-// ReservationOf returns a copy of key's reservation.
-func (s *State) ReservationOf(key workload.Key) (Reservation, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	r := s.reservations[key]
-	if r == nil {
-		return Reservation{}, false
-	}
-	out := *r
-	out.Slices = map[int]*SliceReservation{}
-	for i, sr := range r.Slices {
-		c := *sr
-		c.Slots = slices.Clone(sr.Slots)
-		out.Slices[i] = &c
-	}
-	out.Reserved = maps.Clone(r.Reserved)
-	return out, true
-}
 
 // DescribePlacement renders a reservation for users.
 func DescribePlacement(w *workload.Workload, r *Reservation) string {

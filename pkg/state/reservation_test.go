@@ -55,7 +55,7 @@ func TestUnreserve(t *testing.T) {
 				if diff := cmp.Diff([]types.UID{all[0].UID}, acts.Reject); diff != "" {
 					t.Errorf("Expire rejected (-want +got):\n%s", diff)
 				}
-				if _, ok := f.s.ReservationOf(jsKey("a")); ok {
+				if _, ok := f.reservationOf(jsKey("a"), all[0]); ok {
 					t.Fatalf("the expired reservation is still there")
 				}
 				id2, _, _ := f.commit(jsKey("a"))
@@ -110,12 +110,12 @@ func TestUnreserve(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f, all := gang(t)
 			p, id := tc.setup(t, f, all)
-			before, _ := f.s.ReservationOf(jsKey("a"))
+			before, _ := f.reservationOf(jsKey("a"), all[0])
 			acts := f.unreserve(p, id)
 			if sp, _ := f.s.Pod(p.UID); sp.Node != "" || sp.Assumed {
 				t.Errorf("unreserved pod still on %q (assumed %v)", sp.Node, sp.Assumed)
 			}
-			r, kept := f.s.ReservationOf(jsKey("a"))
+			r, kept := f.reservationOf(jsKey("a"), all[0])
 			if kept != tc.wantKept {
 				t.Fatalf("reservation kept = %v, want %v", kept, tc.wantKept)
 			}
@@ -205,7 +205,7 @@ func TestPermit(t *testing.T) {
 			t.Errorf("%s: Permit (-want +got):\n%s", st.name, diff)
 		}
 	}
-	r, ok := f.s.ReservationOf(key)
+	r, ok := f.reservationOf(key, all[0])
 	if !ok || !r.Committed {
 		t.Fatalf("reservation after the gate = %+v (present %v), want committed", r, ok)
 	}
@@ -219,7 +219,7 @@ func TestPermit(t *testing.T) {
 	for i, p := range all {
 		sp, _ := f.s.Pod(p.UID)
 		f.bind(p, sp.Node)
-		if _, ok := f.s.ReservationOf(key); ok != (i < len(all)-1) {
+		if _, ok := f.reservationOf(key, all[0]); ok != (i < len(all)-1) {
 			t.Errorf("after binding %d pods: reservation present = %v", i+1, ok)
 		}
 	}
@@ -275,8 +275,8 @@ func TestPermitPastTheDeadline(t *testing.T) {
 	if res.Allow || res.Wait != 0 || !strings.Contains(res.Message, "did not get 4 required pods reserved in time") {
 		t.Errorf("Permit past the deadline = %+v, want rejection", res)
 	}
-	if acts := f.s.ExpireIfDue(jsKey("a")); len(acts.Reject) != 1 || acts.Reject[0] != all[0].UID {
-		t.Errorf("ExpireIfDue rejected %v, want [%s]", acts.Reject, all[0].UID)
+	if acts := f.s.Expire(); len(acts.Reject) != 1 || acts.Reject[0] != all[0].UID {
+		t.Errorf("Expire rejected %v, want [%s]", acts.Reject, all[0].UID)
 	}
 	if res := f.s.Permit(all[0]); res.Allow || res.Wait != 0 || !strings.Contains(res.Message, "was released") {
 		t.Errorf("Permit after release = %+v, want rejection", res)
@@ -322,7 +322,7 @@ func TestNodeChanges(t *testing.T) {
 			f.commit(jsKey("a"))
 			f.reserve(all[0])
 			acts := tc.update(f)
-			_, kept := f.s.ReservationOf(jsKey("a"))
+			_, kept := f.reservationOf(jsKey("a"), all[0])
 			if kept == tc.wantReleased {
 				t.Fatalf("reservation kept = %v, want %v", kept, !tc.wantReleased)
 			}
@@ -559,10 +559,10 @@ func TestCachedFailure(t *testing.T) {
 			}
 			acts := tc.change(f)
 			// The head always plans again; the others reuse its answer.
-			if got := f.s.CachedFailure(waiting[0]); got != nil {
+			if got := f.cachedFailure(waiting[0]); got != nil {
 				t.Errorf("CachedFailure(head) = %v, want nil", got)
 			}
-			got := f.s.CachedFailure(waiting[1])
+			got := f.cachedFailure(waiting[1])
 			if (got == fail) != tc.wantCached || (got != nil && got != fail) {
 				t.Errorf("CachedFailure = %v, want cached %v", got, tc.wantCached)
 			}
@@ -572,7 +572,7 @@ func TestCachedFailure(t *testing.T) {
 			// A failure recorded at an older generation is not cached.
 			if !tc.wantCached {
 				f.s.PlanFailed(waiting[0], sn.Generation, fail)
-				if got := f.s.CachedFailure(waiting[1]); got != nil {
+				if got := f.cachedFailure(waiting[1]); got != nil {
 					t.Errorf("CachedFailure of a stale generation = %v, want nil", got)
 				}
 			}
@@ -581,10 +581,10 @@ func TestCachedFailure(t *testing.T) {
 	f := newFixture(t)
 	nobody := builders.Member(unit.JobSet("nobody").ReplicatedJob("slice", 1, 1).Obj(), 0, 0).Obj()
 	f.addPods(nobody)
-	if got := f.s.CachedFailure(nobody); got != nil {
+	if got := f.cachedFailure(nobody); got != nil {
 		t.Errorf("CachedFailure of an unknown workload = %v", got)
 	}
-	if got := f.s.CachedFailure(unit.Pod("plain").Obj()); got != nil {
+	if got := f.cachedFailure(unit.Pod("plain").Obj()); got != nil {
 		t.Errorf("CachedFailure of a plain pod = %v", got)
 	}
 }

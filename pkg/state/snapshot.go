@@ -26,13 +26,13 @@ type Snapshot struct {
 	Nodes map[string]*NodeView
 	// Domains lists, per domain key, its domains' values (sorted) and
 	// their node names (sorted); in a snapshot for planning, only those
-	// the workload's pods may select (see SnapshotForPlan).
+	// the workload's pods may select (see snapshot).
 	Domains map[string]map[string][]string
 	// values are, per domain key, the values of Domains sorted, as the
 	// state's index keeps them (see DomainValues).
 	values map[string][]string
 	// Elided lists, per domain key, the domains of Domains whose nodes a
-	// snapshot for planning left out of Nodes (see SnapshotForPlan): those
+	// snapshot for planning left out of Nodes (see snapshot): those
 	// another workload's pods hold. Nil in a full snapshot.
 	Elided map[string]map[string]bool
 	// narrowed: a snapshot for planning left out of Domains the domains
@@ -150,30 +150,27 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 
 // snapshot takes a snapshot under the state's lock, and reads the cycle's
 // snapshot of nodes (requested) once it is released.
+//
+// A snapshot for planning (forPlan; PodCycle.Plan) is for a plan that is
+// to succeed. The domains in which no node carries the labels every pod of
+// the workload selects (another accelerator's or topology's pools, say)
+// are left out of it; the domains in which another workload's pods hold a
+// node are listed in Domains but their nodes are left out (Elided), and so
+// are the workloads only they hold. No plan can use such a domain, and in
+// a cluster mostly held, or of many kinds of node, they are most of the
+// nodes: a gang's plan then costs what the free part of the nodes it may
+// use costs, not what the whole cluster does. Domains the workload's own
+// pods run in are always kept. Why a plan fails, and what preemption could
+// free, read the domains left out: a plan that fails on a snapshot with
+// Partial set is made again on a full one (FullPlan). The snapshot is full
+// when a slice is unconfined or the gang must land under one value of an
+// atomic key, as those read every candidate node.
 func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *Snapshot {
 	s.mu.Lock() // Track may extend the domain index.
 	sn := s.snapshotLocked(key, forPlan)
 	s.mu.Unlock()
 	sn.subtractRequested(requested)
 	return sn
-}
-
-// SnapshotForPlan is Snapshot for a plan that is to succeed. The domains
-// in which no node carries the labels every pod of the workload selects
-// (another accelerator's or topology's pools, say) are left out of it; the
-// domains in which another workload's pods hold a node are listed in
-// Domains but their nodes are left out (Elided), and so are the workloads
-// only they hold. No plan can use such a domain, and in a cluster mostly
-// held, or of many kinds of node, they are most of the nodes: a gang's
-// plan then costs what the free part of the nodes it may use costs, not
-// what the whole cluster does. Domains the workload's own pods run in are
-// always kept. Why a plan fails, and what preemption could free, read the
-// domains left out: a plan that fails on a snapshot with Partial set is
-// made again on a full Snapshot. The snapshot is full when a slice is
-// unconfined or the gang must land under one value of an atomic key, as
-// those read every candidate node.
-func (s *State) SnapshotForPlan(key workload.Key, requested Requested) *Snapshot {
-	return s.snapshot(key, requested, true)
 }
 
 // DomainValues lists the values of key's domains (Domains), sorted. The

@@ -477,7 +477,7 @@ func TestPostFilter(t *testing.T) {
 			if st.Code() != fwk.Unschedulable {
 				t.Errorf("PostFilter status %v, want Unschedulable", st)
 			}
-			_, reserved := f.st.ReservationOf(key)
+			_, reserved := heldReservation(t, f.st, key)
 			if reserved == tc.wantReleased {
 				t.Fatalf("reservation kept: %v, want %v", reserved, !tc.wantReleased)
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -194,7 +196,7 @@ func (f *fixture) unreserve(p *corev1.Pod) {
 
 // slicePool is the pool reserved for slice i of key's reservation ("" for none).
 func (f *fixture) slicePool(key workload.Key, i int) string {
-	r, ok := f.st.ReservationOf(key)
+	r, ok := heldReservation(f.t, f.st, key)
 	if !ok || r.Slices[i] == nil {
 		return ""
 	}
@@ -204,7 +206,7 @@ func (f *fixture) slicePool(key workload.Key, i int) string {
 // slotNodes lists, sorted, the nodes with room planned for slice i of
 // key's reservation.
 func (f *fixture) slotNodes(key workload.Key, i int) []string {
-	r, ok := f.st.ReservationOf(key)
+	r, ok := heldReservation(f.t, f.st, key)
 	if !ok || r.Slices[i] == nil {
 		return nil
 	}
@@ -259,3 +261,54 @@ type nopNotifier struct{}
 func (nopNotifier) Normal(*corev1.ObjectReference, string, string)               {}
 func (nopNotifier) Warn(*corev1.ObjectReference, string, string)                 {}
 func (nopNotifier) WarnPod(*corev1.Pod, *corev1.ObjectReference, string, string) {}
+
+// heldReservation is the reservation of key's workload as a scheduling
+// cycle of one of its live pods reads it (State.Cycle): what PreFilter
+// decides on.
+func heldReservation(t testing.TB, st *state.State, key workload.Key) (state.Reservation, bool) {
+	t.Helper()
+	pods := st.VictimPods(key)
+	if len(pods) == 0 {
+		t.Fatalf("%s has no live pod to read its reservation through", key)
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: pods[0].Namespace, Name: pods[0].Name, UID: pods[0].UID}}
+	c := st.Cycle(pod, func(string) (workload.Resources, bool) { return nil, false })
+	if c.Reservation == nil {
+		return state.Reservation{}, false
+	}
+	return *c.Reservation, true
+}
+
+// chargeOf is what key's workload is charged, as a plan or a preemption
+// reads it (Snapshot; nil: not charged). When it reads none, no charge may
+// hide elsewhere either: each ClusterQueue's usage in the queue report (the
+// status of queue objects) must be what the charges it shows add up to.
+func chargeOf(t testing.TB, s *state.State, key workload.Key) *quota.Charge {
+	t.Helper()
+	noPods := func(string) (workload.Resources, bool) { return nil, false }
+	if v := s.Snapshot(key, noPods).Workloads[key]; v != nil && v.Charge != nil {
+		return v.Charge
+	}
+	rep := s.QueueReport()
+	shown := map[string]quota.Usage{}
+	for _, wr := range rep.Workloads {
+		if wr.Charge == nil {
+			continue
+		}
+		if wr.Key == key {
+			t.Fatalf("the queue report shows %s charged %v, a plan reads it uncharged", key, wr.Charge.Usage)
+		}
+		if shown[wr.Charge.ClusterQueue] == nil {
+			shown[wr.Charge.ClusterQueue] = quota.Usage{}
+		}
+		shown[wr.Charge.ClusterQueue].Add(wr.Charge.Usage)
+	}
+	for name, cq := range rep.ClusterQueues {
+		for fr, used := range cq.Usage {
+			if used != shown[name][fr] {
+				t.Fatalf("ClusterQueue %s uses %d of %v, its workloads' charges %d: a charge is hidden", name, used, fr, shown[name][fr])
+			}
+		}
+	}
+	return nil
+}

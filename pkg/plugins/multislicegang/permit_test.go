@@ -115,7 +115,7 @@ func TestReservePermitUnreserve(t *testing.T) {
 					f.unreserve(p)
 				}
 			}
-			r, reserved := f.st.ReservationOf(key)
+			r, reserved := heldReservation(t, f.st, key)
 			if reserved != tc.wantReserved || r.Committed != tc.wantCommitted {
 				t.Errorf("reservation held %v committed %v, want %v %v", reserved, r.Committed, tc.wantReserved, tc.wantCommitted)
 			}
@@ -131,7 +131,7 @@ func TestReserveWritesItsCycle(t *testing.T) {
 	res := mustPreFilter(f, all[0])
 	before := f.cycles[all[0].UID].Clone()
 	f.reserve(all[0], nodeNames(res)[0])
-	r, ok := f.st.ReservationOf(jsKey("a"))
+	r, ok := heldReservation(t, f.st, jsKey("a"))
 	if !ok {
 		t.Fatal("no reservation")
 	}
@@ -150,7 +150,7 @@ func TestUnreserveWithoutReserve(t *testing.T) {
 	f.reserve(all[0], nodeNames(res)[0])
 	mustPreFilter(f, all[1])
 	f.unreserve(all[1])
-	if _, ok := f.st.ReservationOf(jsKey("a")); !ok {
+	if _, ok := heldReservation(t, f.st, jsKey("a")); !ok {
 		t.Error("the reservation was released")
 	}
 }

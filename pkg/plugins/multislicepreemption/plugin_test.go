@@ -211,7 +211,7 @@ func TestPostFilterGangMember(t *testing.T) {
 			if st.Code() != fwk.Unschedulable || evicted.Load() > 0 {
 				t.Errorf("PostFilter = %v after %d evictions, want Unschedulable and none", st, evicted.Load())
 			}
-			if _, ok := c.st.ReservationOf(jsKey("a")); !ok {
+			if r := c.st.Cycle(c.aMember, func(string) (workload.Resources, bool) { return nil, false }).Reservation; r == nil || r.Holder.Key != jsKey("a") {
 				t.Error("a's reservation was released")
 			}
 		})
