@@ -465,7 +465,7 @@ func TestCommitRefusesAPlanTheClusterMovedUnder(t *testing.T) {
 			n.Labels[wellknown.NodePoolLabel] = "pool-9"
 			f.addNodes(n)
 		},
-		want: "left cloud.google.com/gke-nodepool=",
+		want: "was relabelled meanwhile: node is in gke-nodepool=pool-9, not in gke-nodepool=pool-",
 	}, {
 		name:  "node removed",
 		moved: func(f *fixture, r *state.Reservation) { f.s.DeleteNode(r.Slices[0].Slots[0].Node) },

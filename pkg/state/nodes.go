@@ -179,9 +179,9 @@ func (s *State) NodeAllowed(pod *corev1.Pod, node string, free func() workload.R
 	}
 	if gang {
 		if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
-			if sr := r.Slices[p.Member.Slice]; sr != nil && len(sr.NodeLabels) > 0 {
-				if n := s.nodes.Node(node); n == nil || !quota.AdmitsNode(sr.NodeLabels, n.Labels()) {
-					return false, "node is not of a flavor the pod's quota was charged to"
+			if sr := r.Slices[p.Member.Slice]; sr != nil {
+				if why := s.excludedLocked(sr, node); why != "" {
+					return false, why
 				}
 			}
 		}
@@ -196,18 +196,14 @@ func (s *State) NodeAllowed(pod *corev1.Pod, node string, free func() workload.R
 
 // domainFreeForLocked checks a confined slice's pod against the whole
 // domain node lies in, not the node alone: no other workload's pod may run
-// anywhere in it (nodes move between pools when relabelled), and a slice
-// with a reservation stays in the domain it reserved.
+// anywhere in it (nodes move between pools when relabelled). That a slice
+// with a reservation stays in the domain it reserved is the reservation's
+// bounds (excludedLocked), checked first.
 func (s *State) domainFreeForLocked(w *Workload, p *Pod, node string) (bool, string) {
 	key := w.model.Slices[p.Member.Slice].DomainKey
 	value, ok := s.nodes.DomainOf(node, key)
 	if !ok {
 		return false, fmt.Sprintf("node has no %s label: the pod's slice must stay in one such domain", wellknown.ShortLabel(key))
-	}
-	if r := s.reservations[w.key]; r != nil && r.Attempt == p.Member.RestartAttempt {
-		if sr := r.Slices[p.Member.Slice]; sr != nil && sr.Domain != "" && sr.DomainKey == key && sr.Domain != value {
-			return false, fmt.Sprintf("node is in %s=%s, not in %s, where the pod's slice is reserved", wellknown.ShortLabel(key), value, sr.Domain)
-		}
 	}
 	// Pods of a deleted object of the same name are another holder.
 	own := workload.Holder{Key: w.key, UID: p.Member.OwnerUID}
@@ -471,6 +467,25 @@ func (s *State) ReservedForOther(pod *corev1.Pod, node string) bool {
 	}
 	p := s.pods[pod.UID]
 	return p == nil || !p.Gang || p.Member.Key != ref.key || p.Member.Slice != ref.slice
+}
+
+// Bounds are what every node of the slice's pods must carry: its domain
+// and its flavors' labels (see placement.SliceBounds.Excludes).
+func (sr *SliceReservation) Bounds() placement.SliceBounds {
+	return placement.SliceBounds{DomainKey: sr.DomainKey, Domain: sr.Domain, NodeLabels: sr.NodeLabels}
+}
+
+// excludedLocked says why node, as the state has it, may not take a pod of
+// the reserved slice sr ("" when it may): placement.SliceBounds.Excludes,
+// the one rule for a node that leaves a reserved domain, which Filter,
+// Reserve and Permit ask here (a commit and the gate ask it of the nodes
+// they check). A node the state does not hold carries no label.
+func (s *State) excludedLocked(sr *SliceReservation, node string) string {
+	var labels map[string]string
+	if n := s.nodes.Node(node); n != nil {
+		labels = n.Labels()
+	}
+	return sr.Bounds().Excludes(labels)
 }
 
 // nodesCarryingLocked lists, sorted, the nodes that carry every label of

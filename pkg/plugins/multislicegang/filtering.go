@@ -39,7 +39,7 @@ func (pl *Plugin) Filter(_ context.Context, cs fwk.CycleState, pod *corev1.Pod, 
 	if node == nil {
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "node not found")
 	}
-	return toStatus(pl.m.Filter(cyclestate.Read(cs), pod, node.Name, func() workload.Resources { return freeOf(nodeInfo) }))
+	return toStatus(pl.m.Filter(cyclestate.Read(cs), pod, node, func() workload.Resources { return freeOf(nodeInfo) }))
 }
 
 // freeOf is what a node has left, in the model's units.
