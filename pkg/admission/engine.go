@@ -251,7 +251,7 @@ func (e *Engine) Filter(c *Cycle, pod *corev1.Pod, node *corev1.Node, free func(
 			return newStatus(Unschedulable, why)
 		}
 	}
-	ok, reason := e.st.NodeAllowed(pod, node.Name, free)
+	ok, reason := e.st.NodeFacts(pod, node.Name).Allows(free)
 	if ok {
 		return nil
 	}

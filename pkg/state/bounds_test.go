@@ -166,7 +166,7 @@ func (lv *leaving) filterAndReserve(p *corev1.Pod) (uint64, bool) {
 
 // filter runs Filter for p on the node as the state has it.
 func (lv *leaving) filter(p *corev1.Pod) bool {
-	ok, why := lv.f.s.NodeAllowed(p, lv.node, lv.f.free(lv.node))
+	ok, why := nodeAllowed(lv.f.s, p, lv.node, lv.f.free(lv.node))
 	switch {
 	case lv.moved && ok:
 		lv.t.Errorf("Filter lets %s onto %s after it left the slice", p.Name, lv.node)

@@ -241,17 +241,6 @@ func (s *State) yieldsToLocked(holder, self workload.Key) bool {
 	return c != nil && c.restart && h != nil && w != nil && w.priority > h.priority
 }
 
-// describeClaimLocked says why a node is kept for k.
-func (s *State) describeClaimLocked(k workload.Key) string {
-	if c := s.claims[k]; c != nil && c.migration {
-		return fmt.Sprintf("node is kept for %s, whose pods move here off nodes being recycled", k)
-	}
-	if c := s.claims[k]; c != nil && c.restart {
-		return fmt.Sprintf("node is kept for %s, which ran here and is restarting", k)
-	}
-	return fmt.Sprintf("node is kept for %s, which preempted the workload that ran here", k)
-}
-
 func (s *State) dropClaimLocked(key workload.Key) bool {
 	c := s.claims[key]
 	if c == nil {

@@ -171,7 +171,7 @@ func TestNodeRelabelledOutOfAReservedDomain(t *testing.T) {
 	if nodes, ok := f.s.MemberNodes(all[1]); ok && nodes.Has(moved) {
 		t.Errorf("member still offered %s, now in pool-3, for its slice in %s", moved, pool)
 	}
-	if ok, _ := f.s.NodeAllowed(all[1], moved, f.free(moved)); ok {
+	if ok, _ := nodeAllowed(f.s, all[1], moved, f.free(moved)); ok {
 		t.Errorf("Check lets a pod of a's slice (in %s) onto %s, now in pool-3 held by b", pool, moved)
 	}
 }

@@ -381,3 +381,9 @@ func (o *observer) placements() []time.Duration {
 	defer o.mu.Unlock()
 	return slices.Clone(o.placed)
 }
+
+// nodeAllowed asks the Filter rule of pod on node as the scheduler does:
+// the state's facts, then the rule on them.
+func nodeAllowed(s *state.State, pod *corev1.Pod, node string, free func() workload.Resources) (bool, string) {
+	return s.NodeFacts(pod, node).Allows(free)
+}
