@@ -274,7 +274,7 @@ func (e *Engine) PostFilter(ctx context.Context, c *Cycle, pod *corev1.Pod, f Fi
 
 // Preempt implements Manager.
 func (e *Engine) Preempt(ctx context.Context, c *Cycle, pod *corev1.Pod, nodes NodeSnapshot) (bool, *Status) {
-	v := e.st.Classify(pod)
+	v := Classify(e.st, pod)
 	if !v.Gang {
 		return false, nil
 	}
