@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -67,21 +68,20 @@ type NodeClaim struct {
 	Kind ClaimKind
 }
 
-// HeldDomain is a domain confined slices run in, and their holders (with
-// how many of their pods run there).
+// HeldDomain is a domain confined slices run in, and their holders.
 type HeldDomain struct {
 	Ref     topology.DomainRef
-	Holders map[workload.Holder]int
+	Holders []workload.Holder
 }
 
 // ConfinedDomain is the domain of the pod's slice's key that the node lies
 // in (Labelled false: the node has no such label), and the holders of the
-// confined slices placed on any node of it.
+// confined slices placed on any node of it, each once.
 type ConfinedDomain struct {
 	Key      string
 	Value    string
 	Labelled bool
-	Holders  []map[workload.Holder]int
+	Holders  []workload.Holder
 }
 
 // Allows is the Filter rule: whether the pod may go on the node as far as
@@ -120,7 +120,7 @@ func (f NodeFacts) Allows(free func() workload.Resources) (bool, string) {
 	for _, d := range f.Held {
 		// A domain a confined slice runs in is its own until its last
 		// pod is gone: no other workload's pod, confined or not, joins it.
-		if h, ok := workload.FirstBlocking(d.Holders, f.Own); ok {
+		if h, ok := workload.FirstBlockingOf(slices.Values(d.Holders), f.Own); ok {
 			return false, heldMessage(h, d.Ref, f.Own)
 		}
 	}
@@ -135,10 +135,8 @@ func (f NodeFacts) Allows(free func() workload.Resources) (bool, string) {
 		}
 		// The whole domain, not the node alone: nodes move between
 		// pools when relabelled.
-		for _, holders := range c.Holders {
-			if h, ok := workload.FirstBlocking(holders, f.Own); ok {
-				return false, heldMessage(h, topology.DomainRef{Key: c.Key, Value: c.Value}, f.Own)
-			}
+		if h, ok := workload.FirstBlockingOf(slices.Values(c.Holders), f.Own); ok {
+			return false, heldMessage(h, topology.DomainRef{Key: c.Key, Value: c.Value}, f.Own)
 		}
 	}
 	return true, ""

@@ -17,11 +17,7 @@ func TestNodeFactsAllows(t *testing.T) {
 	a, b, c := jobset("a"), jobset("b"), jobset("c")
 	ownA := &workload.Holder{Key: a, UID: "a-uid"}
 	heldBy := func(ref string, holders ...workload.Holder) []placement.HeldDomain {
-		m := map[workload.Holder]int{}
-		for _, h := range holders {
-			m[h]++
-		}
-		return []placement.HeldDomain{{Ref: topology.DomainRef{Key: pool, Value: ref}, Holders: m}}
+		return []placement.HeldDomain{{Ref: topology.DomainRef{Key: pool, Value: ref}, Holders: holders}}
 	}
 	tpu := func(n int64) workload.Resources { return workload.Resources{"google.com/tpu": n} }
 	for name, tc := range map[string]struct {
@@ -99,14 +95,14 @@ func TestNodeFactsAllows(t *testing.T) {
 		"a confined slice in a domain another workload runs in on another node": {
 			facts: placement.NodeFacts{Own: ownA, Confined: &placement.ConfinedDomain{
 				Key: pool, Value: "pool-1", Labelled: true,
-				Holders: []map[workload.Holder]int{{*ownA: 2}, {{Key: b, UID: "b-uid"}: 1}},
+				Holders: []workload.Holder{*ownA, {Key: b, UID: "b-uid"}},
 			}},
 			want: "node is in gke-nodepool=pool-1, held by JobSet ns/b",
 		},
 		"a confined slice in a domain only it runs in": {
 			facts: placement.NodeFacts{Own: ownA, Confined: &placement.ConfinedDomain{
 				Key: pool, Value: "pool-1", Labelled: true,
-				Holders: []map[workload.Holder]int{{*ownA: 2}},
+				Holders: []workload.Holder{*ownA},
 			}},
 			wantOK: true,
 		},

@@ -169,7 +169,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 		if v, ok := s.nodes.DomainOf(node, key); ok {
 			ref := topology.DomainRef{Key: key, Value: v}
 			if holders := s.domainHeld[ref]; len(holders) > 0 {
-				f.Held = append(f.Held, placement.HeldDomain{Ref: ref, Holders: maps.Clone(holders)})
+				f.Held = append(f.Held, placement.HeldDomain{Ref: ref, Holders: slices.Collect(maps.Keys(holders))})
 			}
 		}
 	}
@@ -195,8 +195,10 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 				nodes = []string{node}
 			}
 			for _, n := range nodes {
-				if holders := s.nodeHolders[n]; len(holders) > 0 {
-					c.Holders = append(c.Holders, maps.Clone(holders))
+				for h := range s.nodeHolders[n] {
+					if !slices.Contains(c.Holders, h) {
+						c.Holders = append(c.Holders, h)
+					}
 				}
 			}
 		}
