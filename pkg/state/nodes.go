@@ -503,7 +503,10 @@ func (s *State) sharedByMoveLocked(node string) Actions {
 	var acts Actions
 	told := map[workload.Holder]bool{}
 	for _, p := range s.podsOnNode[node] {
-		if p.holds == nil || told[*p.holds] {
+		// A pod assumed on the node is not running there yet: its bind
+		// may still fail, and the reservation's bounds keep it off the
+		// node if so (placement.SliceBounds.Excludes).
+		if p.holds == nil || p.Assumed || told[*p.holds] {
 			continue
 		}
 		other, ref, ok := s.domainHolderLocked(node, p.holds)
