@@ -23,6 +23,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -199,7 +200,7 @@ func TestPostFilterGangMember(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := newCluster(t)
 			var evicted atomic.Int32
-			pl := &Plugin{m: newEngine(c.st, &evicted)}
+			pl := &Plugin{m: newEngine(c.st, &evicted), nodes: nodeinfo.Snapshot{NodeInfo: c.nodeInfo}}
 			m := framework.NewDefaultNodeToStatus()
 			for n := range c.nodes {
 				m.Set(n, fwk.NewStatus(fwk.Unschedulable, "Insufficient google.com/tpu").WithPlugin("NodeResourcesFit"))
