@@ -45,6 +45,12 @@ func jobSet(name string, pods int32) *jobsetv1alpha2.JobSet {
 
 // ---- fixture ----
 
+// The tests on cluster are end to end, on the real engine: they check
+// what the engine decides behind the Manager interface — which victims a
+// plain pod may evict (TestEligible), that gang members are handled and
+// evict nothing here (TestPostFilterGangMember) — which a fake manager
+// would only echo. The glue itself is tested on the fake (glue_test.go).
+
 // cluster is a state of pools pool-1 and pool-2 (two nodes each) where
 // JobSet "a" (two pods) has pool "reserved" reserved and JobSet "b" runs
 // one pod on a node of pool "free".
