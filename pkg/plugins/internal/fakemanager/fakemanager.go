@@ -219,8 +219,8 @@ func (m *Manager) PreFilter(_ context.Context, pod *corev1.Pod, nodes admission.
 }
 
 // Filter implements admission.Manager.
-func (m *Manager) Filter(c *admission.Cycle, pod *corev1.Pod, node string, free func() workload.Resources) *admission.Status {
-	call := Call{Method: "Filter", Pod: Name(pod), Node: node}
+func (m *Manager) Filter(c *admission.Cycle, pod *corev1.Pod, node *corev1.Node, free func() workload.Resources) *admission.Status {
+	call := Call{Method: "Filter", Pod: Name(pod), Node: node.Name}
 	if m.readsFree {
 		call.Free = free()
 	}
