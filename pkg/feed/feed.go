@@ -1,11 +1,12 @@
 // Package feed builds the scheduler's one shared runtime and keeps its
 // state current: pkg/app builds it (New) before any plugin factory runs,
 // and every plugin of every profile attaches to it, so all of them share
-// one state, one set of informers and one expiry loop. Informers' objects
-// become the model here (API objects → state); what the state asks for
-// (activating pods, rejecting waiting pods, events) is carried out with
-// the framework's handles. The API writers are pkg/controllers', started
-// from here while this replica leads.
+// one state and one set of informers. Informers' objects become the model
+// here (API objects → state); what the state asks for (activating pods,
+// rejecting waiting pods, events) is carried out with the framework's
+// handles. The API writers, and the loops that act on the state over time
+// (expiry, usage reconcile), are pkg/controllers', started from here while
+// this replica leads.
 package feed
 
 import (
@@ -25,6 +26,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/utils/clock"
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
@@ -145,7 +147,13 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	rt.unsuspend.Store(un)
 	rt.watchSources(ctx, un)
 	rt.watchQueues(ctx)
-	go rt.expireLoop(ctx)
+	jobsets, err := jobsetclient.NewForConfig(jsonConfig(c.KubeConfig))
+	if err != nil {
+		return nil, err
+	}
+	expiry := controllers.NewExpirer(rt.state, rt.Act, c.Client, jobsets, rt.evictions(), clock.RealClock{}, time.Second)
+	rt.WhileLeading(ctx, expiry.Run)
+	usage := controllers.NewUsageReconciler(rt.state, rt.Act, rt.events, podInformer.Lister(), clock.RealClock{}, set.QuotaReconcile)
 	rt.WhileLeading(ctx, func(ctx context.Context) {
 		if !toolscache.WaitForCacheSync(ctx.Done(), podInformer.Informer().HasSynced) {
 			return
@@ -154,7 +162,7 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 		// decide on all of them now, from the state its informers built.
 		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
 		go rt.held.Run(ctx, controllers.HeldPodsClient(c.KubeConfig, c.Client), podInformer.Lister())
-		go rt.reconcileUsage(ctx, podInformer.Lister(), set.QuotaReconcile)
+		go usage.Run(ctx)
 		go rt.migrate.Run(ctx)
 		rt.evictions().Run(ctx, rt.state, c.Client, podInformer.Lister())
 	})
@@ -296,24 +304,6 @@ func feedInformer[T any](ctx context.Context, rt *Runtime, informer toolscache.S
 	return err
 }
 
-// expireLoop releases reservations past their deadline.
-func (rt *Runtime) expireLoop(ctx context.Context) {
-	ticker := time.NewTicker(time.Second)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-			if rt.Leading() {
-				// A standby holds no reservation or claim of its own, and
-				// ends nothing.
-				rt.Act(ctx, rt.state.Expire())
-			}
-		}
-	}
-}
-
 // Act carries out what the state asked for, outside its lock.
 func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	if acts.Empty() {
@@ -325,11 +315,6 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	rt.mu.Unlock()
 	for _, uid := range acts.Reject {
 		rejectWaiting(handles, uid, acts.Reason)
-	}
-	for _, e := range acts.Expired {
-		controllers.EndOverrun(ctx, rt.cluster.Client, func() (jobsetclient.Interface, error) {
-			return jobsetclient.NewForConfig(jsonConfig(rt.cluster.KubeConfig))
-		}, rt.evictions(), e)
 	}
 	if !rt.Leading() {
 		// Events tell users about decisions, which only the leader takes.
