@@ -99,11 +99,14 @@ func present(c *state.PodCycle, v membership) membership {
 	if w.Complete {
 		return v
 	}
-	v.wait = true
-	if w.Staged {
-		v.message = fmt.Sprintf("waiting for the first pod of %d of %d Jobs of %s to be created", w.MissingSlices, len(w.Active), w.Key)
-	} else {
-		v.message = fmt.Sprintf("waiting for %d of %d pods of %s to be created", w.MissingPods, w.ActivePods, w.Key)
-	}
+	v.wait, v.message = true, missingMessage(w)
 	return v
+}
+
+// missingMessage says which members of w's gang it waits for.
+func missingMessage(w *state.WorkloadFacts) string {
+	if w.Staged {
+		return fmt.Sprintf("waiting for the first pod of %d of %d Jobs of %s to be created", w.MissingSlices, len(w.Active), w.Key)
+	}
+	return fmt.Sprintf("waiting for %d of %d pods of %s to be created", w.MissingPods, w.ActivePods, w.Key)
 }

@@ -117,6 +117,9 @@ func (e *Engine) PreEnqueue(ctx context.Context, pod *corev1.Pod) *Status {
 type Cycle struct {
 	gang, alone bool
 	candidates  sets.Set[string]
+	// bounds are what every node of the pod must carry under its
+	// workload's reservation (nil: none covers the pod).
+	bounds *placement.SliceBounds
 	// planned is the snapshot a failed plan read (nil: no plan failed),
 	// which preemption may simulate on in the same cycle.
 	planned *state.Snapshot
@@ -133,7 +136,7 @@ func (c *Cycle) Candidates() sets.Set[string] {
 // PreFilter implements Manager.
 func (e *Engine) PreFilter(ctx context.Context, pod *corev1.Pod, nodes NodeSnapshot) (*Cycle, sets.Set[string], *Status) {
 	out := e.preFilter(ctx, pod, nodes)
-	c := &Cycle{gang: out.Gang, alone: out.Alone, candidates: out.Nodes, planned: out.Snapshot}
+	c := &Cycle{gang: out.Gang, alone: out.Alone, candidates: out.Nodes, bounds: out.Bounds, planned: out.Snapshot}
 	if out.Planned > 0 {
 		metrics.PlanningDuration.Observe(out.Planned.Seconds())
 	}
@@ -237,9 +240,18 @@ func (e *Engine) reportFailure(ref *corev1.ObjectReference, f *placement.Failure
 	e.notify.Normal(ref, reason, f.Message)
 }
 
-// Filter implements Manager.
-func (e *Engine) Filter(c *Cycle, pod *corev1.Pod, node string, free func() workload.Resources) *Status {
-	ok, reason := e.st.NodeAllowed(pod, node, free)
+// Filter implements Manager. The reservation's bounds are checked on the
+// node as the scheduler's cache has it, then the state's rules on the node
+// as the state has it: both are fed by one informer, through handlers that
+// run apart, so either may see a relabel first, and a pod must not follow
+// its node out of the domain reserved for its slice meanwhile.
+func (e *Engine) Filter(c *Cycle, pod *corev1.Pod, node *corev1.Node, free func() workload.Resources) *Status {
+	if c != nil && c.bounds != nil {
+		if why := c.bounds.Excludes(node.Labels); why != "" {
+			return newStatus(Unschedulable, why)
+		}
+	}
+	ok, reason := e.st.NodeFacts(pod, node.Name).Allows(free)
 	if ok {
 		return nil
 	}
@@ -262,7 +274,7 @@ func (e *Engine) PostFilter(ctx context.Context, c *Cycle, pod *corev1.Pod, f Fi
 
 // Preempt implements Manager.
 func (e *Engine) Preempt(ctx context.Context, c *Cycle, pod *corev1.Pod, nodes NodeSnapshot) (bool, *Status) {
-	v := e.st.Classify(pod)
+	v := Classify(e.st, pod)
 	if !v.Gang {
 		return false, nil
 	}

@@ -4,10 +4,18 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
 // PreFilterOutcome runs a pod's cycle as PreFilter does and returns the
 // whole outcome, for the tests to read what PreFilter maps to a status.
 func (e *Engine) PreFilterOutcome(ctx context.Context, pod *corev1.Pod, nodes NodeSnapshot) PreFilterOutcome {
 	return e.preFilter(ctx, pod, nodes)
+}
+
+// DecideGate is the gate's rule on a copy, for the table tests.
+func DecideGate(c state.PodCycle, behindHead bool) (state.Verdict, *quota.Problem) {
+	return decideGate(c, behindHead)
 }

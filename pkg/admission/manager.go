@@ -28,10 +28,10 @@ type Manager interface {
 	// (nil: any), or why it cannot be scheduled now. The Cycle it returns
 	// is immutable; the later steps of the same cycle read it.
 	PreFilter(ctx context.Context, pod *corev1.Pod, nodes NodeSnapshot) (*Cycle, sets.Set[string], *Status)
-	// Filter says whether pod may go on node as far as reservations,
-	// claims and exclusive domains go; free is what the node has left in
-	// the cycle's snapshot, read only when it matters.
-	Filter(c *Cycle, pod *corev1.Pod, node string, free func() workload.Resources) *Status
+	// Filter says whether pod may go on node, as the cycle's snapshot has
+	// it, as far as reservations, claims and exclusive domains go; free is
+	// what the node has left in that snapshot, read only when it matters.
+	Filter(c *Cycle, pod *corev1.Pod, node *corev1.Node, free func() workload.Resources) *Status
 	// PostFilter decides what a pod no node fits means for its workload.
 	PostFilter(ctx context.Context, c *Cycle, pod *corev1.Pod, f FilterFailure) *Status
 	// Preempt evicts whole workloads for a gang member whose cycle failed

@@ -49,7 +49,7 @@ type PostFilterOutcome struct {
 func PostFilter(st *state.State, pod *corev1.Pod, f FilterFailure) PostFilterOutcome {
 	switch {
 	case !f.PreFiltered:
-		if v := st.Classify(pod); v.Gang && !v.Wait && !v.Unresolvable && v.Member.Key.Source != workload.SourcePod {
+		if v := Classify(st, pod); v.Gang && !v.Wait && !v.Unresolvable && v.Member.Key.Source != workload.SourcePod {
 			return PostFilterOutcome{Actions: st.MemberUnschedulable(pod, f.Other)}
 		}
 		return PostFilterOutcome{}

@@ -55,15 +55,15 @@ func TestPreemptFor(t *testing.T) {
 			break
 		}
 	}
-	if out := admission.PreemptFor(st, member, st.Classify(member), nil, nothingRequested); out.Step != admission.NotTried {
+	if out := admission.PreemptFor(st, member, admission.Classify(st, member), nil, nothingRequested); out.Step != admission.NotTried {
 		t.Errorf("a member other than the head: %+v, want no preemption", out)
 	}
-	out := admission.PreemptFor(st, head, st.Classify(head), planned, nothingRequested)
+	out := admission.PreemptFor(st, head, admission.Classify(st, head), planned, nothingRequested)
 	if out.Step != admission.Preempting || len(out.Victims) != 1 || out.Victims[0].Key.Name != "low" || len(out.Victims[0].Pods) != 4 ||
 		out.Victims[0].Ref.Name != "low" || out.Snapshot == nil || out.Decision == nil || !out.Decision.Capacity {
 		t.Fatalf("the head: %+v, want low evicted whole for capacity", out)
 	}
-	again := admission.PreemptFor(st, head, st.Classify(head), nil, nothingRequested)
+	again := admission.PreemptFor(st, head, admission.Classify(st, head), nil, nothingRequested)
 	if again.Step != admission.Underway || !strings.Contains(again.Message, "waiting for preempted JobSet ns/low to terminate") {
 		t.Errorf("while low goes: %+v, want the head waiting for it", again)
 	}

@@ -29,6 +29,9 @@ type PreFilterOutcome struct {
 	// Nodes are the nodes the pod is restricted to (nil: none); empty
 	// with Code Unschedulable when the reserved room is used up.
 	Nodes sets.Set[string]
+	// Bounds are what every node of the pod must carry under its
+	// workload's reservation, held or decided (nil: none covers the pod).
+	Bounds *placement.SliceBounds
 	// Ref names the workload's object, for events.
 	Ref corev1.ObjectReference
 	// Failure is why the workload could not be admitted, to report.
@@ -85,6 +88,7 @@ func decidePreFilter(c *state.PodCycle, p Profile) PreFilterOutcome {
 			out.Code, out.Message = Unschedulable, fmt.Sprintf("%s already holds a reservation", key)
 			return out
 		}
+		out.Bounds = boundsOf(r, pod)
 		return out.restrict(reservedNodes(r, pod, c.SliceNodes), "the reserved room for the pod's slice is used up")
 	}
 	if c.Workload.PlacedWhole {
@@ -118,7 +122,7 @@ func decidePreFilter(c *state.PodCycle, p Profile) PreFilterOutcome {
 	}
 	res.FollowerTimeout = p.FollowerTimeout
 	d.Reserve, d.Generation = res, sn.Generation
-	out.Decision = d
+	out.Decision, out.Bounds = d, boundsOf(res, pod)
 	out.Reserved = state.DescribePlacement(sn.Self.Model, res)
 	out.EndsEarly = EndsEarly(sn, res)
 	var domain []string
@@ -147,7 +151,7 @@ func decideAlone(c *state.PodCycle, out PreFilterOutcome, d *state.Decision) Pre
 	if round == nil {
 		// Admitted already (on the nodes of its flavors), or not
 		// quota-managed (on any node).
-		out.FlavorNodes = c.AloneNodes
+		out.FlavorNodes, out.Bounds = c.AloneNodes, boundsOf(c.Reservation, c.Pod)
 		return out
 	}
 	res, nodes, fail := admitAlone(round)
@@ -157,8 +161,22 @@ func decideAlone(c *state.PodCycle, out PreFilterOutcome, d *state.Decision) Pre
 		return out.failed(fail, nil)
 	}
 	d.Reserve, d.RefusedReason = res, quota.ReasonQuotaExceeded
-	out.Decision, out.FlavorNodes = d, nodes
+	out.Decision, out.FlavorNodes, out.Bounds = d, nodes, boundsOf(res, c.Pod)
 	return out
+}
+
+// boundsOf are what every node of pod must carry under reservation r (nil:
+// r does not cover the pod).
+func boundsOf(r *state.Reservation, pod *state.Pod) *placement.SliceBounds {
+	if r == nil || r.Attempt != pod.Member.RestartAttempt {
+		return nil
+	}
+	sr := r.Slices[pod.Member.Slice]
+	if sr == nil {
+		return nil
+	}
+	b := sr.Bounds()
+	return &b
 }
 
 // reservedNodes are the nodes a member may use under reservation r: those

@@ -25,13 +25,17 @@ func QueueVerdict(r *state.QueueRound) quota.Verdict {
 	return quota.Decide(r.View, cands, r.Now, r.Starvation)[r.Key]
 }
 
-// Admit is whether pod may enter the active queue (State.Admit), with its
-// queue's verdict taken when it is a quota-managed workload's head: a
-// workload its queue does not admit now waits, gated, with the queue's
-// reason — unless only quota keeps it and it may reclaim quota by
-// preemption in a cycle. The verdict is recorded on the workload.
+// Admit is whether pod may enter the active queue (decideGate on
+// State.Gate's copy), with its queue's verdict taken when it is a
+// quota-managed workload's head: a workload its queue does not admit now
+// waits, gated, with the queue's reason — unless only quota keeps it and it
+// may reclaim quota by preemption in a cycle. The verdict is recorded on
+// the workload.
 func Admit(st *state.State, pod *corev1.Pod) state.Verdict {
-	v := st.Admit(pod)
+	v, record := decideGate(st.Gate(pod, true), true)
+	if record != nil {
+		st.RecordQueueVerdict(v.Member.Key, record)
+	}
 	r := v.Queue
 	if r == nil {
 		return v

@@ -50,7 +50,12 @@ func Setup(ctx context.Context, opts *options.Options) (*schedulerserverconfig.C
 	// informer, controller or permission beyond upstream's.
 	var rt *feed.Runtime
 	if enablesOurPlugins(profiles) {
-		if rt, err = newRuntime(ctx, &cc, profiles, recorders); err != nil {
+		rt, err = NewRuntime(ctx, Scheduler{
+			Client: cc.Client, KubeConfig: cc.KubeConfig, Informers: cc.InformerFactory,
+			Recorder: func(profile string) events.EventRecorder { return recorders(profile) },
+			Profiles: profiles, LeaderElection: cc.LeaderElection != nil,
+		})
+		if err != nil {
 			return nil, nil, err
 		}
 	}
@@ -88,26 +93,6 @@ func Setup(ctx context.Context, opts *options.Options) (*schedulerserverconfig.C
 		rt.Lead()
 	}
 	return &cc, sched, nil
-}
-
-// newRuntime builds our runtime from the profiles' arguments, its events
-// recorded as the profile the settings came from.
-func newRuntime(ctx context.Context, cc *schedulerserverconfig.CompletedConfig, profiles []schedulerconfig.KubeSchedulerProfile,
-	recorders func(string) events.EventRecorderLogger) (*feed.Runtime, error) {
-	set, owner, err := Settings(profiles)
-	if err != nil {
-		return nil, err
-	}
-	return feed.New(ctx, feed.Config{
-		Cluster: feed.Cluster{
-			Client:     cc.Client,
-			KubeConfig: cc.KubeConfig,
-			Informers:  cc.InformerFactory,
-			Recorder:   recorders(owner),
-		},
-		Settings:        set,
-		AwaitLeadership: cc.LeaderElection != nil,
-	})
 }
 
 // Settings reads what the whole scheduler shares from the profiles'

@@ -282,7 +282,7 @@ func TestMigratorMovesASliceOnceAndTellsIt(t *testing.T) {
 	}
 	// The pool is kept for the workload while its pods are recreated.
 	other := builders.Pod("ns", "other").UID("other").Scheduler(migrateScheduler).Obj()
-	if ok, why := f.st.NodeAllowed(other, "flex-a-node-2", func() workload.Resources { return nil }); ok || !strings.Contains(why, "move here off nodes being recycled") {
+	if ok, why := nodeAllowed(f.st, other, "flex-a-node-2", func() workload.Resources { return nil }); ok || !strings.Contains(why, "move here off nodes being recycled") {
 		t.Errorf("another pod may go to the kept pool: %v, %q", ok, why)
 	}
 	again := f.m.Round(t.Context())
@@ -346,4 +346,9 @@ func TestMigratorWaitsForAnEarlierMove(t *testing.T) {
 	if len(moves) != 2 || moves[0].Evict || moves[1].Evict || !strings.Contains(moves[0].Why, "one move at a time") {
 		t.Errorf("moves %+v, want both slices waiting for the placement under way", moves)
 	}
+}
+
+// nodeAllowed asks the Filter rule of pod on node as the scheduler does.
+func nodeAllowed(s *state.State, pod *corev1.Pod, node string, free func() workload.Resources) (bool, string) {
+	return s.NodeFacts(pod, node).Allows(free)
 }

@@ -1,11 +1,13 @@
 // Package feed builds the scheduler's one shared runtime and keeps its
 // state current: pkg/app builds it (New) before any plugin factory runs,
 // and every plugin of every profile attaches to it, so all of them share
-// one state, one set of informers and one expiry loop. Informers' objects
-// become the model here (API objects → state); what the state asks for
-// (activating pods, rejecting waiting pods, events) is carried out with
-// the framework's handles. The API writers are pkg/controllers', started
-// from here while this replica leads.
+// one state and one set of informers, from one factory per API group
+// (informers.go). Informers' objects become the model here (API objects →
+// state); what the state asks for (activating pods, rejecting waiting
+// pods, events) is carried out with the framework's handles. The API
+// writers, and the loops that act on the state over time (expiry, usage
+// reconcile), are pkg/controllers', started from here while this replica
+// leads.
 package feed
 
 import (
@@ -25,10 +27,13 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/utils/clock"
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
+	spclient "sigs.k8s.io/scheduler-plugins/pkg/generated/clientset/versioned"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
+	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -38,9 +43,12 @@ import (
 type Runtime struct {
 	mu      sync.Mutex
 	cluster Cluster
-	state   *state.State
-	handles []fwk.Handle
-	events  *controllers.EventSink
+	// informers are the factories of the informers the runtime asks for
+	// itself, one per API group.
+	informers factories
+	state     *state.State
+	handles   []fwk.Handle
+	events    *controllers.EventSink
 	// settings are every profile's: the workload model and the queues
 	// depend on them, and there is one of each.
 	settings admission.Settings
@@ -72,10 +80,6 @@ type Runtime struct {
 	// unsuspend is the controller that starts queued Jobs and JobSets
 	// (nil until the Job informer is set up).
 	unsuspend atomic.Pointer[controllers.Unsuspender]
-	// requests is the one ProvisioningRequest informer, which the
-	// consumer feed and the provisioning controller share (see
-	// requestInformer).
-	requests requestInformer
 }
 
 // OnPodDeleted registers a function called for every deleted pod, after
@@ -88,17 +92,20 @@ func (rt *Runtime) OnPodDeleted(f func(*corev1.Pod)) {
 
 // Cluster is what one scheduler's runtime reads and writes the cluster
 // with: the scheduler's own client, configuration, informer factory and
-// event recorder, which every framework handle of that scheduler returns.
+// event recorder, which every framework handle of that scheduler returns,
+// and the clients of the custom APIs, which pkg/app makes (speaking JSON:
+// custom resources speak nothing else).
 type Cluster struct {
 	Client     kubernetes.Interface
 	KubeConfig *rest.Config
 	Informers  informers.SharedInformerFactory
 	Recorder   events.EventRecorder
-}
-
-// ClusterOf is the cluster a framework handle reads and writes.
-func ClusterOf(h fwk.Handle) Cluster {
-	return Cluster{Client: h.ClientSet(), KubeConfig: h.KubeConfig(), Informers: h.SharedInformerFactory(), Recorder: h.EventRecorder()}
+	// Multislice reads and writes multislice.dev, ComputeClasses and
+	// ProvisioningRequests; JobSets and PodGroups, JobSets and
+	// scheduler-plugins' PodGroups.
+	Multislice multisliceclient.Interface
+	JobSets    jobsetclient.Interface
+	PodGroups  spclient.Interface
 }
 
 // Config is what a runtime is built from.
@@ -118,7 +125,7 @@ type Config struct {
 // of every profile finds the same whole runtime.
 func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	set, c := cfg.Settings, cfg.Cluster
-	rt := &Runtime{cluster: c, settings: set, defaultDomainKey: set.DefaultDomainKey}
+	rt := &Runtime{cluster: c, informers: newFactories(c), settings: set, defaultDomainKey: set.DefaultDomainKey}
 	if cfg.AwaitLeadership {
 		rt.awaitLeadership()
 	}
@@ -145,7 +152,9 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	rt.unsuspend.Store(un)
 	rt.watchSources(ctx, un)
 	rt.watchQueues(ctx)
-	go rt.expireLoop(ctx)
+	expiry := controllers.NewExpirer(rt.state, rt.Act, c.Client, c.JobSets, rt.evictions(), clock.RealClock{}, time.Second)
+	rt.WhileLeading(ctx, expiry.Run)
+	usage := controllers.NewUsageReconciler(rt.state, rt.Act, rt.events, podInformer.Lister(), clock.RealClock{}, set.QuotaReconcile)
 	rt.WhileLeading(ctx, func(ctx context.Context) {
 		if !toolscache.WaitForCacheSync(ctx.Done(), podInformer.Informer().HasSynced) {
 			return
@@ -154,7 +163,7 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 		// decide on all of them now, from the state its informers built.
 		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
 		go rt.held.Run(ctx, controllers.HeldPodsClient(c.KubeConfig, c.Client), podInformer.Lister())
-		go rt.reconcileUsage(ctx, podInformer.Lister(), set.QuotaReconcile)
+		go usage.Run(ctx)
 		go rt.migrate.Run(ctx)
 		rt.evictions().Run(ctx, rt.state, c.Client, podInformer.Lister())
 	})
@@ -237,7 +246,7 @@ func (rt *Runtime) State() *state.State { return rt.state }
 func (rt *Runtime) Events() *controllers.EventSink { return rt.events }
 
 func (rt *Runtime) watchPods(ctx context.Context) error {
-	return feedInformer(ctx, rt, rt.cluster.Informers.Core().V1().Pods().Informer(), rt.state.UpsertPod, func(pod *corev1.Pod) state.Actions {
+	_, err := feedInformer(ctx, rt, rt.informers.kube.Core().V1().Pods().Informer(), rt.state.UpsertPod, func(pod *corev1.Pod) state.Actions {
 		acts := rt.state.DeletePod(pod)
 		rt.mu.Lock()
 		fs := rt.onDelete
@@ -247,16 +256,17 @@ func (rt *Runtime) watchPods(ctx context.Context) error {
 		}
 		return acts
 	})
+	return err
 }
 
 // watchNodes feeds the nodes, each with its lifetime (recorded first, so
 // that the node enters the state with it), and keeps lifetimes current as
 // ComputeClasses change.
 func (rt *Runtime) watchNodes(ctx context.Context) error {
-	nodes := rt.cluster.Informers.Core().V1().Nodes()
+	nodes := rt.informers.kube.Core().V1().Nodes()
 	lifetimes := &nodeLifetimes{st: rt.state, nodes: nodes.Lister()}
 	go rt.watchComputeClasses(ctx, lifetimes)
-	return feedInformer(ctx, rt, nodes.Informer(), func(n *corev1.Node) state.Actions {
+	_, err := feedInformer(ctx, rt, nodes.Informer(), func(n *corev1.Node) state.Actions {
 		lifetimes.set(n)
 		acts := rt.state.UpsertNode(n)
 		if n.Spec.Unschedulable {
@@ -268,12 +278,14 @@ func (rt *Runtime) watchNodes(ctx context.Context) error {
 		lifetimes.bounded.Delete(n.Name)
 		return rt.state.DeleteNode(n.Name)
 	})
+	return err
 }
 
 // feedInformer passes an informer's objects of type T to the state and
-// carries out what it answers.
-func feedInformer[T any](ctx context.Context, rt *Runtime, informer toolscache.SharedIndexInformer, upsert, del func(T) state.Actions) error {
-	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+// carries out what it answers. The registration has synced once the
+// state saw every object listed.
+func feedInformer[T any](ctx context.Context, rt *Runtime, informer toolscache.SharedIndexInformer, upsert, del func(T) state.Actions) (toolscache.ResourceEventHandlerRegistration, error) {
+	return informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			if o, ok := obj.(T); ok {
 				rt.Act(ctx, upsert(o))
@@ -293,25 +305,6 @@ func feedInformer[T any](ctx context.Context, rt *Runtime, informer toolscache.S
 			}
 		},
 	})
-	return err
-}
-
-// expireLoop releases reservations past their deadline.
-func (rt *Runtime) expireLoop(ctx context.Context) {
-	ticker := time.NewTicker(time.Second)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-			if rt.Leading() {
-				// A standby holds no reservation or claim of its own, and
-				// ends nothing.
-				rt.Act(ctx, rt.state.Expire())
-			}
-		}
-	}
 }
 
 // Act carries out what the state asked for, outside its lock.
@@ -325,11 +318,6 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	rt.mu.Unlock()
 	for _, uid := range acts.Reject {
 		rejectWaiting(handles, uid, acts.Reason)
-	}
-	for _, e := range acts.Expired {
-		controllers.EndOverrun(ctx, rt.cluster.Client, func() (jobsetclient.Interface, error) {
-			return jobsetclient.NewForConfig(jsonConfig(rt.cluster.KubeConfig))
-		}, rt.evictions(), e)
 	}
 	if !rt.Leading() {
 		// Events tell users about decisions, which only the leader takes.
@@ -345,7 +333,7 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	if len(acts.Activate) == 0 || len(handles) == 0 {
 		return
 	}
-	lister := rt.cluster.Informers.Core().V1().Pods().Lister()
+	lister := rt.informers.kube.Core().V1().Pods().Lister()
 	pods := make(map[string]*corev1.Pod, len(acts.Activate))
 	for _, ref := range acts.Activate {
 		pod, err := lister.Pods(ref.Namespace).Get(ref.Name)

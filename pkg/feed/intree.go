@@ -5,7 +5,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	schedv1beta1 "k8s.io/api/scheduling/v1beta1"
-	"k8s.io/client-go/informers"
 	toolscache "k8s.io/client-go/tools/cache"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -18,11 +17,11 @@ var inTreePodGroupAPI = struct{ groupVersion, resource string }{schedv1beta1.Sch
 
 // startInTreePodGroupInformer feeds Kubernetes PodGroups to the state: a
 // gang group is a workload of one slice of minCount pods; a basic group
-// is none (its pods are plain pods).
-func (rt *Runtime) startInTreePodGroupInformer(ctx context.Context) (toolscache.SharedIndexInformer, error) {
-	factory := informers.NewSharedInformerFactory(rt.cluster.Client, 0)
-	informer := factory.Scheduling().V1beta1().PodGroups().Informer()
-	err := rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
+// is none (its pods are plain pods). They come from the scheduler's own
+// informer factory, which holds the other groups Kubernetes serves.
+func (rt *Runtime) startInTreePodGroupInformer(ctx context.Context) (toolscache.InformerSynced, error) {
+	informer := rt.informers.kube.Scheduling().V1beta1().PodGroups().Informer()
+	reg, err := rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
 		pg, ok := obj.(*schedv1beta1.PodGroup)
 		if !ok {
 			return derived{}, false
@@ -39,6 +38,6 @@ func (rt *Runtime) startInTreePodGroupInformer(ctx context.Context) (toolscache.
 	if err != nil {
 		return nil, err
 	}
-	factory.Start(ctx.Done())
-	return informer, nil
+	rt.informers.kube.Start(ctx.Done())
+	return reg.HasSynced, nil
 }

@@ -21,7 +21,7 @@ import (
 // returns that controller, for the JobSet informer to feed.
 func (rt *Runtime) watchJobs(ctx context.Context) *controllers.Unsuspender {
 	logger := klog.FromContext(ctx)
-	jobs := rt.cluster.Informers.Batch().V1().Jobs()
+	jobs := rt.informers.kube.Batch().V1().Jobs()
 	informer := jobs.Informer()
 	st := rt.state
 	un := controllers.NewUnsuspender(st, rt.events, rt.cluster.Client.BatchV1(), jobs.Lister(), rt.defaultDomainKey, rt.workloads.Write)

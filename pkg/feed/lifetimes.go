@@ -13,8 +13,6 @@ import (
 
 	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/computeclass"
-	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
-	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
 	cloudlisters "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/cloud/v1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
@@ -105,13 +103,7 @@ func (rt *Runtime) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
 		}
 		interval = min(2*interval, apiPollMax)
 	}
-	client, err := multisliceclient.NewForConfig(jsonConfig(rt.cluster.KubeConfig))
-	if err != nil {
-		klog.FromContext(ctx).Error(err, "Watching ComputeClasses")
-		return
-	}
-	factory := multisliceinformers.NewSharedInformerFactory(client, 0)
-	informer := factory.Cloud().V1().ComputeClasses()
+	informer := rt.informers.multislice.Cloud().V1().ComputeClasses()
 	changed := func(obj any) {
 		if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 			obj = tomb.Obj
@@ -120,14 +112,15 @@ func (rt *Runtime) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
 			l.resync(c.Name)
 		}
 	}
-	if _, err := informer.Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+	reg, err := informer.Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: changed, UpdateFunc: func(_, obj any) { changed(obj) }, DeleteFunc: changed,
-	}); err != nil {
+	})
+	if err != nil {
 		klog.FromContext(ctx).Error(err, "Watching ComputeClasses")
 		return
 	}
-	factory.Start(ctx.Done())
-	if !toolscache.WaitForCacheSync(ctx.Done(), informer.Informer().HasSynced) {
+	rt.informers.multislice.Start(ctx.Done())
+	if !toolscache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
 		return
 	}
 	l.mu.Lock()

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -15,8 +14,6 @@ import (
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
-	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
-	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
 	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -64,10 +61,11 @@ func (f *checkFeed) set(ctx context.Context, ac *multislicev1alpha1.AdmissionChe
 // startCheckFeed feeds AdmissionChecks and ProvisioningRequestConfigs, and
 // starts the provisioning controller once the ProvisioningRequest API is
 // served.
-func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinformers.SharedInformerFactory, client multisliceclient.Interface, kube kubernetes.Interface, pods corelisters.PodLister, workloads listers.WorkloadLister) ([]toolscache.InformerSynced, error) {
-	v1 := factory.Multislice().V1alpha1()
+func (rt *Runtime) startCheckFeed(ctx context.Context, pods corelisters.PodLister, workloads listers.WorkloadLister) ([]toolscache.InformerSynced, error) {
+	v1 := rt.informers.multislice.Multislice().V1alpha1()
+	kube := rt.cluster.Client
 	f := &checkFeed{rt: rt, checks: v1.AdmissionChecks().Lister(), configs: v1.ProvisioningRequestConfigs().Lister()}
-	if _, err := v1.AdmissionChecks().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+	checks, err := v1.AdmissionChecks().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { f.setObj(ctx, obj) },
 		UpdateFunc: func(_, obj any) { f.setObj(ctx, obj) },
 		DeleteFunc: func(obj any) {
@@ -78,7 +76,8 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinforme
 				rt.Act(ctx, rt.state.SetAdmissionCheck(ac.Name, nil))
 			}
 		},
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	// A request is owned by its Workload object: one written may let a
@@ -90,11 +89,12 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinforme
 		return nil, err
 	}
 	// A config changes every check that names it.
-	if _, err := v1.ProvisioningRequestConfigs().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+	configs, err := v1.ProvisioningRequestConfigs().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    func(any) { f.resync(ctx) },
 		UpdateFunc: func(_, _ any) { f.resync(ctx) },
 		DeleteFunc: func(any) { f.resync(ctx) },
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	go func() {
@@ -104,12 +104,11 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinforme
 			if err == nil && status == state.APIServed {
 				f.served.Store(true)
 				f.resync(ctx)
-				c := controllers.NewProvisioner(rt.state, rt.Act, rt.events, rt.evictions(), client, kube, pods, workloads)
-				requests, err := rt.requests.get(rt.cluster.KubeConfig)
-				if err == nil {
-					err = c.Start(ctx, requests, rt.WhileLeading)
-					rt.requests.start(ctx)
-				}
+				c := controllers.NewProvisioner(rt.state, rt.Act, rt.events, rt.evictions(), rt.cluster.Multislice, kube, pods, workloads)
+				// The consumer feed's informer, which this one shares.
+				requests := rt.informers.multislice.Autoscaling().V1().ProvisioningRequests()
+				err := c.Start(ctx, requests, rt.WhileLeading)
+				rt.informers.multislice.Start(ctx.Done())
 				if err != nil {
 					klog.FromContext(ctx).Error(err, "Starting the provisioning controller")
 					return
@@ -126,7 +125,7 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, factory multisliceinforme
 			interval = min(2*interval, apiPollMax)
 		}
 	}()
-	return []toolscache.InformerSynced{v1.AdmissionChecks().Informer().HasSynced, v1.ProvisioningRequestConfigs().Informer().HasSynced}, nil
+	return []toolscache.InformerSynced{checks.HasSynced, configs.HasSynced}, nil
 }
 
 func (f *checkFeed) setObj(ctx context.Context, obj any) {

@@ -12,7 +12,6 @@ import (
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
-	multisliceinformers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/informers/externalversions"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/queuemodel"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
@@ -39,13 +38,12 @@ const (
 // LocalQueue) and namespaces into the state once the queue API is served,
 // and keeps their status, and the Workload objects, current.
 func (rt *Runtime) watchQueues(ctx context.Context) {
-	cfg := jsonConfig(rt.cluster.KubeConfig)
 	api := workloadAPI{
 		source:       state.QueueAPI,
 		groupVersion: multislicev1alpha1.SchemeGroupVersion.String(),
 		resource:     "clusterqueues",
 		start: func(ctx context.Context) (toolscache.InformerSynced, error) {
-			return rt.startQueueInformers(ctx, cfg)
+			return rt.startQueueInformers(ctx)
 		},
 		served: func() {
 			// Jobs and JobSets seen before the queue API was known to be
@@ -62,21 +60,24 @@ func (rt *Runtime) watchQueues(ctx context.Context) {
 
 // startQueueInformers starts every queue informer, and the status writer
 // once they have synced.
-func (rt *Runtime) startQueueInformers(ctx context.Context, cfg *rest.Config) (toolscache.InformerSynced, error) {
-	client, err := multisliceclient.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	factory := multisliceinformers.NewSharedInformerFactory(client, 0)
-	v1 := factory.Multislice().V1alpha1()
+func (rt *Runtime) startQueueInformers(ctx context.Context) (toolscache.InformerSynced, error) {
+	v1 := rt.informers.multislice.Multislice().V1alpha1()
 	st := rt.state
 	logger := klog.FromContext(ctx)
-	if err := feedInformer(ctx, rt, v1.ResourceFlavors().Informer(),
+	// Each feed has synced once the state saw every object listed.
+	var fed []toolscache.InformerSynced
+	feed := func(reg toolscache.ResourceEventHandlerRegistration, err error) error {
+		if err == nil {
+			fed = append(fed, reg.HasSynced)
+		}
+		return err
+	}
+	if err := feed(feedInformer(ctx, rt, v1.ResourceFlavors().Informer(),
 		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.SetFlavor(queuemodel.Flavor(rf)) },
-		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.DeleteFlavor(rf.Name) }); err != nil {
+		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.DeleteFlavor(rf.Name) })); err != nil {
 		return nil, err
 	}
-	if err := feedInformer(ctx, rt, v1.ClusterQueues().Informer(),
+	if err := feed(feedInformer(ctx, rt, v1.ClusterQueues().Informer(),
 		func(cq *multislicev1alpha1.ClusterQueue) state.Actions {
 			m, err := queuemodel.ClusterQueue(cq)
 			if err != nil {
@@ -86,10 +87,10 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, cfg *rest.Config) (t
 			}
 			return st.SetClusterQueue(m)
 		},
-		func(cq *multislicev1alpha1.ClusterQueue) state.Actions { return st.DeleteClusterQueue(cq.Name) }); err != nil {
+		func(cq *multislicev1alpha1.ClusterQueue) state.Actions { return st.DeleteClusterQueue(cq.Name) })); err != nil {
 		return nil, err
 	}
-	if err := feedInformer(ctx, rt, v1.LocalQueues().Informer(),
+	if err := feed(feedInformer(ctx, rt, v1.LocalQueues().Informer(),
 		func(lq *multislicev1alpha1.LocalQueue) state.Actions {
 			acts := st.SetLocalQueue(queuemodel.LocalQueue(lq))
 			if un := rt.unsuspend.Load(); un != nil {
@@ -101,30 +102,32 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, cfg *rest.Config) (t
 		},
 		func(lq *multislicev1alpha1.LocalQueue) state.Actions {
 			return st.DeleteLocalQueue(lq.Namespace, lq.Name)
-		}); err != nil {
+		})); err != nil {
 		return nil, err
 	}
-	nsInformer := rt.cluster.Informers.Core().V1().Namespaces().Informer()
-	if err := feedInformer(ctx, rt, nsInformer,
+	nsInformer := rt.informers.kube.Core().V1().Namespaces().Informer()
+	if err := feed(feedInformer(ctx, rt, nsInformer,
 		func(ns *corev1.Namespace) state.Actions { return st.SetNamespace(ns.Name, ns.Labels) },
-		func(ns *corev1.Namespace) state.Actions { return st.DeleteNamespace(ns.Name) }); err != nil {
+		func(ns *corev1.Namespace) state.Actions { return st.DeleteNamespace(ns.Name) })); err != nil {
 		return nil, err
 	}
 	workloads := v1.Workloads()
 	// What Workload objects record of admissions is part of the state:
 	// a scheduler that takes over charges running workloads as recorded.
-	if err := feedInformer(ctx, rt, workloads.Informer(),
+	if err := feed(feedInformer(ctx, rt, workloads.Informer(),
 		func(wl *multislicev1alpha1.Workload) state.Actions { return rt.feedRecords(wl, false) },
-		func(wl *multislicev1alpha1.Workload) state.Actions { return rt.feedRecords(wl, true) }); err != nil {
+		func(wl *multislicev1alpha1.Workload) state.Actions { return rt.feedRecords(wl, true) })); err != nil {
 		return nil, err
 	}
-	checksSynced, err := rt.startCheckFeed(ctx, factory, client, rt.cluster.Client, rt.cluster.Informers.Core().V1().Pods().Lister(), workloads.Lister())
+	checksSynced, err := rt.startCheckFeed(ctx, rt.informers.kube.Core().V1().Pods().Lister(), workloads.Lister())
 	if err != nil {
 		return nil, err
 	}
-	factory.Start(ctx.Done())
-	rt.cluster.Informers.Start(ctx.Done())
+	rt.informers.multislice.Start(ctx.Done())
+	// The namespaces come from the scheduler's own factory.
+	rt.informers.kube.Start(ctx.Done())
 
+	cfg := jsonConfig(rt.cluster.KubeConfig)
 	statusCfg := rest.CopyConfig(cfg)
 	statusCfg.QPS, statusCfg.Burst = statusQPS, statusBurst
 	statusClient, err := multisliceclient.NewForConfig(statusCfg)
@@ -138,11 +141,9 @@ func (rt *Runtime) startQueueInformers(ctx context.Context, cfg *rest.Config) (t
 		return nil, err
 	}
 	rt.workloads.Start(recordClient, workloads.Lister())
-	informers := []toolscache.InformerSynced{nsInformer.HasSynced, v1.ResourceFlavors().Informer().HasSynced,
-		v1.ClusterQueues().Informer().HasSynced, v1.LocalQueues().Informer().HasSynced, workloads.Informer().HasSynced}
-	informers = append(informers, checksSynced...)
+	fed = append(fed, checksSynced...)
 	synced := func() bool {
-		for _, s := range informers {
+		for _, s := range fed {
 			if !s() {
 				return false
 			}

@@ -7,16 +7,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
-	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
-	jobsetinformers "sigs.k8s.io/jobset/client-go/informers/externalversions"
 	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
 	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
-	spclient "sigs.k8s.io/scheduler-plugins/pkg/generated/clientset/versioned"
-	spinformers "sigs.k8s.io/scheduler-plugins/pkg/generated/informers/externalversions"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -86,32 +81,18 @@ func (rt *Runtime) rediscover(sources []workload.Source) {
 // discovery fails (throttling, server errors, timeouts) they wait. JobSets
 // are also fed to un, which starts queue-managed ones created suspended.
 func (rt *Runtime) watchSources(ctx context.Context, un *controllers.Unsuspender) {
-	cfg := rt.cluster.KubeConfig
 	disc := rt.cluster.Client.Discovery()
 	apis := []workloadAPI{
 		{source: workload.SourceJobSet, groupVersion: jobsetv1alpha2.GroupVersion.String(), resource: "jobsets", start: func(ctx context.Context) (toolscache.InformerSynced, error) {
-			return synced(rt.startJobSetInformer(ctx, cfg, un))
+			return rt.startJobSetInformer(ctx, un)
 		}},
-		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: func(ctx context.Context) (toolscache.InformerSynced, error) {
-			return synced(rt.startPodGroupInformer(ctx, cfg))
-		}},
-		{source: workload.SourceInTreePodGroup, groupVersion: inTreePodGroupAPI.groupVersion, resource: inTreePodGroupAPI.resource, start: func(ctx context.Context) (toolscache.InformerSynced, error) {
-			return synced(rt.startInTreePodGroupInformer(ctx))
-		}},
-		{source: workload.SourceProvisioningRequest, groupVersion: provisioningAPI.groupVersion, resource: provisioningAPI.resource, start: func(ctx context.Context) (toolscache.InformerSynced, error) {
-			return synced(rt.startConsumedRequestInformer(ctx, cfg))
-		}},
+		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: rt.startPodGroupInformer},
+		{source: workload.SourceInTreePodGroup, groupVersion: inTreePodGroupAPI.groupVersion, resource: inTreePodGroupAPI.resource, start: rt.startInTreePodGroupInformer},
+		{source: workload.SourceProvisioningRequest, groupVersion: provisioningAPI.groupVersion, resource: provisioningAPI.resource, start: rt.startConsumedRequestInformer},
 	}
 	for _, api := range apis {
 		go rt.discover(ctx, disc, api)
 	}
-}
-
-func synced(informer toolscache.SharedIndexInformer, err error) (toolscache.InformerSynced, error) {
-	if err != nil {
-		return nil, err
-	}
-	return informer.HasSynced, nil
 }
 
 func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterface, api workloadAPI) {
@@ -194,8 +175,9 @@ type derived struct {
 }
 
 // feedSource keeps the state's view of one workload source current.
-// derive returns false for objects of another type.
-func (rt *Runtime) feedSource(ctx context.Context, informer toolscache.SharedIndexInformer, derive func(obj any) (derived, bool)) error {
+// derive returns false for objects of another type. The registration
+// has synced once the state saw every object listed.
+func (rt *Runtime) feedSource(ctx context.Context, informer toolscache.SharedIndexInformer, derive func(obj any) (derived, bool)) (toolscache.ResourceEventHandlerRegistration, error) {
 	upsert := func(obj any) {
 		d, ok := derive(obj)
 		if !ok {
@@ -206,7 +188,7 @@ func (rt *Runtime) feedSource(ctx context.Context, informer toolscache.SharedInd
 		}
 		rt.Act(ctx, rt.state.UpsertSource(d.key, d.w, d.err, d.ref))
 	}
-	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+	return informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    upsert,
 		UpdateFunc: func(_, obj any) { upsert(obj) },
 		DeleteFunc: func(obj any) {
@@ -218,17 +200,12 @@ func (rt *Runtime) feedSource(ctx context.Context, informer toolscache.SharedInd
 			}
 		},
 	})
-	return err
 }
 
-func (rt *Runtime) startJobSetInformer(ctx context.Context, cfg *rest.Config, un *controllers.Unsuspender) (toolscache.SharedIndexInformer, error) {
-	client, err := jobsetclient.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	factory := jobsetinformers.NewSharedInformerFactory(client, 0)
-	informer := factory.Jobset().V1alpha2().JobSets().Informer()
-	err = rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
+func (rt *Runtime) startJobSetInformer(ctx context.Context, un *controllers.Unsuspender) (toolscache.InformerSynced, error) {
+	jobsets := rt.informers.jobsets.Jobset().V1alpha2().JobSets()
+	informer := jobsets.Informer()
+	reg, err := rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
 		js, ok := obj.(*jobsetv1alpha2.JobSet)
 		if !ok {
 			return derived{}, false
@@ -243,21 +220,16 @@ func (rt *Runtime) startJobSetInformer(ctx context.Context, cfg *rest.Config, un
 	if err != nil {
 		return nil, err
 	}
-	if err := rt.watchJobSetsForUnsuspend(informer, factory.Jobset().V1alpha2().JobSets().Lister(), cfg, un); err != nil {
+	if err := rt.watchJobSetsForUnsuspend(informer, jobsets.Lister(), un); err != nil {
 		return nil, err
 	}
-	factory.Start(ctx.Done())
-	return informer, nil
+	rt.informers.jobsets.Start(ctx.Done())
+	return reg.HasSynced, nil
 }
 
-func (rt *Runtime) startPodGroupInformer(ctx context.Context, cfg *rest.Config) (toolscache.SharedIndexInformer, error) {
-	client, err := spclient.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	factory := spinformers.NewSharedInformerFactory(client, 0)
-	informer := factory.Scheduling().V1alpha1().PodGroups().Informer()
-	err = rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
+func (rt *Runtime) startPodGroupInformer(ctx context.Context) (toolscache.InformerSynced, error) {
+	informer := rt.informers.podGroups.Scheduling().V1alpha1().PodGroups().Informer()
+	reg, err := rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
 		pg, ok := obj.(*schedv1alpha1.PodGroup)
 		if !ok {
 			return derived{}, false
@@ -274,19 +246,15 @@ func (rt *Runtime) startPodGroupInformer(ctx context.Context, cfg *rest.Config) 
 	if err != nil {
 		return nil, err
 	}
-	factory.Start(ctx.Done())
-	return informer, nil
+	rt.informers.podGroups.Start(ctx.Done())
+	return reg.HasSynced, nil
 }
 
 // watchJobSetsForUnsuspend feeds the JobSet informer's objects to un and
-// lets it update JobSets through a client of cfg.
-func (rt *Runtime) watchJobSetsForUnsuspend(informer toolscache.SharedIndexInformer, lister jobsetlisters.JobSetLister, cfg *rest.Config, un *controllers.Unsuspender) error {
-	client, err := jobsetclient.NewForConfig(jsonConfig(cfg))
-	if err != nil {
-		return err
-	}
-	un.WatchJobSets(lister, client)
-	_, err = informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
+// lets it update JobSets with the runtime's JobSet client.
+func (rt *Runtime) watchJobSetsForUnsuspend(informer toolscache.SharedIndexInformer, lister jobsetlisters.JobSetLister, un *controllers.Unsuspender) error {
+	un.WatchJobSets(lister, rt.cluster.JobSets)
+	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
 				un.JobSetChanged(js)

@@ -15,6 +15,13 @@ import (
 
 const subsystem = "multislice"
 
+// releaseReasons lists every state.ReleaseReason, the values of
+// multislice_reservation_releases_total's reason label, for its help and
+// the reference page generated from it (hack/gen-docs reads constants of
+// this package only). TestReservationReleasesHelpListsEveryReason fails
+// when pkg/state declares a reason missing here, or drops one listed.
+const releaseReasons = "timeout, restart, node_failure, deletion, preemption, member_failed, rejected_by_filters, node_moved, stale_at_commit"
+
 var (
 	// GangWait measures from a gang's first member waiting to all of its
 	// gang's pods bound.
@@ -37,7 +44,7 @@ var (
 	ReservationReleases = metrics.NewCounterVec(&metrics.CounterOpts{
 		Subsystem:      subsystem,
 		Name:           "reservation_releases_total",
-		Help:           "Reservations released before their workload was placed, by reason (timeout, restart, node_failure, deletion, preemption, member_failed, rejected_by_filters).",
+		Help:           "Reservations released before their workload was placed, by reason (" + releaseReasons + ").",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"reason"})
 	// PlanningDuration measures one decision of a whole gang's placement:

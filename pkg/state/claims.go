@@ -99,17 +99,6 @@ func (x *claimIndex) keepsCharge(key workload.Key) bool {
 	return c != nil && c.keepsCharge
 }
 
-// describe says why a node is kept for k.
-func (x *claimIndex) describe(k workload.Key) string {
-	if c := x.byWorkload[k]; c != nil && c.migration {
-		return fmt.Sprintf("node is kept for %s, whose pods move here off nodes being recycled", k)
-	}
-	if c := x.byWorkload[k]; c != nil && c.restart {
-		return fmt.Sprintf("node is kept for %s, which ran here and is restarting", k)
-	}
-	return fmt.Sprintf("node is kept for %s, which preempted the workload that ran here", k)
-}
-
 // drop ends key's claim, reporting whether it had one.
 func (x *claimIndex) drop(key workload.Key) bool {
 	c := x.byWorkload[key]
@@ -348,9 +337,6 @@ func (s *State) yieldsToLocked(holder, self workload.Key) bool {
 	return c != nil && c.restart && h != nil && w != nil && w.priority > h.priority
 }
 
-// describeClaimLocked says why a node is kept for k (the Filter rule's
-// wording; see claimIndex.describe).
-func (s *State) describeClaimLocked(k workload.Key) string { return s.claims.describe(k) }
 
 // expireClaimsLocked ends claims past their timeout (a restart hold's is
 // Options.RestartHold); a workload whose claim kept its charge gives its

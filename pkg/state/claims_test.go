@@ -100,7 +100,7 @@ func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 	}
 	node := claimed + "-node-0"
 	plain := unit.Pod("plain").TPU("4").Priority(1000).Obj()
-	if ok, why := f.s.NodeAllowed(plain, node, f.free(node)); ok || !strings.Contains(why, "kept for") {
+	if ok, why := nodeAllowed(f.s, plain, node, f.free(node)); ok || !strings.Contains(why, "kept for") {
 		t.Errorf("NodeAllowed(plain pod, %s) = %v, %q; want it kept for high", node, ok, why)
 	}
 	// Another waiting workload, even of higher priority, does not plan
@@ -111,7 +111,7 @@ func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 	}
 
 	f.commit(jsKey("high"))
-	if ok, why := f.s.NodeAllowed(plain, node, f.free(node)); ok || strings.Contains(why, "kept for") {
+	if ok, why := nodeAllowed(f.s, plain, node, f.free(node)); ok || strings.Contains(why, "kept for") {
 		t.Errorf("after high's commit NodeAllowed(plain pod, %s) = %v, %q; want its reservation, not the claim", node, ok, why)
 	}
 }
@@ -127,7 +127,7 @@ func claimedNode(t *testing.T, f *fixture, victims []*corev1.Pod, d *admission.P
 		node = sr.Domain + "-node-0"
 	}
 	plain = unit.Pod("plain").TPU("4").Obj()
-	if ok, _ := f.s.NodeAllowed(plain, node, f.free(node)); ok {
+	if ok, _ := nodeAllowed(f.s, plain, node, f.free(node)); ok {
 		t.Fatalf("%s is not kept for high", node)
 	}
 	return node, plain
@@ -147,7 +147,7 @@ func TestClaimEnds(t *testing.T) {
 			f, low, d := hotswapFixture(t)
 			node, plain := claimedNode(t, f, low, d)
 			end(f)
-			if ok, why := f.s.NodeAllowed(plain, node, f.free(node)); !ok {
+			if ok, why := nodeAllowed(f.s, plain, node, f.free(node)); !ok {
 				t.Errorf("after the claim ended NodeAllowed(plain pod, %s) = false, %q", node, why)
 			}
 		})

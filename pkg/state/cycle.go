@@ -46,6 +46,15 @@ type PodCycle struct {
 	// one (shared: read-only).
 	Alone      *AloneRound
 	AloneNodes []string
+	// Indexed: Pod is the state's record; otherwise (State.Gate only) it
+	// is derived from the pod as given, not indexed yet.
+	Indexed bool
+	// Check is, for State.Gate behind the head, why the workload's head
+	// waits for its provisioning check or its request (nil: it need not).
+	// Queue is what its queue's verdict reads when it is quota-managed
+	// and awaits admission (nil otherwise).
+	Check *CheckWait
+	Queue *QueueRound
 	// Plan is what planning the pod's gang reads, copied when the gang
 	// may plan: it is complete, holds no reservation but one past its
 	// deadline, does not run whole, and no failure decided at this
@@ -74,8 +83,11 @@ type WorkloadFacts struct {
 	MissingSlices, MissingPods, ActivePods int
 	// PlacedWhole: every active slice has all its pods placed.
 	PlacedWhole bool
-	// Head is the member the gang plans through ("": none).
-	Head types.UID
+	// Head is the member the gang plans through ("": none); HeadName its
+	// name; HeadValid that it is still an unplaced, live, current member.
+	Head      types.UID
+	HeadName  string
+	HeadValid bool
 	// Failure is why its last plan failed, at generation FailGen.
 	Failure *placement.Failure
 	FailGen uint64
@@ -111,11 +123,12 @@ func (s *State) cycle(pod *corev1.Pod, full bool) PodCycle {
 	defer s.mu.Unlock()
 	c := PodCycle{Now: s.opts.Clock.Now(), Generation: s.generation, Pod: s.pods[pod.UID]}
 	p := c.Pod
+	c.Indexed = p != nil
 	if p == nil || !p.Gang || p.MemberErr != nil {
 		return c
 	}
 	key := p.Member.Key
-	c.API = s.apis[key.Source]
+	c.API = s.registry.apis[key.Source]
 	w := s.workloads[key]
 	if w == nil {
 		return c
@@ -153,7 +166,7 @@ func (s *State) factsLocked(w *Workload) *WorkloadFacts {
 	f := &WorkloadFacts{Key: w.key, Ref: w.ref, Observed: w.observed, Err: w.err, Model: w.model,
 		Complete: w.complete, Failure: w.failure, FailGen: w.failGen}
 	if h := w.waitingHead; h != nil {
-		f.Head = h.UID
+		f.Head, f.HeadName, f.HeadValid = h.UID, h.Name, s.headValidLocked(w)
 	}
 	if w.model == nil {
 		return f

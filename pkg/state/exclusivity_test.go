@@ -70,23 +70,23 @@ func TestExclusivityComesFromTheWorkload(t *testing.T) {
 			if diff := cmp.Diff(tc.wantDomains, domains(f.mustPlan(jsKey("b")))); diff != "" {
 				t.Errorf("plan (-want +got):\n%s", diff)
 			}
-			ok, why := f.s.NodeAllowed(member, "pool-1-node-0", f.free("pool-1-node-0"))
+			ok, why := nodeAllowed(f.s, member, "pool-1-node-0", f.free("pool-1-node-0"))
 			if ok == tc.wantHeld || (tc.wantHeld && why != "node is in gke-nodepool=pool-1, held by PodGroup ns/pg") {
 				t.Errorf("NodeAllowed(JobSet member on pool-1) = %v %q, want held %v", ok, why, tc.wantHeld)
 			}
-			if ok, why := f.s.NodeAllowed(member, "pool-2-node-0", f.free("pool-2-node-0")); !ok {
+			if ok, why := nodeAllowed(f.s, member, "pool-2-node-0", f.free("pool-2-node-0")); !ok {
 				t.Errorf("NodeAllowed(JobSet member on pool-2) refused: %s", why)
 			}
 			// A plain pod is no more welcome in a held domain than another
 			// workload's slice.
-			if ok, _ := f.s.NodeAllowed(unit.Pod("plain").TPU("4").Obj(), "pool-1-node-0", f.free("pool-1-node-0")); ok == tc.wantHeld {
+			if ok, _ := nodeAllowed(f.s, unit.Pod("plain").TPU("4").Obj(), "pool-1-node-0", f.free("pool-1-node-0")); ok == tc.wantHeld {
 				t.Errorf("NodeAllowed(plain pod on pool-1) = %v, want held %v", ok, tc.wantHeld)
 			}
 			// Once the group is gone, the domain is free.
 			for _, p := range running {
 				f.deletePod(p)
 			}
-			if ok, why := f.s.NodeAllowed(member, "pool-1-node-0", f.free("pool-1-node-0")); !ok {
+			if ok, why := nodeAllowed(f.s, member, "pool-1-node-0", f.free("pool-1-node-0")); !ok {
 				t.Errorf("Check after the group's pods left refused: %s", why)
 			}
 		})
@@ -147,10 +147,10 @@ func TestRecreatedJobSet(t *testing.T) {
 	if diff := cmp.Diff(map[int]string{0: "pool-2", 1: "pool-3"}, domains(r)); diff != "" {
 		t.Errorf("plan (-want +got):\n%s", diff)
 	}
-	if ok, why := f.s.NodeAllowed(newPods[0], "pool-1-node-0", f.free("pool-1-node-0")); ok || why != "gke-nodepool=pool-1 is held by pods of a deleted JobSet ns/a of the same name (uid a-uid)" {
+	if ok, why := nodeAllowed(f.s, newPods[0], "pool-1-node-0", f.free("pool-1-node-0")); ok || why != "gke-nodepool=pool-1 is held by pods of a deleted JobSet ns/a of the same name (uid a-uid)" {
 		t.Errorf("NodeAllowed(new pod on the old pods' domain) = %v %q, want held", ok, why)
 	}
-	if ok, why := f.s.NodeAllowed(newPods[0], "pool-2-node-0", f.free("pool-2-node-0")); !ok {
+	if ok, why := nodeAllowed(f.s, newPods[0], "pool-2-node-0", f.free("pool-2-node-0")); !ok {
 		t.Errorf("NodeAllowed(new pod on a free domain) refused: %s", why)
 	}
 	if _, _, err := f.s.Commit(r, time.Minute); err != nil {
@@ -207,7 +207,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 		{w1, "pool-1-node-0", true},
 	}
 	for _, c := range checks {
-		ok, why := f.s.NodeAllowed(c.pod, c.node, f.free(c.node))
+		ok, why := nodeAllowed(f.s, c.pod, c.node, f.free(c.node))
 		if ok != c.wantOK || (!ok && why != "the room left on the node is reserved for PodGroup ns/pg") {
 			t.Errorf("NodeAllowed(%s, %s) = %v %q, want %v", c.pod.Name, c.node, ok, why, c.wantOK)
 		}
@@ -216,10 +216,10 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 	if got, node := f.reserve(w0); got != id || node != "pool-1-node-0" {
 		t.Fatalf("Reserve(worker 0) = %d on %s", got, node)
 	}
-	if ok, why := f.s.NodeAllowed(plainTPU, "pool-1-node-1", f.free("pool-1-node-1")); ok {
+	if ok, why := nodeAllowed(f.s, plainTPU, "pool-1-node-1", f.free("pool-1-node-1")); ok {
 		t.Errorf("NodeAllowed(plain TPU pod, pool-1-node-1) after a reserve elsewhere allowed, want refused (%s)", why)
 	}
-	if ok, why := f.s.NodeAllowed(plainTPU, "pool-1-node-0", func() workload.Resources {
+	if ok, why := nodeAllowed(f.s, plainTPU, "pool-1-node-0", func() workload.Resources {
 		return workload.Resources{wellknown.ResourceTPU: 4000, corev1.ResourcePods: 100000}
 	}); !ok {
 		t.Errorf("Check on the node whose room the member took refused: %s", why)
@@ -238,7 +238,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 	if want := (state.ReservedPod{Slice: 0, Node: "pool-1-node-0", Shape: -1, Order: 1}); got.Reserved[w1.UID] != want {
 		t.Errorf("extra member reserved as %+v, want %+v", got.Reserved[w1.UID], want)
 	}
-	if ok, _ := f.s.NodeAllowed(plainTPU, "pool-1-node-1", f.free("pool-1-node-1")); ok {
+	if ok, _ := nodeAllowed(f.s, plainTPU, "pool-1-node-1", f.free("pool-1-node-1")); ok {
 		t.Errorf("the room planned on pool-1-node-1 was given up")
 	}
 }
@@ -279,7 +279,7 @@ func TestUnconfinedGangIsAllOrNothing(t *testing.T) {
 				if f.s.Reservations() != 0 {
 					t.Errorf("%d reservations after a failed plan", f.s.Reservations())
 				}
-				if ok, why := f.s.NodeAllowed(unit.Pod("plain").TPU("4").Obj(), "pool-2-node-0", f.free("pool-2-node-0")); !ok {
+				if ok, why := nodeAllowed(f.s, unit.Pod("plain").TPU("4").Obj(), "pool-2-node-0", f.free("pool-2-node-0")); !ok {
 					t.Errorf("a failed plan keeps a plain pod out: %s", why)
 				}
 				return

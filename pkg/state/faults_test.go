@@ -1,10 +1,12 @@
 package state_test
 
 import (
-	"github.com/google/go-cmp/cmp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -171,7 +173,7 @@ func TestNodeRelabelledOutOfAReservedDomain(t *testing.T) {
 	if nodes, ok := f.s.MemberNodes(all[1]); ok && nodes.Has(moved) {
 		t.Errorf("member still offered %s, now in pool-3, for its slice in %s", moved, pool)
 	}
-	if ok, _ := f.s.NodeAllowed(all[1], moved, f.free(moved)); ok {
+	if ok, _ := nodeAllowed(f.s, all[1], moved, f.free(moved)); ok {
 		t.Errorf("Check lets a pod of a's slice (in %s) onto %s, now in pool-3 held by b", pool, moved)
 	}
 }
@@ -213,6 +215,40 @@ func TestNodeRelabelledUnderRunningPods(t *testing.T) {
 				t.Errorf("events (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A node relabelled into a pool another workload holds while a slice's
+// pod is being bound to it (assumed, not running) shares nothing yet: the
+// bind may still fail, and no DomainShared warning is given for it; once
+// the bind is confirmed, the two share the pool and both are told.
+func TestNodeRelabelledUnderABindingPodWarnsOfNothing(t *testing.T) {
+	f := newFixture(t, builders.V5ePools(3)...)
+	f.addRunning(unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj(), "pool-3-node-0", "pool-3-node-1")
+	all := f.addGang(unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj())
+	f.commit(jsKey("a"))
+	_, node := f.reserve(all[0])
+	f.reserve(all[1])
+	if res := f.s.Permit(all[1]); !res.Allow {
+		t.Fatalf("Permit = %+v", res)
+	}
+	relabelled := f.nodes[node].DeepCopy()
+	relabelled.Labels[wellknown.NodePoolLabel] = "pool-3"
+	for _, e := range f.addNodes(relabelled).Events {
+		if e.Reason == state.ReasonDomainShared {
+			t.Errorf("%s/%s told %s while its pod was only being bound: %s", e.Ref.Kind, e.Ref.Name, e.Reason, e.Message)
+		}
+	}
+	// The bind succeeds after all: now the two share pool-3, and both
+	// are told.
+	var told []string
+	for _, e := range f.bind(all[0], node).Events {
+		if e.Reason == state.ReasonDomainShared && e.Warning {
+			told = append(told, e.Ref.Name)
+		}
+	}
+	if want := []string{"a", "b"}; !slices.Equal(told, want) {
+		t.Errorf("after the bind succeeded, DomainShared told %v, want %v", told, want)
 	}
 }
 
@@ -465,7 +501,7 @@ func TestCommitRefusesAPlanTheClusterMovedUnder(t *testing.T) {
 			n.Labels[wellknown.NodePoolLabel] = "pool-9"
 			f.addNodes(n)
 		},
-		want: "left cloud.google.com/gke-nodepool=",
+		want: "was relabelled meanwhile: node is in gke-nodepool=pool-9, not in gke-nodepool=pool-",
 	}, {
 		name:  "node removed",
 		moved: func(f *fixture, r *state.Reservation) { f.s.DeleteNode(r.Slices[0].Slots[0].Node) },

@@ -457,3 +457,9 @@ func chargeOf(t testing.TB, s *state.State, key workload.Key) *quota.Charge {
 	}
 	return nil
 }
+
+// nodeAllowed asks the Filter rule of pod on node as the scheduler does:
+// the state's facts, then the rule on them.
+func nodeAllowed(s *state.State, pod *corev1.Pod, node string, free func() workload.Resources) (bool, string) {
+	return s.NodeFacts(pod, node).Allows(free)
+}

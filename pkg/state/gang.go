@@ -2,12 +2,10 @@ package state
 
 import (
 	"fmt"
-	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -63,7 +61,7 @@ func (s *State) classifyLocked(p *Pod) (Verdict, *Workload) {
 		return Verdict{Gang: true, Unresolvable: true, Message: p.MemberErr.Error()}, nil
 	}
 	m := p.Member
-	switch s.apis[m.Key.Source] {
+	switch s.registry.apis[m.Key.Source] {
 	case APINotServed:
 		// The API is definitely not served here: schedule as a plain pod.
 		return Verdict{}, nil
@@ -103,92 +101,4 @@ func (s *State) classifyLocked(p *Pod) (Verdict, *Workload) {
 		v.Wait, v.Message = true, why
 	}
 	return v, w
-}
-
-// Admit decides whether a pod may enter the active queue: a gang pod waits
-// until every member that can exist yet exists (all pods of the created
-// startup groups; only the leaders under JobSet's staged exclusive
-// placement), unless its workload already holds a reservation its slice is
-// in, or already runs whole.
-func (s *State) Admit(pod *corev1.Pod) Verdict {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.admitLocked(pod, true)
-}
-
-// Classify is Admit without holding members back behind their gang's
-// head: a member that reached a scheduling cycle may plan for its gang.
-func (s *State) Classify(pod *corev1.Pod) Verdict {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.admitLocked(pod, false)
-}
-
-func (s *State) admitLocked(pod *corev1.Pod, behindHead bool) Verdict {
-	p := s.podLocked(pod)
-	v, w := s.classifyLocked(p)
-	if !v.Gang || v.Wait || v.Unresolvable {
-		return v
-	}
-	if behindHead && s.pods[pod.UID] == nil {
-		// Not indexed yet: the informer will deliver it and re-activate
-		// it if it may go (upsertPodLocked). Scheduling cycles read only
-		// pods the state holds: a pod the gate lets through is one.
-		v.Wait, v.Message = true, fmt.Sprintf("waiting for the scheduler to observe pod %s/%s", pod.Namespace, pod.Name)
-		return v
-	}
-	if r := s.reservations[w.key]; r != nil && r.Attempt == w.model.RestartAttempt {
-		if _, in := r.Slices[v.Member.Slice]; in {
-			return v
-		}
-	}
-	// A pod not indexed yet whose slice is not active belongs to a startup
-	// group the complete gang does not include: it opens a new gang.
-	if w.complete && (s.pods[pod.UID] != nil || slices.Contains(w.active(), v.Member.Slice)) {
-		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() && s.headValidLocked(w) && w.waitingHead.UID != pod.UID {
-			// The gang plans through its head; the others wait, gated,
-			// until the head's plan is committed.
-			v.Wait = true
-			v.Message = fmt.Sprintf("waiting for %s to find room for %s", w.waitingHead.Name, w.key)
-			if w.failure != nil {
-				v.Message += ": " + w.failure.Message
-			}
-			return v
-		}
-		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() {
-			// A provisioning check holds the head until its capacity exists.
-			if cw := s.checkGateLocked(w); cw != nil {
-				v.Wait, v.Message, v.QueueReason = true, cw.message, cw.reason
-				v.QueueNeedsAction, v.QueueReasonTold = cw.needsAction, cw.told
-				// Shown on the Workload while no quota is reserved.
-				w.queueProblem.Store(&quota.Problem{Reason: cw.reason, Message: cw.message, Config: cw.needsAction})
-				return v
-			}
-		}
-		if behindHead && s.reservations[w.key] == nil && !w.placedWhole() && s.awaitingAdmissionLocked(w) {
-			// The head goes only when its queue lets it: quota, queue
-			// order and fair sharing are decided on this round, so a
-			// workload that may not be admitted waits gated instead of
-			// planning.
-			v.Queue = s.queueRoundLocked(w)
-		}
-		return v
-	}
-	if s.pods[pod.UID] == nil {
-		// Not indexed yet: the informer will deliver it and re-activate.
-		v.Wait, v.Message = true, fmt.Sprintf("waiting for the scheduler to observe pod %s/%s", pod.Namespace, pod.Name)
-		return v
-	}
-	slices, pods := w.missing()
-	v.Wait = true
-	if w.staged() {
-		v.Message = fmt.Sprintf("waiting for the first pod of %d of %d Jobs of %s to be created", slices, len(w.active()), w.key)
-	} else {
-		total := 0
-		for _, i := range w.active() {
-			total += w.model.Slices[i].Pods
-		}
-		v.Message = fmt.Sprintf("waiting for %d of %d pods of %s to be created", pods, total, w.key)
-	}
-	return v
 }

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -429,7 +430,7 @@ func TestClassify(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, builders.V5ePools(3)...)
 			p := tc.setup(f)
-			a, c := f.admit(p), f.s.Classify(p)
+			a, c := f.admit(p), admission.Classify(f.s, p)
 			if diff := cmp.Diff(tc.wantAdmit, verdict{a.Gang, a.Wait, a.Unresolvable}); diff != "" {
 				t.Errorf("Admit (-want +got):\n%s\nmessage: %q", diff, a.Message)
 			}

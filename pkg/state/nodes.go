@@ -116,123 +116,95 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 	return acts
 }
 
-// NodeAllowed is the Filter rule: whether pod may go on node as far as reservations and
-// exclusivity go: a node in a domain reserved for a slice takes only that
-// slice's pods; room other reservations planned on a node is left to them
-// (free is what the node has left, asked only when that matters); and a
-// confined slice never shares a domain with another workload's slice.
-func (s *State) NodeAllowed(pod *corev1.Pod, node string, free func() workload.Resources) (bool, string) {
+// NodeFacts copies, under one read lock, what the index holds about node
+// for pod: the inputs of the Filter rule (placement.NodeFacts.Allows),
+// which reads them alone. The state answers what is there, never whether
+// the pod may go.
+func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p := s.pods[pod.UID]
 	if p == nil {
 		p = s.derivePod(pod, nil)
 	}
+	f := placement.NodeFacts{Request: p.Request}
 	var self workload.Key
-	gang := p.Gang && p.MemberErr == nil && s.apis[p.Member.Key.Source] == APIServed
+	gang := p.Gang && p.MemberErr == nil && s.registry.apis[p.Member.Key.Source] == APIServed
 	if gang {
 		self = p.Member.Key
 	}
-	if ref, ok := s.nodeReserved[node]; ok && !(gang && ref.key == self && ref.slice == p.Member.Slice) {
-		r := s.reservations[ref.key]
-		sr := r.Slices[ref.slice]
-		return false, fmt.Sprintf("node is in %s=%s, reserved for slice %d of %s", sr.DomainKey, sr.Domain, ref.slice, ref.key)
+	if ref, ok := s.reservedRoom.nodeReserved[node]; ok && !(gang && ref.key == self && ref.slice == p.Member.Slice) {
+		sr := s.reservations[ref.key].Slices[ref.slice]
+		f.Reserved = &placement.ReservedSlice{Key: ref.key, Slice: ref.slice, DomainKey: sr.DomainKey, Domain: sr.Domain}
 	}
 	if k, ok := s.claimedForOther(node, self, gang); ok {
-		return false, s.describeClaimLocked(k)
-	}
-	if out := s.outstanding[node]; len(out) > 0 {
-		var others workload.Resources
-		var by workload.Key
-		for k, o := range out {
-			if gang && k == self {
-				continue
-			}
-			if others == nil {
-				others = workload.Resources{}
-			}
-			for name, v := range o {
-				others[name] += v
-			}
-			by = k
-		}
-		if others != nil {
-			left := free().Sub(others)
-			if left.Count(p.Request) == 0 {
-				return false, fmt.Sprintf("the room left on the node is reserved for %s", by)
-			}
+		f.Claim = &placement.NodeClaim{By: k, Kind: placement.PreemptionClaim}
+		if c := s.claims.of(k); c != nil && c.migration {
+			f.Claim.Kind = placement.MigrationClaim
+		} else if c != nil && c.restart {
+			f.Claim.Kind = placement.RestartClaim
 		}
 	}
-	var own *workload.Holder
+	for k, o := range s.reservedRoom.outstanding[node] {
+		if gang && k == self {
+			continue
+		}
+		if f.Outstanding == nil {
+			f.Outstanding = map[workload.Key]workload.Resources{}
+		}
+		f.Outstanding[k] = maps.Clone(o)
+	}
+	var w *Workload
 	if gang {
-		if w := s.workloads[self]; w != nil && w.model != nil {
-			own = &workload.Holder{Key: self, UID: p.Member.OwnerUID}
-			if own.UID == "" {
-				own.UID = w.model.UID
+		w = s.workloads[self]
+	}
+	if w != nil && w.model != nil {
+		// Pods of a deleted object of the same name are another holder.
+		f.Own = &workload.Holder{Key: self, UID: p.Member.OwnerUID}
+		if f.Own.UID == "" {
+			f.Own.UID = w.model.UID
+		}
+	}
+	for key := range s.domainHolders.heldKeys {
+		if v, ok := s.nodes.DomainOf(node, key); ok {
+			ref := topology.DomainRef{Key: key, Value: v}
+			if holders := s.domainHolders.domainHeld[ref]; len(holders) > 0 {
+				f.Held = append(f.Held, placement.HeldDomain{Ref: ref, Holders: slices.Collect(maps.Keys(holders))})
 			}
 		}
 	}
-	if h, ref, held := s.domainHolderLocked(node, own); held {
-		// A domain a confined slice runs in is its own until its last pod
-		// is gone: no other workload's pod, confined or not, joins it.
-		return false, heldMessage(h, ref, own)
+	if !gang {
+		return f
 	}
-	if gang {
-		if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
-			if sr := r.Slices[p.Member.Slice]; sr != nil && len(sr.NodeLabels) > 0 {
-				if n := s.nodes.Node(node); n == nil || !quota.AdmitsNode(sr.NodeLabels, n.Labels()) {
-					return false, "node is not of a flavor the pod's quota was charged to"
+	if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
+		if sr := r.Slices[p.Member.Slice]; sr != nil {
+			b := sr.Bounds()
+			f.Bounds = &b
+			if n := s.nodes.Node(node); n != nil {
+				f.Labels = n.Labels()
+			}
+		}
+	}
+	if w != nil && w.confines(p.Member.Slice) {
+		key := w.model.Slices[p.Member.Slice].DomainKey
+		c := &placement.ConfinedDomain{Key: key}
+		c.Value, c.Labelled = s.nodes.DomainOf(node, key)
+		if c.Labelled {
+			nodes := s.nodes.NodesOf(topology.DomainRef{Key: key, Value: c.Value})
+			if len(nodes) == 0 {
+				nodes = []string{node}
+			}
+			for _, n := range nodes {
+				for h := range s.domainHolders.nodeHolders[n] {
+					if !slices.Contains(c.Holders, h) {
+						c.Holders = append(c.Holders, h)
+					}
 				}
 			}
 		}
-		if w := s.workloads[self]; w != nil && w.confines(p.Member.Slice) {
-			if ok, why := s.domainFreeForLocked(w, p, node); !ok {
-				return false, why
-			}
-		}
+		f.Confined = c
 	}
-	return true, ""
-}
-
-// domainFreeForLocked checks a confined slice's pod against the whole
-// domain node lies in, not the node alone: no other workload's pod may run
-// anywhere in it (nodes move between pools when relabelled), and a slice
-// with a reservation stays in the domain it reserved.
-func (s *State) domainFreeForLocked(w *Workload, p *Pod, node string) (bool, string) {
-	key := w.model.Slices[p.Member.Slice].DomainKey
-	value, ok := s.nodes.DomainOf(node, key)
-	if !ok {
-		return false, fmt.Sprintf("node has no %s label: the pod's slice must stay in one such domain", wellknown.ShortLabel(key))
-	}
-	if r := s.reservations[w.key]; r != nil && r.Attempt == p.Member.RestartAttempt {
-		if sr := r.Slices[p.Member.Slice]; sr != nil && sr.Domain != "" && sr.DomainKey == key && sr.Domain != value {
-			return false, fmt.Sprintf("node is in %s=%s, not in %s, where the pod's slice is reserved", wellknown.ShortLabel(key), value, sr.Domain)
-		}
-	}
-	// Pods of a deleted object of the same name are another holder.
-	own := workload.Holder{Key: w.key, UID: p.Member.OwnerUID}
-	if own.UID == "" {
-		own.UID = w.model.UID
-	}
-	nodes := s.nodes.NodesOf(topology.DomainRef{Key: key, Value: value})
-	if len(nodes) == 0 {
-		nodes = []string{node}
-	}
-	for _, n := range nodes {
-		if h, ok := workload.FirstBlocking(s.nodeHolders[n], &own); ok {
-			return false, heldMessage(h, topology.DomainRef{Key: key, Value: value}, &own)
-		}
-	}
-	return true, ""
-}
-
-// heldMessage says that holder h keeps own (nil: a pod of no workload) out
-// of domain ref.
-func heldMessage(h workload.Holder, ref topology.DomainRef, own *workload.Holder) string {
-	if own != nil && h.Key == own.Key {
-		return fmt.Sprintf("%s=%s is held by pods of a deleted %s of the same name (uid %s)", wellknown.ShortLabel(ref.Key), ref.Value, h.Key, h.UID)
-	}
-	return fmt.Sprintf("node is in %s=%s, held by %s", wellknown.ShortLabel(ref.Key), ref.Value, h.Key)
+	return f
 }
 
 // RecordBlocked remembers a plain pod a reservation kept off a node, to
@@ -422,6 +394,25 @@ func (s *State) ReservedForOther(pod *corev1.Pod, node string) bool {
 	return p == nil || !p.Gang || p.Member.Key != ref.key || p.Member.Slice != ref.slice
 }
 
+// Bounds are what every node of the slice's pods must carry: its domain
+// and its flavors' labels (see placement.SliceBounds.Excludes).
+func (sr *SliceReservation) Bounds() placement.SliceBounds {
+	return placement.SliceBounds{DomainKey: sr.DomainKey, Domain: sr.Domain, NodeLabels: sr.NodeLabels}
+}
+
+// excludedLocked says why node, as the state has it, may not take a pod of
+// the reserved slice sr ("" when it may): placement.SliceBounds.Excludes,
+// the one rule for a node that leaves a reserved domain, which Filter,
+// Reserve and Permit ask here (a commit and the gate ask it of the nodes
+// they check). A node the state does not hold carries no label.
+func (s *State) excludedLocked(sr *SliceReservation, node string) string {
+	var labels map[string]string
+	if n := s.nodes.Node(node); n != nil {
+		labels = n.Labels()
+	}
+	return sr.Bounds().Excludes(labels)
+}
+
 // nodesCarryingLocked lists, sorted, the nodes that carry every label of
 // labels. The list is cached until a node changes: callers must not modify
 // it.
@@ -461,7 +452,10 @@ func (s *State) sharedByMoveLocked(node string) Actions {
 	var acts Actions
 	told := map[workload.Holder]bool{}
 	for _, p := range s.podsOnNode[node] {
-		if p.holds == nil || told[*p.holds] {
+		// A pod assumed on the node is not running there yet: its bind
+		// may still fail, and the reservation's bounds keep it off the
+		// node if so (placement.SliceBounds.Excludes).
+		if p.holds == nil || p.Assumed || told[*p.holds] {
 			continue
 		}
 		other, ref, ok := s.domainHolders.domainHolderLocked(node, p.holds)

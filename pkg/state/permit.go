@@ -9,8 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -46,7 +44,8 @@ func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
 		return 0
 	}
 	sr := r.Slices[p.Member.Slice]
-	if sr == nil {
+	if sr == nil || s.excludedLocked(sr, node) != "" {
+		// The node left the slice's bounds: no room here; Permit rejects.
 		return 0
 	}
 	rp := ReservedPod{Slice: p.Member.Slice, Node: node, Shape: -1, Order: r.reserves}
@@ -151,6 +150,13 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 	if r == nil || r.Attempt != w.model.RestartAttempt {
 		return PermitResult{Message: fmt.Sprintf("the reservation of %s was released", w.key), Ref: v.Ref}
 	}
+	if sr := r.Slices[p.Member.Slice]; sr != nil && p.Node != "" {
+		// Committed too: a member's failed bind is retried after the gate.
+		if why := s.excludedLocked(sr, p.Node); why != "" {
+			msg := fmt.Sprintf("the reservation of %s no longer holds: %s (node %s of slice %d)", w.key, why, p.Node, p.Member.Slice)
+			return PermitResult{Message: msg, Ref: v.Ref, Actions: s.releaseLocked(w.key, ReleaseNodeMoved, msg)}
+		}
+	}
 	if r.Committed {
 		return PermitResult{Allow: true}
 	}
@@ -247,14 +253,12 @@ func (s *State) staleLocked(w *Workload, r *Reservation) string {
 			return fmt.Sprintf("node %s of slice %d is gone", rp.Node, rp.Slice)
 		case !n.Usable:
 			return fmt.Sprintf("node %s of slice %d is not usable", rp.Node, rp.Slice)
-		case len(sr.NodeLabels) > 0 && !quota.AdmitsNode(sr.NodeLabels, n.Labels()):
-			return fmt.Sprintf("node %s of slice %d no longer carries the labels of its flavor", rp.Node, rp.Slice)
+		}
+		if why := sr.Bounds().Excludes(n.Labels()); why != "" {
+			return fmt.Sprintf("%s (node %s of slice %d)", why, rp.Node, rp.Slice)
 		}
 		if sr.Domain == "" {
 			continue
-		}
-		if v, ok := s.nodes.DomainOf(rp.Node, sr.DomainKey); !ok || v != sr.Domain {
-			return fmt.Sprintf("node %s of slice %d is no longer in %s=%s", rp.Node, rp.Slice, wellknown.ShortLabel(sr.DomainKey), sr.Domain)
 		}
 		if h, ok := s.domainHolders.blockingOn(rp.Node, &own); ok {
 			return fmt.Sprintf("node %s of slice %d is held by %s", rp.Node, rp.Slice, h.Key)

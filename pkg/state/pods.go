@@ -165,6 +165,9 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	if old != nil && old.Assumed && !p.Assumed && p.Node != "" {
 		// The binding is confirmed: a committed reservation may be done.
 		acts.merge(s.settleLocked(p.Member.Key))
+		// A node relabelled while the pod was being bound to it may have
+		// put it, now running, in a domain another workload holds.
+		acts.merge(s.sharedByMoveLocked(p.Node))
 	}
 	if p.Gang && p.MemberErr == nil {
 		w := s.workloads[p.Member.Key]

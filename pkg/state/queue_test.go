@@ -473,10 +473,10 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	if c := chargeOf(f.t, f.s, key); c == nil {
 		t.Fatalf("not charged")
 	}
-	if ok, _ := f.s.NodeAllowed(pod, "pool-1-node-0", f.free("pool-1-node-0")); !ok {
+	if ok, _ := nodeAllowed(f.s, pod, "pool-1-node-0", f.free("pool-1-node-0")); !ok {
 		t.Errorf("Check refused a node of the pod's flavor")
 	}
-	if ok, why := f.s.NodeAllowed(pod, gpu[0].Name, f.free(gpu[0].Name)); ok || !strings.Contains(why, "flavor") {
+	if ok, why := nodeAllowed(f.s, pod, gpu[0].Name, f.free(gpu[0].Name)); ok || !strings.Contains(why, "flavor") {
 		t.Errorf("Check on a node of no charged flavor = %v, %q", ok, why)
 	}
 	// Again: idempotent while the reservation lives.

@@ -203,12 +203,8 @@ func (s *State) slotsStillFitLocked(r *Reservation) error {
 			if n == nil {
 				return fmt.Errorf("node %s, planned for slice %d, was removed meanwhile", slot.Node, i)
 			}
-			labels := n.Labels()
-			if sr.Domain != "" && labels[sr.DomainKey] != sr.Domain {
-				return fmt.Errorf("node %s left %s=%s meanwhile", slot.Node, sr.DomainKey, sr.Domain)
-			}
-			if !quota.AdmitsNode(sr.NodeLabels, labels) {
-				return fmt.Errorf("node %s no longer carries the labels of slice %d's flavor", slot.Node, i)
+			if why := sr.Bounds().Excludes(n.Labels()); why != "" {
+				return fmt.Errorf("node %s, planned for slice %d, was relabelled meanwhile: %s", slot.Node, i, why)
 			}
 			if slot.Shape < len(sr.Shapes) {
 				add := planned[slot.Node]

@@ -232,7 +232,7 @@ func TestPermit(t *testing.T) {
 	// Settled: the bound pods hold the domains themselves.
 	other := unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj()
 	f.addJobSet(other)
-	if ok, why := f.s.NodeAllowed(builders.Member(other, 0, 0).Obj(), "pool-1-node-0", f.free("pool-1-node-0")); ok || !strings.Contains(why, "held by JobSet ns/a") {
+	if ok, why := nodeAllowed(f.s, builders.Member(other, 0, 0).Obj(), "pool-1-node-0", f.free("pool-1-node-0")); ok || !strings.Contains(why, "held by JobSet ns/a") {
 		t.Errorf("Check of another gang on a settled domain = %v %q, want held", ok, why)
 	}
 }
@@ -399,7 +399,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 				{all[2], "pool-2-node-0", true, ""},
 			}
 			for _, c := range checks {
-				ok, why := f.s.NodeAllowed(c.pod, c.node, f.free(c.node))
+				ok, why := nodeAllowed(f.s, c.pod, c.node, f.free(c.node))
 				if ok != c.wantOK || !strings.Contains(why, c.why) {
 					t.Errorf("NodeAllowed(%s, %s) = %v %q, want %v %q", c.pod.Name, c.node, ok, why, c.wantOK, c.why)
 				}
@@ -409,7 +409,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 			if got := names(acts.Activate); !containsOnce(got, "plain") {
 				t.Errorf("release activated %v, want plain exactly once", got)
 			}
-			if ok, why := f.s.NodeAllowed(plain, "pool-1-node-0", f.free("pool-1-node-0")); !ok && !strings.Contains(why, "held by") {
+			if ok, why := nodeAllowed(f.s, plain, "pool-1-node-0", f.free("pool-1-node-0")); !ok && !strings.Contains(why, "held by") {
 				t.Errorf("NodeAllowed(plain) after the release refused: %s", why)
 			}
 			// Nothing is remembered twice.
@@ -442,7 +442,7 @@ func TestPlainPodsKeptOutOfAHeldDomainReturnWhenAHolderLeaves(t *testing.T) {
 			running := f.addRunning(unit.JobSet("b").ReplicatedJob("slice", 1, 2).Obj(), "pool-1-node-0", "pool-1-node-1")
 			plain := unit.Pod("plain").TPU("1").Obj()
 			f.addPods(plain)
-			if ok, why := f.s.NodeAllowed(plain, "pool-1-node-0", f.free("pool-1-node-0")); ok || !strings.Contains(why, "held by") {
+			if ok, why := nodeAllowed(f.s, plain, "pool-1-node-0", f.free("pool-1-node-0")); ok || !strings.Contains(why, "held by") {
 				t.Fatalf("NodeAllowed(plain) = %v %q, want it kept out of b's pool", ok, why)
 			}
 			f.s.RecordBlocked(plain)

@@ -54,7 +54,7 @@ func restart(f *fixture, old []*corev1.Pod) *jobsetv1alpha2.JobSet {
 func heldFor(f *fixture, node string) (bool, string) {
 	other := unit.JobSet("other").ReplicatedJob("slice", 1, 2).Obj()
 	pods := f.addGang(other)
-	ok, why := f.s.NodeAllowed(pods[0], node, f.free(node))
+	ok, why := nodeAllowed(f.s, pods[0], node, f.free(node))
 	return !ok, why
 }
 

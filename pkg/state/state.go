@@ -104,23 +104,21 @@ const DefaultQuotaStarvation = 10 * time.Minute
 // provisioning checks (checks) and the admissions Workload objects record
 // (recorded). A State method is what crosses them.
 //
-// registry, domainHolders and reservedRoom are embedded rather than named
-// only because the Filter rule (NodeAllowed), which a concurrent change
-// moves out of this package, reads their fields by their former names;
-// every other caller names the part (s.reservedRoom.add).
+// Callers name the part (s.reservedRoom.add): no part is embedded, so
+// that none of their methods is promoted onto State.
 type State struct {
 	opts Options
 
-	mu sync.RWMutex
-	registry
-	nodes      *topology.Index
-	pods       map[types.UID]*Pod
-	podsOnNode map[string]map[types.UID]*Pod
-	workloads  map[workload.Key]*Workload
-	domainHolders
+	mu            sync.RWMutex
+	registry      registry
+	nodes         *topology.Index
+	pods          map[types.UID]*Pod
+	podsOnNode    map[string]map[types.UID]*Pod
+	workloads     map[workload.Key]*Workload
+	domainHolders domainHolders
 	// reservations: at most one per workload.
 	reservations map[workload.Key]*Reservation
-	reservedRoom
+	reservedRoom reservedRoom
 	// generation changes whenever something that could let a waiting
 	// workload in happens; a failed plan is not retried until it does.
 	generation uint64

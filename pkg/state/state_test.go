@@ -491,7 +491,7 @@ func TestSetAPIActivatesTheSourcesPods(t *testing.T) {
 	if v := f.admit(all[0]); v.Gang || v.Wait {
 		t.Errorf("Admit with the API not served = %+v, want a plain pod", v)
 	}
-	if ok, why := f.s.NodeAllowed(all[0], "pool-1-node-0", f.free("pool-1-node-0")); !ok {
+	if ok, why := nodeAllowed(f.s, all[0], "pool-1-node-0", f.free("pool-1-node-0")); !ok {
 		t.Errorf("Check of a pod of an unserved API refused: %s", why)
 	}
 	if acts := f.s.SetAPI(workload.SourceJobSet, state.APINotServed); !acts.Empty() {

@@ -7,6 +7,8 @@ package workload
 
 import (
 	"fmt"
+	"iter"
+	"maps"
 	"strings"
 	"time"
 
@@ -194,6 +196,11 @@ func (h Holder) Compare(o Holder) int {
 // Blocks own; false when none does. The least, not any: the answer (and
 // the message built from it) must not depend on map order.
 func FirstBlocking[V any](holders map[Holder]V, own *Holder) (Holder, bool) {
+	return FirstBlockingOf(maps.Keys(holders), own)
+}
+
+// FirstBlockingOf is FirstBlocking over a sequence of holders.
+func FirstBlockingOf(holders iter.Seq[Holder], own *Holder) (Holder, bool) {
 	var first Holder
 	found := false
 	for h := range holders {

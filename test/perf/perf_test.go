@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/events"
 	_ "k8s.io/component-base/logs/json/register"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -39,7 +40,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
@@ -100,18 +100,22 @@ const topic = "multislice"
 // run, the form the harness takes, while every workload's scheduler still
 // gets plugins of its own: the harness starts a new scheduler against a
 // new apiserver for each workload, and each scheduler needs one runtime
-// (state and informers), built, as the command builds it, before any of
-// its plugins, from the settings of our profile's configuration. The
-// profiles of one scheduler share its informer factory, which tells the
-// schedulers apart; a scheduler's runtime is dropped when its context
-// ends, so that no state outlives its workload.
+// (state and informers). The harness builds the scheduler itself (it
+// takes a registry, not a command), so the runtime cannot come from
+// app.Setup; it comes from app.NewRuntime, the function Setup builds it
+// with, from our profile's configuration and the scheduler's client,
+// configuration, informer factory and recorder, which the first plugin
+// factory's handle gives (plugin factories run before the scheduler
+// starts, as in the command). The profiles of one scheduler share its
+// informer factory, which tells the schedulers apart; a scheduler's
+// runtime is dropped when its context ends, so that no state outlives its
+// workload.
 func perSchedulerRegistry() (frameworkruntime.Registry, error) {
 	cfg, err := options.LoadConfigFromFile(klog.Background(), ourConfig)
 	if err != nil {
 		return nil, err
 	}
-	set, _, err := app.Settings(cfg.Profiles)
-	if err != nil {
+	if _, _, err := app.Settings(cfg.Profiles); err != nil {
 		return nil, err
 	}
 	var mu sync.Mutex
@@ -123,7 +127,11 @@ func perSchedulerRegistry() (frameworkruntime.Registry, error) {
 		if r, ok := bySched[key]; ok {
 			return r, nil
 		}
-		rt, err := feed.New(ctx, feed.Config{Cluster: feed.ClusterOf(h), Settings: set})
+		rt, err := app.NewRuntime(ctx, app.Scheduler{
+			Client: h.ClientSet(), KubeConfig: h.KubeConfig(), Informers: h.SharedInformerFactory(),
+			Recorder: func(string) events.EventRecorder { return h.EventRecorder() },
+			Profiles: cfg.Profiles,
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,8 @@
 package cyclestate
 
 import (
+	"fmt"
+
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
@@ -24,12 +26,20 @@ func (e *entry) Clone() fwk.StateData { return e }
 // Write records c in cs.
 func Write(cs fwk.CycleState, c *admission.Cycle) { cs.Write(key, &entry{c: c}) }
 
-// Read returns the cycle PreFilter recorded in cs (nil: none).
-func Read(cs fwk.CycleState) *admission.Cycle {
-	if data, err := cs.Read(key); err == nil {
-		if e, ok := data.(*entry); ok {
-			return e.c
-		}
+// Read returns the cycle PreFilter recorded in cs. The error wraps
+// fwk.ErrNotFound when MultisliceGang's PreFilter did not run in this
+// cycle: after Filter that is a broken invariant (the framework runs
+// every PreFilter before any Filter, and Filter only when none rejected
+// the pod), while PostFilter also runs after another plugin's PreFilter
+// rejected the pod, before ours ran.
+func Read(cs fwk.CycleState) (*admission.Cycle, error) {
+	data, err := cs.Read(key)
+	if err != nil {
+		return nil, fmt.Errorf("reading %q from the cycle state: %w (MultisliceGang's PreFilter did not run in this cycle)", key, err)
 	}
-	return nil
+	e, ok := data.(*entry)
+	if !ok {
+		return nil, fmt.Errorf("reading %q from the cycle state: got %T, want the cycle MultisliceGang's PreFilter writes", key, data)
+	}
+	return e.c, nil
 }

@@ -14,6 +14,9 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
+// The tests below run the real engine (fixture): they check the manager's
+// answers the hints and the gate act on, which a fake would only echo.
+
 // hintFixture is a complete two-pod gang whose plan failed, so that its
 // first pod is the head it retries through, next to a plain pod.
 type hintFixture struct {
@@ -41,17 +44,16 @@ func checkHint(t *testing.T, name string, want, got fwk.QueueingHint, err error)
 	}
 }
 
+// End to end: which pods the engine says wait for room (its head, not the
+// members behind it nor plain pods). How the hint reads the deleted object
+// and the answer is TestHintsOnManager's.
 func TestHintPodDeleted(t *testing.T) {
 	assigned := unit.Pod("gone").NodeName("pool-1-node-0").Obj()
-	unassigned := unit.Pod("gone").Obj()
 	cases := map[string]struct {
 		target  func(h *hintFixture) *corev1.Pod
 		deleted any
 		want    fwk.QueueingHint
 	}{
-		"an unassigned pod frees nothing": {
-			target: func(h *hintFixture) *corev1.Pod { return h.head }, deleted: unassigned, want: fwk.QueueSkip,
-		},
 		"an assigned pod wakes the waiting workload's head": {
 			target: func(h *hintFixture) *corev1.Pod { return h.head }, deleted: assigned, want: fwk.Queue,
 		},
@@ -64,12 +66,6 @@ func TestHintPodDeleted(t *testing.T) {
 		"a pod the state does not know": {
 			target: func(*hintFixture) *corev1.Pod { return unit.Pod("unknown").Obj() }, deleted: assigned, want: fwk.QueueSkip,
 		},
-		"not a pod": {
-			target: func(h *hintFixture) *corev1.Pod { return h.other }, deleted: &corev1.Node{}, want: fwk.Queue,
-		},
-		"no object": {
-			target: func(h *hintFixture) *corev1.Pod { return h.other }, deleted: nil, want: fwk.Queue,
-		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -80,6 +76,7 @@ func TestHintPodDeleted(t *testing.T) {
 	}
 }
 
+// End to end: as TestHintPodDeleted, for nodes.
 func TestHintNodeChanged(t *testing.T) {
 	n := builders.V5ePool("pool-9").Node(0)
 	cases := map[string]struct {
@@ -99,8 +96,9 @@ func TestHintNodeChanged(t *testing.T) {
 	}
 }
 
+// End to end: a reservation ends the engine's wait: the former head is not
+// woken by nodes it was not planned on.
 func TestHintNodeChangedAfterReservation(t *testing.T) {
-	// A reservation ends the wait: the former head is not woken by nodes.
 	h := newHintFixture(t)
 	if _, st := h.preFilter(h.head); !st.IsSuccess() {
 		t.Fatalf("PreFilter: %v", st)
@@ -135,6 +133,8 @@ func TestHintOwnLabels(t *testing.T) {
 	}
 }
 
+// End to end: what the engine's PreEnqueue says of each pod, through the
+// gate (the gate's mapping alone is TestStatusMapping's).
 func TestGatePreEnqueue(t *testing.T) {
 	js := unit.JobSet("a").ReplicatedJob("w", 1, 2).Obj()
 	all := builders.Members(js)
@@ -209,43 +209,6 @@ func TestGatePreEnqueue(t *testing.T) {
 			got := statusOf(f.gate.PreEnqueue(context.Background(), p))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("PreEnqueue (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func TestEventsToRegister(t *testing.T) {
-	f := newFixture(t)
-	cases := map[string]struct {
-		plugin fwk.EnqueueExtensions
-		want   []fwk.ClusterEvent
-	}{
-		// Heads waiting for room: see Plugin.EventsToRegister.
-		"MultisliceGang": {plugin: f.pl, want: []fwk.ClusterEvent{
-			{Resource: fwk.AssignedPod, ActionType: fwk.Delete},
-			{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeLabel | fwk.UpdateNodeAllocatable | fwk.UpdateNodeTaint | fwk.UpdateNodeCondition},
-			{Resource: fwk.TargetPod, ActionType: fwk.UpdatePodLabel},
-		}},
-		// No capacity events: the queue would ask about every gated pod.
-		"MultisliceGate": {plugin: f.gate, want: []fwk.ClusterEvent{
-			{Resource: fwk.TargetPod, ActionType: fwk.UpdatePodLabel},
-		}},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			events, err := tc.plugin.EventsToRegister(context.Background())
-			if err != nil {
-				t.Fatalf("EventsToRegister: %v", err)
-			}
-			var got []fwk.ClusterEvent
-			for _, e := range events {
-				if e.QueueingHintFn == nil {
-					t.Errorf("%v has no queueing hint", e.Event)
-				}
-				got = append(got, e.Event)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("events (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package multislicegang
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -39,7 +40,13 @@ func (pl *Plugin) Filter(_ context.Context, cs fwk.CycleState, pod *corev1.Pod, 
 	if node == nil {
 		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "node not found")
 	}
-	return toStatus(pl.m.Filter(cyclestate.Read(cs), pod, node.Name, func() workload.Resources { return freeOf(nodeInfo) }))
+	c, err := cyclestate.Read(cs)
+	if err != nil {
+		// Filter runs only after every PreFilter passed, ours included.
+		return fwk.AsStatus(err)
+	}
+	// What the node has left is read only if the manager needs it.
+	return toStatus(pl.m.Filter(c, pod, node, func() workload.Resources { return freeOf(nodeInfo) }))
 }
 
 // freeOf is what a node has left, in the model's units.
@@ -49,9 +56,14 @@ func freeOf(ni fwk.NodeInfo) workload.Resources {
 
 // PostFilter tells the manager why no node fit the pod: the candidates
 // PreFilter gave it that the scheduler's cache does not hold yet, and why
-// the filters rejected the others.
+// the filters rejected the others. When another plugin's PreFilter
+// rejected the pod before ours ran, there is no cycle (nil), and the
+// manager is told only why.
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, statuses fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
-	c := cyclestate.Read(cs)
+	c, err := cyclestate.Read(cs)
+	if err != nil && !errors.Is(err, fwk.ErrNotFound) {
+		return nil, fwk.AsStatus(err)
+	}
 	f := admission.FilterFailure{Other: describeStatus(statuses.Get(""))}
 	if c != nil {
 		f.Rejections = map[string]int{}

@@ -340,15 +340,6 @@ func TestFilter(t *testing.T) {
 	}
 }
 
-func TestFilterWithoutNode(t *testing.T) {
-	f := newFixture(t)
-	p := unit.Pod("plain").Obj()
-	got := statusOf(f.pl.Filter(context.Background(), framework.NewCycleState(), p, framework.NewNodeInfo()))
-	if diff := cmp.Diff(status{fwk.UnschedulableAndUnresolvable, "node not found"}, got); diff != "" {
-		t.Errorf("Filter (-want +got):\n%s", diff)
-	}
-}
-
 // rejectedEverywhere is what the framework hands PostFilter when another
 // plugin rejected the pod on every one of nodes.
 func rejectedEverywhere(nodes []string) fwk.NodeToStatusReader {

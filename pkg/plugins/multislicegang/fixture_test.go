@@ -32,8 +32,19 @@ func jsKey(name string) workload.Key {
 // poolNodes names the nodes of a pool of builders.V5ePools.
 func poolNodes(pool string) []string { return builders.V5ePool(pool).NodeNames() }
 
-// fixture is a plugin on a state with a fake clock, no framework handle,
-// and both workload APIs served. It plays the scheduler's part: the pods
+// fixture is a plugin on the real engine and state with a fake clock, no
+// framework handle, and both workload APIs served.
+//
+// The tests on it are end to end: they check what the engine decides
+// behind the Manager interface, which a fake manager (glue_test.go) can
+// only echo — plans and the nodes they leave a pod (TestPreFilter), which
+// reservations keep which pods out (TestFilter), what PostFilter does with
+// the candidates of a real Cycle, whose fields only the engine can set
+// (TestPostFilter), queue charges (alone_test.go), a reservation's
+// lifecycle through Reserve, Permit and Unreserve (permit_test.go), the
+// memoised queue order (queuesort_test.go) and whom the hints and the gate
+// let through (enqueue_test.go). Each extension point's mapping of the
+// manager's answers is tested on the fake. It plays the scheduler's part: the pods
 // it placed (bound or reserved) are what the cycle's snapshot counts.
 type fixture struct {
 	t     *testing.T

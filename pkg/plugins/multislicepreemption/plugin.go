@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync/atomic"
 
@@ -38,16 +39,26 @@ const Name = "MultislicePreemption"
 
 // Plugin wraps DefaultPreemption.
 type Plugin struct {
-	dp *defaultpreemption.DefaultPreemption
+	dp podByPod
 	m  admission.Manager
 	// nodes reads the cycle's snapshot of nodes.
-	nodes nodeinfo.Snapshot
+	nodes admission.NodeSnapshot
 	// gangSpared counts, within one plain pod's PostFilter, the victims
 	// of lower priority refused because they belong to a gang: the
 	// pod's status says so. Candidates are evaluated in parallel, one
 	// PostFilter at a time.
 	gangSpared atomic.Int64
 }
+
+// podByPod is what the plugin asks of DefaultPreemption, which preempts a
+// plain pod's victims pod by pod (with eligible as its IsEligiblePod).
+type podByPod interface {
+	PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status)
+	PreEnqueue(ctx context.Context, pod *corev1.Pod) *fwk.Status
+	EventsToRegister(ctx context.Context) ([]fwk.ClusterEventWithHint, error)
+}
+
+var _ podByPod = &defaultpreemption.DefaultPreemption{}
 
 var (
 	_ fwk.PostFilterPlugin  = &Plugin{}
@@ -94,9 +105,14 @@ func (pl *Plugin) eligible(nodeInfo fwk.NodeInfo, victim preemption.Victim, pree
 }
 
 // PostFilter preempts whole workloads for a gang, pod by pod for a plain
-// pod.
+// pod. When another plugin's PreFilter rejected the pod before
+// MultisliceGang's ran, there is no cycle (nil).
 func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
-	if handled, st := pl.m.Preempt(ctx, cyclestate.Read(cs), pod, pl.nodes); handled {
+	c, err := cyclestate.Read(cs)
+	if err != nil && !errors.Is(err, fwk.ErrNotFound) {
+		return nil, fwk.AsStatus(err)
+	}
+	if handled, st := pl.m.Preempt(ctx, c, pod, pl.nodes); handled {
 		return nil, toStatus(st)
 	}
 	pl.gangSpared.Store(0)

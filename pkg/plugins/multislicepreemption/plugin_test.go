@@ -23,6 +23,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/nodeinfo"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -43,6 +44,12 @@ func jobSet(name string, pods int32) *jobsetv1alpha2.JobSet {
 }
 
 // ---- fixture ----
+
+// The tests on cluster are end to end, on the real engine: they check
+// what the engine decides behind the Manager interface — which victims a
+// plain pod may evict (TestEligible), that gang members are handled and
+// evict nothing here (TestPostFilterGangMember) — which a fake manager
+// would only echo. The glue itself is tested on the fake (glue_test.go).
 
 // cluster is a state of pools pool-1 and pool-2 (two nodes each) where
 // JobSet "a" (two pods) has pool "reserved" reserved and JobSet "b" runs
@@ -199,7 +206,7 @@ func TestPostFilterGangMember(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := newCluster(t)
 			var evicted atomic.Int32
-			pl := &Plugin{m: newEngine(c.st, &evicted)}
+			pl := &Plugin{m: newEngine(c.st, &evicted), nodes: nodeinfo.Snapshot{NodeInfo: c.nodeInfo}}
 			m := framework.NewDefaultNodeToStatus()
 			for n := range c.nodes {
 				m.Set(n, fwk.NewStatus(fwk.Unschedulable, "Insufficient google.com/tpu").WithPlugin("NodeResourcesFit"))

@@ -1,0 +1,85 @@
+package controllers
+
+import (
+	"context"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+)
+
+// UsageReconciler compares, every interval, what the ClusterQueues are
+// charged with what the API shows (state.Reconcile) and reports each
+// difference: the metric multislice_quota_drift_total, a log line and a
+// QuotaDrift warning on the ClusterQueue. The state corrects what it can.
+// It runs on the leader only: the charges it corrects are the leader's
+// admissions (a standby charges only what Workload objects record, and
+// decides nothing), and its warnings are events.
+type UsageReconciler struct {
+	st     *state.State
+	act    func(context.Context, state.Actions)
+	events *EventSink
+	pods   corelisters.PodLister
+	clock  clock.WithTicker
+	every  time.Duration
+}
+
+// NewUsageReconciler returns the usage reconciler, reading the API's pods
+// from pods every interval of clk (never, for every <= 0); act carries out
+// what the state answers.
+func NewUsageReconciler(st *state.State, act func(context.Context, state.Actions), events *EventSink, pods corelisters.PodLister,
+	clk clock.WithTicker, every time.Duration) *UsageReconciler {
+	return &UsageReconciler{st: st, act: act, events: events, pods: pods, clock: clk, every: every}
+}
+
+// Run reconciles until ctx ends; start it once this replica leads and the
+// pod informer has synced.
+func (r *UsageReconciler) Run(ctx context.Context) {
+	if r.every <= 0 {
+		return
+	}
+	ticker := r.clock.NewTicker(r.every)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C():
+		}
+		r.Reconcile(ctx)
+	}
+}
+
+// Reconcile runs one pass, once the queue API is served.
+func (r *UsageReconciler) Reconcile(ctx context.Context) {
+	if r.st.API(state.QueueAPI) != state.APIServed {
+		return
+	}
+	list, err := r.pods.List(labels.Everything())
+	if err != nil {
+		return
+	}
+	logger := klog.FromContext(ctx)
+	found, acts := r.st.Reconcile(list)
+	metrics.QuotaReconciles.Inc()
+	for _, d := range found {
+		metrics.QuotaDrift.WithLabelValues(string(d.Kind)).Inc()
+		logger.Info("Quota usage differed from the API", "workload", d.Key, "kind", d.Kind, "clusterQueue", d.ClusterQueue, "corrected", d.Fixed, "detail", d.Message)
+		if d.ClusterQueue != "" {
+			ref := &corev1.ObjectReference{Kind: "ClusterQueue", APIVersion: multislicev1alpha1.SchemeGroupVersion.String(), Name: d.ClusterQueue}
+			msg := d.Message
+			if d.Fixed {
+				msg += "; corrected"
+			}
+			r.events.Warn(ref, "QuotaDrift", msg)
+		}
+	}
+	r.act(ctx, acts)
+}
