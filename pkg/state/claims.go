@@ -337,7 +337,6 @@ func (s *State) yieldsToLocked(holder, self workload.Key) bool {
 	return c != nil && c.restart && h != nil && w != nil && w.priority > h.priority
 }
 
-
 // expireClaimsLocked ends claims past their timeout (a restart hold's is
 // Options.RestartHold); a workload whose claim kept its charge gives its
 // quota back unless something else of its admission lives.
