@@ -44,15 +44,19 @@ func NewExpirer(st *state.State, act func(context.Context, state.Actions), kube 
 }
 
 // Run expires until ctx ends; start it once this replica leads.
-func (x *Expirer) Run(ctx context.Context) {
-	ticker := x.clock.NewTicker(x.every)
+func (x *Expirer) Run(ctx context.Context) { everyTick(ctx, x.clock, x.every, x.Expire) }
+
+// everyTick runs pass at every tick of clk, every interval, until ctx
+// ends.
+func everyTick(ctx context.Context, clk clock.WithTicker, every time.Duration, pass func(context.Context)) {
+	ticker := clk.NewTicker(every)
 	defer ticker.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-ticker.C():
-			x.Expire(ctx)
+			pass(ctx)
 		}
 	}
 }

@@ -45,16 +45,7 @@ func (r *UsageReconciler) Run(ctx context.Context) {
 	if r.every <= 0 {
 		return
 	}
-	ticker := r.clock.NewTicker(r.every)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C():
-		}
-		r.Reconcile(ctx)
-	}
+	everyTick(ctx, r.clock, r.every, r.Reconcile)
 }
 
 // Reconcile runs one pass, once the queue API is served.

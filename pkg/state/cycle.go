@@ -128,17 +128,8 @@ func (s *State) cycle(pod *corev1.Pod, full bool) PodCycle {
 		return c
 	}
 	key := p.Member.Key
-	c.API = s.registry.apis[key.Source]
-	w := s.workloads[key]
-	if w == nil {
-		return c
-	}
-	c.Workload = s.factsLocked(w)
-	r := s.reservations[key]
-	if r != nil {
-		c.Reservation = r.copy()
-	}
-	if w.model == nil {
+	w, r := s.copyWorkloadLocked(&c)
+	if w == nil || w.model == nil {
 		return c
 	}
 	if key.Source == workload.SourcePod {
@@ -159,6 +150,25 @@ func (s *State) cycle(pod *corev1.Pod, full bool) PodCycle {
 		c.Plan = s.snapshotLocked(key, !full)
 	}
 	return c
+}
+
+// copyWorkloadLocked copies into c what the state holds of the workload
+// of c's pod, a valid gang member: its API's status, its facts and its
+// reservation; it returns the live workload and reservation (nil: none)
+// for the caller to copy more from.
+func (s *State) copyWorkloadLocked(c *PodCycle) (*Workload, *Reservation) {
+	key := c.Pod.Member.Key
+	c.API = s.registry.apis[key.Source]
+	w := s.workloads[key]
+	if w == nil {
+		return nil, nil
+	}
+	c.Workload = s.factsLocked(w)
+	r := s.reservations[key]
+	if r != nil {
+		c.Reservation = r.copy()
+	}
+	return w, r
 }
 
 // factsLocked copies what decisions read of w.

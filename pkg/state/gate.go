@@ -32,18 +32,8 @@ func (s *State) Gate(pod *corev1.Pod, behindHead bool) PodCycle {
 	if !p.Gang || p.MemberErr != nil {
 		return c
 	}
-	key := p.Member.Key
-	c.API = s.registry.apis[key.Source]
-	w := s.workloads[key]
-	if w == nil {
-		return c
-	}
-	c.Workload = s.factsLocked(w)
-	r := s.reservations[key]
-	if r != nil {
-		c.Reservation = r.copy()
-	}
-	if !behindHead || w.model == nil || r != nil || !w.complete || w.placedWhole() {
+	w, r := s.copyWorkloadLocked(&c)
+	if w == nil || !behindHead || w.model == nil || r != nil || !w.complete || w.placedWhole() {
 		return c
 	}
 	if cw := s.checkGateLocked(w); cw != nil {
