@@ -4,37 +4,12 @@ import (
 	"fmt"
 	"maps"
 	"strings"
-	"time"
-
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
-
-// AdmitAlone admits a queued plain pod's workload on quota alone, as a
-// scheduling cycle would (decideAlone), when the gate lets it pass: its
-// quota is charged for permitTimeout, so that pods beyond the quota wait
-// gated rather than each spending a cycle. It returns the sorted names of
-// the nodes of the flavors charged (nil when the workload is not
-// quota-managed; callers must not modify them), or why it cannot be
-// admitted.
-func AdmitAlone(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) ([]string, *placement.Failure, state.Actions) {
-	r, nodes := st.AloneRound(pod)
-	if r == nil {
-		return nodes, nil, state.Actions{}
-	}
-	res, nodes, fail := admitAlone(r)
-	if fail != nil {
-		return nil, fail, state.Actions{}
-	}
-	_, acts, err := st.Commit(res, permitTimeout)
-	if err != nil {
-		return nil, &placement.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, acts
-	}
-	return nodes, nil, acts
-}
 
 // admitAlone decides the reservation that admits a queued plain pod's
 // workload on quota alone (round): its quota charged to flavors one of
@@ -124,26 +99,19 @@ func flavorsThatCannotHold(flavors []state.FlavorCapacity, need quota.Need) (quo
 		Message: fmt.Sprintf("the pod asks for %s, more than any node of flavor %s has allocatable", need.Request, strings.Join(cannot, ", "))}
 }
 
-// ReserveForCheck reserves quota alone for a head whose queue runs a
-// provisioning check it has not passed, so that the workload's request
-// can be created. done is false when the pod's workload needs no such
-// step (it plans as usual); message is what it waits for, and fail why
-// quota could not be reserved.
-func ReserveForCheck(st *state.State, pod *corev1.Pod) (done bool, message string, fail *quota.Problem) {
-	r := st.CheckRound(pod)
-	switch {
-	case !r.Needed:
-		return false, "", nil
-	case r.Quota == nil:
-		return true, r.Message, r.Problem
+// decideCheckQuota decides, on round, the quota that a head whose queue
+// runs a provisioning check it has not passed reserves alone, so that the
+// workload's request can be created: message is what it waits for,
+// problem why no quota is reserved. reserve is the quota to reserve (nil:
+// none; with problem nil, the check is under way or being resumed).
+func decideCheckQuota(r *state.CheckRound) (message string, problem *quota.Problem, reserve *state.CheckReservation) {
+	if r.Quota == nil {
+		return r.Message, r.Problem, nil
 	}
 	charge, prob := r.Quota.View.Assign(r.Quota.ClusterQueue, r.Quota.Needs, nil)
 	if prob != nil {
-		return true, prob.Message, prob
+		return prob.Message, prob, nil
 	}
-	msg, err := st.ReserveForCheck(r, charge)
-	if err != nil {
-		return true, err.Error(), &quota.Problem{Reason: quota.ReasonQuotaExceeded, Message: err.Error()}
-	}
-	return true, msg, nil
+	message = fmt.Sprintf("quota reserved in ClusterQueue %s; waiting for ProvisioningRequest %s", charge.ClusterQueue, provisioning.RequestName(r.Key.ObjectName(), r.Check, r.Attempt))
+	return message, nil, &state.CheckReservation{Check: r.Check, Attempt: r.Attempt, Charge: charge}
 }

@@ -112,6 +112,65 @@ func (e *Engine) PreEnqueue(ctx context.Context, pod *corev1.Pod) *Status {
 	return newStatus(Unresolvable, out.Message)
 }
 
+// PreEnqueue runs the gate for pod: one copy of the state (State.Gate),
+// one decision on it alone (decidePreEnqueue), one write-back (Apply),
+// which refuses a charge the state moved under.
+//
+// A gang pod waits until every member that can exist yet exists and its
+// head may plan, a queued workload until its queue admits it, a workload
+// of a provisioning queue until its capacity exists (its head reserves
+// the quota here, so that the request can be made). A queued plain pod is
+// charged as it passes, for permitTimeout (0: in its cycle instead), so
+// that pods beyond the quota wait gated rather than each spending a cycle.
+func PreEnqueue(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) PreEnqueueOutcome {
+	c := st.Gate(pod, state.GateAsks{BehindHead: true, Alone: permitTimeout > 0})
+	out, d := decidePreEnqueue(&c, permitTimeout)
+	if d != (state.Decision{}) {
+		out.settle(d, st.Apply(d))
+	}
+	return out
+}
+
+// Admit is whether pod may enter the active queue, as PreEnqueue decides
+// it, with its queue's verdict recorded; nothing is reserved.
+func Admit(st *state.State, pod *corev1.Pod) state.Verdict {
+	c := st.Gate(pod, state.GateAsks{BehindHead: true})
+	v, d := decideAdmit(&c)
+	if d != (state.Decision{}) {
+		st.Apply(d)
+	}
+	return v
+}
+
+// Classify is what the gate says of pod without holding members back
+// behind their gang's head: a member that reached a scheduling cycle may
+// plan for its gang.
+func Classify(st *state.State, pod *corev1.Pod) state.Verdict {
+	v, _ := decideGate(st.Gate(pod, state.GateAsks{}), false)
+	return v
+}
+
+// AdmitAlone admits a queued plain pod's workload on quota alone, as
+// PreEnqueue and a scheduling cycle would (admitAlone): its quota is
+// charged for permitTimeout. It returns the sorted names of the nodes of
+// the flavors charged (nil when the workload is not quota-managed;
+// callers must not modify them), or why it cannot be admitted.
+func AdmitAlone(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) ([]string, *placement.Failure, state.Actions) {
+	c := st.Gate(pod, state.GateAsks{Alone: true})
+	if c.Alone == nil {
+		return c.AloneNodes, nil, state.Actions{}
+	}
+	res, nodes, fail := admitAlone(c.Alone)
+	if fail != nil {
+		return nil, fail, state.Actions{}
+	}
+	applied := st.Apply(state.Decision{Reserve: res, PermitTimeout: permitTimeout})
+	if err := applied.Refused; err != nil {
+		return nil, &placement.Failure{Message: err.Error(), Reason: quota.ReasonQuotaExceeded}, applied.Actions
+	}
+	return nodes, nil, applied.Actions
+}
+
 // Cycle is what PreFilter decided for one pod, for the later steps of the
 // same scheduling cycle.
 type Cycle struct {

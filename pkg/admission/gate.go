@@ -4,27 +4,17 @@ import (
 	"fmt"
 	"slices"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
 
-// Classify is what the gate says of pod without holding members back
-// behind their gang's head: a member that reached a scheduling cycle may
-// plan for its gang.
-func Classify(st *state.State, pod *corev1.Pod) state.Verdict {
-	v, _ := decideGate(st.Gate(pod, false), false)
-	return v
-}
-
-// decideGate is the gate's rule, on the copy state.Gate took: a gang pod
+// decideGate is the gate's rule, on the copy State.Gate took: a gang pod
 // waits until every member that can exist yet exists (all pods of the
 // created startup groups; only the leaders under JobSet's staged exclusive
 // placement), unless its workload already holds a reservation its slice is
 // in, or already runs whole. behindHead: the members of a complete gang
 // wait behind its head, which waits for its provisioning check, and asks
-// its queue (Verdict.Queue set; admission.Admit takes the verdict). record
+// its queue (Verdict.Queue set; decideAdmit takes the verdict). record
 // is what the workload shows while it waits for its check (nil: nothing
 // new).
 func decideGate(c state.PodCycle, behindHead bool) (v state.Verdict, record *quota.Problem) {

@@ -5,6 +5,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -49,37 +50,41 @@ type PreEnqueueOutcome struct {
 	QueueRejection string
 }
 
-// PreEnqueue decides whether pod may enter the active queue: a gang pod
-// waits until every member that can exist yet exists and its head may
-// plan, a queued workload until its queue admits it, a workload of a
-// provisioning queue until its capacity exists (its head reserves the
-// quota here, so that the request can be made). A queued plain pod is
-// charged as it passes, for permitTimeout (0: in its cycle instead), so
-// that pods beyond the quota wait gated rather than each spending a cycle.
-func PreEnqueue(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) PreEnqueueOutcome {
-	v := Admit(st, pod)
+// decidePreEnqueue is the gate's decision on its copy c alone: whether
+// c's pod may enter the active queue (decideAdmit), and for a head that
+// may, the quota it reserves for its queue's provisioning check, or for a
+// queued plain pod (permitTimeout > 0), the reservation that admits it on
+// quota alone. The decision returned carries the queue's verdict and the
+// reservation; it leaves Pod unset, so that a charge Apply refuses
+// records no failure: the pod's cycle says why. settle completes the
+// outcome with what Apply did.
+func decidePreEnqueue(c *state.PodCycle, permitTimeout time.Duration) (PreEnqueueOutcome, state.Decision) {
+	v, d := decideAdmit(c)
 	out := PreEnqueueOutcome{Ref: v.Ref, Message: v.Message}
 	if !v.Gang {
 		out.Pass = true
-		return out
+		return out, d
 	}
 	if !v.Wait && !v.Unresolvable {
+		if c.CheckQuota == nil {
+			out.Pass = true
+			if v.Member.Key.Source == workload.SourcePod && permitTimeout > 0 && c.Alone != nil {
+				// When the charge fails (the verdict let the pod through
+				// to preempt, or a concurrent change took the quota) the
+				// pod goes on, and its cycle says why.
+				if res, _, fail := admitAlone(c.Alone); fail == nil {
+					d.Reserve, d.PermitTimeout = res, permitTimeout
+				}
+			}
+			return out, d
+		}
 		// A head whose queue provisions capacity first reserves its quota
 		// here, and waits gated for the capacity: it never goes through a
 		// scheduling cycle (nor is reported unschedulable, which would
 		// send an autoscaler provisioning for it a second way) before it
 		// can be placed.
-		done, msg, problem := ReserveForCheck(st, pod)
-		if !done {
-			out.Pass = true
-			if v.Member.Key.Source == workload.SourcePod && permitTimeout > 0 {
-				// When the charge fails (the verdict let the pod through
-				// to preempt, or a concurrent change took the quota) the
-				// pod goes on, and its cycle says why.
-				_, _, out.Later = AdmitAlone(st, pod, permitTimeout)
-			}
-			return out
-		}
+		msg, problem, reserve := decideCheckQuota(c.CheckQuota)
+		d.Key, d.CheckQuota = v.Member.Key, reserve
 		reason := "QuotaReserved"
 		if problem != nil {
 			reason = problem.Reason
@@ -89,7 +94,7 @@ func PreEnqueue(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) P
 		out.Message = msg
 		out.Event = Notice{Reason: reason, Message: msg}
 		out.Hold = out.Event
-		return out
+		return out, d
 	}
 	switch {
 	case v.Unresolvable:
@@ -109,7 +114,7 @@ func PreEnqueue(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) P
 			out.QueueRejection = v.QueueReason
 		}
 		out.Hold = hold
-		out.HoldAll = st.PendingMembers(v.Member.Key)
+		out.HoldAll = c.Pending
 	default:
 		out.Hold = Notice{Reason: state.ReasonWaitingForGang, Message: v.Message}
 		out.HoldWeak = true
@@ -117,5 +122,20 @@ func PreEnqueue(st *state.State, pod *corev1.Pod, permitTimeout time.Duration) P
 	// The head of the fairer workload this one yields to may sit gated
 	// while quota waits for it.
 	out.Later.Activate = v.Wake
-	return out
+	return out, d
+}
+
+// settle completes out, decided with d, with what Apply did of d: a
+// charge refused because the state moved under it.
+func (out *PreEnqueueOutcome) settle(d state.Decision, a state.Applied) {
+	switch {
+	case d.CheckQuota != nil:
+		if err := a.Refused; err != nil {
+			out.Message = err.Error()
+			out.Event = Notice{Reason: quota.ReasonQuotaExceeded, Message: out.Message}
+			out.Hold, out.ProvisioningReserved = out.Event, false
+		}
+	case d.Reserve != nil:
+		out.Later = a.Actions
+	}
 }

@@ -1,8 +1,6 @@
 package admission
 
 import (
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 )
@@ -25,30 +23,31 @@ func QueueVerdict(r *state.QueueRound) quota.Verdict {
 	return quota.Decide(r.View, cands, r.Now, r.Starvation)[r.Key]
 }
 
-// Admit is whether pod may enter the active queue (decideGate on
-// State.Gate's copy), with its queue's verdict taken when it is a
+// decideAdmit is whether c's pod may enter the active queue (decideGate
+// behind the head), with its queue's verdict taken when it is a
 // quota-managed workload's head: a workload its queue does not admit now
 // waits, gated, with the queue's reason — unless only quota keeps it and it
 // may reclaim quota by preemption in a cycle. The verdict is recorded on
-// the workload.
-func Admit(st *state.State, pod *corev1.Pod) state.Verdict {
-	v, record := decideGate(st.Gate(pod, true), true)
+// the workload by the decision returned.
+func decideAdmit(c *state.PodCycle) (state.Verdict, state.Decision) {
+	var d state.Decision
+	v, record := decideGate(*c, true)
 	if record != nil {
-		st.RecordQueueVerdict(v.Member.Key, record)
+		d.Key, d.Queued, d.QueueProblem = v.Member.Key, true, record
 	}
 	r := v.Queue
 	if r == nil {
-		return v
+		return v, d
 	}
 	v.Queue = nil
 	qv := QueueVerdict(r)
+	d.Key, d.Queued = r.Key, true
 	if qv.Proceed || (qv.Problem.Reason == quota.ReasonQuotaExceeded && r.MayPreempt) {
-		st.RecordQueueVerdict(r.Key, nil)
-		return v
+		return v, d
 	}
 	v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason
 	v.QueueNeedsAction = qv.Problem.Config
-	st.RecordQueueVerdict(r.Key, qv.Problem)
+	d.QueueProblem = qv.Problem
 	if qv.Problem.Reason == quota.ReasonYieldingToFairShare {
 		// The wake woke the fairer workload first, unless a workload
 		// woken with it and not charged yet made the two decisions
@@ -57,5 +56,5 @@ func Admit(st *state.State, pod *corev1.Pod) state.Verdict {
 			v.Wake = append(v.Wake, *o.Head)
 		}
 	}
-	return v
+	return v, d
 }

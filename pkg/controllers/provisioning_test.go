@@ -107,8 +107,8 @@ func newProvisionerFixture(t *testing.T) *provisionerFixture {
 			head = p
 		}
 	}
-	if done, _, problem := admission.ReserveForCheck(st, head); !done || problem != nil {
-		t.Fatalf("ReserveForCheck: %v %v", done, problem)
+	if out := admission.PreEnqueue(st, head, 0); out.Pass || !out.ProvisioningReserved {
+		t.Fatalf("PreEnqueue(head) = %+v, want quota reserved for its check", out)
 	}
 
 	sink := NewEventSink(events.NewFakeRecorder(10), clock.RealClock{})

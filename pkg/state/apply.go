@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -33,6 +34,13 @@ type Decision struct {
 	// RefusedReason is the reason of the failure recorded when Reserve is
 	// refused ("": a placement failure).
 	RefusedReason string
+	// Queued: the queue's verdict on the workload is recorded,
+	// QueueProblem (nil: it may plan).
+	Queued       bool
+	QueueProblem *quota.Problem
+	// CheckQuota is quota to reserve for the workload's provisioning
+	// check (nil: none).
+	CheckQuota *CheckReservation
 }
 
 // Applied is what Apply did.
@@ -40,10 +48,11 @@ type Applied struct {
 	Actions Actions
 	// Reservation is the ID of the reservation committed (0: none).
 	Reservation uint64
-	// Refused is why Reserve was refused: the state moved under the
-	// decision (a domain it chose was taken meanwhile). The refusal is
-	// recorded as the workload's failure at the decision's generation, so
-	// that what frees room wakes its pods again.
+	// Refused is why Reserve, or CheckQuota, was refused: the state moved
+	// under the decision (a domain it chose, or the quota, was taken
+	// meanwhile). A refused Reserve is recorded as the failure of Pod's
+	// workload at the decision's generation (Pod set), so that what frees
+	// room wakes its pods again.
 	Refused error
 }
 
@@ -58,6 +67,14 @@ func (s *State) Apply(d Decision) Applied {
 		if r := s.reservations[d.Key]; r != nil && r.ID == d.Expired && !r.Committed && s.opts.Clock.Now().After(r.Deadline) {
 			out.Actions.merge(s.releaseLocked(d.Key, ReleaseTimeout, fmt.Sprintf("the reservation of %s expired: its pods were not all reserved in time", d.Key)))
 		}
+	}
+	if d.Queued {
+		if w := s.workloads[d.Key]; w != nil {
+			w.recordQueueVerdict(d.QueueProblem, s.opts.Clock.Now())
+		}
+	}
+	if d.CheckQuota != nil {
+		out.Refused = s.reserveCheckQuotaLocked(d.Key, d.CheckQuota)
 	}
 	failed := d.Failed
 	if d.Reserve != nil {

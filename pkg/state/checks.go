@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -199,107 +197,103 @@ func (t *checkTrack) requestName(w *Workload) string {
 }
 
 // CheckRound is what reserving quota for a provisioning check reads
-// (admission.ReserveForCheck): whether the pod's workload must pass a
-// check before it plans, and if it must reserve its quota now, the quota
-// to decide on.
+// (State.Gate copies it as PodCycle.CheckQuota for the head of a workload
+// whose queue runs a check it has not passed): why it waits when it need
+// not reserve now, or the quota to decide on.
 type CheckRound struct {
-	// Needed is false when the workload needs no such step: it plans as
-	// usual, and nothing else is set.
-	Needed bool
 	// Message is why it waits when it need not reserve now; Problem is
 	// set when the user must act or its queue refuses it.
 	Message string
 	Problem *quota.Problem
-	// Quota is set when its quota must be reserved now, for Check.
-	Quota *QuotaDecision
-	Key   workload.Key
-	Check string
+	// Quota is set when its quota must be reserved now, for attempt
+	// Attempt of Check (the next request's).
+	Quota   *QuotaDecision
+	Key     workload.Key
+	Check   string
+	Attempt int32
 }
 
-// CheckRound gathers what reserving quota for pod's workload's
-// provisioning check reads, for a head whose queue runs a check it has
-// not passed.
-func (s *State) CheckRound(pod *corev1.Pod) CheckRound {
-	// Most workloads have no check: find that out under the read lock,
-	// since PreEnqueue asks for every pod it lets through.
-	s.mu.RLock()
-	need := s.mayNeedCheckLocked(pod)
-	s.mu.RUnlock()
-	if !need {
-		return CheckRound{}
-	}
-	// The write lock: the needs of a workload are cached as they are read.
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.podLocked(pod)
-	v, w := s.classifyLocked(p)
-	if w == nil || v.Wait || v.Unresolvable || s.reservations[w.key] != nil || w.placedWhole() {
-		return CheckRound{}
-	}
+// checkRoundLocked gathers what reserving quota for w's provisioning
+// check reads (nil: w needs no such step, it plans as usual). w is a
+// complete gang that holds no reservation and does not run whole.
+func (s *State) checkRoundLocked(w *Workload) *CheckRound {
 	c, problem := s.checkOfLocked(w)
 	if c == nil {
 		if problem != "" {
-			return CheckRound{Needed: true, Message: problem, Problem: &quota.Problem{Reason: "AdmissionCheckNotReady", Message: problem}}
+			return &CheckRound{Message: problem, Problem: &quota.Problem{Reason: "AdmissionCheckNotReady", Message: problem}}
 		}
-		return CheckRound{}
+		return nil
 	}
 	if w.ending {
 		const ended = "ended at its maximum run duration"
-		return CheckRound{Needed: true, Message: ended, Problem: &quota.Problem{Reason: "MaximumRunDurationExceeded", Message: ended}}
+		return &CheckRound{Message: ended, Problem: &quota.Problem{Reason: "MaximumRunDurationExceeded", Message: ended}}
 	}
 	if t := w.check; t != nil && t.check == c.Name && t.phase == checkReady {
-		return CheckRound{}
+		return nil
 	}
 	if s.checkRestorePendingLocked(w) {
 		// The leader before this one reserved its quota and requested its
 		// capacity: resumed from the API (RestoreCheck), not done again.
-		return CheckRound{Needed: true, Message: fmt.Sprintf("resuming the provisioning check of %s from its Workload object", w.key)}
+		return &CheckRound{Message: fmt.Sprintf("resuming the provisioning check of %s from its Workload object", w.key)}
 	}
 	if !s.awaitingAdmissionLocked(w) {
 		// Charged already: the request is under way.
-		return CheckRound{Needed: true, Message: fmt.Sprintf("waiting for the provisioning of %s", w.key)}
+		return &CheckRound{Message: fmt.Sprintf("waiting for the provisioning of %s", w.key)}
 	}
 	q := s.quotaDecisionLocked(w)
 	if q.Problem != nil {
-		return CheckRound{Needed: true, Message: q.Problem.Message, Problem: q.Problem}
+		return &CheckRound{Message: q.Problem.Message, Problem: q.Problem}
 	}
-	return CheckRound{Needed: true, Quota: q, Key: w.key, Check: c.Name}
+	return &CheckRound{Quota: q, Key: w.key, Check: c.Name, Attempt: nextAttempt(w.check, c.Name)}
 }
 
-// ReserveForCheck charges the quota decided on round for its workload's
-// provisioning check, and starts the check: its request can then be
-// created. It fails when the state moved under the decision (the
-// workload was admitted or its check changed meanwhile, or the quota was
-// taken). It returns what the workload waits for.
-func (s *State) ReserveForCheck(round CheckRound, charge *quota.Charge) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w := s.workloads[round.Key]
+// nextAttempt is the attempt of the next request of check after track t:
+// attempts number every request of the workload (names stay unique).
+func nextAttempt(t *checkTrack, check string) int32 {
+	if t != nil && t.check == check {
+		return t.attempt + 1
+	}
+	return 1
+}
+
+// CheckReservation is quota reserved for a workload's provisioning check
+// (Decision.CheckQuota): Charge, for attempt Attempt of Check.
+type CheckReservation struct {
+	Check   string
+	Attempt int32
+	Charge  *quota.Charge
+}
+
+// reserveCheckQuotaLocked charges the quota decided for key's
+// provisioning check and starts the check: its request can then be
+// created. It refuses what moved under the decision: the workload gone or
+// admitted, its check changed or another attempt started meanwhile, or
+// the quota taken.
+func (s *State) reserveCheckQuotaLocked(key workload.Key, cr *CheckReservation) error {
+	w := s.workloads[key]
 	if w == nil || w.model == nil {
-		return "", fmt.Errorf("%s is gone", round.Key)
+		return fmt.Errorf("%s is gone", key)
 	}
 	if !s.awaitingAdmissionLocked(w) {
-		return "", fmt.Errorf("%s was admitted meanwhile", round.Key)
+		return fmt.Errorf("%s was admitted meanwhile", key)
 	}
-	if c, _ := s.checkOfLocked(w); c == nil || c.Name != round.Check {
-		return "", fmt.Errorf("the admission check of %s changed meanwhile", round.Key)
+	if c, _ := s.checkOfLocked(w); c == nil || c.Name != cr.Check {
+		return fmt.Errorf("the admission check of %s changed meanwhile", key)
 	}
-	if err := s.chargeLocked(w, charge); err != nil {
-		return "", err
+	if nextAttempt(w.check, cr.Check) != cr.Attempt {
+		return fmt.Errorf("the provisioning check of %s moved on meanwhile", key)
 	}
-	t := &checkTrack{check: round.Check, phase: checkRequesting, since: s.opts.Clock.Now(), message: "quota reserved; the request is being created", told: true}
-	if old := w.check; old != nil && old.check == round.Check {
-		// Attempts number every request of the workload (names stay
-		// unique); failures count those of this admission only.
-		t.attempt = old.attempt
-		if old.phase == checkBackoff {
-			t.failures = old.failures
-		}
+	if err := s.chargeLocked(w, cr.Charge); err != nil {
+		return err
 	}
-	t.attempt++
+	t := &checkTrack{check: cr.Check, attempt: cr.Attempt, phase: checkRequesting, since: s.opts.Clock.Now(), message: "quota reserved; the request is being created", told: true}
+	if old := w.check; old != nil && old.check == cr.Check && old.phase == checkBackoff {
+		// Failures count those of this admission only.
+		t.failures = old.failures
+	}
 	w.check = t
 	s.bumpLocked()
-	return fmt.Sprintf("quota reserved in ClusterQueue %s; waiting for ProvisioningRequest %s", charge.ClusterQueue, t.requestName(w)), nil
+	return nil
 }
 
 // CheckReport is where a workload stands in its admission check.
@@ -337,21 +331,6 @@ func (s *State) headRefsLocked(w *Workload) []PodRef {
 		return []PodRef{*h}
 	}
 	return nil
-}
-
-// mayNeedCheckLocked reports whether pod's workload has a queue that runs
-// a provisioning check (or names one it cannot run).
-func (s *State) mayNeedCheckLocked(pod *corev1.Pod) bool {
-	p := s.pods[pod.UID]
-	if p == nil || !p.Gang || p.MemberErr != nil {
-		return p == nil
-	}
-	w := s.workloads[p.Member.Key]
-	if w == nil || w.model == nil {
-		return false
-	}
-	c, problem := s.checkOfLocked(w)
-	return c != nil || problem != ""
 }
 
 // provisionedSelectorLocked is the node selector of the capacity

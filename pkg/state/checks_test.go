@@ -44,14 +44,15 @@ func zonedPools() []*corev1.Node {
 	return out
 }
 
-// reserveForCheck runs the head's first cycle: quota alone.
+// reserveForCheck runs the head through the gate: it reserves quota
+// alone and waits, gated, for its capacity.
 func reserveForCheck(t *testing.T, f *fixture, h *corev1.Pod) string {
 	t.Helper()
-	done, msg, problem := admission.ReserveForCheck(f.s, h)
-	if !done || problem != nil {
-		t.Fatalf("ReserveForCheck = %v %q %v, want quota reserved", done, msg, problem)
+	out := admission.PreEnqueue(f.s, h, 0)
+	if out.Pass || !out.ProvisioningReserved || out.Event.Reason != "QuotaReserved" {
+		t.Fatalf("PreEnqueue(head) = %+v, want quota reserved", out)
 	}
-	return msg
+	return out.Message
 }
 
 func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
@@ -155,8 +156,8 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 		t.Errorf("a provisioned workload plans with atomic key %q, want the zone", k)
 	}
 
-	if done, _, _ := admission.ReserveForCheck(f.s, h); done {
-		t.Fatal("a provisioned workload reserved quota again")
+	if out := admission.PreEnqueue(f.s, h, 0); !out.Pass || out.ProvisioningReserved {
+		t.Fatalf("a provisioned workload reserved quota again: %+v", out)
 	}
 	f.commit(jsKey("js"))
 	if tpuCharged(f, "js") != 16 {
@@ -363,8 +364,8 @@ func TestRevocationAtTheEndOfTheRunEndsTheWorkload(t *testing.T) {
 	}
 	again := builders.Members(js)
 	f.addPods(again...)
-	if done, _, problem := admission.ReserveForCheck(f.s, head(t, f, again)); !done || problem == nil || problem.Reason != "MaximumRunDurationExceeded" {
-		t.Fatalf("a workload ended at its maximum run reserved quota again: %v %+v", done, problem)
+	if out := admission.PreEnqueue(f.s, head(t, f, again), 0); out.Pass || out.ProvisioningReserved || out.Hold.Reason != "MaximumRunDurationExceeded" {
+		t.Fatalf("a workload ended at its maximum run reserved quota again: %+v", out)
 	}
 	if len(f.s.ProvisioningTasks()) != 0 {
 		t.Fatal("a new request is to be made for an ended workload")

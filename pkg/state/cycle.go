@@ -41,7 +41,8 @@ type PodCycle struct {
 	// none; see heldDomainNodesLocked).
 	HeldNodes []string
 	// Alone is, for a queued plain pod awaiting admission, what admitting
-	// it on quota alone reads (nil otherwise); AloneNodes are the sorted
+	// it on quota alone reads (nil otherwise; State.Gate when asked);
+	// AloneNodes are the sorted
 	// nodes of the flavors its reservation is charged to, once it holds
 	// one (shared: read-only).
 	Alone      *AloneRound
@@ -55,6 +56,12 @@ type PodCycle struct {
 	// and awaits admission (nil otherwise).
 	Check *CheckWait
 	Queue *QueueRound
+	// CheckQuota is, for State.Gate behind the head, what reserving the
+	// workload's quota for its provisioning check reads (nil: it needs no
+	// such step). Pending are the members its check or its queue's
+	// verdict holds (State.Gate, with Check or Queue).
+	CheckQuota *CheckRound
+	Pending    []PodRef
 	// Plan is what planning the pod's gang reads, copied when the gang
 	// may plan: it is complete, holds no reservation but one past its
 	// deadline, does not run whole, and no failure decided at this

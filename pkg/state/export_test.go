@@ -3,8 +3,9 @@ package state
 import (
 	"time"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // What the external tests of this package read and production code does

@@ -423,8 +423,8 @@ func TestProvisioningCheckResumedFromItsWorkloadObject(t *testing.T) {
 	f.s.SetRecordedAdmission(jsKey("js"), &state.RecordedAdmission{OwnerUID: "js-uid", Check: checkName, CheckState: "Pending",
 		Charge: quota.FromSlices("cluster-queue", map[int]quota.Usage{0: {fr: 8000}, 1: {fr: 8000}})})
 	h := head(t, f, pods)
-	if done, msg, _ := admission.ReserveForCheck(f.s, h); !done || !strings.Contains(msg, "resuming") {
-		t.Fatalf("ReserveForCheck before the check is resumed = %v %q, want it to wait", done, msg)
+	if out := admission.PreEnqueue(f.s, h, 0); out.Pass || !strings.Contains(out.Message, "resuming") {
+		t.Fatalf("PreEnqueue(head) before the check is resumed = %+v, want it to wait", out)
 	}
 	if got := f.s.ChecksToRestore(); len(got) != 1 || got[0].Key != jsKey("js") || got[0].Check != checkName {
 		t.Fatalf("ChecksToRestore = %+v", got)

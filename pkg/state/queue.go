@@ -337,22 +337,16 @@ func (s *State) queueCandidateLocked(w *Workload, cq *quota.ClusterQueue) QueueC
 	return c
 }
 
-// RecordQueueVerdict records the queue's verdict on a workload (problem
-// nil: it may plan), shown on its Workload while no quota is reserved,
-// unless a blocked member's reason stands (MemberUnschedulable); waiting
-// for quota starts its starvation clock.
-func (s *State) RecordQueueVerdict(key workload.Key, problem *quota.Problem) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	w := s.workloads[key]
-	if w == nil {
-		return
-	}
+// recordQueueVerdict records its queue's verdict on w (problem nil: it
+// may plan), shown on its Workload while no quota is reserved, unless a
+// blocked member's reason stands (MemberUnschedulable); waiting for quota
+// starts its starvation clock at now.
+func (w *Workload) recordQueueVerdict(problem *quota.Problem, now time.Time) {
 	if w.blockedBy == nil {
 		w.queueProblem.Store(problem)
 	}
 	if problem != nil && problem.Reason == quota.ReasonQuotaExceeded {
-		w.markWaitingForQuota(s.opts.Clock.Now())
+		w.markWaitingForQuota(now)
 	}
 }
 
@@ -377,7 +371,7 @@ func (s *State) queueAPIProblemLocked() *quota.Problem {
 }
 
 // AloneRound is what admitting a queued plain pod's workload on quota
-// alone reads (admission.AdmitAlone): no plan, the scheduler's own filters
+// alone reads (PodCycle.Alone): no plan, the scheduler's own filters
 // choose the node among those of the flavors it is charged to (NodeAllowed
 // keeps it there). A plan would copy every node into a snapshot for one
 // pod.
@@ -402,24 +396,11 @@ type FlavorCapacity struct {
 	HoldsOne bool
 }
 
-// AloneRound gathers what admitting pod's workload on quota alone reads.
-// It returns nil when there is nothing to decide: the pod is not a queued
+// aloneRoundLocked gathers what admitting p's workload w on quota alone
+// reads. It returns nil when there is nothing to decide: p is not a queued
 // plain pod awaiting admission; flavorNodes are then the sorted names of
 // the nodes of the flavors its reservation is charged to (nil: it holds
 // none; callers must not modify them).
-func (s *State) AloneRound(pod *corev1.Pod) (round *AloneRound, flavorNodes []string) {
-	// The write lock: nodesCarryingLocked fills its cache.
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.podLocked(pod)
-	w := s.workloads[p.Member.Key]
-	if w == nil || w.model == nil {
-		return nil, nil
-	}
-	return s.aloneRoundLocked(p, w)
-}
-
-// aloneRoundLocked is AloneRound for p, a member of w.
 func (s *State) aloneRoundLocked(p *Pod, w *Workload) (round *AloneRound, flavorNodes []string) {
 	if r := s.reservations[w.key]; r != nil {
 		if sr := r.Slices[0]; sr != nil && r.Attempt == p.Member.RestartAttempt {
