@@ -2,6 +2,7 @@ package admission
 
 import (
 	"context"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -19,3 +20,11 @@ func (e *Engine) PreFilterOutcome(ctx context.Context, pod *corev1.Pod, nodes No
 func DecideGate(c state.PodCycle, behindHead bool) (state.Verdict, *quota.Problem) {
 	return decideGate(c, behindHead)
 }
+
+// DecidePreEnqueue is the gate's whole decision on a copy, for the table
+// tests; Settle completes its outcome with what Apply did.
+func DecidePreEnqueue(c state.PodCycle, permitTimeout time.Duration) (PreEnqueueOutcome, state.Decision) {
+	return decidePreEnqueue(&c, permitTimeout)
+}
+
+func (out *PreEnqueueOutcome) Settle(d state.Decision, a state.Applied) { out.settle(d, a) }

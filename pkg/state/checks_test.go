@@ -379,3 +379,38 @@ func TestRevocationAtTheEndOfTheRunEndsTheWorkload(t *testing.T) {
 		t.Fatalf("restarted by its user, it is still held: %+v", v)
 	}
 }
+
+// Apply refuses quota for a provisioning check decided on a copy the
+// state moved away from: another decision reserved it first, or another
+// attempt of the check started.
+func TestApplyRefusesACheckReservationThatMoved(t *testing.T) {
+	f := withCheck(newFixture(t, zonedPools()...), 24)
+	pods := f.addGang(queued("js", 2, 0))
+	h := head(t, f, pods)
+	c := f.s.Gate(h, state.GateAsks{BehindHead: true})
+	r := c.CheckQuota
+	if r == nil || r.Quota == nil || r.Attempt != 1 {
+		t.Fatalf("Gate(head).CheckQuota = %+v, want the quota to reserve for attempt 1", r)
+	}
+	charge, problem := r.Quota.View.Assign(r.Quota.ClusterQueue, r.Quota.Needs, nil)
+	if problem != nil {
+		t.Fatal(problem)
+	}
+	stale := state.Decision{Key: r.Key, CheckQuota: &state.CheckReservation{Check: r.Check, Attempt: r.Attempt + 1, Charge: charge}}
+	if a := f.s.Apply(stale); a.Refused == nil || !strings.Contains(a.Refused.Error(), "moved on meanwhile") {
+		t.Fatalf("Apply(a reservation for another attempt) refused %v, want it refused", a.Refused)
+	}
+	d := state.Decision{Key: r.Key, CheckQuota: &state.CheckReservation{Check: r.Check, Attempt: r.Attempt, Charge: charge}}
+	if a := f.s.Apply(d); a.Refused != nil {
+		t.Fatalf("Apply(the reservation decided) refused: %v", a.Refused)
+	}
+	if tpuCharged(f, "js") != 16 {
+		t.Fatalf("charged %d chips, want 16 held for the provisioning", tpuCharged(f, "js"))
+	}
+	if a := f.s.Apply(d); a.Refused == nil || !strings.Contains(a.Refused.Error(), "admitted meanwhile") {
+		t.Fatalf("Apply(the same reservation again) refused %v, want it refused", a.Refused)
+	}
+	if tpuCharged(f, "js") != 16 {
+		t.Fatalf("charged %d chips after a refusal, want 16", tpuCharged(f, "js"))
+	}
+}
