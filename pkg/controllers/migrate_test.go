@@ -340,8 +340,8 @@ func TestMigratorWaitsForAnEarlierMove(t *testing.T) {
 	nodes = append(nodes, flexNode{pool: "flex-b", i: 2, life: newLife}, flexNode{pool: "flex-b", i: 3, life: newLife})
 	f := newMigration(t, nodes...)
 	f.jobSet(false, "flex-a-node-0", "flex-a-node-1", "flex-b-node-0", "flex-b-node-1")
-	f.st.Commit(&state.Reservation{Holder: workload.Holder{Key: workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: "train"}, UID: "train-uid"},
-		Slices: map[int]*state.SliceReservation{}}, time.Minute)
+	f.st.Apply(state.Decision{Reserve: &state.Reservation{Holder: workload.Holder{Key: workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: "train"}, UID: "train-uid"},
+		Slices: map[int]*state.SliceReservation{}}, PermitTimeout: time.Minute})
 	moves := f.m.Round(t.Context())
 	if len(moves) != 2 || moves[0].Evict || moves[1].Evict || !strings.Contains(moves[0].Why, "one move at a time") {
 		t.Errorf("moves %+v, want both slices waiting for the placement under way", moves)

@@ -135,7 +135,7 @@ func TestRecreatedJobSet(t *testing.T) {
 		t.Fatalf("plan with pool-1 free (-want +got):\n%s", diff)
 	}
 	f.addPods(oldRunning...)
-	if _, _, err := f.s.Commit(stale, time.Minute); err == nil || err.Error() != "cloud.google.com/gke-nodepool=pool-1 was taken by JobSet ns/a (uid a-uid) meanwhile" {
+	if err := f.s.Apply(state.Decision{Reserve: stale, PermitTimeout: time.Minute}).Refused; err == nil || err.Error() != "cloud.google.com/gke-nodepool=pool-1 was taken by JobSet ns/a (uid a-uid) meanwhile" {
 		t.Errorf("Commit of a plan on the old JobSet's domain: err = %v, want taken", err)
 	}
 
@@ -153,7 +153,7 @@ func TestRecreatedJobSet(t *testing.T) {
 	if ok, why := nodeAllowed(f.s, newPods[0], "pool-2-node-0", f.free("pool-2-node-0")); !ok {
 		t.Errorf("NodeAllowed(new pod on a free domain) refused: %s", why)
 	}
-	if _, _, err := f.s.Commit(r, time.Minute); err != nil {
+	if err := f.s.Apply(state.Decision{Reserve: r, PermitTimeout: time.Minute}).Refused; err != nil {
 		t.Errorf("Commit: %v", err)
 	}
 }

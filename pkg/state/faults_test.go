@@ -512,7 +512,7 @@ func TestCommitRefusesAPlanTheClusterMovedUnder(t *testing.T) {
 			f.addGang(unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj())
 			r := f.mustPlan(jsKey("a"))
 			tc.moved(f, r)
-			if _, _, err := f.s.Commit(r, time.Minute); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if err := f.s.Apply(state.Decision{Reserve: r, PermitTimeout: time.Minute}).Refused; err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("commit = %v, want it refused: %q", err, tc.want)
 			}
 			if f.s.Reservations() != 0 {
@@ -527,10 +527,10 @@ func TestCommitRefusesAPlanTheClusterMovedUnder(t *testing.T) {
 			f.addPods(unit.Pod(name+"-0").InPodGroup(name).TPU("4").Obj(), unit.Pod(name+"-1").InPodGroup(name).TPU("4").Obj())
 		}
 		ra, rb := f.mustPlan(pgKey("a")), f.mustPlan(pgKey("b"))
-		if _, _, err := f.s.Commit(ra, time.Minute); err != nil {
+		if err := f.s.Apply(state.Decision{Reserve: ra, PermitTimeout: time.Minute}).Refused; err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := f.s.Commit(rb, time.Minute); err == nil || !strings.Contains(err.Error(), "no room left") {
+		if err := f.s.Apply(state.Decision{Reserve: rb, PermitTimeout: time.Minute}).Refused; err == nil || !strings.Contains(err.Error(), "no room left") {
 			t.Fatalf("commit of b, planned on the same nodes before a's commit = %v, want it refused for room", err)
 		}
 	})

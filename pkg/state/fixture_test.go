@@ -295,7 +295,8 @@ func (f *fixture) commit(key workload.Key) (uint64, *state.Reservation, state.Ac
 	f.t.Helper()
 	r := f.mustPlan(key)
 	r.FollowerTimeout = time.Minute
-	id, acts, err := f.s.Commit(r, time.Minute)
+	applied := f.s.Apply(state.Decision{Reserve: r, PermitTimeout: time.Minute})
+	id, acts, err := applied.Reservation, applied.Actions, applied.Refused
 	if err != nil {
 		f.t.Fatalf("commit %s: %v", key, err)
 	}

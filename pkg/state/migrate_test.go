@@ -81,7 +81,7 @@ func TestRecycledUnits(t *testing.T) {
 			setup: func(f *fixture) {
 				recycle(f, "pool-1", 0)
 				holder := workload.Holder{Key: jsKey("train"), UID: train.UID}
-				if _, _, err := f.s.Commit(&state.Reservation{Holder: holder, Slices: map[int]*state.SliceReservation{}}, time.Minute); err != nil {
+				if err := f.s.Apply(state.Decision{Reserve: &state.Reservation{Holder: holder, Slices: map[int]*state.SliceReservation{}}, PermitTimeout: time.Minute}).Refused; err != nil {
 					t.Fatal(err)
 				}
 			},

@@ -197,7 +197,7 @@ func TestQuotaTakenMeanwhileFailsTheCommit(t *testing.T) {
 	f.addGang(queued("b", 2, 1))
 	ra := f.mustPlan(jsKey("a"))
 	rb := f.mustPlan(jsKey("b"))
-	if _, _, err := f.s.Commit(ra, time.Minute); err != nil {
+	if err := f.s.Apply(state.Decision{Reserve: ra, PermitTimeout: time.Minute}).Refused; err != nil {
 		t.Fatal(err)
 	}
 	// b's plan was made before a's commit; move it off a's pools so only
@@ -209,7 +209,7 @@ func TestQuotaTakenMeanwhileFailsTheCommit(t *testing.T) {
 		}
 		sr.Domain = to
 	}
-	if _, _, err := f.s.Commit(rb, time.Minute); err == nil || !strings.Contains(err.Error(), "quota") {
+	if err := f.s.Apply(state.Decision{Reserve: rb, PermitTimeout: time.Minute}).Refused; err == nil || !strings.Contains(err.Error(), "quota") {
 		t.Fatalf("second commit: %v, want a quota error", err)
 	}
 }
@@ -227,7 +227,7 @@ func TestAdmittedMeanwhileFailsTheCommit(t *testing.T) {
 	if got := tpuCharged(f, "a"); got != 16 {
 		t.Fatalf("workload found running charged %d, want 16", got)
 	}
-	if _, _, err := f.s.Commit(r, time.Minute); err == nil || !strings.Contains(err.Error(), "admitted meanwhile") {
+	if err := f.s.Apply(state.Decision{Reserve: r, PermitTimeout: time.Minute}).Refused; err == nil || !strings.Contains(err.Error(), "admitted meanwhile") {
 		t.Fatalf("commit of the stale plan: %v, want it refused as admitted meanwhile", err)
 	}
 	if got := tpuCharged(f, "a"); got != 16 {

@@ -107,15 +107,9 @@ type ReservedPod struct {
 	Order int
 }
 
-// Commit records a reservation decided on a snapshot. It fails when the
-// state moved under the decision in a way that invalidates it (a domain it
-// chose was taken meanwhile).
-func (s *State) Commit(r *Reservation, permitTimeout time.Duration) (uint64, Actions, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.commitLocked(r, permitTimeout)
-}
-
+// commitLocked records a reservation decided on a snapshot (Apply's
+// Decision.Reserve). It fails when the state moved under the decision in
+// a way that invalidates it (a domain it chose was taken meanwhile).
 func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint64, Actions, error) {
 	key := r.Holder.Key
 	if old := s.reservations[key]; old != nil {

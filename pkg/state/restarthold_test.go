@@ -104,7 +104,7 @@ func TestRestartHoldKeepsQuotaAndHealthyPools(t *testing.T) {
 			if !slices.Equal(got, tc.wantPools) {
 				t.Errorf("the new attempt is planned on %v, want %v", got, tc.wantPools)
 			}
-			if _, _, err := f.s.Commit(r, time.Minute); err != nil {
+			if err := f.s.Apply(state.Decision{Reserve: r, PermitTimeout: time.Minute}).Refused; err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -186,7 +186,7 @@ func TestRestartHoldGivesWayToHigherPriority(t *testing.T) {
 	if got := slices.Sorted(maps.Values(domains(r))); !slices.Equal(got, []string{"pool-1", "pool-2", "pool-3"}) {
 		t.Fatalf("urgent planned on %v, want every pool", got)
 	}
-	if _, _, err := f.s.Commit(r, time.Minute); err != nil {
+	if err := f.s.Apply(state.Decision{Reserve: r, PermitTimeout: time.Minute}).Refused; err != nil {
 		t.Fatalf("commit into the held pools: %v", err)
 	}
 	if held, why := heldFor(f, "pool-1-node-0"); !held || strings.Contains(why, "restarting") {

@@ -18,7 +18,7 @@ import (
 
 // Snapshot is a copy of the part of the state a decision needs, taken once
 // per scheduling cycle. Decisions read and change only the snapshot; what
-// they decide is committed back with State.Commit. RemoveWorkload lets a
+// they decide is committed back with State.Apply. RemoveWorkload lets a
 // decision ask "what if this workload were gone" and undo the answer.
 type Snapshot struct {
 	Generation uint64

@@ -103,7 +103,7 @@ func newCluster(t *testing.T) *cluster {
 	if fail != nil {
 		t.Fatalf("plan a: %v", fail)
 	}
-	if _, _, err := st.Commit(r, time.Minute); err != nil {
+	if err := st.Apply(state.Decision{Reserve: r, PermitTimeout: time.Minute}).Refused; err != nil {
 		t.Fatalf("commit a: %v", err)
 	}
 	if got := r.Slices[0].Domain; got != c.reserved {
