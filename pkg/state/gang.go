@@ -38,8 +38,9 @@ type Verdict struct {
 	// that PreEnqueue runs under.
 	Wake []PodRef
 	// Queue is set when the pod is its quota-managed workload's head and
-	// may go only if its queue lets it: admission.Admit takes the queue's
-	// verdict on it, and fills in Wait, the queue fields and Wake.
+	// may go only if its queue lets it: the gate (package admission) takes
+	// the queue's verdict on it, and fills in Wait, the queue fields and
+	// Wake.
 	Queue *QueueRound
 }
 
