@@ -88,7 +88,7 @@ func TestDecidePreEnqueue(t *testing.T) {
 		wantHoldAll                  []string
 		wantProvisioning, wantWeak   bool
 		wantRejection                string
-		wantQueued                   bool
+		wantVerdict                  bool
 		wantQueueProblem             string
 		wantCheckAttempt             int32
 		wantReserveLabels            map[string]string
@@ -116,23 +116,23 @@ func TestDecidePreEnqueue(t *testing.T) {
 			}).pending("m-0", "m-1").value(),
 			wantHold: state.ReasonWaitingForProvisioning, wantMsg: "waiting for ProvisioningRequest x",
 			wantHoldAll: []string{"m-0", "m-1"}, wantRejection: state.ReasonWaitingForProvisioning,
-			wantQueued: true, wantQueueProblem: state.ReasonWaitingForProvisioning,
+			wantVerdict: true, wantQueueProblem: state.ReasonWaitingForProvisioning,
 		},
 		"the head its queue has no quota for holds the gang, with the queue's verdict": {
 			cycle:    newGateCycle(0).head("m-0", "").queueOf(12, 8).pending("m-0", "m-1").value(),
 			wantHold: quota.ReasonQuotaExceeded, wantEvent: quota.ReasonQuotaExceeded, wantMsg: "insufficient quota",
 			wantHoldAll: []string{"m-0", "m-1"}, wantRejection: quota.ReasonQuotaExceeded,
-			wantQueued: true, wantQueueProblem: quota.ReasonQuotaExceeded,
+			wantVerdict: true, wantQueueProblem: quota.ReasonQuotaExceeded,
 		},
 		"the head its queue admits passes, and the verdict is cleared": {
 			cycle:    newGateCycle(0).head("m-0", "").queueOf(0, 8).value(),
-			wantPass: true, wantQueued: true,
+			wantPass: true, wantVerdict: true,
 		},
 		"the head of a provisioning queue reserves its quota and waits for the request": {
 			cycle:    newGateCycle(0).head("m-0", "").queueOf(0, 8).checkQuota(0, 8).value(),
 			wantHold: "QuotaReserved", wantEvent: "QuotaReserved",
 			wantMsg:          "quota reserved in ClusterQueue cq; waiting for ProvisioningRequest " + provisioning.RequestName(js.ObjectName(), "prov", 2),
-			wantProvisioning: true, wantQueued: true, wantCheckAttempt: 2,
+			wantProvisioning: true, wantVerdict: true, wantCheckAttempt: 2,
 		},
 		"the head of a provisioning queue without quota for its check waits, nothing reserved": {
 			cycle:    newGateCycle(0).head("m-0", "").checkQuota(12, 8).value(),
@@ -178,8 +178,8 @@ func TestDecidePreEnqueue(t *testing.T) {
 			if d.QueueProblem != nil {
 				problem = d.QueueProblem.Reason
 			}
-			if d.Queued != tc.wantQueued || problem != tc.wantQueueProblem {
-				t.Errorf("decision records the queue's verdict %v (%q), want %v (%q)", d.Queued, problem, tc.wantQueued, tc.wantQueueProblem)
+			if d.QueueVerdict != tc.wantVerdict || problem != tc.wantQueueProblem {
+				t.Errorf("decision records the queue's verdict %v (%q), want %v (%q)", d.QueueVerdict, problem, tc.wantVerdict, tc.wantQueueProblem)
 			}
 			switch {
 			case (d.CheckQuota != nil) != (tc.wantCheckAttempt != 0):

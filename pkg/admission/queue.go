@@ -33,7 +33,7 @@ func decideAdmit(c *state.PodCycle) (state.Verdict, state.Decision) {
 	var d state.Decision
 	v, record := decideGate(*c, true)
 	if record != nil {
-		d.Key, d.Queued, d.QueueProblem = v.Member.Key, true, record
+		d.Key, d.QueueVerdict, d.QueueProblem = v.Member.Key, true, record
 	}
 	r := v.Queue
 	if r == nil {
@@ -41,7 +41,7 @@ func decideAdmit(c *state.PodCycle) (state.Verdict, state.Decision) {
 	}
 	v.Queue = nil
 	qv := QueueVerdict(r)
-	d.Key, d.Queued = r.Key, true
+	d.Key, d.QueueVerdict = r.Key, true
 	if qv.Proceed || (qv.Problem.Reason == quota.ReasonQuotaExceeded && r.MayPreempt) {
 		return v, d
 	}

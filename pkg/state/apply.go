@@ -34,9 +34,10 @@ type Decision struct {
 	// RefusedReason is the reason of the failure recorded when Reserve is
 	// refused ("": a placement failure).
 	RefusedReason string
-	// Queued: the queue's verdict on the workload is recorded,
-	// QueueProblem (nil: it may plan).
-	Queued       bool
+	// QueueVerdict: the queue's verdict on the workload is recorded,
+	// QueueProblem (nil: it may plan), shown on its Workload while no
+	// quota is reserved.
+	QueueVerdict bool
 	QueueProblem *quota.Problem
 	// CheckQuota is quota to reserve for the workload's provisioning
 	// check (nil: none).
@@ -68,7 +69,7 @@ func (s *State) Apply(d Decision) Applied {
 			out.Actions.merge(s.releaseLocked(d.Key, ReleaseTimeout, fmt.Sprintf("the reservation of %s expired: its pods were not all reserved in time", d.Key)))
 		}
 	}
-	if d.Queued {
+	if d.QueueVerdict {
 		if w := s.workloads[d.Key]; w != nil {
 			w.recordQueueVerdict(d.QueueProblem, s.opts.Clock.Now())
 		}
