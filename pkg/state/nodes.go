@@ -135,10 +135,10 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	}
 	if ref, ok := s.reservedRoom.nodeReserved[node]; ok && !(gang && ref.key == self && ref.slice == p.Member.Slice) {
 		sr := s.reservations[ref.key].Slices[ref.slice]
-		f.Reserved = &placement.ReservedSlice{Key: ref.key, Slice: ref.slice, DomainKey: sr.DomainKey, Domain: sr.Domain}
+		f.Reserved = placement.ReservedSlice{Key: ref.key, Slice: ref.slice, DomainKey: sr.DomainKey, Domain: sr.Domain}
 	}
 	if k, ok := s.claimedForOther(node, self, gang); ok {
-		f.Claim = &placement.NodeClaim{By: k, Kind: placement.PreemptionClaim}
+		f.Claim = placement.NodeClaim{By: k, Kind: placement.PreemptionClaim}
 		if c := s.claims.of(k); c != nil && c.migration {
 			f.Claim.Kind = placement.MigrationClaim
 		} else if c != nil && c.restart {
@@ -160,7 +160,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	}
 	if w != nil && w.model != nil {
 		// Pods of a deleted object of the same name are another holder.
-		f.Own = &workload.Holder{Key: self, UID: p.Member.OwnerUID}
+		f.Own = workload.Holder{Key: self, UID: p.Member.OwnerUID}
 		if f.Own.UID == "" {
 			f.Own.UID = w.model.UID
 		}
@@ -169,7 +169,11 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 		if v, ok := s.nodes.DomainOf(node, key); ok {
 			ref := topology.DomainRef{Key: key, Value: v}
 			if holders := s.domainHolders.domainHeld[ref]; len(holders) > 0 {
-				f.Held = append(f.Held, placement.HeldDomain{Ref: ref, Holders: slices.Collect(maps.Keys(holders))})
+				d := placement.HeldDomain{Ref: ref}
+				for h := range holders {
+					d.Holders.Add(h)
+				}
+				f.Held.Add(d)
 			}
 		}
 	}
@@ -178,8 +182,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	}
 	if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
 		if sr := r.Slices[p.Member.Slice]; sr != nil {
-			b := sr.Bounds()
-			f.Bounds = &b
+			f.Bounds = sr.Bounds()
 			if n := s.nodes.Node(node); n != nil {
 				f.Labels = n.Labels()
 			}
@@ -187,7 +190,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	}
 	if w != nil && w.confines(p.Member.Slice) {
 		key := w.model.Slices[p.Member.Slice].DomainKey
-		c := &placement.ConfinedDomain{Key: key}
+		c := placement.ConfinedDomain{Key: key}
 		c.Value, c.Labelled = s.nodes.DomainOf(node, key)
 		if c.Labelled {
 			nodes := s.nodes.NodesOf(topology.DomainRef{Key: key, Value: c.Value})
@@ -196,9 +199,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 			}
 			for _, n := range nodes {
 				for h := range s.domainHolders.nodeHolders[n] {
-					if !slices.Contains(c.Holders, h) {
-						c.Holders = append(c.Holders, h)
-					}
+					placement.AddNew(&c.Holders, h)
 				}
 			}
 		}
