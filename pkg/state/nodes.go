@@ -128,6 +128,12 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 		p = s.derivePod(pod, nil)
 	}
 	f := placement.NodeFacts{Request: p.Request}
+	// The node's labels, read once: the domains it lies in
+	// (topology.Index.DomainOf) for every key below.
+	var labels map[string]string
+	if n := s.nodes.Node(node); n != nil {
+		labels = n.Labels()
+	}
 	var self workload.Key
 	gang := p.Gang && p.MemberErr == nil && s.registry.apis[p.Member.Key.Source] == APIServed
 	if gang {
@@ -166,7 +172,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 		}
 	}
 	for key := range s.domainHolders.heldKeys {
-		if v, ok := s.nodes.DomainOf(node, key); ok {
+		if v, ok := labels[key]; ok && key != "" {
 			ref := topology.DomainRef{Key: key, Value: v}
 			if holders := s.domainHolders.domainHeld[ref]; len(holders) > 0 {
 				d := placement.HeldDomain{Ref: ref}
@@ -182,17 +188,14 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	}
 	if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
 		if sr := r.Slices[p.Member.Slice]; sr != nil {
-			f.Bounds = sr.Bounds()
-			if n := s.nodes.Node(node); n != nil {
-				f.Labels = n.Labels()
-			}
+			f.Bounds, f.Labels = sr.Bounds(), labels
 		}
 	}
 	if w != nil && w.confines(p.Member.Slice) {
 		key := w.model.Slices[p.Member.Slice].DomainKey
 		c := placement.ConfinedDomain{Key: key}
-		c.Value, c.Labelled = s.nodes.DomainOf(node, key)
-		if c.Labelled {
+		c.Value, c.Labelled = labels[key]
+		if c.Labelled = c.Labelled && key != ""; c.Labelled {
 			nodes := s.nodes.NodesOf(topology.DomainRef{Key: key, Value: c.Value})
 			if len(nodes) == 0 {
 				nodes = []string{node}
