@@ -28,23 +28,17 @@ type sliceDemand struct {
 func (p *planning) demands() ([]sliceDemand, map[string]map[string]int) {
 	model := p.self.Model
 	type sliceMembers struct {
-		placed  int
+		members []*state.Pod
 		domain  map[string]string // key → value of its placed pods
-		pending []*state.Pod
-		any     *state.Pod
 	}
 	per := make([]sliceMembers, len(model.Slices))
 	own := map[string]map[string]int{}
 	for _, m := range p.self.Members {
 		sm := &per[m.Member.Slice]
-		if sm.any == nil || (m.Member.Leader && !sm.any.Member.Leader) {
-			sm.any = m
-		}
+		sm.members = append(sm.members, m)
 		if m.Node == "" {
-			sm.pending = append(sm.pending, m)
 			continue
 		}
-		sm.placed++
 		key := model.Slices[m.Member.Slice].DomainKey
 		if n := p.sn.Nodes[m.Node]; n != nil && key != "" {
 			if v, ok := n.Node.Labels()[key]; ok {
@@ -63,13 +57,11 @@ func (p *planning) demands() ([]sliceDemand, map[string]map[string]int) {
 	for _, i := range p.self.Active {
 		sl := &model.Slices[i]
 		sm := &per[i]
-		need := sl.Pods - sm.placed
-		if need <= 0 {
+		need := workload.StillNeeds(sl.Pods, sm.members, func(m *state.Pod) bool { return m.Node != "" }, func(m *state.Pod) bool { return m.Member.Leader })
+		if need.Unplaced() == 0 {
 			continue
 		}
 		d := sliceDemand{slice: i, demand: planner.SliceDemand{Index: i, Fixed: sm.domain[sl.DomainKey]}}
-		// Each member is sized from its own spec: admission may have added
-		// what the template lacks, and a PodGroup's members differ.
 		bySig := map[string]int{}
 		add := func(spec *corev1.PodSpec, req workload.Resources, sig string, n int) {
 			if n <= 0 {
@@ -86,26 +78,21 @@ func (p *planning) demands() ([]sliceDemand, map[string]map[string]int) {
 			d.shapes = append(d.shapes, state.ShapeRequest{Sig: sig, Request: req})
 			d.demand.Shapes = append(d.demand.Shapes, planner.Shape{Count: n, Request: req, Qualifies: p.qualifier(qsig, spec), Sig: qsig})
 		}
-		for _, m := range sm.pending {
+		// Each waiting member is sized from its own spec; the pods not
+		// created yet (JobSet followers) like the slice's leader, or its
+		// template when it has no member (workload.StillNeeds).
+		for _, j := range need.Waiting {
+			m := sm.members[j]
 			add(m.Spec, m.Request, m.RequestSig, 1)
 		}
-		rest := need - len(sm.pending)
-		switch {
-		case rest <= 0:
-		case sm.any != nil:
-			// Members not created yet (JobSet followers) are shaped like
-			// their Job's leader.
-			add(sm.any.Spec, sm.any.Request, sm.any.RequestSig, rest)
-		case sl.Template != nil:
-			req := workload.PodRequests(sl.Template)
-			add(sl.Template, req, req.String(), rest)
-		}
-		if d.demand.Pods() > need {
-			trim(&d.demand, need)
-		}
 		spec := sl.Template
-		if sm.any != nil {
-			spec = sm.any.Spec
+		if need.StandIn >= 0 {
+			m := sm.members[need.StandIn]
+			add(m.Spec, m.Request, m.RequestSig, need.Rest)
+			spec = m.Spec
+		} else if sl.Template != nil {
+			req := workload.PodRequests(sl.Template)
+			add(sl.Template, req, req.String(), need.Rest)
 		}
 		if spec != nil {
 			d.demand.Describe = describeSelector(spec)
@@ -113,15 +100,6 @@ func (p *planning) demands() ([]sliceDemand, map[string]map[string]int) {
 		out = append(out, d)
 	}
 	return out, own
-}
-
-// trim keeps a slice's demand within its size when more pods exist than
-// it needs (a PodGroup with members beyond minMember).
-func trim(d *planner.SliceDemand, need int) {
-	for i := len(d.Shapes) - 1; i >= 0 && d.Pods() > need; i-- {
-		cut := min(d.Shapes[i].Count, d.Pods()-need)
-		d.Shapes[i].Count -= cut
-	}
 }
 
 var logger = klog.Background().WithName("admission")

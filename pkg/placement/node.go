@@ -2,7 +2,6 @@ package placement
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -12,35 +11,38 @@ import (
 // NodeFacts are what the index holds about one node for one pod: every
 // input of the Filter rule (Allows), copied in one read of the state so
 // that the rule reads values only. A zero field means there is nothing of
-// that kind on the node.
+// that kind on the node. They are copied for every node of a Filter pass,
+// so they are values all through: nothing in them is allocated for one
+// node in the common case.
 type NodeFacts struct {
 	// Request is what the pod asks for.
 	Request workload.Resources
-	// Own is the pod's workload as a holder of domains; nil for a plain
+	// Own is the pod's workload as a holder of domains; zero for a plain
 	// pod, a pod whose workload API is not served, or a pod whose
 	// membership is invalid: such pods are treated as pods of no
 	// workload.
-	Own *workload.Holder
+	Own workload.Holder
 	// Reserved is the slice whose reservation covers the node's domain
-	// when it is not the pod's own slice.
-	Reserved *ReservedSlice
-	// Claim is the claim that keeps the node for another workload (nil:
-	// none, or one that yields to the pod).
-	Claim *NodeClaim
+	// when it is not the pod's own slice (zero Key: none).
+	Reserved ReservedSlice
+	// Claim is the claim that keeps the node for another workload (zero
+	// By: none, or one that yields to the pod).
+	Claim NodeClaim
 	// Outstanding is the room other workloads' reservations planned on
 	// the node and have not placed yet, by workload.
 	Outstanding map[workload.Key]workload.Resources
 	// Held are the domains the node lies in that confined slices run in,
 	// with their holders.
-	Held []HeldDomain
+	Held Few[HeldDomain]
 	// Bounds are the pod's own reserved slice's bounds for its current
-	// attempt (nil: its slice has no reservation); Labels are the node's
-	// labels as the state has them.
-	Bounds *SliceBounds
+	// attempt (zero: its slice has no reservation, which bounds nothing);
+	// Labels are the node's labels as the state has them.
+	Bounds SliceBounds
 	Labels map[string]string
-	// Confined is set when the pod's slice must stay in one domain of a
-	// key: the whole domain the node lies in must be free of other holders.
-	Confined *ConfinedDomain
+	// Confined is set (Key not empty) when the pod's slice must stay in
+	// one domain of a key: the whole domain the node lies in must be free
+	// of other holders.
+	Confined ConfinedDomain
 }
 
 // ReservedSlice names the slice a domain is reserved for.
@@ -71,7 +73,7 @@ type NodeClaim struct {
 // HeldDomain is a domain confined slices run in, and their holders.
 type HeldDomain struct {
 	Ref     topology.DomainRef
-	Holders []workload.Holder
+	Holders Few[workload.Holder]
 }
 
 // ConfinedDomain is the domain of the pod's slice's key that the node lies
@@ -81,7 +83,7 @@ type ConfinedDomain struct {
 	Key      string
 	Value    string
 	Labelled bool
-	Holders  []workload.Holder
+	Holders  Few[workload.Holder]
 }
 
 // Allows is the Filter rule: whether the pod may go on the node as far as
@@ -93,10 +95,10 @@ type ConfinedDomain struct {
 // workload's pod; and a pod of a reserved or confined slice stays within
 // its slice's bounds and in a domain no other workload holds.
 func (f NodeFacts) Allows(free func() workload.Resources) (bool, string) {
-	if r := f.Reserved; r != nil {
+	if r := f.Reserved; r.Key != (workload.Key{}) {
 		return false, fmt.Sprintf("node is in %s=%s, reserved for slice %d of %s", r.DomainKey, r.Domain, r.Slice, r.Key)
 	}
-	if c := f.Claim; c != nil {
+	if c := f.Claim; c.By != (workload.Key{}) {
 		return false, c.describe()
 	}
 	if len(f.Outstanding) > 0 {
@@ -117,32 +119,35 @@ func (f NodeFacts) Allows(free func() workload.Resources) (bool, string) {
 			return false, fmt.Sprintf("the room left on the node is reserved for %s", by)
 		}
 	}
-	for _, d := range f.Held {
+	var own *workload.Holder
+	if f.Own != (workload.Holder{}) {
+		own = &f.Own
+	}
+	for i := range f.Held.Len() {
 		// A domain a confined slice runs in is its own until its last
 		// pod is gone: no other workload's pod, confined or not, joins it.
-		if h, ok := workload.FirstBlockingOf(slices.Values(d.Holders), f.Own); ok {
-			return false, heldMessage(h, d.Ref, f.Own)
+		d := f.Held.At(i)
+		if h, ok := workload.FirstBlockingOf(d.Holders.All(), own); ok {
+			return false, heldMessage(h, d.Ref, own)
 		}
 	}
-	if f.Bounds != nil {
-		if why := f.Bounds.Excludes(f.Labels); why != "" {
-			return false, why
-		}
+	if why := f.Bounds.Excludes(f.Labels); why != "" {
+		return false, why
 	}
-	if c := f.Confined; c != nil {
+	if c := &f.Confined; c.Key != "" {
 		if !c.Labelled {
 			return false, fmt.Sprintf("node has no %s label: the pod's slice must stay in one such domain", wellknown.ShortLabel(c.Key))
 		}
 		// The whole domain, not the node alone: nodes move between
 		// pools when relabelled.
-		if h, ok := workload.FirstBlockingOf(slices.Values(c.Holders), f.Own); ok {
-			return false, heldMessage(h, topology.DomainRef{Key: c.Key, Value: c.Value}, f.Own)
+		if h, ok := workload.FirstBlockingOf(c.Holders.All(), own); ok {
+			return false, heldMessage(h, topology.DomainRef{Key: c.Key, Value: c.Value}, own)
 		}
 	}
 	return true, ""
 }
 
-func (c *NodeClaim) describe() string {
+func (c NodeClaim) describe() string {
 	switch c.Kind {
 	case MigrationClaim:
 		return fmt.Sprintf("node is kept for %s, whose pods move here off nodes being recycled", c.By)
@@ -153,10 +158,11 @@ func (c *NodeClaim) describe() string {
 }
 
 // heldMessage says that holder h keeps own (nil: a pod of no workload) out
-// of domain ref.
+// of domain ref. Built by concatenation: a Filter pass says it for every
+// node a held domain refuses.
 func heldMessage(h workload.Holder, ref topology.DomainRef, own *workload.Holder) string {
 	if own != nil && h.Key == own.Key {
-		return fmt.Sprintf("%s=%s is held by pods of a deleted %s of the same name (uid %s)", wellknown.ShortLabel(ref.Key), ref.Value, h.Key, h.UID)
+		return wellknown.ShortLabel(ref.Key) + "=" + ref.Value + " is held by pods of a deleted " + h.Key.String() + " of the same name (uid " + string(h.UID) + ")"
 	}
-	return fmt.Sprintf("node is in %s=%s, held by %s", wellknown.ShortLabel(ref.Key), ref.Value, h.Key)
+	return "node is in " + wellknown.ShortLabel(ref.Key) + "=" + ref.Value + ", held by " + h.Key.String()
 }

@@ -15,9 +15,9 @@ func TestNodeFactsAllows(t *testing.T) {
 		return workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: name}
 	}
 	a, b, c := jobset("a"), jobset("b"), jobset("c")
-	ownA := &workload.Holder{Key: a, UID: "a-uid"}
-	heldBy := func(ref string, holders ...workload.Holder) []placement.HeldDomain {
-		return []placement.HeldDomain{{Ref: topology.DomainRef{Key: pool, Value: ref}, Holders: holders}}
+	ownA := workload.Holder{Key: a, UID: "a-uid"}
+	heldBy := func(ref string, holders ...workload.Holder) placement.Few[placement.HeldDomain] {
+		return placement.FewOf(placement.HeldDomain{Ref: topology.DomainRef{Key: pool, Value: ref}, Holders: placement.FewOf(holders...)})
 	}
 	tpu := func(n int64) workload.Resources { return workload.Resources{"google.com/tpu": n} }
 	for name, tc := range map[string]struct {
@@ -29,26 +29,26 @@ func TestNodeFactsAllows(t *testing.T) {
 	}{
 		"nothing on the node": {wantOK: true},
 		"a domain reserved for another slice": {
-			facts: placement.NodeFacts{Reserved: &placement.ReservedSlice{Key: b, Slice: 1, DomainKey: pool, Domain: "pool-1"}},
+			facts: placement.NodeFacts{Reserved: placement.ReservedSlice{Key: b, Slice: 1, DomainKey: pool, Domain: "pool-1"}},
 			want:  "node is in " + pool + "=pool-1, reserved for slice 1 of JobSet ns/b",
 		},
 		"a reservation is checked before a claim": {
 			facts: placement.NodeFacts{
-				Reserved: &placement.ReservedSlice{Key: b, DomainKey: pool, Domain: "pool-1"},
-				Claim:    &placement.NodeClaim{By: c},
+				Reserved: placement.ReservedSlice{Key: b, DomainKey: pool, Domain: "pool-1"},
+				Claim:    placement.NodeClaim{By: c},
 			},
 			want: "node is in " + pool + "=pool-1, reserved for slice 0 of JobSet ns/b",
 		},
 		"a node a preemption keeps": {
-			facts: placement.NodeFacts{Claim: &placement.NodeClaim{By: b, Kind: placement.PreemptionClaim}},
+			facts: placement.NodeFacts{Claim: placement.NodeClaim{By: b, Kind: placement.PreemptionClaim}},
 			want:  "node is kept for JobSet ns/b, which preempted the workload that ran here",
 		},
 		"a node a restart keeps": {
-			facts: placement.NodeFacts{Claim: &placement.NodeClaim{By: b, Kind: placement.RestartClaim}},
+			facts: placement.NodeFacts{Claim: placement.NodeClaim{By: b, Kind: placement.RestartClaim}},
 			want:  "node is kept for JobSet ns/b, which ran here and is restarting",
 		},
 		"a node a migration keeps": {
-			facts: placement.NodeFacts{Claim: &placement.NodeClaim{By: b, Kind: placement.MigrationClaim}},
+			facts: placement.NodeFacts{Claim: placement.NodeClaim{By: b, Kind: placement.MigrationClaim}},
 			want:  "node is kept for JobSet ns/b, whose pods move here off nodes being recycled",
 		},
 		"room others planned leaves enough": {
@@ -65,7 +65,7 @@ func TestNodeFactsAllows(t *testing.T) {
 			want:  "node is in gke-nodepool=pool-1, held by JobSet ns/b",
 		},
 		"a domain its own workload holds": {
-			facts:  placement.NodeFacts{Own: ownA, Held: heldBy("pool-1", *ownA)},
+			facts:  placement.NodeFacts{Own: ownA, Held: heldBy("pool-1", ownA)},
 			wantOK: true,
 		},
 		"a domain a deleted object of the same name holds": {
@@ -75,7 +75,7 @@ func TestNodeFactsAllows(t *testing.T) {
 		"a node outside its slice's reserved domain": {
 			facts: placement.NodeFacts{
 				Own:    ownA,
-				Bounds: &placement.SliceBounds{DomainKey: pool, Domain: "pool-1"},
+				Bounds: placement.SliceBounds{DomainKey: pool, Domain: "pool-1"},
 				Labels: map[string]string{pool: "pool-2"},
 			},
 			want: "node is in gke-nodepool=pool-2, not in gke-nodepool=pool-1, where its slice is reserved",
@@ -83,26 +83,26 @@ func TestNodeFactsAllows(t *testing.T) {
 		"a node inside its slice's reserved domain": {
 			facts: placement.NodeFacts{
 				Own:    ownA,
-				Bounds: &placement.SliceBounds{DomainKey: pool, Domain: "pool-1"},
+				Bounds: placement.SliceBounds{DomainKey: pool, Domain: "pool-1"},
 				Labels: map[string]string{pool: "pool-1"},
 			},
 			wantOK: true,
 		},
 		"a confined slice on a node with no domain label": {
-			facts: placement.NodeFacts{Own: ownA, Confined: &placement.ConfinedDomain{Key: pool}},
+			facts: placement.NodeFacts{Own: ownA, Confined: placement.ConfinedDomain{Key: pool}},
 			want:  "node has no gke-nodepool label: the pod's slice must stay in one such domain",
 		},
 		"a confined slice in a domain another workload runs in on another node": {
-			facts: placement.NodeFacts{Own: ownA, Confined: &placement.ConfinedDomain{
+			facts: placement.NodeFacts{Own: ownA, Confined: placement.ConfinedDomain{
 				Key: pool, Value: "pool-1", Labelled: true,
-				Holders: []workload.Holder{*ownA, {Key: b, UID: "b-uid"}},
+				Holders: placement.FewOf(ownA, workload.Holder{Key: b, UID: "b-uid"}),
 			}},
 			want: "node is in gke-nodepool=pool-1, held by JobSet ns/b",
 		},
 		"a confined slice in a domain only it runs in": {
-			facts: placement.NodeFacts{Own: ownA, Confined: &placement.ConfinedDomain{
+			facts: placement.NodeFacts{Own: ownA, Confined: placement.ConfinedDomain{
 				Key: pool, Value: "pool-1", Labelled: true,
-				Holders: []workload.Holder{*ownA},
+				Holders: placement.FewOf(ownA),
 			}},
 			wantOK: true,
 		},

@@ -128,6 +128,12 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 		p = s.derivePod(pod, nil)
 	}
 	f := placement.NodeFacts{Request: p.Request}
+	// The node's labels, read once: the domains it lies in
+	// (topology.Index.DomainOf) for every key below.
+	var labels map[string]string
+	if n := s.nodes.Node(node); n != nil {
+		labels = n.Labels()
+	}
 	var self workload.Key
 	gang := p.Gang && p.MemberErr == nil && s.registry.apis[p.Member.Key.Source] == APIServed
 	if gang {
@@ -135,10 +141,10 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	}
 	if ref, ok := s.reservedRoom.nodeReserved[node]; ok && !(gang && ref.key == self && ref.slice == p.Member.Slice) {
 		sr := s.reservations[ref.key].Slices[ref.slice]
-		f.Reserved = &placement.ReservedSlice{Key: ref.key, Slice: ref.slice, DomainKey: sr.DomainKey, Domain: sr.Domain}
+		f.Reserved = placement.ReservedSlice{Key: ref.key, Slice: ref.slice, DomainKey: sr.DomainKey, Domain: sr.Domain}
 	}
 	if k, ok := s.claimedForOther(node, self, gang); ok {
-		f.Claim = &placement.NodeClaim{By: k, Kind: placement.PreemptionClaim}
+		f.Claim = placement.NodeClaim{By: k, Kind: placement.PreemptionClaim}
 		if c := s.claims.of(k); c != nil && c.migration {
 			f.Claim.Kind = placement.MigrationClaim
 		} else if c != nil && c.restart {
@@ -160,16 +166,20 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	}
 	if w != nil && w.model != nil {
 		// Pods of a deleted object of the same name are another holder.
-		f.Own = &workload.Holder{Key: self, UID: p.Member.OwnerUID}
+		f.Own = workload.Holder{Key: self, UID: p.Member.OwnerUID}
 		if f.Own.UID == "" {
 			f.Own.UID = w.model.UID
 		}
 	}
 	for key := range s.domainHolders.heldKeys {
-		if v, ok := s.nodes.DomainOf(node, key); ok {
+		if v, ok := labels[key]; ok && key != "" {
 			ref := topology.DomainRef{Key: key, Value: v}
 			if holders := s.domainHolders.domainHeld[ref]; len(holders) > 0 {
-				f.Held = append(f.Held, placement.HeldDomain{Ref: ref, Holders: slices.Collect(maps.Keys(holders))})
+				d := placement.HeldDomain{Ref: ref}
+				for h := range holders {
+					d.Holders.Add(h)
+				}
+				f.Held.Add(d)
 			}
 		}
 	}
@@ -178,27 +188,21 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	}
 	if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
 		if sr := r.Slices[p.Member.Slice]; sr != nil {
-			b := sr.Bounds()
-			f.Bounds = &b
-			if n := s.nodes.Node(node); n != nil {
-				f.Labels = n.Labels()
-			}
+			f.Bounds, f.Labels = sr.Bounds(), labels
 		}
 	}
 	if w != nil && w.confines(p.Member.Slice) {
 		key := w.model.Slices[p.Member.Slice].DomainKey
-		c := &placement.ConfinedDomain{Key: key}
-		c.Value, c.Labelled = s.nodes.DomainOf(node, key)
-		if c.Labelled {
+		c := placement.ConfinedDomain{Key: key}
+		c.Value, c.Labelled = labels[key]
+		if c.Labelled = c.Labelled && key != ""; c.Labelled {
 			nodes := s.nodes.NodesOf(topology.DomainRef{Key: key, Value: c.Value})
 			if len(nodes) == 0 {
 				nodes = []string{node}
 			}
 			for _, n := range nodes {
 				for h := range s.domainHolders.nodeHolders[n] {
-					if !slices.Contains(c.Holders, h) {
-						c.Holders = append(c.Holders, h)
-					}
+					placement.AddNew(&c.Holders, h)
 				}
 			}
 		}

@@ -146,45 +146,27 @@ func (s *State) shapeLocked(w *Workload) string {
 
 func (s *State) computeNeedsLocked(w *Workload) []quota.Need {
 	model := w.model
-	type acc struct {
-		total workload.Resources
-		n     int
-		any   *Pod
-	}
-	per := make([]acc, len(model.Slices))
-	for _, p := range w.members {
-		if !p.Live() || !w.current(p) {
-			continue
-		}
-		a := &per[p.Member.Slice]
-		if a.n >= model.Slices[p.Member.Slice].Pods {
-			continue
-		}
-		if a.total == nil {
-			a.total = workload.Resources{}
-		}
-		a.total.AddScaled(p.Request, 1)
-		a.n++
-		if a.any == nil || p.Member.Leader {
-			a.any = p
-		}
-	}
 	out := make([]quota.Need, 0, len(model.Slices))
-	for i, sl := range model.Slices {
-		a := per[i]
-		total := a.total
-		if total == nil {
-			total = workload.Resources{}
+	for i, members := range w.currentMembersBySlice() {
+		sl := model.Slices[i]
+		// The whole slice is charged: what its placed and waiting
+		// members ask for, and its pods not created yet (workload.StillNeeds).
+		n := workload.StillNeeds(sl.Pods, members, func(p *Pod) bool { return p.Node != "" }, func(p *Pod) bool { return p.Member.Leader })
+		total := workload.Resources{}
+		for _, j := range n.Placed {
+			total.AddScaled(members[j].Request, 1)
 		}
-		rest := int64(sl.Pods - a.n)
+		for _, j := range n.Waiting {
+			total.AddScaled(members[j].Request, 1)
+		}
 		spec := sl.Template
 		switch {
-		case rest <= 0:
-		case a.any != nil:
-			total.AddScaled(a.any.Request, rest)
-			spec = a.any.Spec
+		case n.Rest <= 0:
+		case n.StandIn >= 0:
+			total.AddScaled(members[n.StandIn].Request, int64(n.Rest))
+			spec = members[n.StandIn].Spec
 		case sl.Request != nil:
-			total.AddScaled(sl.Request, rest)
+			total.AddScaled(sl.Request, int64(n.Rest))
 		}
 		out = append(out, quota.Need{Slice: i, Count: 1, Request: total, Compatible: compatibleWith(spec), CompatibleKey: selectorKey(spec)})
 	}

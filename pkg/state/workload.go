@@ -2,6 +2,8 @@ package state
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -224,6 +226,22 @@ func (w *Workload) recount() {
 	for _, p := range w.members {
 		w.count(p, +1)
 	}
+}
+
+// currentMembersBySlice lists, for each slice of the model, its live
+// members of the current attempt, by name: the members
+// workload.StillNeeds reads, in the order the snapshot gives the plan.
+func (w *Workload) currentMembersBySlice() [][]*Pod {
+	out := make([][]*Pod, len(w.model.Slices))
+	for _, p := range w.members {
+		if p.Live() && w.current(p) {
+			out[p.Member.Slice] = append(out[p.Member.Slice], p)
+		}
+	}
+	for _, ms := range out {
+		slices.SortFunc(ms, func(a, b *Pod) int { return strings.Compare(a.Name, b.Name) })
+	}
+	return out
 }
 
 // staged reports whether the workload is placed in JobSet's staged way:

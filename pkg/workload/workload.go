@@ -31,7 +31,7 @@ type Key struct {
 	Name      string
 }
 
-func (k Key) String() string { return fmt.Sprintf("%s %s/%s", k.Source, k.Namespace, k.Name) }
+func (k Key) String() string { return string(k.Source) + " " + k.Namespace + "/" + k.Name }
 
 // Compare orders keys by source, namespace and name, without formatting
 // them (queue order and victim choice compare many).
