@@ -89,10 +89,10 @@ func (l *nodeLifetimes) resync(name string) {
 // watchComputeClasses waits until the ComputeClass API is served, then
 // watches the classes and records the lifetime of their nodes again
 // whenever one changes.
-func (rt *Runtime) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
+func (f *Feed) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
 	interval := apiPollInitial
 	for {
-		status, err := resourceServed(rt.cluster.Client.Discovery(), computeClassAPI.groupVersion, computeClassAPI.resource)
+		status, err := resourceServed(f.clients.Client.Discovery(), computeClassAPI.groupVersion, computeClassAPI.resource)
 		if err == nil && status == state.APIServed {
 			break
 		}
@@ -103,7 +103,7 @@ func (rt *Runtime) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
 		}
 		interval = min(2*interval, apiPollMax)
 	}
-	informer := rt.informers.multislice.Cloud().V1().ComputeClasses()
+	informer := f.informers.multislice.Cloud().V1().ComputeClasses()
 	changed := func(obj any) {
 		if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 			obj = tomb.Obj
@@ -119,7 +119,7 @@ func (rt *Runtime) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
 		klog.FromContext(ctx).Error(err, "Watching ComputeClasses")
 		return
 	}
-	rt.informers.multislice.Start(ctx.Done())
+	f.informers.multislice.Start(ctx.Done())
 	if !toolscache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
 		return
 	}
