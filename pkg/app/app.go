@@ -1,5 +1,10 @@
 // Package app assembles the multislice-scheduler command: the upstream
-// kube-scheduler command with this project's plugins registered out of tree.
+// kube-scheduler command with this project's plugins registered out of tree,
+// and the runtime they share (runtime.go): the state, the feed that keeps
+// it current, the actuator that carries out what it and the admission
+// engine ask for (actuator.go), leader election (leadership.go) and the
+// wiring of the controllers that write to the API while this replica leads
+// (controllers.go).
 //
 // The binary (cmd/multislice-scheduler), the integration harness and the
 // scheduler_perf benchmarks all take their plugin registry from here, so the
@@ -16,7 +21,6 @@ import (
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicepreemption"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/version"
@@ -33,10 +37,10 @@ type plugin struct {
 }
 
 // plugins lists every out-of-tree plugin this scheduler registers, each
-// built on the one runtime (state, informers, expiry loop) the scheduler
+// built on the one runtime (state, feed, controllers) the scheduler
 // shares between all its plugins and profiles. Profiles in
 // KubeSchedulerConfiguration enable them by these names.
-func plugins(rt *feed.Runtime) []plugin {
+func plugins(rt *Runtime) []plugin {
 	var m admission.Manager
 	var reg multislicegang.Registrar
 	if rt != nil {
@@ -51,7 +55,7 @@ func plugins(rt *feed.Runtime) []plugin {
 
 // Manager is the admission manager every plugin built on rt asks: the
 // engine on rt's state, carrying out what it decides through rt.
-func Manager(rt *feed.Runtime) admission.Manager {
+func Manager(rt *Runtime) admission.Manager {
 	eng := admission.NewEngine(rt.State(), rt, rt.Events(), multislicegang.Name)
 	rt.OnPodDeleted(eng.Forget)
 	return eng
@@ -59,7 +63,7 @@ func Manager(rt *feed.Runtime) admission.Manager {
 
 // Registry returns our plugins, each built on rt, as a framework
 // registry: the form scheduler.New and the scheduler_perf harness take.
-func Registry(rt *feed.Runtime) frameworkruntime.Registry {
+func Registry(rt *Runtime) frameworkruntime.Registry {
 	registry := frameworkruntime.Registry{}
 	for _, p := range plugins(rt) {
 		registry[p.name] = p.factory

@@ -18,7 +18,6 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	configv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/config/v1"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/feed"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/plugins/multislicegang"
 )
 
@@ -48,7 +47,7 @@ func Setup(ctx context.Context, opts *options.Options) (*schedulerserverconfig.C
 	recorders := func(name string) events.EventRecorderLogger { return cc.EventBroadcaster.NewRecorder(name) }
 	// Without a profile of ours this is kube-scheduler: no runtime, so no
 	// informer, controller or permission beyond upstream's.
-	var rt *feed.Runtime
+	var rt *Runtime
 	if enablesOurPlugins(profiles) {
 		rt, err = NewRuntime(ctx, Scheduler{
 			Client: cc.Client, KubeConfig: cc.KubeConfig, Informers: cc.InformerFactory,
@@ -99,7 +98,7 @@ func Setup(ctx context.Context, opts *options.Options) (*schedulerserverconfig.C
 // MultisliceGang arguments: those of the first profile that enables
 // MultisliceGang, defaults when none does. It also names that profile
 // ("" when none does). Every other profile that enables it must agree,
-// which its plugin checks as it is built (feed.Runtime.Attach).
+// which its plugin checks as it is built (Runtime.Attach).
 func Settings(profiles []schedulerconfig.KubeSchedulerProfile) (admission.Settings, string, error) {
 	for i, p := range profiles {
 		if !enables(p.Plugins, multislicegang.Name) {
@@ -151,7 +150,7 @@ func argsOf(p schedulerconfig.KubeSchedulerProfile, name string) runtime.Object 
 // or the gate alone: without the gate, gang members and queued workloads
 // would go through scheduling cycles only to be rejected, and the gate
 // holds nothing back for a profile whose pods the state does not place.
-func checkPairs(rt *feed.Runtime) error {
+func checkPairs(rt *Runtime) error {
 	gangOnly, gateOnly := rt.Unpaired()
 	if len(gangOnly) > 0 {
 		return fmt.Errorf("profiles[schedulerName=%s].plugins: %s is enabled without %s; add {name: %s} to plugins.multiPoint.enabled (it holds gang members and queued workloads back until they may be scheduled)",

@@ -215,10 +215,10 @@ func nodeHealth(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.
 }
 
 // lifetimePhase is where a node stands in the lifetime its ComputeClass
-// gives it (computeclass.NodeLifetime; a flex-start node of no class
+// gives it (computeclass.NodeRunWindow; a flex-start node of no class
 // known here ends after 7 days), with the time its phase began.
 func lifetimePhase(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.Node) (computeclass.Phase, time.Time) {
-	lt := classLifetime(c, classes, n)
+	lt := classRunWindow(c, classes, n)
 	switch phase := lt.PhaseAt(c.Now); phase {
 	case computeclass.Ended:
 		return phase, lt.End
@@ -229,25 +229,25 @@ func lifetimePhase(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *core
 	}
 }
 
-// classLifetime is the lifetime n's ComputeClass gives it (zero for a
+// classRunWindow is the run window n's ComputeClass gives it (zero for a
 // node of no class that is not flex-start).
-func classLifetime(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.Node) computeclass.Lifetime {
+func classRunWindow(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.Node) computeclass.RunWindow {
 	name := computeclass.NodeClass(n)
 	if name == "" && computeclass.NodeCapacity(n) != computeclass.FlexStart {
-		return computeclass.Lifetime{}
+		return computeclass.RunWindow{}
 	}
 	var class *cloudv1.ComputeClass
 	if c.ComputeClassesServed {
 		class = classes[name]
 	}
-	lt, _ := computeclass.NodeLifetime(class, n)
+	lt, _ := computeclass.NodeRunWindow(class, n)
 	return lt
 }
 
 // nodeLifetime is n's lifetime as listed; ok is false for a node that
 // does not go away by itself.
 func nodeLifetime(c *Cluster, classes map[string]*cloudv1.ComputeClass, n *corev1.Node) (NodeLifetime, bool) {
-	lt := classLifetime(c, classes, n)
+	lt := classRunWindow(c, classes, n)
 	if lt.End.IsZero() {
 		return NodeLifetime{}, false
 	}

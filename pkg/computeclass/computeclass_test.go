@@ -134,38 +134,38 @@ func TestMatchPriority(t *testing.T) {
 	}
 }
 
-func TestNodeLifetime(t *testing.T) {
+func TestNodeRunWindow(t *testing.T) {
 	class := seed001()
 	short := builders.ComputeClass("short").FlexStart("g2-standard-24", 180, 90).Obj()
 	for name, tc := range map[string]struct {
 		class    *cloudv1.ComputeClass
 		node     *corev1.Node
-		want     Lifetime
+		want     RunWindow
 		priority int
 	}{
 		"seed 001's flex-start node: 20h, recycled from 19h": {class, gkeNode(class.Name, "g2-standard-24", FlexStart, epoch).Obj(),
-			Lifetime{Created: epoch, End: epoch.Add(20 * time.Hour), RecycleAt: epoch.Add(19 * time.Hour)}, 1},
-		"seed 001's spot node: no end": {class, gkeNode(class.Name, "g2-standard-24", Spot, epoch).Obj(), Lifetime{Created: epoch}, 0},
-		"the demo's short class":       {short, gkeNode("short", "g2-standard-24", FlexStart, epoch).Obj(), Lifetime{Created: epoch, End: epoch.Add(3 * time.Minute), RecycleAt: epoch.Add(90 * time.Second)}, 0},
+			RunWindow{Created: epoch, End: epoch.Add(20 * time.Hour), RecycleAt: epoch.Add(19 * time.Hour)}, 1},
+		"seed 001's spot node: no end": {class, gkeNode(class.Name, "g2-standard-24", Spot, epoch).Obj(), RunWindow{Created: epoch}, 0},
+		"the demo's short class":       {short, gkeNode("short", "g2-standard-24", FlexStart, epoch).Obj(), RunWindow{Created: epoch, End: epoch.Add(3 * time.Minute), RecycleAt: epoch.Add(90 * time.Second)}, 0},
 		"flex-start without recycling": {builders.ComputeClass("c").FlexStart("g2-standard-24", 0, -1).Obj(), gkeNode("c", "g2-standard-24", FlexStart, epoch).Obj(),
-			Lifetime{Created: epoch, End: epoch.Add(7 * 24 * time.Hour)}, 0},
+			RunWindow{Created: epoch, End: epoch.Add(7 * 24 * time.Hour)}, 0},
 		"lead time of the whole run: recycled at once": {builders.ComputeClass("c").FlexStart("g2-standard-24", 60, 600).Obj(), gkeNode("c", "g2-standard-24", FlexStart, epoch).Obj(),
-			Lifetime{Created: epoch, End: epoch.Add(time.Minute), RecycleAt: epoch}, 0},
-		"flex-start node of no priority: 7 days": {class, gkeNode(class.Name, "a2-highgpu-1g", FlexStart, epoch).Obj(), Lifetime{Created: epoch, End: epoch.Add(7 * 24 * time.Hour)}, -1},
-		"flex-start node of a deleted class":     {nil, gkeNode(class.Name, "g2-standard-24", FlexStart, epoch).Obj(), Lifetime{Created: epoch, End: epoch.Add(7 * 24 * time.Hour)}, -1},
-		"plain node":                             {class, builders.Node("n").Created(epoch).Obj(), Lifetime{Created: epoch}, -1},
+			RunWindow{Created: epoch, End: epoch.Add(time.Minute), RecycleAt: epoch}, 0},
+		"flex-start node of no priority: 7 days": {class, gkeNode(class.Name, "a2-highgpu-1g", FlexStart, epoch).Obj(), RunWindow{Created: epoch, End: epoch.Add(7 * 24 * time.Hour)}, -1},
+		"flex-start node of a deleted class":     {nil, gkeNode(class.Name, "g2-standard-24", FlexStart, epoch).Obj(), RunWindow{Created: epoch, End: epoch.Add(7 * 24 * time.Hour)}, -1},
+		"plain node":                             {class, builders.Node("n").Created(epoch).Obj(), RunWindow{Created: epoch}, -1},
 	} {
 		t.Run(name, func(t *testing.T) {
-			got, i := NodeLifetime(tc.class, tc.node)
+			got, i := NodeRunWindow(tc.class, tc.node)
 			if diff := cmp.Diff(tc.want, got); diff != "" || i != tc.priority {
-				t.Errorf("NodeLifetime = priority %d (want %d), lifetime (-want +got):\n%s", i, tc.priority, diff)
+				t.Errorf("NodeRunWindow = priority %d (want %d), run window (-want +got):\n%s", i, tc.priority, diff)
 			}
 		})
 	}
 }
 
-func TestLifetimePhases(t *testing.T) {
-	l := PriorityLifetime(&seed001().Spec.Priorities[1], epoch)
+func TestRunWindowPhases(t *testing.T) {
+	l := PriorityRunWindow(&seed001().Spec.Priorities[1], epoch)
 	for _, tc := range []struct {
 		at    time.Duration
 		phase Phase
@@ -186,7 +186,7 @@ func TestLifetimePhases(t *testing.T) {
 	if want := epoch.Add(20 * time.Hour); !l.End.Equal(want) {
 		t.Errorf("end %s, want %s", l.End, want)
 	}
-	spot := PriorityLifetime(&seed001().Spec.Priorities[0], epoch)
+	spot := PriorityRunWindow(&seed001().Spec.Priorities[0], epoch)
 	if !spot.End.IsZero() || spot.PhaseAt(epoch.Add(1000*time.Hour)) != Running || !spot.Next(epoch).IsZero() {
 		t.Errorf("a spot node's lifetime %+v ends", spot)
 	}

@@ -123,7 +123,7 @@ func FuzzValidate(f *testing.F) {
 		}
 		for i := range class.Spec.Priorities {
 			p := &class.Spec.Priorities[i]
-			l := PriorityLifetime(p, epoch)
+			l := PriorityRunWindow(p, epoch)
 			PriorityCapacity(p)
 			if err != nil {
 				continue
@@ -144,7 +144,7 @@ func FuzzValidate(f *testing.F) {
 			if got := MatchPriority(&class, node); got < 0 || got > i {
 				t.Fatalf("a node of priority %d matches priority %d", i, got)
 			}
-			if lt, got := NodeLifetime(&class, node); got >= 0 && lt.PhaseAt(epoch.Add(time.Hour)) == "" {
+			if lt, got := NodeRunWindow(&class, node); got >= 0 && lt.PhaseAt(epoch.Add(time.Hour)) == "" {
 				t.Fatalf("no phase")
 			}
 		}

@@ -9,7 +9,8 @@
 // run only while this replica leads: a standby decides nothing.
 //
 // Each is built with the clients and listers it needs and reads no
-// informer of its own; package feed starts them and feeds them the
+// informer of its own; pkg/app builds and starts them
+// (app/controllers.go) and hands them, through the feed's hooks, the
 // objects they watch. None admits a workload, but one decides a
 // placement: the Migrator plans where a slice on nodes being recycled
 // would go again (admission.PlanMove, the rule every gang is placed by)

@@ -27,15 +27,15 @@ const migrateScheduler = "multislice-scheduler"
 // recycled from minute 3 and end at minute 5; their replacements (new)
 // last until minute 10.
 var (
-	oldLife = topology.Lifetime{Recycle: builders.Epoch.Add(3 * time.Minute), End: builders.Epoch.Add(5 * time.Minute)}
-	newLife = topology.Lifetime{Recycle: builders.Epoch.Add(8 * time.Minute), End: builders.Epoch.Add(10 * time.Minute)}
+	oldLife = topology.NodeLifetime{Recycle: builders.Epoch.Add(3 * time.Minute), End: builders.Epoch.Add(5 * time.Minute)}
+	newLife = topology.NodeLifetime{Recycle: builders.Epoch.Add(8 * time.Minute), End: builders.Epoch.Add(10 * time.Minute)}
 )
 
 // flexNode is node i of a flex-start pool of one-GPU nodes.
 type flexNode struct {
 	pool     string
 	i        int
-	life     topology.Lifetime
+	life     topology.NodeLifetime
 	cordoned bool
 }
 
@@ -156,7 +156,7 @@ var (
 	slice1 = []string{"train-slice-1-0-a0", "train-slice-1-1-a0"}
 )
 
-func poolNodes(pool string, life topology.Lifetime, cordoned ...bool) []flexNode {
+func poolNodes(pool string, life topology.NodeLifetime, cordoned ...bool) []flexNode {
 	var out []flexNode
 	for i, c := range cordoned {
 		out = append(out, flexNode{pool: pool, i: i, life: life, cordoned: c})

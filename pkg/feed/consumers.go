@@ -15,9 +15,9 @@ import (
 // other sources do; the requests a queue's check makes are the
 // provisioning controller's (leader only), which reads the same informer,
 // and are skipped here.
-func (rt *Runtime) startConsumedRequestInformer(ctx context.Context) (toolscache.InformerSynced, error) {
-	informer := rt.informers.multislice.Autoscaling().V1().ProvisioningRequests().Informer()
-	reg, err := rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
+func (f *Feed) startConsumedRequestInformer(ctx context.Context) (toolscache.InformerSynced, error) {
+	informer := f.informers.multislice.Autoscaling().V1().ProvisioningRequests().Informer()
+	reg, err := f.feedSource(ctx, informer, func(obj any) (derived, bool) {
 		req, ok := obj.(*autoscalingv1.ProvisioningRequest)
 		if !ok || !provisioning.UserMade(req) {
 			return derived{}, false
@@ -28,6 +28,6 @@ func (rt *Runtime) startConsumedRequestInformer(ctx context.Context) (toolscache
 	if err != nil {
 		return nil, err
 	}
-	rt.informers.multislice.Start(ctx.Done())
+	f.informers.multislice.Start(ctx.Done())
 	return reg.HasSynced, nil
 }

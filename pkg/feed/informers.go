@@ -47,7 +47,7 @@ type factories struct {
 
 // newFactories makes the factories of c's clients; none starts until
 // asked for an informer.
-func newFactories(c Cluster) factories {
+func newFactories(c Clients) factories {
 	return factories{
 		kube:       c.Informers,
 		multislice: newMultisliceInformers(c.Multislice, 0),

@@ -13,8 +13,6 @@ import (
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/informers"
 	k8sfake "k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/events"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 	jobsetclient "sigs.k8s.io/jobset/client-go/clientset/versioned"
 	jobsetfake "sigs.k8s.io/jobset/client-go/clientset/versioned/fake"
@@ -24,7 +22,6 @@ import (
 	spfake "sigs.k8s.io/scheduler-plugins/pkg/generated/clientset/versioned/fake"
 	spinformers "sigs.k8s.io/scheduler-plugins/pkg/generated/informers/externalversions"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
@@ -108,9 +105,10 @@ func startedTypes(waitForCacheSync func(<-chan struct{}) map[reflect.Type]bool) 
 
 // Every API the runtime reads (all served here) is listed and watched
 // through one informer factory per API group, made once: the queue feed,
-// the check feed, the ComputeClass watch, the consumed-request feed and the
-// provisioning controller all share the multislice.dev clientset's
-// factory, and Kubernetes' PodGroups come from the scheduler's own
+// the check feed, the ComputeClass watch and the consumed-request feed all
+// share the multislice.dev clientset's factory, which the controllers read
+// too (MultisliceInformers, as pkg/app gives it to the provisioning
+// controller and the status writer), and Kubernetes' PodGroups come from the scheduler's own
 // factory. Each API counts as served only once the state saw the objects
 // that were there before.
 func TestOneInformerFactoryPerAPIGroup(t *testing.T) {
@@ -129,30 +127,33 @@ func TestOneInformerFactoryPerAPIGroup(t *testing.T) {
 	kubeInformers := informers.NewSharedInformerFactory(kube, 0)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	rt, err := New(ctx, Config{
-		Cluster: Cluster{
+	st := state.New(state.Options{})
+	f := New(Config{
+		Clients: Clients{
 			Client:     kube,
-			KubeConfig: &rest.Config{Host: "https://127.0.0.1:1"},
 			Informers:  kubeInformers,
-			Recorder:   &events.FakeRecorder{},
 			Multislice: multislicefake.NewClientset(),
 			JobSets:    jobsetfake.NewClientset(),
 			PodGroups:  spfake.NewClientset(group),
 		},
-		Settings: admission.Settings{},
-		// A standby: informers only, no writer runs.
-		AwaitLeadership: true,
+		State: st,
+		Act:   func(context.Context, state.Actions) {},
 	})
-	if err != nil {
+	f.hooks.ProvisioningServed = func(ctx context.Context) {
+		// As pkg/app starts the provisioning controller: on the feed's
+		// factory, asking for an informer the feed has already.
+		f.MultisliceInformers().Autoscaling().V1().ProvisioningRequests().Informer()
+		f.MultisliceInformers().Start(ctx.Done())
+	}
+	if err := f.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st := rt.State()
 	sources := []workload.Source{state.QueueAPI, workload.SourceJobSet, workload.SourcePodGroup, workload.SourceInTreePodGroup, workload.SourceProvisioningRequest}
 	want := map[string]int{"multislice": 1, "jobset": 1, "scheduler-plugins": 1}
 	wantTypes := []any{&multislicev1alpha1.ResourceFlavor{}, &multislicev1alpha1.ClusterQueue{}, &multislicev1alpha1.LocalQueue{},
 		&multislicev1alpha1.Workload{}, &multislicev1alpha1.AdmissionCheck{}, &multislicev1alpha1.ProvisioningRequestConfig{},
 		&cloudv1.ComputeClass{}, &autoscalingv1.ProvisioningRequest{}}
-	err = wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
 		for g, n := range made.counts() {
 			if n > want[g] {
 				t.Fatalf("the runtime made %d informer factories of %s, want %d", n, g, want[g])

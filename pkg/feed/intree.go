@@ -19,16 +19,16 @@ var inTreePodGroupAPI = struct{ groupVersion, resource string }{schedv1beta1.Sch
 // gang group is a workload of one slice of minCount pods; a basic group
 // is none (its pods are plain pods). They come from the scheduler's own
 // informer factory, which holds the other groups Kubernetes serves.
-func (rt *Runtime) startInTreePodGroupInformer(ctx context.Context) (toolscache.InformerSynced, error) {
-	informer := rt.informers.kube.Scheduling().V1beta1().PodGroups().Informer()
-	reg, err := rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
+func (f *Feed) startInTreePodGroupInformer(ctx context.Context) (toolscache.InformerSynced, error) {
+	informer := f.informers.kube.Scheduling().V1beta1().PodGroups().Informer()
+	reg, err := f.feedSource(ctx, informer, func(obj any) (derived, bool) {
 		pg, ok := obj.(*schedv1beta1.PodGroup)
 		if !ok {
 			return derived{}, false
 		}
 		// As for scheduler-plugins PodGroups, each member is sized from
 		// its own spec when the group is planned.
-		w, err := workload.FromInTreePodGroup(pg, nil, rt.defaultDomainKey)
+		w, err := workload.FromInTreePodGroup(pg, nil, f.defaultDomainKey)
 		return derived{
 			key: workload.Key{Source: workload.SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name},
 			w:   w, err: err,
@@ -38,6 +38,6 @@ func (rt *Runtime) startInTreePodGroupInformer(ctx context.Context) (toolscache.
 	if err != nil {
 		return nil, err
 	}
-	rt.informers.kube.Start(ctx.Done())
+	f.informers.kube.Start(ctx.Done())
 	return reg.HasSynced, nil
 }

@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -53,7 +54,17 @@ func TestJobChanged(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			st := state.New(state.Options{})
 			recorded := make(chan string, 4)
-			rt := &Runtime{state: st, events: controllers.NewEventSink(&events.FakeRecorder{Events: recorded}, clock.RealClock{})}
+			sink := controllers.NewEventSink(&events.FakeRecorder{Events: recorded}, clock.RealClock{})
+			rt := New(Config{State: st, Warn: sink.Warn, Act: func(_ context.Context, acts state.Actions) {
+				// As the actuator does: what the state asks users be told.
+				for _, e := range acts.Events {
+					if e.Warning {
+						sink.Warn(&e.Ref, e.Reason, e.Message)
+					} else {
+						sink.Normal(&e.Ref, e.Reason, e.Message)
+					}
+				}
+			}})
 			if tc.old != nil {
 				rt.jobChanged(t.Context(), nil, tc.old)
 				if _, known := st.Created(key); !known {

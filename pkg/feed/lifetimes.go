@@ -25,7 +25,7 @@ var computeClassAPI = struct{ groupVersion, resource string }{cloudv1.SchemeGrou
 // nodeLifetimes tells the state when nodes go away by themselves: a node
 // GKE created from a ComputeClass's flex-start priority ends
 // maxRunDurationSeconds after its creation and, with node recycling, is
-// replaced leadTimeSeconds before that (computeclass.NodeLifetime). The
+// replaced leadTimeSeconds before that (computeclass.NodeRunWindow). The
 // classes are watched once their API is served; until then, or for a
 // class that is gone, a flex-start node ends after the default 7 days.
 type nodeLifetimes struct {
@@ -39,10 +39,10 @@ type nodeLifetimes struct {
 }
 
 // of is node's lifetime as the classes say now.
-func (l *nodeLifetimes) of(node *corev1.Node) topology.Lifetime {
+func (l *nodeLifetimes) of(node *corev1.Node) topology.NodeLifetime {
 	name := computeclass.NodeClass(node)
 	if name == "" && computeclass.NodeCapacity(node) != computeclass.FlexStart {
-		return topology.Lifetime{}
+		return topology.NodeLifetime{}
 	}
 	l.mu.RLock()
 	classes := l.classes
@@ -51,8 +51,8 @@ func (l *nodeLifetimes) of(node *corev1.Node) topology.Lifetime {
 	if classes != nil && name != "" {
 		class, _ = classes.Get(name)
 	}
-	lt, _ := computeclass.NodeLifetime(class, node)
-	return topology.Lifetime{End: lt.End, Recycle: lt.RecycleAt}
+	lt, _ := computeclass.NodeRunWindow(class, node)
+	return topology.NodeLifetime{End: lt.End, Recycle: lt.RecycleAt}
 }
 
 // set records node's lifetime in the state, before the node itself, so
@@ -60,7 +60,7 @@ func (l *nodeLifetimes) of(node *corev1.Node) topology.Lifetime {
 // nothing: node status updates are frequent.
 func (l *nodeLifetimes) set(node *corev1.Node) {
 	lt := l.of(node)
-	if lt == (topology.Lifetime{}) {
+	if lt == (topology.NodeLifetime{}) {
 		if _, had := l.bounded.LoadAndDelete(node.Name); !had {
 			return
 		}
@@ -89,10 +89,10 @@ func (l *nodeLifetimes) resync(name string) {
 // watchComputeClasses waits until the ComputeClass API is served, then
 // watches the classes and records the lifetime of their nodes again
 // whenever one changes.
-func (rt *Runtime) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
+func (f *Feed) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
 	interval := apiPollInitial
 	for {
-		status, err := resourceServed(rt.cluster.Client.Discovery(), computeClassAPI.groupVersion, computeClassAPI.resource)
+		status, err := resourceServed(f.clients.Client.Discovery(), computeClassAPI.groupVersion, computeClassAPI.resource)
 		if err == nil && status == state.APIServed {
 			break
 		}
@@ -103,7 +103,7 @@ func (rt *Runtime) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
 		}
 		interval = min(2*interval, apiPollMax)
 	}
-	informer := rt.informers.multislice.Cloud().V1().ComputeClasses()
+	informer := f.informers.multislice.Cloud().V1().ComputeClasses()
 	changed := func(obj any) {
 		if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 			obj = tomb.Obj
@@ -119,7 +119,7 @@ func (rt *Runtime) watchComputeClasses(ctx context.Context, l *nodeLifetimes) {
 		klog.FromContext(ctx).Error(err, "Watching ComputeClasses")
 		return
 	}
-	rt.informers.multislice.Start(ctx.Done())
+	f.informers.multislice.Start(ctx.Done())
 	if !toolscache.WaitForCacheSync(ctx.Done(), reg.HasSynced) {
 		return
 	}

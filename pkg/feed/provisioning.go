@@ -7,13 +7,10 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	toolscache "k8s.io/client-go/tools/cache"
-	"k8s.io/klog/v2"
 
 	autoscalingv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/autoscaling/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	listers "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/listers/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -26,7 +23,7 @@ var provisioningAPI = struct{ groupVersion, resource string }{autoscalingv1.Sche
 // AdmissionCheck and ProvisioningRequestConfig objects; a check cannot be
 // used while the ProvisioningRequest API is not served.
 type checkFeed struct {
-	rt      *Runtime
+	feed    *Feed
 	checks  listers.AdmissionCheckLister
 	configs listers.ProvisioningRequestConfigLister
 	served  atomic.Bool
@@ -55,44 +52,35 @@ func (f *checkFeed) set(ctx context.Context, ac *multislicev1alpha1.AdmissionChe
 	if !ours {
 		c = nil
 	}
-	f.rt.Act(ctx, f.rt.state.SetAdmissionCheck(ac.Name, c))
+	f.feed.act(ctx, f.feed.state.SetAdmissionCheck(ac.Name, c))
 }
 
-// startCheckFeed feeds AdmissionChecks and ProvisioningRequestConfigs, and
-// starts the provisioning controller once the ProvisioningRequest API is
+// startCheckFeed feeds AdmissionChecks and ProvisioningRequestConfigs,
+// and tells Hooks.ProvisioningServed once the ProvisioningRequest API is
 // served.
-func (rt *Runtime) startCheckFeed(ctx context.Context, pods corelisters.PodLister, workloads listers.WorkloadLister) ([]toolscache.InformerSynced, error) {
-	v1 := rt.informers.multislice.Multislice().V1alpha1()
-	kube := rt.cluster.Client
-	f := &checkFeed{rt: rt, checks: v1.AdmissionChecks().Lister(), configs: v1.ProvisioningRequestConfigs().Lister()}
+func (f *Feed) startCheckFeed(ctx context.Context) ([]toolscache.InformerSynced, error) {
+	v1 := f.informers.multislice.Multislice().V1alpha1()
+	cf := &checkFeed{feed: f, checks: v1.AdmissionChecks().Lister(), configs: v1.ProvisioningRequestConfigs().Lister()}
 	checks, err := v1.AdmissionChecks().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { f.setObj(ctx, obj) },
-		UpdateFunc: func(_, obj any) { f.setObj(ctx, obj) },
+		AddFunc:    func(obj any) { cf.setObj(ctx, obj) },
+		UpdateFunc: func(_, obj any) { cf.setObj(ctx, obj) },
 		DeleteFunc: func(obj any) {
 			if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 				obj = tomb.Obj
 			}
 			if ac, ok := obj.(*multislicev1alpha1.AdmissionCheck); ok {
-				rt.Act(ctx, rt.state.SetAdmissionCheck(ac.Name, nil))
+				f.act(ctx, f.state.SetAdmissionCheck(ac.Name, nil))
 			}
 		},
 	})
 	if err != nil {
 		return nil, err
 	}
-	// A request is owned by its Workload object: one written may let a
-	// request waiting for it be created. Only the provisioning controller
-	// is woken: the status writer, which wrote it, has nothing to create.
-	if _, err := v1.Workloads().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc: func(any) { rt.pokeProvisioner() },
-	}); err != nil {
-		return nil, err
-	}
 	// A config changes every check that names it.
 	configs, err := v1.ProvisioningRequestConfigs().Informer().AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { f.resync(ctx) },
-		UpdateFunc: func(_, _ any) { f.resync(ctx) },
-		DeleteFunc: func(any) { f.resync(ctx) },
+		AddFunc:    func(any) { cf.resync(ctx) },
+		UpdateFunc: func(_, _ any) { cf.resync(ctx) },
+		DeleteFunc: func(any) { cf.resync(ctx) },
 	})
 	if err != nil {
 		return nil, err
@@ -100,21 +88,13 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, pods corelisters.PodListe
 	go func() {
 		interval := apiPollInitial
 		for {
-			status, err := resourceServed(kube.Discovery(), provisioningAPI.groupVersion, provisioningAPI.resource)
+			status, err := resourceServed(f.clients.Client.Discovery(), provisioningAPI.groupVersion, provisioningAPI.resource)
 			if err == nil && status == state.APIServed {
-				f.served.Store(true)
-				f.resync(ctx)
-				c := controllers.NewProvisioner(rt.state, rt.Act, rt.events, rt.evictions(), rt.cluster.Multislice, kube, pods, workloads)
-				// The consumer feed's informer, which this one shares.
-				requests := rt.informers.multislice.Autoscaling().V1().ProvisioningRequests()
-				err := c.Start(ctx, requests, rt.WhileLeading)
-				rt.informers.multislice.Start(ctx.Done())
-				if err != nil {
-					klog.FromContext(ctx).Error(err, "Starting the provisioning controller")
-					return
+				cf.served.Store(true)
+				cf.resync(ctx)
+				if f.hooks.ProvisioningServed != nil {
+					f.hooks.ProvisioningServed(ctx)
 				}
-				rt.provisioning.Store(c)
-				klog.FromContext(ctx).Info("Running provisioning admission checks", "api", provisioningAPI.groupVersion)
 				return
 			}
 			select {
@@ -131,23 +111,5 @@ func (rt *Runtime) startCheckFeed(ctx context.Context, pods corelisters.PodListe
 func (f *checkFeed) setObj(ctx context.Context, obj any) {
 	if ac, ok := obj.(*multislicev1alpha1.AdmissionCheck); ok {
 		f.set(ctx, ac)
-	}
-}
-
-// PokeProvisioning wakes the status writer and the provisioning
-// controller: a workload reserved quota for its check, and its Workload
-// object, then its request, can be created now rather than on the next
-// tick.
-func (rt *Runtime) PokeProvisioning() {
-	if w := rt.statusWriter.Load(); w != nil {
-		w.Poke()
-	}
-	rt.pokeProvisioner()
-}
-
-// pokeProvisioner wakes the provisioning controller alone.
-func (rt *Runtime) pokeProvisioner() {
-	if p := rt.provisioning.Load(); p != nil {
-		p.Poke()
 	}
 }

@@ -10,10 +10,8 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
-	jobsetlisters "sigs.k8s.io/jobset/client-go/listers/jobset/v1alpha2"
 	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -50,25 +48,25 @@ const rediscoverEvery = time.Second
 
 // pokeOf returns the channel that asks source's discovery loop to look
 // again now (buffered: pokes while a lookup is pending merge).
-func (rt *Runtime) pokeOf(source workload.Source) chan struct{} {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if rt.pokes == nil {
-		rt.pokes = map[workload.Source]chan struct{}{}
+func (f *Feed) pokeOf(source workload.Source) chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.pokes == nil {
+		f.pokes = map[workload.Source]chan struct{}{}
 	}
-	c := rt.pokes[source]
+	c := f.pokes[source]
 	if c == nil {
 		c = make(chan struct{}, 1)
-		rt.pokes[source] = c
+		f.pokes[source] = c
 	}
 	return c
 }
 
-// rediscover asks the discovery loops of sources to look again now.
-func (rt *Runtime) rediscover(sources []workload.Source) {
+// Rediscover asks the discovery loops of sources to look again now.
+func (f *Feed) Rediscover(sources []workload.Source) {
 	for _, src := range sources {
 		select {
-		case rt.pokeOf(src) <- struct{}{}:
+		case f.pokeOf(src) <- struct{}{}:
 		default:
 		}
 	}
@@ -78,24 +76,21 @@ func (rt *Runtime) rediscover(sources []workload.Source) {
 // Kubernetes'), and ProvisioningRequest informers whose APIs are served, and keeps looking for the others. Only a
 // definite answer that an API is not served lets its pods be scheduled as
 // plain pods; while
-// discovery fails (throttling, server errors, timeouts) they wait. JobSets
-// are also fed to un, which starts queue-managed ones created suspended.
-func (rt *Runtime) watchSources(ctx context.Context, un *controllers.Unsuspender) {
-	disc := rt.cluster.Client.Discovery()
+// discovery fails (throttling, server errors, timeouts) they wait.
+func (f *Feed) watchSources(ctx context.Context) {
+	disc := f.clients.Client.Discovery()
 	apis := []workloadAPI{
-		{source: workload.SourceJobSet, groupVersion: jobsetv1alpha2.GroupVersion.String(), resource: "jobsets", start: func(ctx context.Context) (toolscache.InformerSynced, error) {
-			return rt.startJobSetInformer(ctx, un)
-		}},
-		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: rt.startPodGroupInformer},
-		{source: workload.SourceInTreePodGroup, groupVersion: inTreePodGroupAPI.groupVersion, resource: inTreePodGroupAPI.resource, start: rt.startInTreePodGroupInformer},
-		{source: workload.SourceProvisioningRequest, groupVersion: provisioningAPI.groupVersion, resource: provisioningAPI.resource, start: rt.startConsumedRequestInformer},
+		{source: workload.SourceJobSet, groupVersion: jobsetv1alpha2.GroupVersion.String(), resource: "jobsets", start: f.startJobSetInformer},
+		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: f.startPodGroupInformer},
+		{source: workload.SourceInTreePodGroup, groupVersion: inTreePodGroupAPI.groupVersion, resource: inTreePodGroupAPI.resource, start: f.startInTreePodGroupInformer},
+		{source: workload.SourceProvisioningRequest, groupVersion: provisioningAPI.groupVersion, resource: provisioningAPI.resource, start: f.startConsumedRequestInformer},
 	}
 	for _, api := range apis {
-		go rt.discover(ctx, disc, api)
+		go f.discover(ctx, disc, api)
 	}
 }
 
-func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterface, api workloadAPI) {
+func (f *Feed) discover(ctx context.Context, disc discovery.DiscoveryInterface, api workloadAPI) {
 	logger := klog.FromContext(ctx)
 	warned := false
 	initial, most := api.initial, api.max
@@ -103,7 +98,7 @@ func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterfa
 		initial, most = apiPollInitial, apiPollMax
 	}
 	interval := initial
-	poke := rt.pokeOf(api.source)
+	poke := f.pokeOf(api.source)
 	for {
 		looked := time.Now()
 		status, err := resourceServed(disc, api.groupVersion, api.resource)
@@ -119,14 +114,14 @@ func (rt *Runtime) discover(ctx context.Context, disc discovery.DiscoveryInterfa
 			if !toolscache.WaitForCacheSync(ctx.Done(), hasSynced) {
 				return
 			}
-			rt.Act(ctx, rt.state.SetAPI(api.source, state.APIServed))
+			f.act(ctx, f.state.SetAPI(api.source, state.APIServed))
 			if api.served != nil {
 				api.served()
 			}
 			logger.Info("Watching workloads", "api", api.groupVersion, "resource", api.resource)
 			return
 		default:
-			rt.Act(ctx, rt.state.SetAPI(api.source, state.APINotServed))
+			f.act(ctx, f.state.SetAPI(api.source, state.APINotServed))
 			if !warned {
 				logger.Info("Workload API not served; its pods are scheduled as plain pods until it is", "api", api.groupVersion, "resource", api.resource)
 				warned = true
@@ -177,16 +172,16 @@ type derived struct {
 // feedSource keeps the state's view of one workload source current.
 // derive returns false for objects of another type. The registration
 // has synced once the state saw every object listed.
-func (rt *Runtime) feedSource(ctx context.Context, informer toolscache.SharedIndexInformer, derive func(obj any) (derived, bool)) (toolscache.ResourceEventHandlerRegistration, error) {
+func (f *Feed) feedSource(ctx context.Context, informer toolscache.SharedIndexInformer, derive func(obj any) (derived, bool)) (toolscache.ResourceEventHandlerRegistration, error) {
 	upsert := func(obj any) {
 		d, ok := derive(obj)
 		if !ok {
 			return
 		}
 		if d.err != nil {
-			rt.events.Warn(&d.ref, "InvalidWorkload", d.err.Error())
+			f.warn(&d.ref, "InvalidWorkload", d.err.Error())
 		}
-		rt.Act(ctx, rt.state.UpsertSource(d.key, d.w, d.err, d.ref))
+		f.act(ctx, f.state.UpsertSource(d.key, d.w, d.err, d.ref))
 	}
 	return informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    upsert,
@@ -196,21 +191,23 @@ func (rt *Runtime) feedSource(ctx context.Context, informer toolscache.SharedInd
 				obj = tomb.Obj
 			}
 			if d, ok := derive(obj); ok {
-				rt.Act(ctx, rt.state.DeleteSource(d.key))
+				f.act(ctx, f.state.DeleteSource(d.key))
 			}
 		},
 	})
 }
 
-func (rt *Runtime) startJobSetInformer(ctx context.Context, un *controllers.Unsuspender) (toolscache.InformerSynced, error) {
-	jobsets := rt.informers.jobsets.Jobset().V1alpha2().JobSets()
+// startJobSetInformer feeds JobSets to the state, and tells
+// Hooks.JobSetsServed before their informer starts.
+func (f *Feed) startJobSetInformer(ctx context.Context) (toolscache.InformerSynced, error) {
+	jobsets := f.informers.jobsets.Jobset().V1alpha2().JobSets()
 	informer := jobsets.Informer()
-	reg, err := rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
+	reg, err := f.feedSource(ctx, informer, func(obj any) (derived, bool) {
 		js, ok := obj.(*jobsetv1alpha2.JobSet)
 		if !ok {
 			return derived{}, false
 		}
-		w, err := workload.FromJobSet(js, rt.defaultDomainKey)
+		w, err := workload.FromJobSet(js, f.defaultDomainKey)
 		return derived{
 			key: workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name},
 			w:   w, err: err,
@@ -220,23 +217,25 @@ func (rt *Runtime) startJobSetInformer(ctx context.Context, un *controllers.Unsu
 	if err != nil {
 		return nil, err
 	}
-	if err := rt.watchJobSetsForUnsuspend(informer, jobsets.Lister(), un); err != nil {
-		return nil, err
+	if f.hooks.JobSetsServed != nil {
+		if err := f.hooks.JobSetsServed(f.informers.jobsets); err != nil {
+			return nil, err
+		}
 	}
-	rt.informers.jobsets.Start(ctx.Done())
+	f.informers.jobsets.Start(ctx.Done())
 	return reg.HasSynced, nil
 }
 
-func (rt *Runtime) startPodGroupInformer(ctx context.Context) (toolscache.InformerSynced, error) {
-	informer := rt.informers.podGroups.Scheduling().V1alpha1().PodGroups().Informer()
-	reg, err := rt.feedSource(ctx, informer, func(obj any) (derived, bool) {
+func (f *Feed) startPodGroupInformer(ctx context.Context) (toolscache.InformerSynced, error) {
+	informer := f.informers.podGroups.Scheduling().V1alpha1().PodGroups().Informer()
+	reg, err := f.feedSource(ctx, informer, func(obj any) (derived, bool) {
 		pg, ok := obj.(*schedv1alpha1.PodGroup)
 		if !ok {
 			return derived{}, false
 		}
 		// A PodGroup does not carry its pods' shape; each member is sized
 		// from its own spec when the group is planned.
-		w, err := workload.FromPodGroup(pg, nil, rt.defaultDomainKey)
+		w, err := workload.FromPodGroup(pg, nil, f.defaultDomainKey)
 		return derived{
 			key: workload.Key{Source: workload.SourcePodGroup, Namespace: pg.Namespace, Name: pg.Name},
 			w:   w, err: err,
@@ -246,25 +245,6 @@ func (rt *Runtime) startPodGroupInformer(ctx context.Context) (toolscache.Inform
 	if err != nil {
 		return nil, err
 	}
-	rt.informers.podGroups.Start(ctx.Done())
+	f.informers.podGroups.Start(ctx.Done())
 	return reg.HasSynced, nil
-}
-
-// watchJobSetsForUnsuspend feeds the JobSet informer's objects to un and
-// lets it update JobSets with the runtime's JobSet client.
-func (rt *Runtime) watchJobSetsForUnsuspend(informer toolscache.SharedIndexInformer, lister jobsetlisters.JobSetLister, un *controllers.Unsuspender) error {
-	un.WatchJobSets(lister, rt.cluster.JobSets)
-	_, err := informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) {
-			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
-				un.JobSetChanged(js)
-			}
-		},
-		UpdateFunc: func(_, obj any) {
-			if js, ok := obj.(*jobsetv1alpha2.JobSet); ok {
-				un.JobSetChanged(js)
-			}
-		},
-	})
-	return err
 }

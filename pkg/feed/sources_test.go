@@ -83,7 +83,7 @@ func TestResourceServed(t *testing.T) {
 // as a pod names it, not at the next backed-off poll.
 func TestDiscoveryLooksAgainWhenPoked(t *testing.T) {
 	st := state.New(state.Options{})
-	rt := &Runtime{state: st}
+	rt := New(Config{State: st, Act: func(context.Context, state.Actions) {}})
 	var served atomic.Bool
 	disc := &fakediscovery.FakeDiscovery{Fake: &clienttesting.Fake{Resources: []*metav1.APIResourceList{
 		{GroupVersion: "jobset.x-k8s.io/v1alpha2", APIResources: []metav1.APIResource{{Name: "jobsets"}}}}}}
@@ -110,7 +110,7 @@ func TestDiscoveryLooksAgainWhenPoked(t *testing.T) {
 		t.Fatalf("the API was never found not served: %v", err)
 	}
 	served.Store(true)
-	rt.Act(ctx, state.Actions{Rediscover: []workload.Source{workload.SourceJobSet}})
+	rt.Rediscover([]workload.Source{workload.SourceJobSet})
 	select {
 	case <-started:
 	case <-time.After(10 * time.Second):

@@ -98,7 +98,7 @@ func (u *MigrationUnit) Describe() string {
 
 // Recycling reports whether node l, cordoned or not (unschedulable), is
 // recycled at now: past its recycling start, and cordoned.
-func Recycling(l topology.Lifetime, unschedulable bool, now time.Time) bool {
+func Recycling(l topology.NodeLifetime, unschedulable bool, now time.Time) bool {
 	return unschedulable && !l.Recycle.IsZero() && !now.Before(l.Recycle)
 }
 

@@ -23,7 +23,7 @@ func recycle(f *fixture, pool string, nodes ...int) {
 	b := builders.V5ePool(pool).Nodes(4)
 	for _, i := range nodes {
 		n := b.Node(i)
-		f.s.SetNodeLifetime(n.Name, topology.Lifetime{Recycle: builders.Epoch, End: builders.Epoch.Add(time.Hour)})
+		f.s.SetNodeLifetime(n.Name, topology.NodeLifetime{Recycle: builders.Epoch, End: builders.Epoch.Add(time.Hour)})
 		n.Spec.Unschedulable = true
 		f.addNodes(n)
 	}
@@ -74,7 +74,7 @@ func TestRecycledUnits(t *testing.T) {
 		},
 		"a recycling start alone: the replacement is not Ready": {
 			setup: func(f *fixture) {
-				f.s.SetNodeLifetime("pool-1-node-0", topology.Lifetime{Recycle: builders.Epoch, End: builders.Epoch.Add(time.Hour)})
+				f.s.SetNodeLifetime("pool-1-node-0", topology.NodeLifetime{Recycle: builders.Epoch, End: builders.Epoch.Add(time.Hour)})
 			},
 		},
 		"a workload being placed waits its turn": {

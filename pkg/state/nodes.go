@@ -35,7 +35,7 @@ func (s *State) UpsertNode(node *corev1.Node) Actions {
 // SetNodeLifetime records when a node goes away by itself (its class's
 // maximum run, flex-start recycling). It changes what plans prefer, not
 // what is already placed: nothing is released or woken.
-func (s *State) SetNodeLifetime(name string, l topology.Lifetime) {
+func (s *State) SetNodeLifetime(name string, l topology.NodeLifetime) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.nodes.SetLifetime(name, l) {

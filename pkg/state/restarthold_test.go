@@ -204,7 +204,7 @@ func TestRecycledPoolIsKeptThroughTheRestart(t *testing.T) {
 	recycled := builders.V5ePool("pool-1").Nodes(4).Build()
 	f.addNodes(recycled[2:]...)
 	for _, n := range recycled[:2] {
-		f.s.SetNodeLifetime(n.Name, topology.Lifetime{End: builders.Epoch.Add(time.Hour), Recycle: builders.Epoch})
+		f.s.SetNodeLifetime(n.Name, topology.NodeLifetime{End: builders.Epoch.Add(time.Hour), Recycle: builders.Epoch})
 		cordoned := n.DeepCopy()
 		cordoned.Spec.Unschedulable = true
 		f.addNodes(cordoned)

@@ -28,13 +28,13 @@ type Node struct {
 	// Usable is false for nodes that take no new pods: NotReady or cordoned.
 	Usable bool
 	// Lifetime is when the node goes away by itself (zero: not known to).
-	Lifetime Lifetime
+	Lifetime NodeLifetime
 }
 
-// Lifetime is when a node that lives for a bounded time (flex-start,
+// NodeLifetime is when a node that lives for a bounded time (flex-start,
 // queued provisioning) goes away, and when its replacement starts being
 // made.
-type Lifetime struct {
+type NodeLifetime struct {
 	// End is when the node is removed, and its pods with it (zero: never).
 	End time.Time
 	// Recycle, when set, is when its replacement starts being provisioned
@@ -44,7 +44,7 @@ type Lifetime struct {
 }
 
 // Ending reports whether the node is being replaced at now.
-func (l Lifetime) Ending(now time.Time) bool {
+func (l NodeLifetime) Ending(now time.Time) bool {
 	return !l.Recycle.IsZero() && !now.Before(l.Recycle) || !l.End.IsZero() && !now.Before(l.End)
 }
 
@@ -56,7 +56,7 @@ type Index struct {
 	nodes map[string]*Node
 	// lifetimes are set apart from the node objects (they come from the
 	// node's class): kept across updates of the node.
-	lifetimes map[string]Lifetime
+	lifetimes map[string]NodeLifetime
 	// domains maps a tracked key to its values and their sorted node names.
 	domains map[string]map[string][]string
 	// sorted memoises Values per key until a value appears or goes.
@@ -65,7 +65,7 @@ type Index struct {
 
 // New returns an empty index.
 func New() *Index {
-	return &Index{nodes: map[string]*Node{}, lifetimes: map[string]Lifetime{}, domains: map[string]map[string][]string{}, sorted: map[string][]string{}}
+	return &Index{nodes: map[string]*Node{}, lifetimes: map[string]NodeLifetime{}, domains: map[string]map[string][]string{}, sorted: map[string][]string{}}
 }
 
 // Change is what a node update did to the domains of tracked keys.
@@ -137,15 +137,15 @@ func (ix *Index) Delete(name string) Change {
 	return ch
 }
 
-// SetLifetime records when a node goes away (a zero Lifetime: it does not
+// SetLifetime records when a node goes away (a zero NodeLifetime: it does not
 // by itself), and reports whether a known node's changed. The node's entry
 // is replaced, not changed: snapshots that hold the old one keep what they
 // read.
-func (ix *Index) SetLifetime(name string, l Lifetime) bool {
+func (ix *Index) SetLifetime(name string, l NodeLifetime) bool {
 	if ix.lifetimes[name] == l {
 		return false
 	}
-	if l == (Lifetime{}) {
+	if l == (NodeLifetime{}) {
 		delete(ix.lifetimes, name)
 	} else {
 		ix.lifetimes[name] = l
@@ -217,7 +217,7 @@ func (ix *Index) DomainOf(node, key string) (string, bool) {
 }
 
 // Bounded lists, sorted, the nodes known to go away by themselves: those
-// given a Lifetime (flex-start nodes, mostly; few in any cluster).
+// given a NodeLifetime (flex-start nodes, mostly; few in any cluster).
 func (ix *Index) Bounded() []string {
 	out := make([]string, 0, len(ix.lifetimes))
 	for name := range ix.lifetimes {

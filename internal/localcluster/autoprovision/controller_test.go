@@ -96,7 +96,7 @@ func TestFlexStartOneByOne(t *testing.T) {
 		if n.Labels[wellknown.FlexStartLabel] != "true" || n.Labels[wellknown.SpotLabel] != "" || n.Annotations[PriorityAnnotation] != "1" {
 			t.Errorf("%s labels %v", n.Name, n.Labels)
 		}
-		lt, i := computeclass.NodeLifetime(seedClass(72000, 3600), &n)
+		lt, i := computeclass.NodeRunWindow(seedClass(72000, 3600), &n)
 		if i != 1 || !lt.End.Equal(n.CreationTimestamp.Add(20*time.Hour)) || !lt.RecycleAt.Equal(n.CreationTimestamp.Add(19*time.Hour)) {
 			t.Errorf("%s lifetime %+v (priority %d)", n.Name, lt, i)
 		}

@@ -8,7 +8,7 @@ import (
 
 // NodeLife is what decides the next step of a node's life.
 type NodeLife struct {
-	Lifetime computeclass.Lifetime
+	Lifetime computeclass.RunWindow
 	// Replacement: a replacement of the node exists (Ready or not) or is
 	// queued.
 	Replacement bool

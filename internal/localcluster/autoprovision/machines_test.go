@@ -174,7 +174,7 @@ func TestChooseZone(t *testing.T) {
 
 func TestDecideLife(t *testing.T) {
 	short := seedClass(180, 90).Spec.Priorities[1]
-	lt := computeclass.PriorityLifetime(&short, epoch)
+	lt := computeclass.PriorityRunWindow(&short, epoch)
 	drain := 30 * time.Second
 	at := func(d time.Duration) time.Time { return epoch.Add(d) }
 	for name, tc := range map[string]struct {
@@ -191,7 +191,7 @@ func TestDecideLife(t *testing.T) {
 		"drained":                          {NodeLife{Lifetime: lt, Replacement: true, ReplacementReady: true, RecycledAt: at(101 * time.Second)}, 131 * time.Second, Drained, time.Time{}},
 		"cordoned late: the end of life comes first": {NodeLife{Lifetime: lt, Replacement: true, ReplacementReady: true, RecycledAt: at(170 * time.Second)}, 175 * time.Second, Keep, at(180 * time.Second)},
 		"end of life, whatever is under way":         {NodeLife{Lifetime: lt, Replacement: true}, 180 * time.Second, EndOfLife, time.Time{}},
-		"spot: no end":                               {NodeLife{Lifetime: computeclass.Lifetime{Created: epoch}}, 1000 * time.Hour, Keep, time.Time{}},
+		"spot: no end":                               {NodeLife{Lifetime: computeclass.RunWindow{Created: epoch}}, 1000 * time.Hour, Keep, time.Time{}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			step, next := DecideLife(tc.life, drain, at(tc.now))

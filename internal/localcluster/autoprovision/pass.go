@@ -138,7 +138,7 @@ func (c *Controller) recycle(pc *passCtx) {
 		if n == nil {
 			continue
 		}
-		lt, _ := computeclass.NodeLifetime(c.class(computeclass.NodeClass(n.obj)), n.obj)
+		lt, _ := computeclass.NodeRunWindow(c.class(computeclass.NodeClass(n.obj)), n.obj)
 		if lt.End.IsZero() {
 			continue
 		}
@@ -336,7 +336,7 @@ func (c *Controller) createNode(pc *passCtx, p *pool, m *nodepools.AutoMachine, 
 	if created.CreationTimestamp.IsZero() {
 		created.CreationTimestamp = metav1.NewTime(w.now)
 	}
-	if lt, _ := computeclass.NodeLifetime(c.class(p.class), created); !lt.End.IsZero() {
+	if lt, _ := computeclass.NodeRunWindow(c.class(p.class), created); !lt.End.IsZero() {
 		life = "; ends at " + dateAndTime(lt.End)
 		if !lt.RecycleAt.IsZero() {
 			life += ", recycled from " + dateAndTime(lt.RecycleAt)

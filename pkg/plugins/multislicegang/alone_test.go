@@ -85,7 +85,7 @@ func TestPreFilterQueuedPlainPod(t *testing.T) {
 			if diff := cmp.Diff(tc.wantNodes, nodeNames(res)); diff != "" {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
-			if chargeOf(t, f.st, key) == nil {
+			if reportedCharge(t, f.st, key) == nil {
 				t.Fatalf("the pod's workload was not charged")
 			}
 			// Again in a later cycle: the same candidates, no second charge.
@@ -96,7 +96,7 @@ func TestPreFilterQueuedPlainPod(t *testing.T) {
 			if pf.Code() != fwk.Unschedulable {
 				t.Errorf("PostFilter: %v, want Unschedulable", pf)
 			}
-			if chargeOf(t, f.st, key) != nil {
+			if reportedCharge(t, f.st, key) != nil {
 				t.Errorf("the quota was kept after no node fitted")
 			}
 		})
@@ -125,22 +125,22 @@ func TestGateChargesQueuedPlainPods(t *testing.T) {
 		if got := gate(p); got != (status{}) {
 			t.Fatalf("gate held %s within quota: %v", p.Name, got)
 		}
-		if chargeOf(t, f.st, keyOf(p)) == nil {
+		if reportedCharge(t, f.st, keyOf(p)) == nil {
 			t.Fatalf("%s passed the gate uncharged", p.Name)
 		}
 	}
 	if got := gate(pods[2]); got.Code != fwk.UnschedulableAndUnresolvable || !strings.Contains(got.Message, "quota") {
 		t.Fatalf("gate on the pod beyond the quota = %v, want it held for quota", got)
 	}
-	if chargeOf(t, f.st, keyOf(pods[2])) != nil {
+	if reportedCharge(t, f.st, keyOf(pods[2])) != nil {
 		t.Fatalf("a gated pod was charged")
 	}
 
-	before := chargeOf(t, f.st, keyOf(pods[0]))
+	before := reportedCharge(t, f.st, keyOf(pods[0]))
 	if res := mustPreFilter(f, pods[0]); len(nodeNames(res)) == 0 {
 		t.Fatalf("PreFilter gave no candidates to a pod charged at the gate")
 	}
-	if after := chargeOf(t, f.st, keyOf(pods[0])); after != before {
+	if after := reportedCharge(t, f.st, keyOf(pods[0])); after != before {
 		t.Errorf("PreFilter charged a pod charged at the gate again: %v, then %v", before, after)
 	}
 
@@ -149,7 +149,7 @@ func TestGateChargesQueuedPlainPods(t *testing.T) {
 	if got := gate(pods[2]); got != (status{}) {
 		t.Fatalf("gate held the third pod after quota was released: %v", got)
 	}
-	if chargeOf(t, f.st, keyOf(pods[2])) == nil {
+	if reportedCharge(t, f.st, keyOf(pods[2])) == nil {
 		t.Errorf("the third pod passed the gate uncharged")
 	}
 }
@@ -163,7 +163,7 @@ func TestPreFilterUnqueuedPlainPodIsNotLimited(t *testing.T) {
 	if res := mustPreFilter(f, pod); res != nil {
 		t.Errorf("PreFilter limited an unqueued pod to %v", nodeNames(res))
 	}
-	if c := chargeOf(t, f.st, workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: "p"}); c != nil {
+	if c := reportedCharge(t, f.st, workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: "p"}); c != nil {
 		t.Errorf("an unqueued pod was charged %v", c)
 	}
 }

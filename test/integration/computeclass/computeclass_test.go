@@ -117,7 +117,7 @@ func TestComputeClassAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lt := computeclass.PriorityLifetime(&cc.Spec.Priorities[1], cc.CreationTimestamp.Time); lt.End.Sub(lt.Created).Seconds() != 300 || lt.End.Sub(lt.RecycleAt).Seconds() != 120 {
+	if lt := computeclass.PriorityRunWindow(&cc.Spec.Priorities[1], cc.CreationTimestamp.Time); lt.End.Sub(lt.Created).Seconds() != 300 || lt.End.Sub(lt.RecycleAt).Seconds() != 120 {
 		t.Errorf("short variant lifetime %+v", lt)
 	}
 

@@ -8,8 +8,10 @@ import (
 	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
 )
 
-// Lifetime is when a node ends, and when its recycling starts.
-type Lifetime struct {
+// RunWindow is the run a ComputeClass priority grants a node: when it
+// was created, when it ends, and when its recycling starts. (The state
+// holds the part it schedules by as a topology.NodeLifetime.)
+type RunWindow struct {
 	// Created is the node's creationTimestamp.
 	Created time.Time
 	// End is its end of life, Created + maxRunDurationSeconds: Compute
@@ -22,14 +24,14 @@ type Lifetime struct {
 	RecycleAt time.Time
 }
 
-// PriorityLifetime is the lifetime of a node of priority p created at
+// PriorityRunWindow is the run window of a node of priority p created at
 // created: flex-start nodes end after maxRunDurationSeconds (7 days when
 // not set) and, with node recycling, are recycled leadTimeSeconds before
 // that (at once when the lead time is the whole run time or more); spot
 // and on-demand nodes end only if the priority sets
 // maxRunDurationSeconds, and are never recycled.
-func PriorityLifetime(p *cloudv1.Priority, created time.Time) Lifetime {
-	l := Lifetime{Created: created}
+func PriorityRunWindow(p *cloudv1.Priority, created time.Time) RunWindow {
+	l := RunWindow{Created: created}
 	run := MaxRunDuration(p)
 	if run <= 0 {
 		return l
@@ -41,27 +43,27 @@ func PriorityLifetime(p *cloudv1.Priority, created time.Time) Lifetime {
 	return l
 }
 
-// NodeLifetime is the lifetime of a node of class (nil when the class is
+// NodeRunWindow is the run window of a node of class (nil when the class is
 // gone), by the priority it was created from (MatchPriority, returned;
 // -1 for none). A flex-start node no priority accounts for still ends 7
 // days after its creation, without recycling; other such nodes have no
 // end.
-func NodeLifetime(class *cloudv1.ComputeClass, node *corev1.Node) (Lifetime, int) {
+func NodeRunWindow(class *cloudv1.ComputeClass, node *corev1.Node) (RunWindow, int) {
 	created := node.CreationTimestamp.Time
 	if i := MatchPriority(class, node); i >= 0 {
-		return PriorityLifetime(&class.Spec.Priorities[i], created), i
+		return PriorityRunWindow(&class.Spec.Priorities[i], created), i
 	}
-	l := Lifetime{Created: created}
+	l := RunWindow{Created: created}
 	if NodeCapacity(node) == FlexStart {
 		l.End = created.Add(DefaultFlexStartMaxRunDuration)
 	}
 	return l, -1
 }
 
-// Phase is where a node is in its lifetime at some time.
+// Phase is where a node is in its run window at some time.
 type Phase string
 
-// The phases of a lifetime.
+// The phases of a run window.
 const (
 	// Running: before its recycling starts and before its end of life.
 	Running Phase = "Running"
@@ -72,8 +74,8 @@ const (
 	Ended Phase = "Ended"
 )
 
-// PhaseAt is the phase of the lifetime at now.
-func (l Lifetime) PhaseAt(now time.Time) Phase {
+// PhaseAt is the phase of the run window at now.
+func (l RunWindow) PhaseAt(now time.Time) Phase {
 	switch {
 	case !l.End.IsZero() && !now.Before(l.End):
 		return Ended
@@ -86,7 +88,7 @@ func (l Lifetime) PhaseAt(now time.Time) Phase {
 
 // Next is the first time after now at which the phase changes; zero when
 // it never does again.
-func (l Lifetime) Next(now time.Time) time.Time {
+func (l RunWindow) Next(now time.Time) time.Time {
 	for _, t := range []time.Time{l.RecycleAt, l.End} {
 		if !t.IsZero() && now.Before(t) {
 			return t
