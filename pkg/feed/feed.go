@@ -312,6 +312,14 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	if acts.Empty() {
 		return
 	}
+	if rt.Leading() {
+		// Which waiting workloads freed quota admits is decided here, on
+		// a copy taken now, not by the state that reported the release.
+		admission.WakeAll(&acts, rt.state.WakeRound)
+	}
+	// A standby wakes nothing: it holds every pod back in PreEnqueue and
+	// activates all of them once it leads.
+	acts.Wake = nil
 	rt.rediscover(acts.Rediscover)
 	rt.mu.Lock()
 	handles := rt.handles

@@ -83,7 +83,7 @@ func (s *State) settleQuotaLocked(w *Workload) Actions {
 	c := s.book.Release(w.key)
 	s.trackQueuedLocked(w)
 	s.bumpLocked()
-	return Actions{Activate: s.wakeCohortLocked(c.ClusterQueue)}
+	return Actions{Wake: []string{c.ClusterQueue}}
 }
 
 // holdsQuotaLocked reports whether anything of w's admission lives: a

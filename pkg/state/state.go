@@ -261,6 +261,12 @@ type Actions struct {
 	// Rediscover lists workload APIs to look up again now: a pod named one
 	// that was last found not served.
 	Rediscover []workload.Source
+	// Wake lists ClusterQueues whose cohort may admit waiting workloads
+	// now: quota was released in it, or a StrictFIFO queue admitted its
+	// head and the next may go. The state does not decide which: the
+	// actor asks admission.Wake on a fresh State.WakeRound which heads to
+	// activate.
+	Wake []string
 }
 
 // Event is a message about a workload object.
@@ -277,6 +283,7 @@ func (a *Actions) merge(o Actions) {
 	a.Events = append(a.Events, o.Events...)
 	a.Expired = append(a.Expired, o.Expired...)
 	a.Rediscover = append(a.Rediscover, o.Rediscover...)
+	a.Wake = append(a.Wake, o.Wake...)
 	if o.Reason != "" {
 		a.Reason = o.Reason
 	}
@@ -284,7 +291,7 @@ func (a *Actions) merge(o Actions) {
 
 // Empty reports whether there is nothing to do.
 func (a *Actions) Empty() bool {
-	return len(a.Activate) == 0 && len(a.Reject) == 0 && len(a.Events) == 0 && len(a.Expired) == 0 && len(a.Rediscover) == 0
+	return len(a.Activate) == 0 && len(a.Reject) == 0 && len(a.Events) == 0 && len(a.Expired) == 0 && len(a.Rediscover) == 0 && len(a.Wake) == 0
 }
 
 // bumpLocked records that capacity or domains may have been freed.

@@ -56,8 +56,6 @@ type Workload struct {
 	// admitted ("": not filed), queuedAs its entry there.
 	queuedIn string
 	queuedAs pendingEntry
-	// waiting is the workload as wakes read it (see waitingLocked).
-	waiting *quota.Waiting
 	// ours is set once a member of this scheduler was seen: the workload
 	// stays reported after its pods are gone.
 	ours bool
