@@ -160,7 +160,9 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 			return
 		}
 		// A standby held every pod back in PreEnqueue (MultisliceGate):
-		// decide on all of them now, from the state its informers built.
+		// decide on all of them now, from the state its informers built,
+		// once what runs with no record of its admission is charged.
+		controllers.ChargeAllRunning(rt.state)
 		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
 		go rt.held.Run(ctx, controllers.HeldPodsClient(c.KubeConfig, c.Client), podInformer.Lister())
 		go usage.Run(ctx)
@@ -313,13 +315,17 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 		return
 	}
 	if rt.Leading() {
-		// Which waiting workloads freed quota admits is decided here, on
-		// a copy taken now, not by the state that reported the release.
+		// What running workloads with no record are charged, and which
+		// waiting workloads freed quota admits, are decided here, on
+		// copies taken now, not by the state that reported them; the
+		// charges first, so that the wakes count them.
+		controllers.ChargeRunning(rt.state, acts.Uncharged)
 		admission.WakeAll(&acts, rt.state.WakeRound)
 	}
-	// A standby wakes nothing: it holds every pod back in PreEnqueue and
-	// activates all of them once it leads.
-	acts.Wake = nil
+	// A standby decides neither: it charges only what Workload objects
+	// record and holds every pod back in PreEnqueue; once it leads it
+	// charges what runs uncharged, then activates every pod.
+	acts.Uncharged, acts.Wake = nil, nil
 	rt.rediscover(acts.Rediscover)
 	rt.mu.Lock()
 	handles := rt.handles

@@ -17,6 +17,7 @@ import (
 	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -337,10 +338,14 @@ func domains(r *state.Reservation) map[int]string {
 	return out
 }
 
-// act resolves what the state reports as the effects layer does (feed's
-// Runtime.Act) before the test reads it: the heads admission.Wake picks in
-// the cohorts where quota was released are activated.
+// act resolves what the state reports as the leader's effects layer does
+// (feed's Runtime.Act) before the test reads it: workloads found running
+// with no record are charged as admission.ForcedCharge decides, then the
+// heads admission.Wake picks in the cohorts where quota was released are
+// activated.
 func (f *fixture) act(acts state.Actions) state.Actions {
+	controllers.ChargeRunning(f.s, acts.Uncharged)
+	acts.Uncharged = nil
 	admission.WakeAll(&acts, f.s.WakeRound)
 	return acts
 }

@@ -149,7 +149,7 @@ func (s *State) fixDriftLocked(d Drift, acts Actions) (bool, Actions) {
 			return true, acts
 		}
 	case DriftUncharged:
-		if w != nil && s.rechargeLocked(w) {
+		if w != nil && s.rechargeLocked(w, &acts) {
 			s.bumpLocked()
 			return true, acts
 		}

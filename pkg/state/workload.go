@@ -387,7 +387,7 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 	// A finished workload, or one restarting, gives its quota back; one
 	// found running (the scheduler restarted) is charged.
 	acts.merge(s.settleQuotaLocked(w))
-	s.rechargeLocked(w)
+	s.rechargeLocked(w, &acts)
 	s.trackQueuedLocked(w)
 	acts.Events = append(acts.Events, s.consumerEventsLocked(w, old)...)
 	// Pods gated on this workload's shape re-run PreEnqueue.
