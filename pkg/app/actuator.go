@@ -8,6 +8,7 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -24,6 +25,18 @@ func (rt *Runtime) Act(ctx context.Context, acts state.Actions) {
 	if acts.Empty() {
 		return
 	}
+	if rt.Leading() {
+		// What running workloads with no record are charged, and which
+		// waiting workloads freed quota admits, are decided here, on
+		// copies taken now, not by the state that reported them; the
+		// charges first, so that the wakes count them.
+		controllers.ChargeRunning(rt.state, acts.Uncharged)
+		admission.WakeAll(&acts, rt.state.WakeRound)
+	}
+	// A standby decides neither: it charges only what Workload objects
+	// record and holds every pod back in PreEnqueue; once it leads it
+	// charges what runs uncharged, then activates every pod.
+	acts.Uncharged, acts.Wake = nil, nil
 	rt.feed.Rediscover(acts.Rediscover)
 	rt.mu.Lock()
 	handles := rt.handles

@@ -57,7 +57,9 @@ func (rt *Runtime) startControllers(ctx context.Context) {
 			return
 		}
 		// A standby held every pod back in PreEnqueue (MultisliceGate):
-		// decide on all of them now, from the state its informers built.
+		// decide on all of them now, from the state its informers built,
+		// once what runs with no record of its admission is charged.
+		controllers.ChargeAllRunning(rt.state)
 		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
 		go rt.held.Run(ctx, controllers.HeldPodsClient(rt.kubeConfig, rt.client), pods.Lister())
 		go usage.Run(ctx)

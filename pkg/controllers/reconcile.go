@@ -10,9 +10,11 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/metrics"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // UsageReconciler compares, every interval, what the ClusterQueues are
@@ -59,8 +61,15 @@ func (r *UsageReconciler) Reconcile(ctx context.Context) {
 	}
 	logger := klog.FromContext(ctx)
 	found, acts := r.st.Reconcile(list)
+	// What the state could not charge from a record is decided here.
+	charged := ChargeRunning(r.st, acts.Uncharged)
+	acts.Uncharged = nil
 	metrics.QuotaReconciles.Inc()
-	for _, d := range found {
+	for i := range found {
+		d := &found[i]
+		if d.Kind == state.DriftUncharged && charged[d.Key] {
+			d.Fixed = true
+		}
 		metrics.QuotaDrift.WithLabelValues(string(d.Kind)).Inc()
 		logger.Info("Quota usage differed from the API", "workload", d.Key, "kind", d.Kind, "clusterQueue", d.ClusterQueue, "corrected", d.Fixed, "detail", d.Message)
 		if d.ClusterQueue != "" {
@@ -73,4 +82,50 @@ func (r *UsageReconciler) Reconcile(ctx context.Context) {
 		}
 	}
 	r.act(ctx, acts)
+}
+
+// chargeRunningTries bounds how often ChargeRunning decides again for one
+// workload when what it read moved meanwhile; one still refused is charged
+// on the next event or reconcile that finds it.
+const chargeRunningTries = 3
+
+// ChargeRunning charges each of keys, found running with no charge and no
+// record of its admission, as admission.ForcedCharge decides on a copy
+// (state.RunningCharges), applied through state.ChargeRunning, which
+// refuses what moved since the copy. It reports the keys it charged. Only
+// the leader calls it: a standby charges only what Workload objects
+// record, and charges the rest when it starts to lead (ChargeAllRunning),
+// before it admits anything.
+func ChargeRunning(st *state.State, keys []workload.Key) map[workload.Key]bool {
+	if len(keys) == 0 {
+		return map[workload.Key]bool{}
+	}
+	return chargeRunning(st, st.RunningCharges(keys))
+}
+
+// ChargeAllRunning is ChargeRunning of every workload running with no
+// charge and no record of its admission.
+func ChargeAllRunning(st *state.State) map[workload.Key]bool {
+	return chargeRunning(st, st.RunningCharges(nil))
+}
+
+func chargeRunning(st *state.State, copies []state.RunningCharge) map[workload.Key]bool {
+	charged := map[workload.Key]bool{}
+	for _, rc := range copies {
+		if charged[rc.Key] {
+			continue
+		}
+		for try := 1; ; try++ {
+			if st.ChargeRunning(rc, admission.ForcedCharge(rc)) == nil {
+				charged[rc.Key] = true
+				break
+			}
+			again := st.RunningCharges([]workload.Key{rc.Key})
+			if try == chargeRunningTries || len(again) == 0 {
+				break
+			}
+			rc = again[0]
+		}
+	}
+	return charged
 }

@@ -2,10 +2,14 @@ package state
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // What admitted workloads are charged is kept in the quota book
@@ -83,7 +87,7 @@ func (s *State) settleQuotaLocked(w *Workload) Actions {
 	c := s.book.Release(w.key)
 	s.trackQueuedLocked(w)
 	s.bumpLocked()
-	return Actions{Activate: s.wakeCohortLocked(c.ClusterQueue)}
+	return Actions{Wake: []string{c.ClusterQueue}}
 }
 
 // holdsQuotaLocked reports whether anything of w's admission lives: a
@@ -102,21 +106,36 @@ func (s *State) holdsQuotaLocked(w *Workload) bool {
 
 // rechargeLocked charges a quota-managed workload found with pods on
 // nodes and no charge (the scheduler restarted, or its queue objects or
-// the queue API appeared after its pods were placed): each slice to the
-// flavor of the nodes its pods run on, whether or not the quota has room.
-// It reports whether it charged w. A workload whose queue cannot be
-// resolved yet is charged once it can (queuesChangedLocked).
-func (s *State) rechargeLocked(w *Workload) bool {
+// the queue API appeared after its pods were placed) as its Workload
+// object records it, whether or not the quota has room, and reports
+// whether it charged w. With no record, the flavors it is charged to are
+// a decision the state does not take: w is reported in acts.Uncharged,
+// and the leader charges it (controllers.ChargeRunning decides on a
+// RunningCharges copy, ChargeRunning applies). A workload whose queue
+// cannot be resolved yet is reported once it can (queuesChangedLocked).
+func (s *State) rechargeLocked(w *Workload, acts *Actions) bool {
 	if w.model == nil || !s.awaitingAdmissionLocked(w) || w.onNodes() == 0 {
 		return false
 	}
-	if c := s.recorded.chargeFor(w.key, w.model.UID); c != nil {
-		// Charged as its Workload object records, to the ClusterQueue and
-		// flavors it was admitted with, whatever the queue objects say now.
-		s.book.Charge(w.key, c)
-	} else if !s.forceChargeLocked(w) {
+	c := s.recorded.chargeFor(w.key, w.model.UID)
+	if c == nil {
+		if _, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w)); p == nil {
+			acts.Uncharged = append(acts.Uncharged, w.key)
+		}
 		return false
 	}
+	// Charged as its Workload object records, to the ClusterQueue and
+	// flavors it was admitted with, whatever the queue objects say now.
+	s.book.Charge(w.key, c)
+	w.markRan()
+	s.trackQueuedLocked(w)
+	return true
+}
+
+// markRan records that w, found running, is charged now: its current
+// attempt runs, on the domains its live members hold, since its pods' age
+// if it was not placed by this scheduler.
+func (w *Workload) markRan() {
 	for _, c := range w.slices {
 		if c.placed > 0 {
 			// Its current attempt runs.
@@ -138,40 +157,104 @@ func (s *State) rechargeLocked(w *Workload) bool {
 			}
 		}
 	}
-	s.trackQueuedLocked(w)
-	return true
 }
 
-// forceChargeLocked charges w, found with pods on nodes and no record of
-// its admission, to its queue: each slice to the flavor of the nodes its
-// pods run on. It reports false when the queue cannot be resolved.
-func (s *State) forceChargeLocked(w *Workload) bool {
+// RunningCharge is what charging a workload found running with no record
+// of its admission reads (admission.ForcedCharge): its queue, what it
+// needs, and per slice the labels of the node its pods run on.
+type RunningCharge struct {
+	Key          workload.Key
+	UID          types.UID
+	ClusterQueue *quota.ClusterQueue
+	View         *quota.View
+	// Needs is a copy: the decision may set each one's Compatible.
+	Needs []quota.Need
+	// NodeLabels holds, per slice index, the labels of the node, first by
+	// name, that one of its pods runs on (a slice with none is absent).
+	NodeLabels map[int]map[string]string
+}
+
+// RunningCharges copies what charging each of keys (nil: every
+// workload), running with no charge and no record of its admission,
+// reads; those that are not such workloads, or whose queue cannot be
+// resolved, are left out. It takes the write lock: the needs it reads are
+// a refreshed cache.
+func (s *State) RunningCharges(keys []workload.Key) []RunningCharge {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if keys == nil {
+		keys = slices.SortedFunc(maps.Keys(s.workloads), compareKeys)
+	}
+	var out []RunningCharge
+	for _, k := range keys {
+		if rc, ok := s.runningChargeLocked(k); ok {
+			out = append(out, rc)
+		}
+	}
+	return out
+}
+
+func (s *State) runningChargeLocked(key workload.Key) (RunningCharge, bool) {
+	w := s.workloads[key]
+	if w == nil || w.model == nil || !s.awaitingAdmissionLocked(w) || w.onNodes() == 0 ||
+		s.recorded.chargeFor(w.key, w.model.UID) != nil {
+		return RunningCharge{}, false
+	}
 	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
 	if p != nil {
-		return false
+		return RunningCharge{}, false
 	}
-	needs := slices.Clone(s.needsLocked(w))
+	rc := RunningCharge{Key: key, UID: w.model.UID, ClusterQueue: cq, View: s.book.View(),
+		Needs: slices.Clone(s.needsLocked(w)), NodeLabels: map[int]map[string]string{}}
+	// Of a slice's nodes, the first by name stands for all: a slice's pods
+	// share a flavor, and the same node is read again to validate.
+	chosen := map[int]string{}
 	for _, m := range w.members {
-		if m.Node == "" || !(m.Live() || m.Deleting) || m.Member.Slice >= len(needs) {
+		if m.Node == "" || !(m.Live() || m.Deleting) || m.Member.Slice >= len(rc.Needs) || s.nodes.Node(m.Node) == nil {
 			continue
 		}
-		n := s.nodes.Node(m.Node)
-		if n == nil {
-			continue
+		if c, ok := chosen[m.Member.Slice]; !ok || m.Node < c {
+			chosen[m.Member.Slice] = m.Node
 		}
-		labels := n.Labels()
-		needs[m.Member.Slice].Compatible = func(f *quota.Flavor) bool { return f.Matches(labels) }
 	}
-	s.book.Charge(w.key, s.book.View().Force(cq, needs))
-	return true
+	for slice, node := range chosen {
+		rc.NodeLabels[slice] = maps.Clone(s.nodes.Node(node).Labels())
+	}
+	return rc, true
+}
+
+// ChargeRunning charges rc's workload c, decided on rc, unless what the
+// decision read moved since: the workload was charged or recorded
+// meanwhile, is no longer running, its queue resolves elsewhere, or its
+// pods run on nodes labelled otherwise. The caller copies and decides
+// again on an error.
+func (s *State) ChargeRunning(rc RunningCharge, c *quota.Charge) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now, ok := s.runningChargeLocked(rc.Key)
+	switch {
+	case !ok || now.UID != rc.UID:
+		return fmt.Errorf("%s is no longer running uncharged", rc.Key)
+	case c == nil || c.ClusterQueue != now.ClusterQueue.Name || now.ClusterQueue != rc.ClusterQueue:
+		return fmt.Errorf("the ClusterQueue of %s changed meanwhile", rc.Key)
+	case !maps.EqualFunc(now.NodeLabels, rc.NodeLabels, maps.Equal):
+		return fmt.Errorf("the nodes %s runs on changed meanwhile", rc.Key)
+	}
+	w := s.workloads[rc.Key]
+	s.book.Charge(w.key, c)
+	w.markRan()
+	s.trackQueuedLocked(w)
+	// Decisions taken on the quota before this charge are stale.
+	s.bumpLocked()
+	return nil
 }
 
 // rechargeAllLocked charges every workload with pods on nodes that is
 // not charged yet: what the queues could not account for before (a
 // missing flavor or LocalQueue, the queue API not served) is accounted
 // for before anything else is admitted.
-func (s *State) rechargeAllLocked() {
+func (s *State) rechargeAllLocked(acts *Actions) {
 	for _, w := range s.workloads {
-		s.rechargeLocked(w)
+		s.rechargeLocked(w, acts)
 	}
 }

@@ -101,8 +101,8 @@ func TestRunningWorkloadChargedOnceItsFlavorIsBack(t *testing.T) {
 	next := f.addGang(queued("next", 1, 1))
 	admits(t, f, next, false, quota.ReasonFlavorNotFound)
 
-	f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
-		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}})
+	f.act(f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}}))
 	if got := tpuCharged(f, "running"); got != 8 {
 		t.Errorf("running workload charged %d once its flavor is back, want 8", got)
 	}
@@ -117,7 +117,7 @@ func TestRunningWorkloadChargedWhenTheQueueAPIArrives(t *testing.T) {
 	f.addRunning(queued("running", 1, 0), "pool-1-node-0", "pool-1-node-1")
 	next := f.addGang(queued("next", 1, 1))
 
-	f.s.SetAPI(state.QueueAPI, state.APIServed)
+	f.act(f.s.SetAPI(state.QueueAPI, state.APIServed))
 	withQueue(f, 8, quota.BestEffortFIFO)
 	if got := tpuCharged(f, "running"); got != 8 {
 		t.Errorf("running workload charged %d once the queue API is served, want 8", got)
@@ -405,7 +405,7 @@ func TestReconcileReportsWhatPersists(t *testing.T) {
 	}
 	// The LocalQueue back, the running workload is charged: no drift left
 	// once the state sees late's pod bound too.
-	f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
+	f.act(f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"}))
 	f.addPods(api[2])
 	f.s.Reconcile(api)
 	if found, _ := f.s.Reconcile(api); len(found) != 0 {

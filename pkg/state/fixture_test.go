@@ -17,6 +17,7 @@ import (
 	schedv1alpha1 "sigs.k8s.io/scheduler-plugins/apis/scheduling/v1alpha1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -101,7 +102,7 @@ func (f *fixture) addJobSet(js *jobsetv1alpha2.JobSet) state.Actions {
 	if err != nil {
 		f.t.Fatalf("FromJobSet: %v", err)
 	}
-	return f.s.UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
+	return f.act(f.s.UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID}))
 }
 
 // addGang feeds js and then its pods, pending, and returns the pods.
@@ -128,7 +129,7 @@ func (f *fixture) addPodGroup(pg *schedv1alpha1.PodGroup) state.Actions {
 	if err != nil {
 		f.t.Fatalf("FromPodGroup: %v", err)
 	}
-	return f.s.UpsertSource(pgKey(pg.Name), w, nil, corev1.ObjectReference{Kind: "PodGroup", Namespace: pg.Namespace, Name: pg.Name, UID: pg.UID})
+	return f.act(f.s.UpsertSource(pgKey(pg.Name), w, nil, corev1.ObjectReference{Kind: "PodGroup", Namespace: pg.Namespace, Name: pg.Name, UID: pg.UID}))
 }
 
 // addPods feeds pods (adds or updates) and returns what the state asked for.
@@ -142,7 +143,7 @@ func (f *fixture) addPods(pods ...*corev1.Pod) state.Actions {
 		case p.Spec.NodeName != "":
 			f.placed[p.UID] = p.Spec.NodeName
 		}
-		merge(&acts, f.s.UpsertPod(p))
+		merge(&acts, f.act(f.s.UpsertPod(p)))
 	}
 	return acts
 }
@@ -151,7 +152,7 @@ func (f *fixture) addPods(pods ...*corev1.Pod) state.Actions {
 func (f *fixture) deletePod(p *corev1.Pod) state.Actions {
 	delete(f.pods, p.UID)
 	delete(f.placed, p.UID)
-	return f.s.DeletePod(p)
+	return f.act(f.s.DeletePod(p))
 }
 
 // unreserve runs Unreserve for pod reserved under id.
@@ -159,7 +160,7 @@ func (f *fixture) unreserve(p *corev1.Pod, id uint64) state.Actions {
 	if f.pods[p.UID].Spec.NodeName == "" {
 		delete(f.placed, p.UID)
 	}
-	return f.s.Unreserve(p, id)
+	return f.act(f.s.Unreserve(p, id))
 }
 
 // bind feeds the binding of pod to node.
@@ -300,7 +301,7 @@ func (f *fixture) commit(key workload.Key) (uint64, *state.Reservation, state.Ac
 	if err != nil {
 		f.t.Fatalf("commit %s: %v", key, err)
 	}
-	return id, r, acts
+	return id, r, f.act(acts)
 }
 
 // reserve runs Reserve for pod on the first node its reservation offers
@@ -336,6 +337,18 @@ func domains(r *state.Reservation) map[int]string {
 		out[i] = sr.Domain
 	}
 	return out
+}
+
+// act resolves what the state reports as the leader's effects layer does
+// (feed's Runtime.Act) before the test reads it: workloads found running
+// with no record are charged as admission.ForcedCharge decides, then the
+// heads admission.Wake picks in the cohorts where quota was released are
+// activated.
+func (f *fixture) act(acts state.Actions) state.Actions {
+	controllers.ChargeRunning(f.s, acts.Uncharged)
+	acts.Uncharged = nil
+	admission.WakeAll(&acts, f.s.WakeRound)
+	return acts
 }
 
 func merge(a *state.Actions, o state.Actions) {

@@ -70,7 +70,7 @@ func (f *fixture) addJob(job *batchv1.Job) state.Actions {
 	if err != nil {
 		f.t.Fatalf("FromJob: %v", err)
 	}
-	return f.s.UpsertSource(jobKey(job.Name), w, nil, corev1.ObjectReference{Kind: "Job", APIVersion: "batch/v1", Namespace: job.Namespace, Name: job.Name, UID: job.UID})
+	return f.act(f.s.UpsertSource(jobKey(job.Name), w, nil, corev1.ObjectReference{Kind: "Job", APIVersion: "batch/v1", Namespace: job.Namespace, Name: job.Name, UID: job.UID}))
 }
 
 func jobCharged(f *fixture, name string) int64 {

@@ -226,54 +226,65 @@ func sortEntries(entries []pendingEntry) {
 	})
 }
 
-// wakeCohortLocked lists the heads of the waiting workloads of cq's cohort
-// that the quota now free admits, in the order quota.Wake gives: the order
-// the gate's verdict lets them through, each counted against the quota
-// before the next. Waking only those keeps a release from sending
+// WakeRound is what deciding which waiting workloads of a cohort the
+// quota now free admits reads (admission.Wake): the quota as it stands,
+// and each queue of the cohort with quota free and workloads waiting, the
+// first maxWakeScan of them in queue order. The decision activates only
+// the heads of those the quota admits, which keeps a release from sending
 // thousands of gated pods through PreEnqueue.
-func (s *State) wakeCohortLocked(cqName string) []PodRef {
-	cq := s.book.ClusterQueue(cqName)
-	if cq == nil {
-		return nil
-	}
-	view := s.book.View()
-	queues := map[string]quota.WaitingList{}
-	for _, q := range s.book.Cohort(cq) {
-		pending := s.queued.of(q.Name)
-		if pending.len() == 0 || !view.AnyAvailable(q) {
-			continue
-		}
-		queues[q.Name] = func(i int) *quota.Waiting {
-			if i >= maxWakeScan {
-				return nil
-			}
-			if w := pending.at(i); w != nil {
-				return s.waitingLocked(w, q)
-			}
-			return nil
-		}
-	}
-	var out []PodRef
-	for _, k := range quota.Wake(view, queues, s.opts.Clock.Now(), s.opts.QuotaStarvation) {
-		if w := s.workloads[k]; w != nil {
-			if h := s.headLocked(w); h != nil {
-				out = append(out, *h)
-			}
-		}
-	}
-	return out
+type WakeRound struct {
+	View       *quota.View
+	Queues     map[string][]WakingWorkload
+	Now        time.Time
+	Starvation time.Duration
 }
 
-// waitingLocked is w as a wake sees it in q. A wake reads hundreds of
-// waiting workloads, most of them only to skip a shape known not to fit:
-// each workload keeps one Waiting, refreshed here, rather than a new one
-// per wake. It is valid until the next call for w.
-func (s *State) waitingLocked(w *Workload, q *quota.ClusterQueue) *quota.Waiting {
-	if w.waiting == nil {
-		w.waiting = &quota.Waiting{}
+// WakingWorkload is a workload waiting for quota as a wake reads it: its
+// place in its queue, what it needs, and its head pod (nil: none now).
+type WakingWorkload struct {
+	quota.Waiting
+	Head *PodRef
+}
+
+// WakeRound copies what waking the cohort of ClusterQueue cqName reads
+// (ok false: the queue is gone). It takes the write lock: the heads and
+// needs it reads are refreshed caches.
+func (s *State) WakeRound(cqName string) (WakeRound, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cq := s.book.ClusterQueue(cqName)
+	if cq == nil {
+		return WakeRound{}, false
 	}
-	*w.waiting = quota.Waiting{Candidate: queuePlace(w, q), Needs: s.needsLocked(w), Shape: s.shapeLocked(w)}
-	return w.waiting
+	r := WakeRound{View: s.book.View(), Queues: map[string][]WakingWorkload{}, Now: s.opts.Clock.Now(), Starvation: s.opts.QuotaStarvation}
+	for _, q := range s.book.Cohort(cq) {
+		pending := s.queued.of(q.Name)
+		if pending.len() == 0 || !r.View.AnyAvailable(q) {
+			continue
+		}
+		list := make([]WakingWorkload, 0, min(pending.len(), maxWakeScan))
+		for i := 0; i < maxWakeScan; i++ {
+			w := pending.at(i)
+			if w == nil {
+				break
+			}
+			list = append(list, WakingWorkload{
+				Waiting: quota.Waiting{Candidate: queuePlace(w, q), Needs: s.needsLocked(w), Shape: s.shapeLocked(w)},
+				Head:    copyRef(s.headLocked(w)),
+			})
+		}
+		r.Queues[q.Name] = list
+	}
+	return r, true
+}
+
+// copyRef is a copy of *ref (nil: nil), not shared with the state.
+func copyRef(ref *PodRef) *PodRef {
+	if ref == nil {
+		return nil
+	}
+	c := *ref
+	return &c
 }
 
 // maxWakeScan bounds how deep into a queue one wake looks for workloads

@@ -179,7 +179,7 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 		if w != nil && p.Node != "" && !p.Assumed && p.Live() && w.current(p) {
 			// A running member of a workload admitted before this
 			// scheduler started: charge its queue.
-			s.rechargeLocked(w)
+			s.rechargeLocked(w, &acts)
 		}
 		if w != nil && old != nil && old.Node != "" && (p.Node == "" || !p.Live()) {
 			acts.merge(s.settleQuotaLocked(w))

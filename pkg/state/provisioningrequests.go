@@ -206,7 +206,7 @@ func (s *State) failCheckLocked(w *Workload, c *provisioning.Check, what, messag
 	if s.book.ChargeOf(w.key) != nil && s.reservations[w.key] == nil {
 		ch := s.book.Release(w.key)
 		s.trackQueuedLocked(w)
-		acts.Activate = append(acts.Activate, s.wakeCohortLocked(ch.ClusterQueue)...)
+		acts.Wake = append(acts.Wake, ch.ClusterQueue)
 	}
 	s.bumpLocked()
 	return acts

@@ -98,9 +98,11 @@ func (s *State) DeleteNamespace(name string) Actions {
 // workloads (or make a failed plan worth retrying).
 func (s *State) queuesChangedLocked() Actions {
 	s.bumpLocked()
-	s.rechargeAllLocked()
+	var acts Actions
+	s.rechargeAllLocked(&acts)
 	s.reindexQueuedLocked()
-	return Actions{Activate: s.wakeAllLocked()}
+	acts.Activate = s.wakeAllLocked()
+	return acts
 }
 
 // queueNameLocked returns the LocalQueue w is admitted through ("": w is

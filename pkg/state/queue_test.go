@@ -26,14 +26,14 @@ const v5eFlavor = "vlp-24"
 // v5e 2x4 nodes, ClusterQueue cluster-queue with nominalQuota chips of
 // google.com/tpu, LocalQueue multislice-queue in the tests' namespace.
 func withQueue(f *fixture, chips int64, strategy quota.Strategy) *fixture {
-	f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
-		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}})
-	f.s.SetClusterQueue(&quota.ClusterQueue{
+	f.act(f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}}))
+	f.act(f.s.SetClusterQueue(&quota.ClusterQueue{
 		Name: "cluster-queue", Strategy: strategy, FairWeight: 1000,
 		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
 		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}},
-	})
-	f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
+	}))
+	f.act(f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"}))
 	return f
 }
 

@@ -145,11 +145,11 @@ func (s *State) fixDriftLocked(d Drift, acts Actions) (bool, Actions) {
 		}
 		if c := s.book.Release(d.Key); c != nil {
 			s.bumpLocked()
-			acts.Activate = append(acts.Activate, s.wakeCohortLocked(c.ClusterQueue)...)
+			acts.Wake = append(acts.Wake, c.ClusterQueue)
 			return true, acts
 		}
 	case DriftUncharged:
-		if w != nil && s.rechargeLocked(w) {
+		if w != nil && s.rechargeLocked(w, &acts) {
 			s.bumpLocked()
 			return true, acts
 		}

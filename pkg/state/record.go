@@ -116,10 +116,11 @@ func (s *State) SetRecordedAdmission(key workload.Key, rec *RecordedAdmission) A
 	if rec == nil || rec.Charge == nil {
 		return Actions{}
 	}
-	if w := s.workloads[key]; w != nil && s.rechargeLocked(w) {
+	var acts Actions
+	if w := s.workloads[key]; w != nil && s.rechargeLocked(w, &acts) {
 		s.bumpLocked()
 	}
-	return Actions{}
+	return acts
 }
 
 // Provisioning checks are rebuilt from the API too. A workload whose quota

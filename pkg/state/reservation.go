@@ -176,8 +176,8 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 		if cq := s.book.ClusterQueue(chargedTo(r)); cq != nil && cq.Strategy == quota.StrictFIFO {
 			// The next workload of a strict queue may go now; under
 			// BestEffortFIFO what fits was woken with this one when quota
-			// was released (quota.Wake).
-			acts.Activate = append(acts.Activate, s.wakeCohortLocked(cq.Name)...)
+			// was released (admission.Wake).
+			acts.Wake = append(acts.Wake, cq.Name)
 		}
 	}
 	s.opts.Observer.ReservationsActive(len(s.reservations))

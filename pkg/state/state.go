@@ -227,7 +227,7 @@ func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
 		}
 	}
 	if src == QueueAPI {
-		s.rechargeAllLocked()
+		s.rechargeAllLocked(&acts)
 		s.reindexQueuedLocked()
 		acts.Activate = append(acts.Activate, s.wakeAllLocked()...)
 	}
@@ -261,6 +261,16 @@ type Actions struct {
 	// Rediscover lists workload APIs to look up again now: a pod named one
 	// that was last found not served.
 	Rediscover []workload.Source
+	// Wake lists ClusterQueues whose cohort may admit waiting workloads
+	// now: quota was released in it, or a StrictFIFO queue admitted its
+	// head and the next may go. The state does not decide which: the
+	// actor asks admission.Wake on a fresh State.WakeRound which heads to
+	// activate.
+	Wake []string
+	// Uncharged lists workloads found running with no charge and no
+	// record of their admission: the leader decides what they are charged
+	// (controllers.ChargeRunning) before it admits anything else.
+	Uncharged []workload.Key
 }
 
 // Event is a message about a workload object.
@@ -277,6 +287,8 @@ func (a *Actions) merge(o Actions) {
 	a.Events = append(a.Events, o.Events...)
 	a.Expired = append(a.Expired, o.Expired...)
 	a.Rediscover = append(a.Rediscover, o.Rediscover...)
+	a.Wake = append(a.Wake, o.Wake...)
+	a.Uncharged = append(a.Uncharged, o.Uncharged...)
 	if o.Reason != "" {
 		a.Reason = o.Reason
 	}
@@ -284,7 +296,8 @@ func (a *Actions) merge(o Actions) {
 
 // Empty reports whether there is nothing to do.
 func (a *Actions) Empty() bool {
-	return len(a.Activate) == 0 && len(a.Reject) == 0 && len(a.Events) == 0 && len(a.Expired) == 0 && len(a.Rediscover) == 0
+	return len(a.Activate) == 0 && len(a.Reject) == 0 && len(a.Events) == 0 && len(a.Expired) == 0 && len(a.Rediscover) == 0 && len(a.Wake) == 0 &&
+		len(a.Uncharged) == 0
 }
 
 // bumpLocked records that capacity or domains may have been freed.

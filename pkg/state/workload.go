@@ -58,8 +58,6 @@ type Workload struct {
 	// admitted ("": not filed), queuedAs its entry there.
 	queuedIn string
 	queuedAs pendingEntry
-	// waiting is the workload as wakes read it (see waitingLocked).
-	waiting *quota.Waiting
 	// ours is set once a member of this scheduler was seen: the workload
 	// stays reported after its pods are gone.
 	ours bool
@@ -407,7 +405,7 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 	// A finished workload, or one restarting, gives its quota back; one
 	// found running (the scheduler restarted) is charged.
 	acts.merge(s.settleQuotaLocked(w))
-	s.rechargeLocked(w)
+	s.rechargeLocked(w, &acts)
 	s.trackQueuedLocked(w)
 	acts.Events = append(acts.Events, s.consumerEventsLocked(w, old)...)
 	// Pods gated on this workload's shape re-run PreEnqueue.
