@@ -1,6 +1,7 @@
 package admission_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestPostFilter(t *testing.T) {
 			if pre.Code != admission.Proceed || pre.Nodes.Len() == 0 {
 				t.Fatalf("PreFilter = %+v, want the gang reserved", pre)
 			}
-			out := admission.PostFilter(st, pods[0], tc.failure(pre.Nodes))
+			out := engineOf(st, func(state.Actions) {}).PostFilterOutcome(context.Background(), pods[0], tc.failure(pre.Nodes))
 			if !strings.Contains(out.Message, tc.wantMessage) {
 				t.Errorf("message %q, want %q", out.Message, tc.wantMessage)
 			}

@@ -1,6 +1,7 @@
 package admission_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -55,15 +56,17 @@ func TestPreemptFor(t *testing.T) {
 			break
 		}
 	}
-	if out := admission.PreemptFor(st, member, admission.Classify(st, member), nil, nothingRequested); out.Step != admission.NotTried {
+	eng := engineOf(st, func(state.Actions) {})
+	ctx := context.Background()
+	if out := eng.PreemptOutcome(ctx, member, nil, nothingRequested); out.Step != admission.NotTried {
 		t.Errorf("a member other than the head: %+v, want no preemption", out)
 	}
-	out := admission.PreemptFor(st, head, admission.Classify(st, head), planned, nothingRequested)
+	out := eng.PreemptOutcome(ctx, head, planned, nothingRequested)
 	if out.Step != admission.Preempting || len(out.Victims) != 1 || out.Victims[0].Key.Name != "low" || len(out.Victims[0].Pods) != 4 ||
 		out.Victims[0].Ref.Name != "low" || out.Snapshot == nil || out.Decision == nil || !out.Decision.Capacity {
 		t.Fatalf("the head: %+v, want low evicted whole for capacity", out)
 	}
-	again := admission.PreemptFor(st, head, admission.Classify(st, head), nil, nothingRequested)
+	again := eng.PreemptOutcome(ctx, head, nil, nothingRequested)
 	if again.Step != admission.Underway || !strings.Contains(again.Message, "waiting for preempted JobSet ns/low to terminate") {
 		t.Errorf("while low goes: %+v, want the head waiting for it", again)
 	}

@@ -33,6 +33,18 @@ type Decision struct {
 	// RefusedReason is the reason of the failure recorded when Reserve is
 	// refused ("": a placement failure).
 	RefusedReason string
+	// Claim is a preemption of Key's to record (nil: none; see
+	// claimLocked), NoVictims that Key's found no victims at Generation,
+	// VictimsGone when Key's preemption under way found its victims gone
+	// (zero: not now), and Hold where a move off recycled nodes takes
+	// Key's slice (nil: none; see holdForMoveLocked).
+	Claim       *Claim
+	NoVictims   bool
+	VictimsGone time.Time
+	Hold        *Reservation
+	// Rejected is what a cycle in which Pod fit no node decided (nil:
+	// nothing; see applyRejectionLocked).
+	Rejected *Rejection
 }
 
 // Applied is what Apply did.
@@ -43,8 +55,11 @@ type Applied struct {
 	// Refused is why Reserve was refused: the state moved under the
 	// decision (a domain it chose was taken meanwhile). The refusal is
 	// recorded as the workload's failure at the decision's generation, so
-	// that what frees room wakes its pods again.
+	// that what frees room wakes its pods again. A refused Claim or Hold
+	// records nothing.
 	Refused error
+	// Victims are the workloads a Claim applied evicts.
+	Victims []Victim
 }
 
 // Apply writes a decision back: the one way decisions change the state.
@@ -72,6 +87,10 @@ func (s *State) Apply(d Decision) Applied {
 	}
 	if failed != nil {
 		s.planFailedLocked(d.Pod, d.Generation, failed)
+	}
+	s.applyClaimsLocked(d, &out)
+	if d.Rejected != nil {
+		out.Actions.merge(s.applyRejectionLocked(d.Pod, d.Rejected))
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
@@ -39,7 +40,7 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 	if _, fail := f.plan(jsKey("high")); fail == nil {
 		t.Fatal("high was placed without preemption")
 	}
-	sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
+	sn := f.s.PreemptionSnapshot(jsKey("high"), nil, f.requested)
 	d, fail := admission.Preempt(sn)
 	if fail != nil {
 		t.Fatalf("preempt: %v", fail)
@@ -47,8 +48,37 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 	if len(d.Victims) != 1 || d.Victims[0] != jsKey("low") {
 		t.Fatalf("victims %v, want low", d.Victims)
 	}
-	f.s.Claim(jsKey("high"), 100, d.Victims, d.Plan)
+	victims := claim(f, jsKey("high"), 100, d.Victims, d.Plan)
+	if len(victims) != 1 || victims[0].Key != jsKey("low") || len(victims[0].Pods) != len(low) || victims[0].Ref.Name != "low" {
+		t.Fatalf("the claim evicts %+v, want low's %d pods", victims, len(low))
+	}
 	return f, low, d
+}
+
+// claim applies preemptor's claim on victims, as its cycle does, and
+// returns the victims to evict.
+func claim(f *fixture, preemptor workload.Key, priority int32, victims []workload.Key, plan *state.Reservation) []state.Victim {
+	f.t.Helper()
+	applied := f.s.Apply(state.Decision{Key: preemptor, Claim: &state.Claim{Priority: priority, Victims: victims, Plan: plan}})
+	if applied.Refused != nil {
+		f.t.Fatalf("the claim of %s was refused: %v", preemptor, applied.Refused)
+	}
+	return applied.Victims
+}
+
+// underway reads whether key's preemption is under way as its cycle does
+// (State.Preemption), and writes back, as it does, that its victims are
+// gone when it first finds them gone; it returns the victims left.
+func underway(f *fixture, key workload.Key) (bool, []workload.Key) {
+	pf := f.s.Preemption(&corev1.Pod{}, key)
+	c := pf.Claim
+	if c == nil {
+		return false, nil
+	}
+	if len(c.Left) == 0 && c.Gone.IsZero() {
+		f.s.Apply(state.Decision{Key: key, VictimsGone: pf.Now})
+	}
+	return c.Underway(pf.Now), c.Left
 }
 
 // While the victims terminate, the domains chosen for the preemptor are
@@ -57,18 +87,14 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 // again; its commit ends the claim.
 func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 	f, low, d := hotswapFixture(t)
-	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 1 || left[0] != jsKey("low") {
-		t.Fatalf("PreemptionUnderway = %v, %v; want low left", underway, left)
+	if on, left := underway(f, jsKey("high")); !on || len(left) != 1 || left[0] != jsKey("low") {
+		t.Fatalf("underway = %v, %v; want low left", on, left)
 	}
 	// Eviction is asynchronous: while low's pods are still live, another
 	// preemptor sees it as being evicted, not as a candidate.
 	f.addGang(prioritized("rival", 1, 500))
-	if v := f.s.PreemptionSnapshot(jsKey("rival"), f.requested).Workloads[jsKey("low")]; v == nil || !v.Evicting {
+	if v := f.s.PreemptionSnapshot(jsKey("rival"), nil, f.requested).Workloads[jsKey("low")]; v == nil || !v.Evicting {
 		t.Errorf("low is not marked as being evicted in another preemptor's snapshot: %+v", v)
-	}
-	victimPods := f.s.VictimPods(jsKey("low"))
-	if len(victimPods) != len(low) {
-		t.Fatalf("VictimPods lists %d pods, want %d", len(victimPods), len(low))
 	}
 
 	// The victims are deleted: being deleted they still hold their nodes,
@@ -78,19 +104,19 @@ func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 		deleting.DeletionTimestamp = deleting.CreationTimestamp.DeepCopy()
 		f.addPods(deleting)
 	}
-	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 1 {
-		t.Fatalf("PreemptionUnderway = %v, %v while low's pods are being deleted, want low left", underway, left)
+	if on, left := underway(f, jsKey("high")); !on || len(left) != 1 {
+		t.Fatalf("underway = %v, %v while low's pods are being deleted, want low left", on, left)
 	}
 	for _, p := range low {
 		f.deletePod(p)
 	}
 	// Gone, but the scheduler's snapshot may not show it yet: the
 	// preemptor still may not preempt again for a while.
-	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 0 {
-		t.Fatalf("PreemptionUnderway = %v, %v right after low is gone, want under way with none left", underway, left)
+	if on, left := underway(f, jsKey("high")); !on || len(left) != 0 {
+		t.Fatalf("underway = %v, %v right after low is gone, want under way with none left", on, left)
 	}
 	f.clock.Step(11 * time.Second)
-	if underway, _ := f.s.PreemptionUnderway(jsKey("high")); underway {
+	if on, _ := underway(f, jsKey("high")); on {
 		t.Fatal("the preemption is still under way long after low is gone")
 	}
 
@@ -184,7 +210,7 @@ func TestQuotaPreemptionWithinClusterQueue(t *testing.T) {
 			if _, fail := f.plan(jsKey("high")); fail == nil || fail.Reason != quota.ReasonQuotaExceeded {
 				t.Fatalf("high planned without preemption: %v", fail)
 			}
-			sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
+			sn := f.s.PreemptionSnapshot(jsKey("high"), nil, f.requested)
 			if cq := sn.ClusterQueueOf(sn.Workloads[jsKey("low")]); cq == nil || cq.Name != "cluster-queue" || cq.Preemption.WithinClusterQueue != policy {
 				t.Fatalf("the snapshot says low is charged to %+v, want cluster-queue as the state holds it", cq)
 			}
@@ -214,7 +240,7 @@ func TestUnqueuedPreemptorSparesAdmittedWorkloads(t *testing.T) {
 	if _, fail := f.plan(jsKey("high")); fail == nil {
 		t.Fatal("high was placed without preemption")
 	}
-	sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
+	sn := f.s.PreemptionSnapshot(jsKey("high"), nil, f.requested)
 	d, fail := admission.Preempt(sn)
 	if fail == nil {
 		t.Fatalf("high preempts %v, want no victim", d.Victims)

@@ -298,7 +298,7 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 		},
 		"a member rejected by other filters": {
 			release: func(f *fixture, all []*corev1.Pod, _ uint64) state.Actions {
-				return f.s.RecordFilterRejection(all[2], "1 node(s) had untolerated taint")
+				return rejectFilter(f, all[2], "1 node(s) had untolerated taint")
 			},
 			head: 0, waiting: []int{1, 2, 3}, wantReason: state.ReleaseRejected,
 		},

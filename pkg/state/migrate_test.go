@@ -116,7 +116,7 @@ func TestMovedSliceGoesBackToItsPoolsReplacements(t *testing.T) {
 	if got := unitsOf(units); !slices.Equal(got, []string{"slice 0 (train-slice-0) of JobSet ns/train: train-slice-0-0-a0,train-slice-0-1-a0 off pool-1-node-0,pool-1-node-1"}) {
 		t.Fatalf("units %v, want slice 0 of train", got)
 	}
-	r, fail := admission.PlanMove(f.s, units[0])
+	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
 	if fail != nil {
 		t.Fatalf("PlanMove: %v", fail)
 	}
@@ -128,7 +128,7 @@ func TestMovedSliceGoesBackToItsPoolsReplacements(t *testing.T) {
 			t.Errorf("slot on %s, want the replacements only", slot.Node)
 		}
 	}
-	if err := f.s.HoldForMove(units[0].Key, r); err != nil {
+	if err := f.s.Apply(state.Decision{Key: units[0].Key, Hold: r}).Refused; err != nil {
 		t.Fatal(err)
 	}
 	// The eviction: the slice's pods go.
@@ -172,11 +172,11 @@ func TestRestartReplacesAMovesHold(t *testing.T) {
 	f.addNodes(builders.V5ePool("pool-1").Nodes(4).Node(2), builders.V5ePool("pool-1").Nodes(4).Node(3))
 	recycle(f, "pool-1", 0, 1)
 	units := f.s.Recycled()
-	r, fail := admission.PlanMove(f.s, units[0])
+	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
 	if fail != nil {
 		t.Fatal(fail)
 	}
-	if err := f.s.HoldForMove(units[0].Key, r); err != nil {
+	if err := f.s.Apply(state.Decision{Key: units[0].Key, Hold: r}).Refused; err != nil {
 		t.Fatal(err)
 	}
 	restart(f, old)
