@@ -221,42 +221,38 @@ func (s *State) Preemption(pod *corev1.Pod, key workload.Key) PreemptionFacts {
 // could use), each with the ClusterQueue it is charged to. planned itself
 // is left as it was.
 func (s *State) PreemptionSnapshot(key workload.Key, planned *Snapshot, requested Requested) *Snapshot {
+	var sn *Snapshot
 	if planned != nil && planned.Self != nil && planned.Self.Key == key {
-		sn := planned.clone()
+		sn = planned.clone()
 		if q := sn.Quota; q == nil || q.ClusterQueue == nil {
 			// Nothing to add: no lock taken while evictions' pod events
 			// may hold it.
 			return sn
 		}
-		s.mu.Lock()
-		s.cohortViewsLocked(sn)
-		s.mu.Unlock()
-		return sn
 	}
-	s.mu.Lock() // Track may extend the domain index.
-	sn := s.snapshotLocked(key, false)
-	s.cohortViewsLocked(sn)
-	s.mu.Unlock()
-	sn.subtractRequested(requested)
-	return sn
-}
-
-// cohortViewsLocked adds to sn, for a workload waiting for quota, a view
-// of every workload with live pods charged in its ClusterQueue's cohort.
-func (s *State) cohortViewsLocked(sn *Snapshot) {
-	q := sn.Quota
-	if q == nil || q.ClusterQueue == nil {
-		return
+	fresh := sn == nil
+	s.mu.Lock()
+	if fresh {
+		sn = s.snapshotLocked(key, false) // Track may extend the domain index.
 	}
-	inCohort := map[string]bool{}
-	for _, cq := range s.book.Cohort(q.ClusterQueue) {
-		inCohort[cq.Name] = true
-	}
-	for k, w := range s.workloads {
-		if c := s.book.ChargeOf(k); c != nil && inCohort[c.ClusterQueue] && w.livePods() > 0 {
-			s.viewLocked(sn, k)
+	if q := sn.Quota; q != nil && q.ClusterQueue != nil {
+		inCohort := map[string]bool{}
+		for _, cq := range s.book.Cohort(q.ClusterQueue) {
+			inCohort[cq.Name] = true
+		}
+		for k, w := range s.workloads {
+			if c := s.book.ChargeOf(k); c != nil && inCohort[c.ClusterQueue] && w.livePods() > 0 {
+				s.viewLocked(sn, k)
+			}
 		}
 	}
+	s.mu.Unlock()
+	if fresh {
+		// What the scheduler's snapshot says pods request is read once
+		// the state's lock is released.
+		sn.subtractRequested(requested)
+	}
+	return sn
 }
 
 // clone is a copy of sn a decision may simulate on (see simulate.go) while
@@ -298,7 +294,12 @@ type Victim struct {
 // applyClaimsLocked writes what a decision says of claims: that Key's
 // preemption found no victims at Generation (a workload waiting for quota
 // is not let through to preempt again until something changes), that its
-// victims were found gone, a preemption (Claim), or a move hold (Hold).
+// victims were found gone, a move hold (Hold, see holdForMoveLocked), or
+// a preemption (Claim): Key evicts the claim's victims to take the nodes
+// its plan chose, and out.Victims lists them to evict. A claim is refused
+// when what moved under the decision makes it wrong: the preemptor or a
+// victim gone, a victim another preemption evicts meanwhile, a node the
+// plan puts pods on kept meanwhile for a workload that is not a victim.
 func (s *State) applyClaimsLocked(d Decision, out *Applied) {
 	if d.NoVictims {
 		if w := s.workloads[d.Key]; w != nil {
@@ -308,72 +309,63 @@ func (s *State) applyClaimsLocked(d Decision, out *Applied) {
 	if c := s.claims.of(d.Key); !d.VictimsGone.IsZero() && c != nil && !c.restart && c.gone.IsZero() {
 		c.gone = d.VictimsGone
 	}
-	if d.Claim != nil {
-		victims, err := s.claimLocked(d.Key, d.Claim)
-		out.Victims, out.Refused = victims, err
-	}
 	if d.Hold != nil {
 		out.Refused = s.holdForMoveLocked(d.Key, d.Hold)
 	}
-}
-
-// claimLocked records that key evicts c's victims to take the nodes c's
-// plan chose, and returns the victims to evict. It refuses a claim that
-// what moved under the decision makes wrong: the preemptor or a victim
-// gone, a victim another preemption evicts meanwhile, a node the plan
-// puts pods on kept meanwhile for a workload that is not a victim.
-func (s *State) claimLocked(key workload.Key, c *Claim) ([]Victim, error) {
-	if s.workloads[key] == nil {
-		return nil, fmt.Errorf("%s is gone", key)
+	if d.Claim == nil {
+		return
 	}
-	victim := map[workload.Key]bool{}
-	for _, v := range c.Victims {
-		w := s.workloads[v]
-		if w == nil {
-			return nil, fmt.Errorf("preemption victim %s is gone", v)
+	key, victim := d.Key, map[workload.Key]bool{}
+	if s.workloads[key] == nil {
+		out.Refused = fmt.Errorf("%s is gone", key)
+		return
+	}
+	for _, v := range d.Claim.Victims {
+		if s.workloads[v] == nil {
+			out.Refused = fmt.Errorf("preemption victim %s is gone", v)
+			return
 		}
 		if by, ok := s.claims.evicting[v]; ok && by != key {
-			return nil, fmt.Errorf("preemption victim %s is being evicted for %s", v, by)
+			out.Refused = fmt.Errorf("preemption victim %s is being evicted for %s", v, by)
+			return
 		}
 		victim[v] = true
 	}
-	for _, sr := range c.Plan.Slices {
+	for _, sr := range d.Claim.Plan.Slices {
 		for _, slot := range sr.Slots {
 			if k, ok := s.claimedForOther(slot.Node, key, true); ok && !victim[k] {
-				return nil, fmt.Errorf("node %s is kept for %s", slot.Node, k)
+				out.Refused = fmt.Errorf("node %s is kept for %s", slot.Node, k)
+				return
 			}
 		}
 	}
 	now := s.opts.Clock.Now()
-	victims := make([]Victim, 0, len(c.Victims))
-	for _, v := range c.Victims {
+	for _, v := range d.Claim.Victims {
 		w := s.workloads[v]
-		w.eviction = &Eviction{By: key, Priority: c.Priority, At: now}
-		victims = append(victims, Victim{Key: v, Ref: w.ref, Pods: w.livePodRefs()})
+		w.eviction = &Eviction{By: key, Priority: d.Claim.Priority, At: now}
+		out.Victims = append(out.Victims, Victim{Key: v, Ref: w.ref, Pods: w.livePodRefs()})
 	}
 	s.claims.drop(key)
 	// An admitted preemptor (capacity preemption: it lost its domains, it
 	// did not lose its quota) keeps its charge while its victims go.
-	cl := &claim{victims: slices.Clone(c.Victims), nodes: sets.New(s.planNodesLocked(c.Plan)...), at: now,
-		keepsCharge: s.book.ChargeOf(key) != nil}
-	s.claims.put(key, cl)
+	s.claims.put(key, &claim{victims: slices.Clone(d.Claim.Victims), nodes: sets.New(planNodes(s.nodes, d.Claim.Plan)...), at: now,
+		keepsCharge: s.book.ChargeOf(key) != nil})
 	s.bumpLocked()
-	return victims, nil
 }
 
-// planNodesLocked lists the nodes r plans on: every node of each confined
-// slice's domain, and each slot's node.
-func (s *State) planNodesLocked(r *Reservation) []string {
-	var nodes []string
+// planNodes lists the nodes r plans on: every node of each confined
+// slice's domain (as nodes has them), and each slot's node.
+func planNodes(nodes *topology.Index, r *Reservation) []string {
+	var out []string
 	for _, sr := range r.Slices {
 		if sr.Domain != "" {
-			nodes = append(nodes, s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})...)
+			out = append(out, nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})...)
 		}
 		for _, slot := range sr.Slots {
-			nodes = append(nodes, slot.Node)
+			out = append(out, slot.Node)
 		}
 	}
-	return nodes
+	return out
 }
 
 // mayPreemptForQuotaLocked says whether w, which its quota keeps waiting,

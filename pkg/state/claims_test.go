@@ -66,6 +66,12 @@ func claim(f *fixture, preemptor workload.Key, priority int32, victims []workloa
 	return applied.Victims
 }
 
+// placedWhole reads whether key's workload runs whole and holds no
+// reservation, as a preemption's cycle does (State.Preemption).
+func placedWhole(f *fixture, key workload.Key) bool {
+	return f.s.Preemption(&corev1.Pod{}, key).PlacedWhole
+}
+
 // underway reads whether key's preemption is under way as its cycle does
 // (State.Preemption), and writes back, as it does, that its victims are
 // gone when it first finds them gone; it returns the victims left.

@@ -517,7 +517,7 @@ func TestPlacedWholeGangAdmitsWithoutAHead(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, builders.V5ePools(3)...)
 			admitted := tc.setup(f)
-			if !f.s.PlacedWhole(tc.key) {
+			if !placedWhole(f, tc.key) {
 				t.Fatalf("%s does not run whole", tc.key)
 			}
 			for _, p := range tc.joining {

@@ -206,9 +206,25 @@ func (s *State) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *Migration
 // that do not last — being recycled or past their end
 // (Lifetime.Ending), where a move would have to move again — are taken
 // as unusable. What pods on nodes request is read from the state's own
-// index of them.
+// index of them, as the scheduler's cache counts it (every pod bound or
+// assumed there that has not finished: those being deleted still occupy
+// it), under the same lock: the copy is one.
 func (s *State) SnapshotForMove(key workload.Key, slice int) *Snapshot {
-	sn := s.snapshot(key, s.requestedLocked, false)
+	s.mu.Lock() // Track may extend the domain index.
+	sn := s.snapshotLocked(key, false)
+	sn.subtractRequested(func(node string) (workload.Resources, bool) {
+		if s.nodes.Node(node) == nil {
+			return nil, false
+		}
+		out := workload.Resources{}
+		for _, p := range s.podsOnNode[node] {
+			if !p.Terminal || p.Deleting {
+				out.AddScaled(p.Request, 1)
+			}
+		}
+		return out, true
+	})
+	s.mu.Unlock()
 	self := sn.Self
 	if self == nil || self.Model == nil {
 		return sn
@@ -279,22 +295,6 @@ func movedMembers(pods []*Pod) []*Pod {
 	return out
 }
 
-// requestedLocked is what the pods the state knows on node request, as
-// the scheduler's cache counts them: every pod bound or assumed there
-// that has not finished (those being deleted still occupy it).
-func (s *State) requestedLocked(node string) (workload.Resources, bool) {
-	if s.nodes.Node(node) == nil {
-		return nil, false
-	}
-	out := workload.Resources{}
-	for _, p := range s.podsOnNode[node] {
-		if !p.Terminal || p.Deleting {
-			out.AddScaled(p.Request, 1)
-		}
-	}
-	return out, true
-}
-
 // withOneHolderLess is holders with one pod of h fewer: a new map (the
 // snapshot's may be the state's own).
 func withOneHolderLess(holders map[workload.Holder]int, h workload.Holder) map[workload.Holder]int {
@@ -343,7 +343,7 @@ func (s *State) holdForMoveLocked(key workload.Key, r *Reservation) error {
 		s.claims.put(key, c)
 	}
 	c.at = s.opts.Clock.Now()
-	for _, n := range s.planNodesLocked(r) {
+	for _, n := range planNodes(s.nodes, r) {
 		s.claims.keep(key, n)
 	}
 	s.bumpLocked()
