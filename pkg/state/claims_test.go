@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -25,6 +27,18 @@ func prioritized(name string, slices int32, p int32) *jobsetv1alpha2.JobSet {
 // pool-2 and pool-3; high (priority 100, 2 slices) waits. Preempting
 // evicts low and claims two pools for high.
 func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemption) {
+	t.Helper()
+	f, low, d := preemptionFixture(t)
+	victims := claim(f, jsKey("high"), 100, d.Victims, d.Plan)
+	if len(victims) != 1 || victims[0].Key != jsKey("low") || len(victims[0].Pods) != len(low) || victims[0].Ref.Name != "low" {
+		t.Fatalf("the claim evicts %+v, want low's %d pods", victims, len(low))
+	}
+	return f, low, d
+}
+
+// preemptionFixture is hotswapFixture before the claim: high chose to
+// evict low (d).
+func preemptionFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemption) {
 	t.Helper()
 	nodes := builders.V5ePools(3)
 	f := newFixture(t, nodes...)
@@ -47,10 +61,6 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 	}
 	if len(d.Victims) != 1 || d.Victims[0] != jsKey("low") {
 		t.Fatalf("victims %v, want low", d.Victims)
-	}
-	victims := claim(f, jsKey("high"), 100, d.Victims, d.Plan)
-	if len(victims) != 1 || victims[0].Key != jsKey("low") || len(victims[0].Pods) != len(low) || victims[0].Ref.Name != "low" {
-		t.Fatalf("the claim evicts %+v, want low's %d pods", victims, len(low))
 	}
 	return f, low, d
 }
@@ -253,5 +263,83 @@ func TestUnqueuedPreemptorSparesAdmittedWorkloads(t *testing.T) {
 	}
 	if !strings.Contains(fail.Message, "admitted through ClusterQueue cluster-queue and the preemptor is not queued") {
 		t.Errorf("failure %q does not say why low is spared", fail.Message)
+	}
+}
+
+// Apply refuses a claim when what it was decided on moved: a victim gone,
+// a victim another preemption evicts meanwhile, a node the plan puts pods
+// on kept meanwhile for a workload that is not a victim. Nothing is
+// claimed then, and no victim is to be evicted.
+func TestApplyRefusesAClaimThatMoved(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		move func(f *fixture, low []*corev1.Pod, d *admission.Preemption)
+		want string
+	}{{
+		name: "a victim gone",
+		move: func(f *fixture, low []*corev1.Pod, _ *admission.Preemption) {
+			for _, p := range low {
+				f.deletePod(p)
+			}
+			f.s.DeleteSource(jsKey("low"))
+		},
+		want: "preemption victim JobSet ns/low is gone",
+	}, {
+		name: "a victim evicted for another",
+		move: func(f *fixture, _ []*corev1.Pod, _ *admission.Preemption) {
+			f.addJobSet(prioritized("rival", 1, 500))
+			claim(f, jsKey("rival"), 500, []workload.Key{jsKey("low")}, &state.Reservation{})
+		},
+		want: "preemption victim JobSet ns/low is being evicted for JobSet ns/rival",
+	}, {
+		name: "a planned node kept for another",
+		move: func(f *fixture, _ []*corev1.Pod, d *admission.Preemption) {
+			var node string
+			for _, sr := range d.Plan.Slices {
+				node = sr.Slots[0].Node
+			}
+			f.addJobSet(prioritized("rival", 1, 500))
+			claim(f, jsKey("rival"), 500, nil, &state.Reservation{Slices: map[int]*state.SliceReservation{0: {Slots: []placement.Slot{{Node: node, Count: 1}}}}})
+		},
+		want: "is kept for JobSet ns/rival",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, low, d := preemptionFixture(t)
+			tc.move(f, low, d)
+			applied := f.s.Apply(state.Decision{Key: jsKey("high"), Claim: &state.Claim{Priority: 100, Victims: d.Victims, Plan: d.Plan}})
+			if applied.Refused == nil || !strings.Contains(applied.Refused.Error(), tc.want) {
+				t.Fatalf("Apply refused %v, want %q", applied.Refused, tc.want)
+			}
+			if len(applied.Victims) != 0 {
+				t.Errorf("victims to evict %+v, want none", applied.Victims)
+			}
+			if f.s.Preemption(&corev1.Pod{}, jsKey("high")).Claim != nil {
+				t.Error("high holds a claim after its refusal")
+			}
+		})
+	}
+}
+
+// The snapshot a preemption chooses victims on is a new value: the
+// snapshot the cycle's failed plan read, which the cycle holds, is left as
+// it was whatever is simulated on the copy.
+func TestPreemptionSnapshotLeavesThePlannedSnapshotAlone(t *testing.T) {
+	f, _, _ := preemptionFixture(t)
+	planned := f.s.Snapshot(jsKey("high"), f.requested)
+	if planned.Workloads[jsKey("low")] == nil {
+		t.Fatal("low is not in high's snapshot")
+	}
+	workloads := len(planned.Workloads)
+	free := maps.Clone(planned.Nodes["pool-2-node-0"].Free)
+	sn := f.s.PreemptionSnapshot(jsKey("high"), planned, f.requested)
+	sn.RemoveWorkload(jsKey("low")) // never undone
+	if len(planned.Workloads) != workloads || planned.Workloads[jsKey("low")] == nil {
+		t.Errorf("the planned snapshot lost low (%d workloads, had %d)", len(planned.Workloads), workloads)
+	}
+	if got := planned.Nodes["pool-2-node-0"].Free; !maps.Equal(got, free) {
+		t.Errorf("pool-2-node-0's free room in the planned snapshot is %v, was %v", got, free)
+	}
+	if sn.Workloads[jsKey("low")] != nil {
+		t.Error("the preemption's copy still has low")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -182,5 +183,32 @@ func TestRestartReplacesAMovesHold(t *testing.T) {
 	restart(f, old)
 	if held, why := heldFor(f, "pool-2-node-0"); !held || !strings.Contains(why, "train, which ran here and is restarting") {
 		t.Errorf("pool-2-node-0 held %v (%q), want kept by train's restart hold", held, why)
+	}
+}
+
+// A move is held only if nothing moved under its plan: a node it puts pods
+// on, kept meanwhile for another workload's preemption, refuses the hold,
+// and nothing is kept for the move.
+func TestMoveHoldRefusedWhenItsNodeIsTakenMeanwhile(t *testing.T) {
+	f, _ := restartFixture(t, 5*time.Minute)
+	f.addNodes(builders.V5ePool("pool-1").Nodes(4).Node(2), builders.V5ePool("pool-1").Nodes(4).Node(3))
+	recycle(f, "pool-1", 0, 1)
+	units := f.s.Recycled()
+	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
+	if fail != nil {
+		t.Fatal(fail)
+	}
+	// Meanwhile a preemption claims a node the move planned.
+	f.addJobSet(prioritized("rival", 1, 500))
+	taken := r.Slices[0].Slots[0].Node
+	claim(f, jsKey("rival"), 500, nil, &state.Reservation{Slices: map[int]*state.SliceReservation{0: {Slots: []placement.Slot{{Node: taken, Count: 1}}}}})
+	err := f.s.Apply(state.Decision{Key: units[0].Key, Hold: r}).Refused
+	if err == nil || !strings.Contains(err.Error(), "node "+taken+" is kept for JobSet ns/rival") {
+		t.Fatalf("the hold was applied (%v), want it refused: %s is kept for rival", err, taken)
+	}
+	for _, slot := range r.Slices[0].Slots {
+		if held, why := heldFor(f, slot.Node); held && strings.Contains(why, "move here") {
+			t.Errorf("%s kept for the refused move (%q)", slot.Node, why)
+		}
 	}
 }
