@@ -33,11 +33,11 @@ type Decision struct {
 	// RefusedReason is the reason of the failure recorded when Reserve is
 	// refused ("": a placement failure).
 	RefusedReason string
-	// Claim is a preemption of Key's to record (nil: none; see
-	// claimLocked), NoVictims that Key's found no victims at Generation,
-	// VictimsGone when Key's preemption under way found its victims gone
-	// (zero: not now), and Hold where a move off recycled nodes takes
-	// Key's slice (nil: none; see holdForMoveLocked).
+	// Claim is a preemption of Key's to record (nil: none), NoVictims
+	// that Key's found no victims at Generation, VictimsGone when Key's
+	// preemption under way found its victims gone (zero: not now), and
+	// Hold where a move off recycled nodes takes Key's slice (nil: none):
+	// see applyClaimsLocked.
 	Claim       *Claim
 	NoVictims   bool
 	VictimsGone time.Time
