@@ -326,9 +326,21 @@ func (e *Engine) PostFilter(ctx context.Context, c *Cycle, pod *corev1.Pod, f Fi
 	if c != nil {
 		f.PreFiltered, f.Alone, f.Gang, f.Candidates = true, c.alone, c.gang, c.candidates
 	}
-	out := PostFilter(e.st, pod, f)
-	e.fx.Act(ctx, out.Actions)
-	return newStatus(Unschedulable, out.Message)
+	return newStatus(Unschedulable, e.postFilter(ctx, pod, f).Message)
+}
+
+// postFilter runs PostFilter: the pod's membership copied when PreFilter
+// did not see the pod, the decision on it, and its one write-back.
+func (e *Engine) postFilter(ctx context.Context, pod *corev1.Pod, f FilterFailure) PostFilterOutcome {
+	var v state.Verdict
+	if !f.PreFiltered {
+		v = Classify(e.st, pod)
+	}
+	out := PostFilter(v, pod, f)
+	if out.Decision != nil {
+		e.fx.Act(ctx, e.st.Apply(*out.Decision).Actions)
+	}
+	return out
 }
 
 // Preempt implements Manager.
@@ -341,12 +353,14 @@ func (e *Engine) Preempt(ctx context.Context, c *Cycle, pod *corev1.Pod, nodes N
 	if c != nil {
 		planned = c.planned
 	}
-	out := PreemptFor(e.st, pod, v, planned, nodes.Requested)
+	out := e.preemptFor(ctx, pod, v, planned, nodes.Requested)
 	switch out.Step {
 	case NotTried:
 		return true, newStatus(Unschedulable, "")
 	case Underway:
 		metrics.Preemptions.WithLabelValues("waiting").Inc()
+		return true, newStatus(Unschedulable, out.Message)
+	case Raced:
 		return true, newStatus(Unschedulable, out.Message)
 	}
 	metrics.PreemptionDuration.Observe(out.Took.Seconds())
@@ -382,6 +396,33 @@ func (e *Engine) Preempt(ctx context.Context, c *Cycle, pod *corev1.Pod, nodes N
 			fmt.Sprintf("preempting the whole workload to accommodate higher priority workload %s", key))
 	}
 	return true, newStatus(Unschedulable, fmt.Sprintf("preempting %s; the workload is placed once they are gone", victims))
+}
+
+// preemptFor runs a gang member's preemption: a copy of what deciding it
+// reads (State.Preemption), the decision on it (PreemptFor), and, when
+// victims are to be chosen, a copy of the snapshot to choose them on
+// (State.PreemptionSnapshot: a new value, planned is left as it is) and
+// the choice (ChooseVictims); what was decided is written back with one
+// Apply, which refuses a claim the state moved under.
+func (e *Engine) preemptFor(ctx context.Context, pod *corev1.Pod, v state.Verdict, planned *state.Snapshot, requested state.Requested) PreemptionOutcome {
+	key := v.Member.Key
+	f := e.st.Preemption(pod, key)
+	out, choose := PreemptFor(v, &f)
+	if choose {
+		start := time.Now()
+		out = ChooseVictims(key, e.st.PreemptionSnapshot(key, planned, requested))
+		out.Took = time.Since(start)
+	}
+	if out.Apply == nil {
+		return out
+	}
+	applied := e.st.Apply(*out.Apply)
+	if err := applied.Refused; err != nil {
+		klog.FromContext(ctx).V(2).Info("Preemption raced with another change; retrying", "preemptor", key, "err", err)
+		return PreemptionOutcome{Step: Raced, Message: "the victims chosen moved meanwhile (" + err.Error() + "); trying again", Took: out.Took}
+	}
+	out.Victims = applied.Victims
+	return out
 }
 
 func priorities(sn *state.Snapshot, keys []workload.Key) string {

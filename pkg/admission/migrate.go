@@ -15,9 +15,12 @@ import (
 // nodes' replacements join it) or to another. It returns where the slice
 // would go, or why it cannot move now. A plain pod is not planned here:
 // the scheduler's own filters place it.
-func PlanMove(st *state.State, u state.MigrationUnit) (*state.Reservation, *placement.Failure) {
+// sn is the copy the plan is made on (State.SnapshotForMove; unread for a
+// plain pod); where the slice goes is held for it by State.Apply
+// (Decision.Hold), which refuses it if the state moved meanwhile.
+func PlanMove(sn *state.Snapshot, u state.MigrationUnit) (*state.Reservation, *placement.Failure) {
 	if u.Plain() {
 		return &state.Reservation{}, nil
 	}
-	return Plan(st.SnapshotForMove(u.Key, u.Slice))
+	return Plan(sn)
 }

@@ -32,11 +32,11 @@ type FilterFailure struct {
 	Rejections map[string]int
 }
 
-// PostFilterOutcome is what to do about a pod no node fits: Actions for
-// the state's transition, Message for its status.
+// PostFilterOutcome is what to do about a pod no node fits: Decision for
+// the state to write (nil: nothing), Message for its status.
 type PostFilterOutcome struct {
-	Message string
-	Actions state.Actions
+	Message  string
+	Decision *state.Decision
 }
 
 // PostFilter decides what a pod that fits no node means for its workload:
@@ -45,16 +45,20 @@ type PostFilterOutcome struct {
 // pod gives back its quota at once; a gang member that fits none of its
 // reserved nodes makes its workload plan again elsewhere — unless a
 // reserved node is not in the scheduler's cache yet, when the reservation
-// stands and the pod retries once it is.
-func PostFilter(st *state.State, pod *corev1.Pod, f FilterFailure) PostFilterOutcome {
+// stands and the pod retries once it is. v is the pod's membership, read
+// only when PreFilter did not run for it (f.PreFiltered false).
+func PostFilter(v state.Verdict, pod *corev1.Pod, f FilterFailure) PostFilterOutcome {
+	rejected := func(r state.Rejection) *state.Decision {
+		return &state.Decision{Pod: pod.UID, Rejected: &r}
+	}
 	switch {
 	case !f.PreFiltered:
-		if v := Classify(st, pod); v.Gang && !v.Wait && !v.Unresolvable && v.Member.Key.Source != workload.SourcePod {
-			return PostFilterOutcome{Actions: st.MemberUnschedulable(pod, f.Other)}
+		if v.Gang && !v.Wait && !v.Unresolvable && v.Member.Key.Source != workload.SourcePod {
+			return PostFilterOutcome{Decision: rejected(state.Rejection{Unschedulable: f.Other})}
 		}
 		return PostFilterOutcome{}
 	case f.Alone:
-		return PostFilterOutcome{Actions: st.ReleaseAlone(pod, "no node fits the pod")}
+		return PostFilterOutcome{Decision: rejected(state.Rejection{Alone: "no node fits the pod"})}
 	case !f.Gang || f.Candidates.Len() == 0:
 		return PostFilterOutcome{}
 	case len(f.Unseen) > 0:
@@ -68,8 +72,8 @@ func PostFilter(st *state.State, pod *corev1.Pod, f FilterFailure) PostFilterOut
 		return PostFilterOutcome{}
 	}
 	return PostFilterOutcome{
-		Message: "the pod fits none of its reserved nodes; its workload plans again elsewhere",
-		Actions: st.RecordFilterRejection(pod, summarize(f.Rejections)),
+		Message:  "the pod fits none of its reserved nodes; its workload plans again elsewhere",
+		Decision: rejected(state.Rejection{Reserved: summarize(f.Rejections)}),
 	}
 }
 

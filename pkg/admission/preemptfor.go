@@ -2,11 +2,8 @@ package admission
 
 import (
 	"fmt"
-	"time"
-
-	corev1 "k8s.io/api/core/v1"
-
 	"strings"
+	"time"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -14,7 +11,7 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
-// PreemptionStep is how far PreemptFor got.
+// PreemptionStep is how far a preemption got.
 type PreemptionStep int
 
 const (
@@ -27,74 +24,76 @@ const (
 	NoVictims
 	// Preempting: victims were chosen and claimed; evict them.
 	Preempting
+	// Raced: victims were chosen, but the state moved under the choice
+	// (a victim gone, or taken by another preemption) and the claim was
+	// refused: nothing is evicted, and the pod tries again.
+	Raced
 )
 
-// Victim is a workload to evict whole.
-type Victim struct {
-	Key workload.Key
-	Ref corev1.ObjectReference
-	// Pods are its pods to evict.
-	Pods []state.PodRef
-}
+// Victim is a workload to evict whole, with its pods.
+type Victim = state.Victim
 
-// PreemptionOutcome is what PreemptFor decided.
+// PreemptionOutcome is what a preemption decided.
 type PreemptionOutcome struct {
 	Step PreemptionStep
-	// Message says why the pod waits (Underway), or why nothing may be
-	// preempted (NoVictims: Failure's).
+	// Message says why the pod waits (Underway, Raced), or why nothing
+	// may be preempted (NoVictims: Failure's).
 	Message string
 	Failure *placement.Failure
 	// Decision and the snapshot it was made on (Preempting), and the
-	// victims to evict, in Decision's order.
+	// victims to evict, in Decision's order, once the claim is applied.
 	Decision *Preemption
 	Snapshot *state.Snapshot
 	Victims  []Victim
-	// Took is how long deciding took (NoVictims, Preempting).
+	// Took is how long choosing victims took (NoVictims, Preempting).
 	Took time.Duration
+	// Apply is what the state is to write (nil: nothing): the claim, the
+	// failure to find victims, or that the victims are gone.
+	Apply *state.Decision
 }
 
-// PreemptFor decides, when a gang member's cycle failed, which whole
-// workloads to evict for its workload, and claims their domains for it.
-// Only the workload's waiting head, whose plan failed for want of domains
-// or quota, preempts: members of a workload already placed or reserved
-// fail for other reasons, which evicting workloads would not mend. planned
-// is the snapshot the head's failed plan read in this cycle (nil: none),
-// reused rather than taking another; requested sizes a new one.
-func PreemptFor(st *state.State, pod *corev1.Pod, v state.Verdict, planned *state.Snapshot, requested state.Requested) PreemptionOutcome {
+// PreemptFor decides, on a copy of what it reads (f, State.Preemption),
+// whether a gang member whose cycle failed makes its workload preempt
+// now. Only the workload's waiting head, whose plan failed for want of
+// domains or quota, preempts: members of a workload already placed or
+// reserved fail for other reasons, which evicting workloads would not
+// mend. While an earlier preemption of the workload is under way, it
+// waits (Underway) rather than evict more. choose reports that victims are
+// to be chosen (ChooseVictims).
+func PreemptFor(v state.Verdict, f *state.PreemptionFacts) (out PreemptionOutcome, choose bool) {
 	key := v.Member.Key
-	if v.Wait || v.Unresolvable || key.Source == workload.SourcePod || st.PlacedWhole(key) {
-		return PreemptionOutcome{}
+	if v.Wait || v.Unresolvable || key.Source == workload.SourcePod || f.PlacedWhole {
+		return PreemptionOutcome{}, false
 	}
-	f := st.HeadFailure(pod)
-	if f == nil || f.Unresolvable || (f.Reason != "" && f.Reason != quota.ReasonQuotaExceeded) {
-		return PreemptionOutcome{}
+	fail := f.HeadFailure
+	if fail == nil || fail.Unresolvable || (fail.Reason != "" && fail.Reason != quota.ReasonQuotaExceeded) {
+		return PreemptionOutcome{}, false
 	}
-	if underway, left := st.PreemptionUnderway(key); underway {
+	if c := f.Claim; c.Underway(f.Now) {
 		out := PreemptionOutcome{Step: Underway, Message: "the preempted workloads are gone; waiting for their room to show"}
-		if len(left) > 0 {
-			out.Message = fmt.Sprintf("waiting for preempted %s to terminate", JoinKeys(left))
+		switch {
+		case len(c.Left) > 0:
+			out.Message = fmt.Sprintf("waiting for preempted %s to terminate", JoinKeys(c.Left))
+		case c.Gone.IsZero():
+			// Gone now: the scheduler's snapshot may show them a while.
+			out.Apply = &state.Decision{Key: key, VictimsGone: f.Now}
 		}
-		return out
+		return out, false
 	}
-	start := time.Now()
-	var sn *state.Snapshot
-	if planned != nil && planned.Self != nil && planned.Self.Key == key {
-		sn = st.ForPreemption(planned)
-	} else {
-		sn = st.PreemptionSnapshot(key, requested)
-	}
+	return PreemptionOutcome{}, true
+}
+
+// ChooseVictims decides, on sn alone (State.PreemptionSnapshot), which
+// whole workloads to evict for key's workload, and the claim that keeps
+// the domains its plan chose for it while they go.
+func ChooseVictims(key workload.Key, sn *state.Snapshot) PreemptionOutcome {
 	decision, fail := Preempt(sn)
-	took := time.Since(start)
 	if fail != nil {
-		st.PreemptionFailed(key)
-		return PreemptionOutcome{Step: NoVictims, Message: fail.Message, Failure: fail, Took: took}
+		return PreemptionOutcome{Step: NoVictims, Message: fail.Message, Failure: fail,
+			Apply: &state.Decision{Key: key, Generation: sn.Generation, NoVictims: true}}
 	}
-	st.Claim(key, sn.Self.Priority, decision.Victims, decision.Plan)
-	out := PreemptionOutcome{Step: Preempting, Decision: decision, Snapshot: sn, Took: took}
-	for _, victim := range decision.Victims {
-		out.Victims = append(out.Victims, Victim{Key: victim, Ref: st.Ref(victim), Pods: st.VictimPods(victim)})
-	}
-	return out
+	return PreemptionOutcome{Step: Preempting, Decision: decision, Snapshot: sn,
+		Apply: &state.Decision{Key: key, Claim: &state.Claim{Priority: sn.Self.Priority, Victims: decision.Victims, Plan: decision.Plan}}}
 }
 
 // JoinKeys renders workload keys as a list.

@@ -1,13 +1,18 @@
 package admission_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -55,16 +60,92 @@ func TestPreemptFor(t *testing.T) {
 			break
 		}
 	}
-	if out := admission.PreemptFor(st, member, admission.Classify(st, member), nil, nothingRequested); out.Step != admission.NotTried {
+	eng := engineOf(st, func(state.Actions) {})
+	ctx := context.Background()
+	if out := eng.PreemptOutcome(ctx, member, nil, nothingRequested); out.Step != admission.NotTried {
 		t.Errorf("a member other than the head: %+v, want no preemption", out)
 	}
-	out := admission.PreemptFor(st, head, admission.Classify(st, head), planned, nothingRequested)
+	out := eng.PreemptOutcome(ctx, head, planned, nothingRequested)
 	if out.Step != admission.Preempting || len(out.Victims) != 1 || out.Victims[0].Key.Name != "low" || len(out.Victims[0].Pods) != 4 ||
 		out.Victims[0].Ref.Name != "low" || out.Snapshot == nil || out.Decision == nil || !out.Decision.Capacity {
 		t.Fatalf("the head: %+v, want low evicted whole for capacity", out)
 	}
-	again := admission.PreemptFor(st, head, admission.Classify(st, head), nil, nothingRequested)
+	again := eng.PreemptOutcome(ctx, head, nil, nothingRequested)
 	if again.Step != admission.Underway || !strings.Contains(again.Message, "waiting for preempted JobSet ns/low to terminate") {
 		t.Errorf("while low goes: %+v, want the head waiting for it", again)
+	}
+}
+
+// PreemptFor decides on values alone (State.Preemption's copy): who may
+// preempt, and whether an earlier preemption is still under way.
+func TestPreemptForOnValues(t *testing.T) {
+	now := builders.Epoch
+	key := workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: "high"}
+	member := state.Verdict{Gang: true, Member: workload.Member{Key: key}}
+	waitingForRoom := &placement.Failure{Message: "no free domain"}
+	for _, tc := range []struct {
+		name      string
+		verdict   state.Verdict
+		facts     state.PreemptionFacts
+		wantStep  admission.PreemptionStep
+		wantTry   bool
+		wantMsg   string
+		wantApply *state.Decision
+	}{{
+		name:    "the head whose plan wants domains chooses victims",
+		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: waitingForRoom},
+		wantTry: true,
+	}, {
+		name:    "the head whose plan wants quota chooses victims",
+		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: &placement.Failure{Reason: quota.ReasonQuotaExceeded}},
+		wantTry: true,
+	}, {
+		name:    "a member that waits does not preempt",
+		verdict: state.Verdict{Gang: true, Wait: true, Member: workload.Member{Key: key}},
+		facts:   state.PreemptionFacts{Now: now, HeadFailure: waitingForRoom},
+	}, {
+		name:    "a queued plain pod does not preempt",
+		verdict: state.Verdict{Gang: true, Member: workload.Member{Key: workload.Key{Source: workload.SourcePod, Namespace: "ns", Name: "p"}}},
+		facts:   state.PreemptionFacts{Now: now, HeadFailure: waitingForRoom},
+	}, {
+		name:    "a workload placed whole does not preempt",
+		verdict: member, facts: state.PreemptionFacts{Now: now, PlacedWhole: true, HeadFailure: waitingForRoom},
+	}, {
+		name:    "not the head (no failure of its own) does not preempt",
+		verdict: member, facts: state.PreemptionFacts{Now: now},
+	}, {
+		name:    "a plan that can never fit does not preempt",
+		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: &placement.Failure{Unresolvable: true}},
+	}, {
+		name:    "a plan that waits for an admission check does not preempt",
+		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: &placement.Failure{Reason: "AdmissionCheckPending"}},
+	}, {
+		name:    "victims still on their nodes: wait for them",
+		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: waitingForRoom,
+			Claim: &state.ClaimFacts{Left: []workload.Key{{Source: workload.SourceJobSet, Namespace: "ns", Name: "low"}}}},
+		wantStep: admission.Underway, wantMsg: "waiting for preempted JobSet ns/low to terminate",
+	}, {
+		name:    "victims just found gone: wait, and record when",
+		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: waitingForRoom, Claim: &state.ClaimFacts{}},
+		wantStep: admission.Underway, wantMsg: "waiting for their room to show",
+		wantApply: &state.Decision{Key: key, VictimsGone: now},
+	}, {
+		name:    "victims gone a moment ago: the scheduler's snapshot may still show them",
+		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: waitingForRoom, Claim: &state.ClaimFacts{Gone: now.Add(-5 * time.Second)}},
+		wantStep: admission.Underway, wantMsg: "waiting for their room to show",
+	}, {
+		name:    "victims gone long since: preempt again",
+		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: waitingForRoom, Claim: &state.ClaimFacts{Gone: now.Add(-time.Minute)}},
+		wantTry: true,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, try := admission.PreemptFor(tc.verdict, &tc.facts)
+			if out.Step != tc.wantStep || try != tc.wantTry || !strings.Contains(out.Message, tc.wantMsg) {
+				t.Errorf("PreemptFor = %v, %v, %q; want %v, %v, %q", out.Step, try, out.Message, tc.wantStep, tc.wantTry, tc.wantMsg)
+			}
+			if diff := cmp.Diff(tc.wantApply, out.Apply); diff != "" {
+				t.Errorf("decision to apply (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -14,5 +14,6 @@
 // objects they watch. None admits a workload, but one decides a
 // placement: the Migrator plans where a slice on nodes being recycled
 // would go again (admission.PlanMove, the rule every gang is placed by)
-// and holds that room for it (state.HoldForMove) before evicting its pods.
+// and holds that room for it (state.Decision.Hold, written by
+// State.Apply) before evicting its pods.
 package controllers

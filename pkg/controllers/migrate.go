@@ -30,8 +30,8 @@ import (
 //   - a slice of a gang moves whole or not at all: once the planner finds
 //     room for the whole slice again on nodes that last (its own pool,
 //     which the replacements join, or another free domain), the nodes are
-//     kept for it (state.HoldForMove) and every placed pod of the slice is
-//     evicted through the Eviction API; until then it waits, and says why;
+//     kept for it (state.Decision.Hold) and every placed pod of the slice
+//     is evicted through the Eviction API; until then it waits, and says why;
 //   - a plain pod is evicted on its own, and the scheduler's filters place
 //     the one its owner recreates;
 //   - a pod no controller would recreate (a bare pod) is not evicted: that
@@ -194,11 +194,14 @@ func (m *Migrator) decide(u state.MigrationUnit, now time.Time) Move {
 	if u.Blocked != "" {
 		return m.wait(mv, u.Blocked, now, false)
 	}
-	r, fail := admission.PlanMove(m.st, u)
+	// A copy of the workload as it would stand without the slice, the
+	// plan on it alone, and one write-back that holds where the slice goes
+	// (and refuses it if the state moved meanwhile).
+	r, fail := admission.PlanMove(m.st.SnapshotForMove(u.Key, u.Slice), u)
 	if fail != nil {
 		return m.wait(mv, "no room to place it whole again on nodes that last: "+fail.Message, now, false)
 	}
-	if err := m.st.HoldForMove(u.Key, r); err != nil {
+	if err := m.st.Apply(state.Decision{Key: u.Key, Hold: r}).Refused; err != nil {
 		return m.wait(mv, err.Error(), now, false)
 	}
 	mv.Evict, mv.Target = true, describeTarget(r, u.Slice)

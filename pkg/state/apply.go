@@ -42,6 +42,18 @@ type Decision struct {
 	// CheckQuota is quota to reserve for the workload's provisioning
 	// check (nil: none).
 	CheckQuota *CheckReservation
+	// Claim is a preemption of Key's to record (nil: none), NoVictims
+	// that Key's found no victims at Generation, VictimsGone when Key's
+	// preemption under way found its victims gone (zero: not now), and
+	// Hold where a move off recycled nodes takes Key's slice (nil: none):
+	// see applyClaimsLocked.
+	Claim       *Claim
+	NoVictims   bool
+	VictimsGone time.Time
+	Hold        *Reservation
+	// Rejected is what a cycle in which Pod fit no node decided (nil:
+	// nothing; see applyRejectionLocked).
+	Rejected *Rejection
 }
 
 // Applied is what Apply did.
@@ -49,12 +61,15 @@ type Applied struct {
 	Actions Actions
 	// Reservation is the ID of the reservation committed (0: none).
 	Reservation uint64
-	// Refused is why Reserve, or CheckQuota, was refused: the state moved
-	// under the decision (a domain it chose, or the quota, was taken
-	// meanwhile). A refused Reserve is recorded as the failure of Pod's
-	// workload at the decision's generation (Pod set), so that what frees
-	// room wakes its pods again.
+	// Refused is why Reserve, CheckQuota, Claim or Hold was refused: the
+	// state moved under the decision (a domain it chose, the quota or a
+	// victim was taken meanwhile). A refused Reserve is recorded as the
+	// failure of Pod's workload at the decision's generation (Pod set), so
+	// that what frees room wakes its pods again. A refused Claim or Hold
+	// records nothing.
 	Refused error
+	// Victims are the workloads a Claim applied evicts.
+	Victims []Victim
 }
 
 // Apply writes a decision back: the one way decisions change the state.
@@ -90,6 +105,10 @@ func (s *State) Apply(d Decision) Applied {
 	}
 	if failed != nil {
 		s.planFailedLocked(d.Pod, d.Generation, failed)
+	}
+	s.applyClaimsLocked(d, &out)
+	if d.Rejected != nil {
+		out.Actions.merge(s.applyRejectionLocked(d.Pod, d.Rejected))
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
@@ -150,100 +151,221 @@ const claimSettle = 10 * time.Second
 // DefaultClaimTimeout is the default of Options.ClaimTimeout.
 const DefaultClaimTimeout = 5 * time.Minute
 
-// PreemptionSnapshot is Snapshot plus, for a workload waiting for quota,
-// every workload admitted in its ClusterQueue's cohort (possible victims
-// that hold no node the workload could use), each with the ClusterQueue it
-// is charged to.
-func (s *State) PreemptionSnapshot(key workload.Key, requested Requested) *Snapshot {
-	return s.ForPreemption(s.Snapshot(key, requested))
+// PreemptionFacts is what deciding whether a gang member's failed cycle
+// preempts reads (admission.PreemptFor), copied under one lock
+// (State.Preemption).
+type PreemptionFacts struct {
+	// Now is when the copy was taken; Generation the state's generation
+	// then.
+	Now        time.Time
+	Generation uint64
+	// PlacedWhole: the workload runs whole and holds no reservation.
+	PlacedWhole bool
+	// HeadFailure is why the workload's last plan failed, when the pod is
+	// the head its waiting workload plans through and the workload holds
+	// no reservation (nil otherwise).
+	HeadFailure *placement.Failure
+	// Claim is the workload's preemption under way (nil: none; a restart
+	// or move hold is none).
+	Claim *ClaimFacts
 }
 
-// ForPreemption adds to a snapshot taken for planning (sn, left as Plan
-// found it) what PreemptionSnapshot adds, and returns it.
-func (s *State) ForPreemption(sn *Snapshot) *Snapshot {
-	q := sn.Quota
-	if q == nil || q.ClusterQueue == nil {
-		// Nothing to add: no lock taken while evictions' pod events may
-		// hold it.
-		return sn
+// ClaimFacts is a copy of a preemption's claim.
+type ClaimFacts struct {
+	// Left are its victims that still have pods on nodes (being deleted
+	// or not).
+	Left []workload.Key
+	// Gone is when its victims were first found gone (zero: not yet).
+	Gone time.Time
+}
+
+// Underway reports whether the preemption is still under way at now: the
+// workload must not preempt again while it is — it waits for its victims
+// rather than evict more — nor, for claimSettle after they are gone, while
+// the scheduler's snapshot may still show them.
+func (c *ClaimFacts) Underway(now time.Time) bool {
+	if c == nil {
+		return false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	inCohort := map[string]bool{}
-	for _, cq := range s.book.Cohort(q.ClusterQueue) {
-		inCohort[cq.Name] = true
+	return len(c.Left) > 0 || c.Gone.IsZero() || now.Sub(c.Gone) < claimSettle
+}
+
+// Preemption copies what deciding whether pod, a member of key's workload,
+// preempts reads; the snapshot to choose victims on is copied apart, once
+// the decision is to try (PreemptionSnapshot).
+func (s *State) Preemption(pod *corev1.Pod, key workload.Key) PreemptionFacts {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f := PreemptionFacts{Now: s.opts.Clock.Now(), Generation: s.generation}
+	w := s.workloads[key]
+	f.PlacedWhole = w != nil && w.model != nil && s.reservations[key] == nil && w.placedWhole()
+	if h := s.queued.headOf(pod.UID); h != nil && s.reservations[h.key] == nil {
+		f.HeadFailure = h.failure
 	}
-	for k, w := range s.workloads {
-		if c := s.book.ChargeOf(k); c != nil && inCohort[c.ClusterQueue] && w.livePods() > 0 {
-			s.viewLocked(sn, k)
+	if c := s.claims.of(key); c != nil && !c.restart {
+		f.Claim = &ClaimFacts{Gone: c.gone}
+		for _, v := range c.victims {
+			if vw := s.workloads[v]; vw != nil && vw.onNodes() > 0 {
+				f.Claim.Left = append(f.Claim.Left, v)
+			}
 		}
+	}
+	return f
+}
+
+// PreemptionSnapshot is the snapshot key's workload chooses victims on: a
+// new value, planned (the snapshot its plan failed on in this cycle, nil:
+// none) copied when it is key's, else a snapshot taken afresh, plus, for a
+// workload waiting for quota, every workload admitted in its
+// ClusterQueue's cohort (possible victims that hold no node the workload
+// could use), each with the ClusterQueue it is charged to. planned itself
+// is left as it was.
+func (s *State) PreemptionSnapshot(key workload.Key, planned *Snapshot, requested Requested) *Snapshot {
+	var sn *Snapshot
+	if planned != nil && planned.Self != nil && planned.Self.Key == key {
+		sn = planned.clone()
+		if q := sn.Quota; q == nil || q.ClusterQueue == nil {
+			// Nothing to add: no lock taken while evictions' pod events
+			// may hold it.
+			return sn
+		}
+	}
+	fresh := sn == nil
+	s.mu.Lock()
+	if fresh {
+		sn = s.snapshotLocked(key, false) // Track may extend the domain index.
+	}
+	if q := sn.Quota; q != nil && q.ClusterQueue != nil {
+		inCohort := map[string]bool{}
+		for _, cq := range s.book.Cohort(q.ClusterQueue) {
+			inCohort[cq.Name] = true
+		}
+		for k, w := range s.workloads {
+			if c := s.book.ChargeOf(k); c != nil && inCohort[c.ClusterQueue] && w.livePods() > 0 {
+				s.viewLocked(sn, k)
+			}
+		}
+	}
+	s.mu.Unlock()
+	if fresh {
+		// What the scheduler's snapshot says pods request is read once
+		// the state's lock is released.
+		sn.subtractRequested(requested)
 	}
 	return sn
 }
 
-// Claim records that preemptor, of priority priority, evicts victims to
-// take the domains its plan r chose.
-func (s *State) Claim(preemptor workload.Key, priority int32, victims []workload.Key, r *Reservation) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.opts.Clock.Now()
-	for _, v := range victims {
-		if w := s.workloads[v]; w != nil {
-			w.eviction = &Eviction{By: preemptor, Priority: priority, At: now}
+// clone is a copy of sn a decision may simulate on (see simulate.go) while
+// whoever holds sn goes on reading it: its maps of workloads, ClusterQueues
+// and nodes, and each node's free room, are its own.
+func (sn *Snapshot) clone() *Snapshot {
+	out := *sn
+	out.Workloads = maps.Clone(sn.Workloads)
+	out.ClusterQueues = maps.Clone(sn.ClusterQueues)
+	out.Nodes = make(map[string]*NodeView, len(sn.Nodes))
+	for name, n := range sn.Nodes {
+		c := *n
+		c.Free = maps.Clone(n.Free)
+		out.Nodes[name] = &c
+	}
+	return &out
+}
+
+// Claim is a preemption decided (admission.PreemptFor): Apply records it
+// as a claim of Decision.Key.
+type Claim struct {
+	// Priority is the preemptor's.
+	Priority int32
+	// Victims are the workloads evicted whole, and Plan where the
+	// preemptor was planned once they are gone: the nodes it chose are
+	// kept for it.
+	Victims []workload.Key
+	Plan    *Reservation
+}
+
+// Victim is a workload a claim applied evicts: every live pod of it, of
+// any attempt, goes.
+type Victim struct {
+	Key  workload.Key
+	Ref  corev1.ObjectReference
+	Pods []PodRef
+}
+
+// applyClaimsLocked writes what a decision says of claims: that Key's
+// preemption found no victims at Generation (a workload waiting for quota
+// is not let through to preempt again until something changes), that its
+// victims were found gone, a move hold (Hold, see holdForMoveLocked), or
+// a preemption (Claim): Key evicts the claim's victims to take the nodes
+// its plan chose, and out.Victims lists them to evict. A claim is refused
+// when what moved under the decision makes it wrong: the preemptor or a
+// victim gone, a victim another preemption evicts meanwhile, a node the
+// plan puts pods on kept meanwhile for a workload that is not a victim.
+func (s *State) applyClaimsLocked(d Decision, out *Applied) {
+	if d.NoVictims {
+		if w := s.workloads[d.Key]; w != nil {
+			w.noVictimsGen = d.Generation + 1
 		}
 	}
-	s.claims.drop(preemptor)
+	if c := s.claims.of(d.Key); !d.VictimsGone.IsZero() && c != nil && !c.restart && c.gone.IsZero() {
+		c.gone = d.VictimsGone
+	}
+	if d.Hold != nil {
+		out.Refused = s.holdForMoveLocked(d.Key, d.Hold)
+	}
+	if d.Claim == nil {
+		return
+	}
+	key, victim := d.Key, map[workload.Key]bool{}
+	if s.workloads[key] == nil {
+		out.Refused = fmt.Errorf("%s is gone", key)
+		return
+	}
+	for _, v := range d.Claim.Victims {
+		if s.workloads[v] == nil {
+			out.Refused = fmt.Errorf("preemption victim %s is gone", v)
+			return
+		}
+		if by, ok := s.claims.evicting[v]; ok && by != key {
+			out.Refused = fmt.Errorf("preemption victim %s is being evicted for %s", v, by)
+			return
+		}
+		victim[v] = true
+	}
+	for _, sr := range d.Claim.Plan.Slices {
+		for _, slot := range sr.Slots {
+			if k, ok := s.claimedForOther(slot.Node, key, true); ok && !victim[k] {
+				out.Refused = fmt.Errorf("node %s is kept for %s", slot.Node, k)
+				return
+			}
+		}
+	}
+	now := s.opts.Clock.Now()
+	for _, v := range d.Claim.Victims {
+		w := s.workloads[v]
+		w.eviction = &Eviction{By: key, Priority: d.Claim.Priority, At: now}
+		out.Victims = append(out.Victims, Victim{Key: v, Ref: w.ref, Pods: w.livePodRefs()})
+	}
+	s.claims.drop(key)
 	// An admitted preemptor (capacity preemption: it lost its domains, it
 	// did not lose its quota) keeps its charge while its victims go.
-	c := &claim{victims: slices.Clone(victims), nodes: sets.New[string](), at: s.opts.Clock.Now(),
-		keepsCharge: s.book.ChargeOf(preemptor) != nil}
-	for _, sr := range r.Slices {
-		if sr.Domain != "" {
-			c.nodes.Insert(s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})...)
-		}
-		for _, slot := range sr.Slots {
-			c.nodes.Insert(slot.Node)
-		}
-	}
-	s.claims.put(preemptor, c)
+	s.claims.put(key, &claim{victims: slices.Clone(d.Claim.Victims), nodes: sets.New(planNodes(s.nodes, d.Claim.Plan)...), at: now,
+		keepsCharge: s.book.ChargeOf(key) != nil})
 	s.bumpLocked()
 }
 
-// PreemptionUnderway reports whether key's last preemption is still under
-// way, and the victims that still have pods on nodes. While it is, the
-// workload must not preempt again: it waits for its victims rather than
-// evict more — and, for claimSettle after they are gone, for the
-// scheduler's snapshot to see them gone.
-func (s *State) PreemptionUnderway(key workload.Key) (underway bool, left []workload.Key) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.claims.of(key)
-	if c == nil || c.restart {
-		return false, nil
-	}
-	for _, v := range c.victims {
-		if w := s.workloads[v]; w != nil && w.onNodes() > 0 {
-			left = append(left, v)
+// planNodes lists the nodes r plans on: every node of each confined
+// slice's domain (as nodes has them), and each slot's node.
+func planNodes(nodes *topology.Index, r *Reservation) []string {
+	var out []string
+	for _, sr := range r.Slices {
+		if sr.Domain != "" {
+			out = append(out, nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})...)
+		}
+		for _, slot := range sr.Slots {
+			out = append(out, slot.Node)
 		}
 	}
-	if len(left) > 0 {
-		return true, left
-	}
-	now := s.opts.Clock.Now()
-	if c.gone.IsZero() {
-		c.gone = now
-	}
-	return now.Sub(c.gone) < claimSettle, nil
-}
-
-// PreemptionFailed records that key found no victims: a workload waiting
-// for quota is not let through to preempt again until something changes.
-func (s *State) PreemptionFailed(key workload.Key) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w := s.workloads[key]; w != nil {
-		w.noVictimsGen = s.generation + 1
-	}
+	return out
 }
 
 // mayPreemptForQuotaLocked says whether w, which its quota keeps waiting,
@@ -265,15 +387,9 @@ func (s *State) mayPreemptForQuotaLocked(w *Workload) bool {
 		pol.ReclaimOutOfCohort
 }
 
-// VictimPods lists every live pod of a workload, of any attempt: evicting
-// a workload removes all of it.
-func (s *State) VictimPods(key workload.Key) []PodRef {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	w := s.workloads[key]
-	if w == nil {
-		return nil
-	}
+// livePodRefs lists every live pod of w, of any attempt, by name:
+// evicting a workload removes all of it.
+func (w *Workload) livePodRefs() []PodRef {
 	var out []PodRef
 	for _, p := range w.members {
 		if !p.Terminal {

@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -9,9 +10,11 @@ import (
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
@@ -24,6 +27,18 @@ func prioritized(name string, slices int32, p int32) *jobsetv1alpha2.JobSet {
 // pool-2 and pool-3; high (priority 100, 2 slices) waits. Preempting
 // evicts low and claims two pools for high.
 func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemption) {
+	t.Helper()
+	f, low, d := preemptionFixture(t)
+	victims := claim(f, jsKey("high"), 100, d.Victims, d.Plan)
+	if len(victims) != 1 || victims[0].Key != jsKey("low") || len(victims[0].Pods) != len(low) || victims[0].Ref.Name != "low" {
+		t.Fatalf("the claim evicts %+v, want low's %d pods", victims, len(low))
+	}
+	return f, low, d
+}
+
+// preemptionFixture is hotswapFixture before the claim: high chose to
+// evict low (d).
+func preemptionFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemption) {
 	t.Helper()
 	nodes := builders.V5ePools(3)
 	f := newFixture(t, nodes...)
@@ -39,7 +54,7 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 	if _, fail := f.plan(jsKey("high")); fail == nil {
 		t.Fatal("high was placed without preemption")
 	}
-	sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
+	sn := f.s.PreemptionSnapshot(jsKey("high"), nil, f.requested)
 	d, fail := admission.Preempt(sn)
 	if fail != nil {
 		t.Fatalf("preempt: %v", fail)
@@ -47,8 +62,39 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 	if len(d.Victims) != 1 || d.Victims[0] != jsKey("low") {
 		t.Fatalf("victims %v, want low", d.Victims)
 	}
-	f.s.Claim(jsKey("high"), 100, d.Victims, d.Plan)
 	return f, low, d
+}
+
+// claim applies preemptor's claim on victims, as its cycle does, and
+// returns the victims to evict.
+func claim(f *fixture, preemptor workload.Key, priority int32, victims []workload.Key, plan *state.Reservation) []state.Victim {
+	f.t.Helper()
+	applied := f.s.Apply(state.Decision{Key: preemptor, Claim: &state.Claim{Priority: priority, Victims: victims, Plan: plan}})
+	if applied.Refused != nil {
+		f.t.Fatalf("the claim of %s was refused: %v", preemptor, applied.Refused)
+	}
+	return applied.Victims
+}
+
+// placedWhole reads whether key's workload runs whole and holds no
+// reservation, as a preemption's cycle does (State.Preemption).
+func placedWhole(f *fixture, key workload.Key) bool {
+	return f.s.Preemption(&corev1.Pod{}, key).PlacedWhole
+}
+
+// underway reads whether key's preemption is under way as its cycle does
+// (State.Preemption), and writes back, as it does, that its victims are
+// gone when it first finds them gone; it returns the victims left.
+func underway(f *fixture, key workload.Key) (bool, []workload.Key) {
+	pf := f.s.Preemption(&corev1.Pod{}, key)
+	c := pf.Claim
+	if c == nil {
+		return false, nil
+	}
+	if len(c.Left) == 0 && c.Gone.IsZero() {
+		f.s.Apply(state.Decision{Key: key, VictimsGone: pf.Now})
+	}
+	return c.Underway(pf.Now), c.Left
 }
 
 // While the victims terminate, the domains chosen for the preemptor are
@@ -57,18 +103,14 @@ func hotswapFixture(t *testing.T) (*fixture, []*corev1.Pod, *admission.Preemptio
 // again; its commit ends the claim.
 func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 	f, low, d := hotswapFixture(t)
-	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 1 || left[0] != jsKey("low") {
-		t.Fatalf("PreemptionUnderway = %v, %v; want low left", underway, left)
+	if on, left := underway(f, jsKey("high")); !on || len(left) != 1 || left[0] != jsKey("low") {
+		t.Fatalf("underway = %v, %v; want low left", on, left)
 	}
 	// Eviction is asynchronous: while low's pods are still live, another
 	// preemptor sees it as being evicted, not as a candidate.
 	f.addGang(prioritized("rival", 1, 500))
-	if v := f.s.PreemptionSnapshot(jsKey("rival"), f.requested).Workloads[jsKey("low")]; v == nil || !v.Evicting {
+	if v := f.s.PreemptionSnapshot(jsKey("rival"), nil, f.requested).Workloads[jsKey("low")]; v == nil || !v.Evicting {
 		t.Errorf("low is not marked as being evicted in another preemptor's snapshot: %+v", v)
-	}
-	victimPods := f.s.VictimPods(jsKey("low"))
-	if len(victimPods) != len(low) {
-		t.Fatalf("VictimPods lists %d pods, want %d", len(victimPods), len(low))
 	}
 
 	// The victims are deleted: being deleted they still hold their nodes,
@@ -78,19 +120,19 @@ func TestClaimKeepsTheFreedDomainsForThePreemptor(t *testing.T) {
 		deleting.DeletionTimestamp = deleting.CreationTimestamp.DeepCopy()
 		f.addPods(deleting)
 	}
-	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 1 {
-		t.Fatalf("PreemptionUnderway = %v, %v while low's pods are being deleted, want low left", underway, left)
+	if on, left := underway(f, jsKey("high")); !on || len(left) != 1 {
+		t.Fatalf("underway = %v, %v while low's pods are being deleted, want low left", on, left)
 	}
 	for _, p := range low {
 		f.deletePod(p)
 	}
 	// Gone, but the scheduler's snapshot may not show it yet: the
 	// preemptor still may not preempt again for a while.
-	if underway, left := f.s.PreemptionUnderway(jsKey("high")); !underway || len(left) != 0 {
-		t.Fatalf("PreemptionUnderway = %v, %v right after low is gone, want under way with none left", underway, left)
+	if on, left := underway(f, jsKey("high")); !on || len(left) != 0 {
+		t.Fatalf("underway = %v, %v right after low is gone, want under way with none left", on, left)
 	}
 	f.clock.Step(11 * time.Second)
-	if underway, _ := f.s.PreemptionUnderway(jsKey("high")); underway {
+	if on, _ := underway(f, jsKey("high")); on {
 		t.Fatal("the preemption is still under way long after low is gone")
 	}
 
@@ -184,7 +226,7 @@ func TestQuotaPreemptionWithinClusterQueue(t *testing.T) {
 			if _, fail := f.plan(jsKey("high")); fail == nil || fail.Reason != quota.ReasonQuotaExceeded {
 				t.Fatalf("high planned without preemption: %v", fail)
 			}
-			sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
+			sn := f.s.PreemptionSnapshot(jsKey("high"), nil, f.requested)
 			if cq := sn.ClusterQueueOf(sn.Workloads[jsKey("low")]); cq == nil || cq.Name != "cluster-queue" || cq.Preemption.WithinClusterQueue != policy {
 				t.Fatalf("the snapshot says low is charged to %+v, want cluster-queue as the state holds it", cq)
 			}
@@ -214,12 +256,90 @@ func TestUnqueuedPreemptorSparesAdmittedWorkloads(t *testing.T) {
 	if _, fail := f.plan(jsKey("high")); fail == nil {
 		t.Fatal("high was placed without preemption")
 	}
-	sn := f.s.PreemptionSnapshot(jsKey("high"), f.requested)
+	sn := f.s.PreemptionSnapshot(jsKey("high"), nil, f.requested)
 	d, fail := admission.Preempt(sn)
 	if fail == nil {
 		t.Fatalf("high preempts %v, want no victim", d.Victims)
 	}
 	if !strings.Contains(fail.Message, "admitted through ClusterQueue cluster-queue and the preemptor is not queued") {
 		t.Errorf("failure %q does not say why low is spared", fail.Message)
+	}
+}
+
+// Apply refuses a claim when what it was decided on moved: a victim gone,
+// a victim another preemption evicts meanwhile, a node the plan puts pods
+// on kept meanwhile for a workload that is not a victim. Nothing is
+// claimed then, and no victim is to be evicted.
+func TestApplyRefusesAClaimThatMoved(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		move func(f *fixture, low []*corev1.Pod, d *admission.Preemption)
+		want string
+	}{{
+		name: "a victim gone",
+		move: func(f *fixture, low []*corev1.Pod, _ *admission.Preemption) {
+			for _, p := range low {
+				f.deletePod(p)
+			}
+			f.s.DeleteSource(jsKey("low"))
+		},
+		want: "preemption victim JobSet ns/low is gone",
+	}, {
+		name: "a victim evicted for another",
+		move: func(f *fixture, _ []*corev1.Pod, _ *admission.Preemption) {
+			f.addJobSet(prioritized("rival", 1, 500))
+			claim(f, jsKey("rival"), 500, []workload.Key{jsKey("low")}, &state.Reservation{})
+		},
+		want: "preemption victim JobSet ns/low is being evicted for JobSet ns/rival",
+	}, {
+		name: "a planned node kept for another",
+		move: func(f *fixture, _ []*corev1.Pod, d *admission.Preemption) {
+			var node string
+			for _, sr := range d.Plan.Slices {
+				node = sr.Slots[0].Node
+			}
+			f.addJobSet(prioritized("rival", 1, 500))
+			claim(f, jsKey("rival"), 500, nil, &state.Reservation{Slices: map[int]*state.SliceReservation{0: {Slots: []placement.Slot{{Node: node, Count: 1}}}}})
+		},
+		want: "is kept for JobSet ns/rival",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, low, d := preemptionFixture(t)
+			tc.move(f, low, d)
+			applied := f.s.Apply(state.Decision{Key: jsKey("high"), Claim: &state.Claim{Priority: 100, Victims: d.Victims, Plan: d.Plan}})
+			if applied.Refused == nil || !strings.Contains(applied.Refused.Error(), tc.want) {
+				t.Fatalf("Apply refused %v, want %q", applied.Refused, tc.want)
+			}
+			if len(applied.Victims) != 0 {
+				t.Errorf("victims to evict %+v, want none", applied.Victims)
+			}
+			if f.s.Preemption(&corev1.Pod{}, jsKey("high")).Claim != nil {
+				t.Error("high holds a claim after its refusal")
+			}
+		})
+	}
+}
+
+// The snapshot a preemption chooses victims on is a new value: the
+// snapshot the cycle's failed plan read, which the cycle holds, is left as
+// it was whatever is simulated on the copy.
+func TestPreemptionSnapshotLeavesThePlannedSnapshotAlone(t *testing.T) {
+	f, _, _ := preemptionFixture(t)
+	planned := f.s.Snapshot(jsKey("high"), f.requested)
+	if planned.Workloads[jsKey("low")] == nil {
+		t.Fatal("low is not in high's snapshot")
+	}
+	workloads := len(planned.Workloads)
+	free := maps.Clone(planned.Nodes["pool-2-node-0"].Free)
+	sn := f.s.PreemptionSnapshot(jsKey("high"), planned, f.requested)
+	sn.RemoveWorkload(jsKey("low")) // never undone
+	if len(planned.Workloads) != workloads || planned.Workloads[jsKey("low")] == nil {
+		t.Errorf("the planned snapshot lost low (%d workloads, had %d)", len(planned.Workloads), workloads)
+	}
+	if got := planned.Nodes["pool-2-node-0"].Free; !maps.Equal(got, free) {
+		t.Errorf("pool-2-node-0's free room in the planned snapshot is %v, was %v", got, free)
+	}
+	if sn.Workloads[jsKey("low")] != nil {
+		t.Error("the preemption's copy still has low")
 	}
 }

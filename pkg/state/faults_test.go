@@ -270,7 +270,7 @@ func TestMemberUnschedulableReleasesTheGang(t *testing.T) {
 	for _, p := range pods[:3] {
 		f.reserve(p)
 	}
-	acts := f.s.MemberUnschedulable(pods[3], "VolumeBinding: persistentvolumeclaim \"missing\" not found")
+	acts := f.s.Apply(state.Decision{Pod: pods[3].UID, Rejected: &state.Rejection{Unschedulable: "VolumeBinding: persistentvolumeclaim \"missing\" not found"}}).Actions
 	if len(acts.Reject) != 3 {
 		t.Errorf("rejected %d reserved members, want 3", len(acts.Reject))
 	}

@@ -298,7 +298,7 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 		},
 		"a member rejected by other filters": {
 			release: func(f *fixture, all []*corev1.Pod, _ uint64) state.Actions {
-				return f.s.RecordFilterRejection(all[2], "1 node(s) had untolerated taint")
+				return rejectFilter(f, all[2], "1 node(s) had untolerated taint")
 			},
 			head: 0, waiting: []int{1, 2, 3}, wantReason: state.ReleaseRejected,
 		},
@@ -517,7 +517,7 @@ func TestPlacedWholeGangAdmitsWithoutAHead(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, builders.V5ePools(3)...)
 			admitted := tc.setup(f)
-			if !f.s.PlacedWhole(tc.key) {
+			if !placedWhole(f, tc.key) {
 				t.Fatalf("%s does not run whole", tc.key)
 			}
 			for _, p := range tc.joining {

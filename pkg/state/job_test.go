@@ -221,7 +221,7 @@ func TestJobAdmittedThroughQuota(t *testing.T) {
 	for _, p := range firstPods {
 		f.bind(p, f.placed[p.UID])
 	}
-	if !f.s.PlacedWhole(jobKey("first")) {
+	if !placedWhole(f, jobKey("first")) {
 		t.Fatal("first is not placed whole once bound")
 	}
 	// One pod completes: the Job asks for one pod from now on, still runs
@@ -230,7 +230,7 @@ func TestJobAdmittedThroughQuota(t *testing.T) {
 	partly := first.DeepCopy()
 	partly.Status.Succeeded = 1
 	f.addJob(partly)
-	if !f.s.PlacedWhole(jobKey("first")) {
+	if !placedWhole(f, jobKey("first")) {
 		t.Error("a partly completed Job is not placed whole")
 	}
 	if got := jobCharged(f, "first"); got != 8 {

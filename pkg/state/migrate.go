@@ -33,9 +33,9 @@ import (
 //   - SnapshotForMove is the workload as it would stand were the slice
 //     gone, with the nodes that do not last taken out, on which the
 //     planner (admission.PlanMove) decides whether the slice can be placed
-//     again now; HoldForMove keeps the nodes it chose for the workload
-//     (a claim, as a restart hold is) until its recreated pods commit a
-//     reservation there.
+//     again now; Apply (Decision.Hold) keeps the nodes it chose for the
+//     workload (a claim, as a restart hold is) until its recreated pods
+//     commit a reservation there.
 
 // MigrationUnit is what must move off recycled nodes together: every
 // placed pod of one slice of a gang, or one plain pod.
@@ -206,9 +206,25 @@ func (s *State) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *Migration
 // that do not last — being recycled or past their end
 // (Lifetime.Ending), where a move would have to move again — are taken
 // as unusable. What pods on nodes request is read from the state's own
-// index of them.
+// index of them, as the scheduler's cache counts it (every pod bound or
+// assumed there that has not finished: those being deleted still occupy
+// it), under the same lock: the copy is one.
 func (s *State) SnapshotForMove(key workload.Key, slice int) *Snapshot {
-	sn := s.snapshot(key, s.requestedLocked, false)
+	s.mu.Lock() // Track may extend the domain index.
+	sn := s.snapshotLocked(key, false)
+	sn.subtractRequested(func(node string) (workload.Resources, bool) {
+		if s.nodes.Node(node) == nil {
+			return nil, false
+		}
+		out := workload.Resources{}
+		for _, p := range s.podsOnNode[node] {
+			if !p.Terminal || p.Deleting {
+				out.AddScaled(p.Request, 1)
+			}
+		}
+		return out, true
+	})
+	s.mu.Unlock()
 	self := sn.Self
 	if self == nil || self.Model == nil {
 		return sn
@@ -279,22 +295,6 @@ func movedMembers(pods []*Pod) []*Pod {
 	return out
 }
 
-// requestedLocked is what the pods the state knows on node request, as
-// the scheduler's cache counts them: every pod bound or assumed there
-// that has not finished (those being deleted still occupy it).
-func (s *State) requestedLocked(node string) (workload.Resources, bool) {
-	if s.nodes.Node(node) == nil {
-		return nil, false
-	}
-	out := workload.Resources{}
-	for _, p := range s.podsOnNode[node] {
-		if !p.Terminal || p.Deleting {
-			out.AddScaled(p.Request, 1)
-		}
-	}
-	return out, true
-}
-
 // withOneHolderLess is holders with one pod of h fewer: a new map (the
 // snapshot's may be the state's own).
 func withOneHolderLess(holders map[workload.Holder]int, h workload.Holder) map[workload.Holder]int {
@@ -308,25 +308,32 @@ func withOneHolderLess(holders map[workload.Holder]int, h workload.Holder) map[w
 	return out
 }
 
-// HoldForMove keeps for key's workload the nodes r (a plan made on
-// SnapshotForMove) chose, while the pods it evicts are recreated: no other
-// workload plans there, the workload's own plan prefers them (Kept), and
-// it keeps its quota though none of its pods may be on a node. The hold
-// is a claim like a restart hold (restarthold.go), and ends like one:
-// when the workload commits a reservation, after Options.RestartHold, or
-// when a restart hold replaces it. A second move of the same workload
-// before its pods are placed adds its nodes to the hold. It fails when
-// the workload holds a reservation or another claim meanwhile; with
-// RestartHold 0 nothing is kept, and it succeeds.
-func (s *State) HoldForMove(key workload.Key, r *Reservation) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// holdForMoveLocked keeps for key's workload the nodes r (a plan made on
+// SnapshotForMove, Decision.Hold) chose, while the pods it evicts are
+// recreated: no other workload plans there, the workload's own plan
+// prefers them (Kept), and it keeps its quota though none of its pods may
+// be on a node. The hold is a claim like a restart hold (restarthold.go),
+// and ends like one: when the workload commits a reservation, after
+// Options.RestartHold, or when a restart hold replaces it. A second move
+// of the same workload before its pods are placed adds its nodes to the
+// hold. It refuses what moved under the plan: the workload holds a
+// reservation or another claim meanwhile, or a node the plan puts pods on
+// is kept for another workload; with RestartHold 0 nothing is kept, and
+// it succeeds.
+func (s *State) holdForMoveLocked(key workload.Key, r *Reservation) error {
 	if s.reservations[key] != nil {
 		return fmt.Errorf("%s is being placed", key)
 	}
 	c := s.claims.of(key)
 	if c != nil && !c.migration {
 		return fmt.Errorf("%s holds another claim", key)
+	}
+	for _, sr := range r.Slices {
+		for _, slot := range sr.Slots {
+			if k, ok := s.claimedForOther(slot.Node, key, true); ok {
+				return fmt.Errorf("node %s is kept for %s", slot.Node, k)
+			}
+		}
 	}
 	if s.opts.RestartHold <= 0 || s.workloads[key] == nil {
 		return nil
@@ -336,16 +343,7 @@ func (s *State) HoldForMove(key workload.Key, r *Reservation) error {
 		s.claims.put(key, c)
 	}
 	c.at = s.opts.Clock.Now()
-	var nodes []string
-	for _, sr := range r.Slices {
-		if sr.Domain != "" {
-			nodes = append(nodes, s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})...)
-		}
-		for _, slot := range sr.Slots {
-			nodes = append(nodes, slot.Node)
-		}
-	}
-	for _, n := range nodes {
+	for _, n := range planNodes(s.nodes, r) {
 		s.claims.keep(key, n)
 	}
 	s.bumpLocked()

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -116,7 +117,7 @@ func TestMovedSliceGoesBackToItsPoolsReplacements(t *testing.T) {
 	if got := unitsOf(units); !slices.Equal(got, []string{"slice 0 (train-slice-0) of JobSet ns/train: train-slice-0-0-a0,train-slice-0-1-a0 off pool-1-node-0,pool-1-node-1"}) {
 		t.Fatalf("units %v, want slice 0 of train", got)
 	}
-	r, fail := admission.PlanMove(f.s, units[0])
+	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
 	if fail != nil {
 		t.Fatalf("PlanMove: %v", fail)
 	}
@@ -128,7 +129,7 @@ func TestMovedSliceGoesBackToItsPoolsReplacements(t *testing.T) {
 			t.Errorf("slot on %s, want the replacements only", slot.Node)
 		}
 	}
-	if err := f.s.HoldForMove(units[0].Key, r); err != nil {
+	if err := f.s.Apply(state.Decision{Key: units[0].Key, Hold: r}).Refused; err != nil {
 		t.Fatal(err)
 	}
 	// The eviction: the slice's pods go.
@@ -172,15 +173,42 @@ func TestRestartReplacesAMovesHold(t *testing.T) {
 	f.addNodes(builders.V5ePool("pool-1").Nodes(4).Node(2), builders.V5ePool("pool-1").Nodes(4).Node(3))
 	recycle(f, "pool-1", 0, 1)
 	units := f.s.Recycled()
-	r, fail := admission.PlanMove(f.s, units[0])
+	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
 	if fail != nil {
 		t.Fatal(fail)
 	}
-	if err := f.s.HoldForMove(units[0].Key, r); err != nil {
+	if err := f.s.Apply(state.Decision{Key: units[0].Key, Hold: r}).Refused; err != nil {
 		t.Fatal(err)
 	}
 	restart(f, old)
 	if held, why := heldFor(f, "pool-2-node-0"); !held || !strings.Contains(why, "train, which ran here and is restarting") {
 		t.Errorf("pool-2-node-0 held %v (%q), want kept by train's restart hold", held, why)
+	}
+}
+
+// A move is held only if nothing moved under its plan: a node it puts pods
+// on, kept meanwhile for another workload's preemption, refuses the hold,
+// and nothing is kept for the move.
+func TestMoveHoldRefusedWhenItsNodeIsTakenMeanwhile(t *testing.T) {
+	f, _ := restartFixture(t, 5*time.Minute)
+	f.addNodes(builders.V5ePool("pool-1").Nodes(4).Node(2), builders.V5ePool("pool-1").Nodes(4).Node(3))
+	recycle(f, "pool-1", 0, 1)
+	units := f.s.Recycled()
+	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
+	if fail != nil {
+		t.Fatal(fail)
+	}
+	// Meanwhile a preemption claims a node the move planned.
+	f.addJobSet(prioritized("rival", 1, 500))
+	taken := r.Slices[0].Slots[0].Node
+	claim(f, jsKey("rival"), 500, nil, &state.Reservation{Slices: map[int]*state.SliceReservation{0: {Slots: []placement.Slot{{Node: taken, Count: 1}}}}})
+	err := f.s.Apply(state.Decision{Key: units[0].Key, Hold: r}).Refused
+	if err == nil || !strings.Contains(err.Error(), "node "+taken+" is kept for JobSet ns/rival") {
+		t.Fatalf("the hold was applied (%v), want it refused: %s is kept for rival", err, taken)
+	}
+	for _, slot := range r.Slices[0].Slots {
+		if held, why := heldFor(f, slot.Node); held && strings.Contains(why, "move here") {
+			t.Errorf("%s kept for the refused move (%q)", slot.Node, why)
+		}
 	}
 }

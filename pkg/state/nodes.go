@@ -215,24 +215,73 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 // try it again when reservations end.
 func (s *State) RecordBlocked(pod *corev1.Pod) { s.blocked.record(pod) }
 
-// RecordFilterRejection records that a gang pod fit none of the nodes its reservation
-// gave it, because the scheduler's other filters rejected them (JobSet's
-// anti-affinity, host ports, volume topology…). The domain is kept out of
-// the workload's plans for a while, and the reservation is released so the
-// workload plans elsewhere at once instead of timing out into the same
-// domain again.
-func (s *State) RecordFilterRejection(pod *corev1.Pod, reason string) Actions {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.pods[pod.UID]
+// Rejection is what PostFilter decided of a pod no node fits
+// (Decision.Rejected): one of its fields is set.
+type Rejection struct {
+	// Unschedulable is why another plugin's PreFilter rejected a gang
+	// member before this scheduler's plan saw it.
+	Unschedulable string
+	// Reserved is why the scheduler's other filters rejected every node
+	// the pod's reservation gave it.
+	Reserved string
+	// Alone is why a queued plain pod admitted on quota alone fits no
+	// node.
+	Alone string
+}
+
+// applyRejectionLocked writes what PostFilter decided of pod uid, if it
+// still applies (it refuses what moved: the pod gone, placed or of
+// another attempt than its workload's reservation, the reservation
+// committed or gone):
+//
+//   - Unschedulable: no reservation can complete the gang while that
+//     lasts. An uncommitted reservation is released at once, its quota
+//     and domains with it (its reserved members are rejected), rather
+//     than held until the permit timeout; and the pod becomes the head
+//     the gang plans through, so the gang plans again only once that pod
+//     passes those filters. A committed reservation keeps the pod's room:
+//     its other members are bound or binding.
+//   - Reserved: the scheduler's other filters (JobSet's anti-affinity,
+//     host ports, volume topology…) rejected the nodes the reservation
+//     gave the pod. The domain is kept out of the workload's plans for a
+//     while, and the reservation is released so the workload plans
+//     elsewhere at once instead of timing out into the same domain again.
+//   - Alone: the quota a queued plain pod's reservation took is given
+//     back, unless a pod was reserved under it.
+func (s *State) applyRejectionLocked(uid types.UID, rej *Rejection) Actions {
+	p := s.pods[uid]
 	if p == nil || !p.Gang || p.MemberErr != nil {
 		return Actions{}
 	}
-	r := s.reservations[p.Member.Key]
-	w := s.workloads[p.Member.Key]
-	if r == nil || w == nil || r.Attempt != p.Member.RestartAttempt {
+	w, r := s.workloads[p.Member.Key], s.reservations[p.Member.Key]
+	switch {
+	case rej.Alone != "":
+		if p.Member.Key.Source != workload.SourcePod || r == nil || len(r.Reserved) > 0 {
+			return Actions{}
+		}
+		return s.releaseLocked(p.Member.Key, ReleaseMemberFail, rej.Alone)
+	case rej.Unschedulable != "":
+		if p.Node != "" || !p.Live() || w == nil || w.model == nil || !w.current(p) || w.placedWhole() || (r != nil && r.Committed) {
+			return Actions{}
+		}
+		msg := fmt.Sprintf("pod %s/%s cannot be scheduled (%s); the gang waits for it, holding no quota or domains", p.Namespace, p.Name, rej.Unschedulable)
+		ref := p.Ref()
+		first := w.blockedBy == nil || w.blockedBy.UID != p.UID
+		w.blockedBy = &ref
+		w.queueProblem.Store(&quota.Problem{Reason: ReasonMemberUnschedulable, Message: msg})
+		var acts Actions
+		if r != nil {
+			acts = s.releaseLocked(w.key, ReleaseMemberFail, msg)
+		}
+		s.headLocked(w)
+		if first || r != nil {
+			acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: ReasonMemberUnschedulable, Message: msg})
+		}
+		return acts
+	case rej.Reserved == "" || r == nil || w == nil || r.Attempt != p.Member.RestartAttempt:
 		return Actions{}
 	}
+	reason := rej.Reserved
 	sr := r.Slices[p.Member.Slice]
 	if sr == nil {
 		return Actions{}
@@ -256,7 +305,7 @@ func (s *State) RecordFilterRejection(pod *corev1.Pod, reason string) Actions {
 	if where == "" {
 		where = "its planned nodes"
 	}
-	acts := s.releaseLocked(p.Member.Key, ReleaseRejected, fmt.Sprintf("pod %s/%s fits no node of %s: %s", pod.Namespace, pod.Name, where, reason))
+	acts := s.releaseLocked(p.Member.Key, ReleaseRejected, fmt.Sprintf("pod %s/%s fits no node of %s: %s", p.Namespace, p.Name, where, reason))
 	acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: "DomainRejected",
 		Message: fmt.Sprintf("pods of slice %d were rejected on %s (%s); planning elsewhere", p.Member.Slice, describeDomain(sr), reason)})
 	return acts
@@ -273,46 +322,6 @@ func describeDomain(sr *SliceReservation) string {
 // a reason the plan cannot see (another plugin rejected it); the gang
 // waits for it, holding nothing.
 const ReasonMemberUnschedulable = "MemberUnschedulable"
-
-// MemberUnschedulable records that a gang member's scheduling cycle failed
-// before this scheduler's plan saw it: another plugin's PreFilter rejected
-// it (a PersistentVolumeClaim that does not exist, …), so no reservation
-// can complete the gang while that lasts. An uncommitted reservation is
-// released at once, its quota and domains with it (its reserved members
-// are rejected), rather than held until the permit timeout; and the pod
-// becomes the head the gang plans through, so the gang plans again only
-// once that pod passes those filters. A committed reservation keeps the
-// pod's room: its other members are bound or binding.
-func (s *State) MemberUnschedulable(pod *corev1.Pod, reason string) Actions {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.pods[pod.UID]
-	if p == nil || !p.Gang || p.MemberErr != nil || p.Node != "" || !p.Live() {
-		return Actions{}
-	}
-	w := s.workloads[p.Member.Key]
-	if w == nil || w.model == nil || !w.current(p) || w.placedWhole() {
-		return Actions{}
-	}
-	r := s.reservations[w.key]
-	if r != nil && r.Committed {
-		return Actions{}
-	}
-	msg := fmt.Sprintf("pod %s/%s cannot be scheduled (%s); the gang waits for it, holding no quota or domains", pod.Namespace, pod.Name, reason)
-	ref := p.Ref()
-	first := w.blockedBy == nil || w.blockedBy.UID != p.UID
-	w.blockedBy = &ref
-	w.queueProblem.Store(&quota.Problem{Reason: ReasonMemberUnschedulable, Message: msg})
-	var acts Actions
-	if r != nil {
-		acts = s.releaseLocked(w.key, ReleaseMemberFail, msg)
-	}
-	s.headLocked(w)
-	if first || r != nil {
-		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: ReasonMemberUnschedulable, Message: msg})
-	}
-	return acts
-}
 
 // PlanFailed records that the workload could not be planned at this
 // generation; its other members reuse the answer instead of planning again
@@ -345,19 +354,6 @@ func (s *State) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure
 		w.queueProblem.Store(&quota.Problem{Reason: FailureReason(f), Message: f.Message, Config: f.Unresolvable})
 	}
 	s.observeWaitingLocked()
-}
-
-// HeadFailure returns why the last plan of pod's workload failed when pod
-// is the head it planned through (nil otherwise): the head's PostFilter
-// reads it to decide whether preemption could help.
-func (s *State) HeadFailure(pod *corev1.Pod) *placement.Failure {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	w := s.queued.headOf(pod.UID)
-	if w == nil || s.reservations[w.key] != nil {
-		return nil
-	}
-	return w.failure
 }
 
 // WaitsForCapacity reports whether the pod is its waiting workload's head

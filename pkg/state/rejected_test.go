@@ -28,7 +28,7 @@ func rejectedSetup(t *testing.T) (*fixture, []*corev1.Pod, state.Actions) {
 		t.Fatalf("first plan (-want +got):\n%s", diff)
 	}
 	f.reserve(all[0])
-	acts := f.s.RecordFilterRejection(all[1], antiAffinity)
+	acts := rejectFilter(f, all[1], antiAffinity)
 	// The framework rejects the waiting member, which unreserves it.
 	f.unreserve(all[0], id)
 	return f, all, acts
@@ -147,7 +147,7 @@ func TestRejectedNodesOfAnUnconfinedSlice(t *testing.T) {
 	if got := slotNodes(r); !cmp.Equal(got, []string{"pool-1-node-0", "pool-1-node-1"}) {
 		t.Fatalf("first plan on %v", got)
 	}
-	acts := f.s.RecordFilterRejection(p0, "1 node(s) had volume node affinity conflict")
+	acts := rejectFilter(f, p0, "1 node(s) had volume node affinity conflict")
 	if len(acts.Events) != 1 || !strings.Contains(acts.Events[0].Message, "rejected on their planned nodes") {
 		t.Errorf("events = %+v", acts.Events)
 	}
@@ -190,4 +190,10 @@ func TestReplacedMemberClearsRejections(t *testing.T) {
 	if diff := cmp.Diff(map[int]string{0: "pool-1"}, domains(f.mustPlan(jsKey("a")))); diff != "" {
 		t.Errorf("plan after the member was replaced (-want +got):\n%s", diff)
 	}
+}
+
+// rejectFilter applies what PostFilter decides for a gang pod the other
+// filters rejected on every node of its reservation.
+func rejectFilter(f *fixture, pod *corev1.Pod, reason string) state.Actions {
+	return f.s.Apply(state.Decision{Pod: pod.UID, Rejected: &state.Rejection{Reserved: reason}}).Actions
 }

@@ -358,7 +358,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 			return f.unreserve(all[0], id)
 		},
 		"a member rejected by other filters": func(f *fixture, all []*corev1.Pod, _ uint64) state.Actions {
-			return f.s.RecordFilterRejection(all[0], "1 node(s) had untolerated taint")
+			return rejectFilter(f, all[0], "1 node(s) had untolerated taint")
 		},
 		"node failure": func(f *fixture, _ []*corev1.Pod, _ uint64) state.Actions {
 			return f.addNodes(builders.V5ePool("pool-1").NotReady().Node(0))

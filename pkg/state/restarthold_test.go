@@ -132,7 +132,8 @@ func TestRestartHoldEnds(t *testing.T) {
 			f.addJobSet(done)
 		}},
 		"being evicted": {hold: 5 * time.Minute, before: func(f *fixture) {
-			f.s.Claim(jsKey("high"), 100, []workload.Key{jsKey("train")}, &state.Reservation{})
+			f.addJobSet(prioritized("high", 1, 100))
+			claim(f, jsKey("high"), 100, []workload.Key{jsKey("train")}, &state.Reservation{})
 		}},
 	}
 	for name, tc := range cases {

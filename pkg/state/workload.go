@@ -461,11 +461,3 @@ func (s *State) Ref(key workload.Key) corev1.ObjectReference {
 	}
 	return corev1.ObjectReference{}
 }
-
-// PlacedWhole reports whether the workload's gang already runs whole.
-func (s *State) PlacedWhole(key workload.Key) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	w := s.workloads[key]
-	return w != nil && w.model != nil && s.reservations[key] == nil && w.placedWhole()
-}

@@ -468,7 +468,7 @@ func TestPostFilter(t *testing.T) {
 			if st.Code() != fwk.Unschedulable {
 				t.Errorf("PostFilter status %v, want Unschedulable", st)
 			}
-			_, reserved := heldReservation(t, f.st, key)
+			_, reserved := heldReservation(t, f, key)
 			if reserved == tc.wantReleased {
 				t.Fatalf("reservation kept: %v, want %v", reserved, !tc.wantReleased)
 			}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -60,6 +59,8 @@ type fixture struct {
 	snapshots int
 	// cycles holds each pod's current scheduling cycle.
 	cycles map[types.UID]fwk.CycleState
+	// fed are the pods fed to the state and not deleted.
+	fed map[types.UID]*corev1.Pod
 }
 
 func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
@@ -74,6 +75,7 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 		nodes:  map[string]*corev1.Node{},
 		placed: map[types.UID]*corev1.Pod{},
 		cycles: map[types.UID]fwk.CycleState{},
+		fed:    map[types.UID]*corev1.Pod{},
 	}
 	eng := admission.NewEngine(st, fakeRuntime{}, nopNotifier{}, Name)
 	eng.AddProfile(admission.Profile{Name: unit.Scheduler, PermitTimeout: permitTimeout, FollowerTimeout: permitTimeout})
@@ -149,6 +151,7 @@ func (f *fixture) addPods(pods ...*corev1.Pod) {
 		if p.Spec.NodeName != "" {
 			f.placed[p.UID] = p
 		}
+		f.fed[p.UID] = p
 		f.st.UpsertPod(p)
 	}
 }
@@ -157,6 +160,7 @@ func (f *fixture) addPods(pods ...*corev1.Pod) {
 func (f *fixture) deletePods(pods ...*corev1.Pod) {
 	for _, p := range pods {
 		delete(f.placed, p.UID)
+		delete(f.fed, p.UID)
 		f.st.DeletePod(p)
 	}
 }
@@ -207,7 +211,7 @@ func (f *fixture) unreserve(p *corev1.Pod) {
 
 // slicePool is the pool reserved for slice i of key's reservation ("" for none).
 func (f *fixture) slicePool(key workload.Key, i int) string {
-	r, ok := heldReservation(f.t, f.st, key)
+	r, ok := heldReservation(f.t, f, key)
 	if !ok || r.Slices[i] == nil {
 		return ""
 	}
@@ -217,7 +221,7 @@ func (f *fixture) slicePool(key workload.Key, i int) string {
 // slotNodes lists, sorted, the nodes with room planned for slice i of
 // key's reservation.
 func (f *fixture) slotNodes(key workload.Key, i int) []string {
-	r, ok := heldReservation(f.t, f.st, key)
+	r, ok := heldReservation(f.t, f, key)
 	if !ok || r.Slices[i] == nil {
 		return nil
 	}
@@ -276,14 +280,21 @@ func (nopNotifier) WarnPod(*corev1.Pod, *corev1.ObjectReference, string, string)
 // heldReservation is the reservation of key's workload as a scheduling
 // cycle of one of its live pods reads it (State.Cycle): what PreFilter
 // decides on.
-func heldReservation(t testing.TB, st *state.State, key workload.Key) (state.Reservation, bool) {
+func heldReservation(t testing.TB, f *fixture, key workload.Key) (state.Reservation, bool) {
 	t.Helper()
-	pods := st.VictimPods(key)
-	if len(pods) == 0 {
+	var pod *corev1.Pod
+	for _, p := range f.fed {
+		if m, ok, err := workload.MemberOf(p); !ok || err != nil || m.Key != key {
+			continue
+		}
+		if rec, known := f.st.Pod(p.UID); known && !rec.Terminal && (pod == nil || p.Name < pod.Name) {
+			pod = p
+		}
+	}
+	if pod == nil {
 		t.Fatalf("%s has no live pod to read its reservation through", key)
 	}
-	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: pods[0].Namespace, Name: pods[0].Name, UID: pods[0].UID}}
-	c := st.Cycle(pod, func(string) (workload.Resources, bool) { return nil, false })
+	c := f.st.Cycle(pod, func(string) (workload.Resources, bool) { return nil, false })
 	if c.Reservation == nil {
 		return state.Reservation{}, false
 	}

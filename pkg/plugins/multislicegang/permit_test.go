@@ -115,7 +115,7 @@ func TestReservePermitUnreserve(t *testing.T) {
 					f.unreserve(p)
 				}
 			}
-			r, reserved := heldReservation(t, f.st, key)
+			r, reserved := heldReservation(t, f, key)
 			if reserved != tc.wantReserved || r.Committed != tc.wantCommitted {
 				t.Errorf("reservation held %v committed %v, want %v %v", reserved, r.Committed, tc.wantReserved, tc.wantCommitted)
 			}
@@ -134,7 +134,7 @@ func TestUnreserveWithoutReserve(t *testing.T) {
 	f.reserve(all[0], nodeNames(res)[0])
 	mustPreFilter(f, all[1])
 	f.unreserve(all[1])
-	if _, ok := heldReservation(t, f.st, jsKey("a")); !ok {
+	if _, ok := heldReservation(t, f, jsKey("a")); !ok {
 		t.Error("the reservation was released")
 	}
 }

@@ -54,7 +54,7 @@ func TestFilterKeepsARetriedPodOffANodeTheCacheSawLeave(t *testing.T) {
 	}
 
 	f.st.UpsertNode(relabelled) // the state catches up
-	if _, held := heldReservation(t, f.st, jsKey("a")); held {
+	if _, held := heldReservation(t, f, jsKey("a")); held {
 		t.Errorf("the reservation of a still holds after %s left %s", moved, pool)
 	}
 	if _, st := f.preFilter(all[1]); st.IsSuccess() {
