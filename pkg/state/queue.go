@@ -442,22 +442,6 @@ const (
 	ReasonWaitingForGang = "WaitingForGang"
 )
 
-// ReleaseAlone gives back what admission.AdmitAlone took when the scheduler's
-// filters found no node for the pod: its quota must not wait for the
-// permit timeout.
-func (s *State) ReleaseAlone(pod *corev1.Pod, why string) Actions {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.podLocked(pod)
-	if !p.Gang || p.MemberErr != nil || p.Member.Key.Source != workload.SourcePod {
-		return Actions{}
-	}
-	if r := s.reservations[p.Member.Key]; r == nil || len(r.Reserved) > 0 {
-		return Actions{}
-	}
-	return s.releaseLocked(p.Member.Key, ReleaseMemberFail, why)
-}
-
 // FailureReason is the reason users read for a planning failure, on the
 // workload's events and its Workload's conditions alike: the failure's
 // own (quota, admission checks), else Unplaceable when only a change to

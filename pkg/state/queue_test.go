@@ -493,7 +493,7 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	if got, _, _ := admission.AdmitAlone(f.s, pod, time.Minute); !slices.Equal(got, append(wantNames, joined.Name)) {
 		t.Errorf("AdmitAlone's flavor nodes after %s joined = %v", joined.Name, got)
 	}
-	f.s.ReleaseAlone(pod, "no node fits the pod")
+	f.s.Apply(state.Decision{Pod: pod.UID, Rejected: &state.Rejection{Alone: "no node fits the pod"}})
 	if chargeOf(f.t, f.s, key) != nil {
 		t.Errorf("quota kept after no node fitted")
 	}
