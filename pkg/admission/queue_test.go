@@ -40,11 +40,19 @@ func waitingSince(c state.QueueCandidate, m int) state.QueueCandidate {
 	return c
 }
 
+// roundQueues are the ClusterQueues the queue's tables decide among: a
+// StrictFIFO and a BestEffortFIFO queue of 16 chips each, alone, and a
+// cohort "pool" of two teams of 8 chips and a lender of 16.
+func roundQueues() (strict, best, teamA, teamB, lender *quota.ClusterQueue) {
+	strict = chipQueue("strict", "", 16, quota.StrictFIFO)
+	best = chipQueue("best", "", 16, quota.BestEffortFIFO)
+	teamA, teamB = chipQueue("team-a", "pool", 8, quota.BestEffortFIFO), chipQueue("team-b", "pool", 8, quota.BestEffortFIFO)
+	lender = chipQueue("lender", "pool", 16, quota.BestEffortFIFO)
+	return strict, best, teamA, teamB, lender
+}
+
 func TestQueueVerdict(t *testing.T) {
-	strict := chipQueue("strict", "", 16, quota.StrictFIFO)
-	best := chipQueue("best", "", 16, quota.BestEffortFIFO)
-	teamA, teamB := chipQueue("team-a", "pool", 8, quota.BestEffortFIFO), chipQueue("team-b", "pool", 8, quota.BestEffortFIFO)
-	lender := chipQueue("lender", "pool", 16, quota.BestEffortFIFO)
+	strict, best, teamA, teamB, lender := roundQueues()
 	cases := []struct {
 		name   string
 		queues []*quota.ClusterQueue

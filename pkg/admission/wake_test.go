@@ -49,10 +49,7 @@ func headless(w state.WakingWorkload) state.WakingWorkload {
 }
 
 func TestWake(t *testing.T) {
-	strict := chipQueue("strict", "", 16, quota.StrictFIFO)
-	best := chipQueue("best", "", 16, quota.BestEffortFIFO)
-	teamA, teamB := chipQueue("team-a", "pool", 8, quota.BestEffortFIFO), chipQueue("team-b", "pool", 8, quota.BestEffortFIFO)
-	lender := chipQueue("lender", "pool", 16, quota.BestEffortFIFO)
+	strict, best, teamA, teamB, lender := roundQueues()
 	cases := []struct {
 		name  string
 		round state.WakeRound

@@ -170,14 +170,8 @@ func TestMovedSliceGoesBackToItsPoolsReplacements(t *testing.T) {
 // restart hold of every pool it ran in, in place of the move's hold.
 func TestRestartReplacesAMovesHold(t *testing.T) {
 	f, old := restartFixture(t, 5*time.Minute)
-	f.addNodes(builders.V5ePool("pool-1").Nodes(4).Node(2), builders.V5ePool("pool-1").Nodes(4).Node(3))
-	recycle(f, "pool-1", 0, 1)
-	units := f.s.Recycled()
-	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
-	if fail != nil {
-		t.Fatal(fail)
-	}
-	if err := f.s.Apply(state.Decision{Key: units[0].Key, Hold: r}).Refused; err != nil {
+	unit, r := plannedMove(t, f)
+	if err := f.s.Apply(state.Decision{Key: unit.Key, Hold: r}).Refused; err != nil {
 		t.Fatal(err)
 	}
 	restart(f, old)
@@ -191,18 +185,12 @@ func TestRestartReplacesAMovesHold(t *testing.T) {
 // and nothing is kept for the move.
 func TestMoveHoldRefusedWhenItsNodeIsTakenMeanwhile(t *testing.T) {
 	f, _ := restartFixture(t, 5*time.Minute)
-	f.addNodes(builders.V5ePool("pool-1").Nodes(4).Node(2), builders.V5ePool("pool-1").Nodes(4).Node(3))
-	recycle(f, "pool-1", 0, 1)
-	units := f.s.Recycled()
-	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
-	if fail != nil {
-		t.Fatal(fail)
-	}
+	unit, r := plannedMove(t, f)
 	// Meanwhile a preemption claims a node the move planned.
 	f.addJobSet(prioritized("rival", 1, 500))
 	taken := r.Slices[0].Slots[0].Node
 	claim(f, jsKey("rival"), 500, nil, &state.Reservation{Slices: map[int]*state.SliceReservation{0: {Slots: []placement.Slot{{Node: taken, Count: 1}}}}})
-	err := f.s.Apply(state.Decision{Key: units[0].Key, Hold: r}).Refused
+	err := f.s.Apply(state.Decision{Key: unit.Key, Hold: r}).Refused
 	if err == nil || !strings.Contains(err.Error(), "node "+taken+" is kept for JobSet ns/rival") {
 		t.Fatalf("the hold was applied (%v), want it refused: %s is kept for rival", err, taken)
 	}
@@ -211,4 +199,20 @@ func TestMoveHoldRefusedWhenItsNodeIsTakenMeanwhile(t *testing.T) {
 			t.Errorf("%s kept for the refused move (%q)", slot.Node, why)
 		}
 	}
+}
+
+// plannedMove recycles pool-1's first two nodes under f's workload, with
+// two spare nodes added to pool-1, and plans the move of the first unit
+// recycled on a copy, as the Migrator does: the unit and its plan, not
+// held yet.
+func plannedMove(t *testing.T, f *fixture) (state.MigrationUnit, *state.Reservation) {
+	t.Helper()
+	f.addNodes(builders.V5ePool("pool-1").Nodes(4).Node(2), builders.V5ePool("pool-1").Nodes(4).Node(3))
+	recycle(f, "pool-1", 0, 1)
+	units := f.s.Recycled()
+	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
+	if fail != nil {
+		t.Fatal(fail)
+	}
+	return units[0], r
 }
