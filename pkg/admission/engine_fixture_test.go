@@ -23,7 +23,7 @@ func prefilter(st *state.State, pod *corev1.Pod, act func(state.Actions)) admiss
 // to act (nil: drops it), and drops events.
 func engineOf(st *state.State, act func(state.Actions)) *admission.Engine {
 	eng := admission.NewEngine(st, effects{act: act}, nopNotifier{}, "MultisliceGang")
-	for _, name := range st.Schedulers() {
+	for _, name := range st.Reports().Schedulers() {
 		eng.AddProfile(admission.Profile{Name: name, PermitTimeout: time.Minute, FollowerTimeout: time.Minute})
 	}
 	return eng

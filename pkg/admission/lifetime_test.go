@@ -50,7 +50,7 @@ func TestPreFilterHeedsNodeLifetimes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			st := prefilterState(t, 2)
 			for node, l := range tc.lifetimes {
-				st.SetNodeLifetime(node, l)
+				st.Feed().SetNodeLifetime(node, l)
 			}
 			pods := addJobSet(t, st, "train", 1, tc.edits...)
 			out := prefilter(st, pods[0], func(state.Actions) {})

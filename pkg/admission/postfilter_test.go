@@ -63,7 +63,7 @@ func TestPostFilter(t *testing.T) {
 			if !strings.Contains(out.Message, tc.wantMessage) {
 				t.Errorf("message %q, want %q", out.Message, tc.wantMessage)
 			}
-			if _, held := st.MemberNodes(pods[0]); held == tc.wantReleased {
+			if _, held := st.Reports().MemberNodes(pods[0]); held == tc.wantReleased {
 				t.Errorf("reservation held = %v, want released = %v", held, tc.wantReleased)
 			}
 		})

@@ -24,21 +24,21 @@ import (
 func TestPreemptFor(t *testing.T) {
 	st := state.New(state.Options{Clock: testingclock.NewFakeClock(builders.Epoch)})
 	st.AddScheduler(prefilterUnit.Scheduler)
-	st.SetAPI(workload.SourceJobSet, state.APIServed)
+	st.Feed().SetAPI(workload.SourceJobSet, state.APIServed)
 	for _, n := range builders.V5ePools(3) {
 		if strings.HasPrefix(n.Name, "pool-1-") {
 			n.Spec.Unschedulable = true // failed
 		}
-		st.UpsertNode(n)
+		st.Feed().UpsertNode(n)
 	}
 	low := prefilterUnit.JobSet("low").Pod(func(b *builders.PodBuilder) { b.Priority(1) }).ReplicatedJob("slice", 2, 2).Obj()
 	lowModel, err := workload.FromJobSet(low, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.UpsertSource(workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: "low"}, lowModel, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: "ns", Name: "low", UID: low.UID})
+	st.Feed().UpsertSource(workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: "low"}, lowModel, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: "ns", Name: "low", UID: low.UID})
 	for _, p := range builders.MembersOn(low, "pool-2-node-0", "pool-2-node-1", "pool-3-node-0", "pool-3-node-1") {
-		st.UpsertPod(p)
+		st.Feed().UpsertPod(p)
 	}
 	high := addJobSet(t, st, "high", 2, func(b *builders.JobSetBuilder) { b.Pod(func(p *builders.PodBuilder) { p.Priority(100) }) })
 

@@ -19,12 +19,12 @@ import (
 // withQueue gives st LocalQueue ns/lq in a ClusterQueue of chips TPU
 // chips of nominal quota.
 func withQueue(st *state.State, chips int64) {
-	st.SetAPI(state.QueueAPI, state.APIServed)
-	st.SetFlavor(&quota.Flavor{Name: "f"})
-	st.SetClusterQueue(&quota.ClusterQueue{Name: "cq", FairWeight: 1000,
+	st.Feed().SetAPI(state.QueueAPI, state.APIServed)
+	st.Feed().SetFlavor(&quota.Flavor{Name: "f"})
+	st.Feed().SetClusterQueue(&quota.ClusterQueue{Name: "cq", FairWeight: 1000,
 		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{"f"}}},
 		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: "f", Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}}})
-	st.SetLocalQueue(&quota.LocalQueue{Namespace: prefilterUnit.Namespace, Name: "lq", ClusterQueue: "cq"})
+	st.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: prefilterUnit.Namespace, Name: "lq", ClusterQueue: "cq"})
 }
 
 // PreEnqueue lets a pod into the active queue, or says why it waits and
@@ -37,7 +37,7 @@ func TestPreEnqueue(t *testing.T) {
 	t.Run("a plain pod passes", func(t *testing.T) {
 		st := prefilterState(t, 1)
 		pod := prefilterUnit.Pod("web").Obj()
-		st.UpsertPod(pod)
+		st.Feed().UpsertPod(pod)
 		if out := admission.PreEnqueue(st, pod, permitTimeout); !out.Pass || !out.Later.Empty() {
 			t.Errorf("outcome %+v, want it let through", out)
 		}
@@ -98,9 +98,9 @@ func TestPreEnqueue(t *testing.T) {
 		st := prefilterState(t, 1)
 		js := prefilterUnit.JobSet("broken").ReplicatedJob("slice", 1, 2).Obj()
 		key := workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name}
-		st.UpsertSource(key, nil, errors.New("spec.replicatedJobs[0]: no pods"), corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
+		st.Feed().UpsertSource(key, nil, errors.New("spec.replicatedJobs[0]: no pods"), corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
 		pod := builders.Members(js)[0]
-		st.UpsertPod(pod)
+		st.Feed().UpsertPod(pod)
 		out := admission.PreEnqueue(st, pod, permitTimeout)
 		if out.Pass || !out.OnPod || !out.Event.Warning || out.Event.Reason != state.ReasonGangBlocked || out.Hold != out.Event || out.HoldAll != nil {
 			t.Errorf("outcome %+v, want a GangBlocked Warning on the pod, which is held for it", out)
@@ -111,7 +111,7 @@ func TestPreEnqueue(t *testing.T) {
 		st := prefilterState(t, 1)
 		withQueue(st, 8)
 		pod := prefilterUnit.Pod("p").TPU("4").Label(wellknown.QueueNameLabel, "lq").Obj()
-		st.UpsertPod(pod)
+		st.Feed().UpsertPod(pod)
 		out := admission.PreEnqueue(st, pod, permitTimeout)
 		if !out.Pass {
 			t.Fatalf("outcome %+v, want it let through", out)

@@ -25,9 +25,9 @@ func prefilterState(t *testing.T, pools int) *state.State {
 	t.Helper()
 	st := state.New(state.Options{Clock: testingclock.NewFakeClock(builders.Epoch)})
 	st.AddScheduler(prefilterUnit.Scheduler)
-	st.SetAPI(workload.SourceJobSet, state.APIServed)
+	st.Feed().SetAPI(workload.SourceJobSet, state.APIServed)
 	for _, n := range builders.V5ePools(pools) {
-		st.UpsertNode(n)
+		st.Feed().UpsertNode(n)
 	}
 	return st
 }
@@ -43,10 +43,10 @@ func addJobSet(t *testing.T, st *state.State, name string, slices int32, edits .
 	js := b.ReplicatedJob("slice", slices, 2).Obj()
 	model, err := workload.FromJobSet(js, "")
 	key := workload.Key{Source: workload.SourceJobSet, Namespace: js.Namespace, Name: js.Name}
-	st.UpsertSource(key, model, err, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
+	st.Feed().UpsertSource(key, model, err, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
 	pods := builders.Members(js)
 	for _, p := range pods {
-		st.UpsertPod(p)
+		st.Feed().UpsertPod(p)
 	}
 	return pods
 }
@@ -81,7 +81,7 @@ func TestPreFilter(t *testing.T) {
 	t.Run("a plain pod is not ours to place", func(t *testing.T) {
 		st := prefilterState(t, 1)
 		pod := prefilterUnit.Pod("web").Obj()
-		st.UpsertPod(pod)
+		st.Feed().UpsertPod(pod)
 		out := prefilter(st, pod, noActs(t))
 		if out.Gang || out.Code != admission.Proceed || out.Nodes != nil {
 			t.Errorf("outcome %+v, want a plain pod let through", out)
@@ -143,7 +143,7 @@ func TestPreFilter(t *testing.T) {
 		st := prefilterState(t, 1)
 		js := prefilterUnit.JobSet("later").ReplicatedJob("slice", 1, 2).Obj()
 		pod := builders.Members(js)[0]
-		st.UpsertPod(pod)
+		st.Feed().UpsertPod(pod)
 		out := prefilter(st, pod, noActs(t))
 		if out.Code != admission.Unresolvable || !out.Gang || !strings.Contains(out.Message, "observed") {
 			t.Errorf("outcome %+v, want it held until its JobSet is observed", out)

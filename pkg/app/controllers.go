@@ -60,7 +60,7 @@ func (rt *Runtime) startControllers(ctx context.Context) {
 		// decide on all of them now, from the state its informers built,
 		// once what runs with no record of its admission is charged.
 		controllers.ChargeAllRunning(rt.state)
-		rt.Act(ctx, state.Actions{Activate: rt.state.PendingPods()})
+		rt.Act(ctx, state.Actions{Activate: rt.state.Reports().PendingPods()})
 		go rt.held.Run(ctx, controllers.HeldPodsClient(rt.kubeConfig, rt.client), pods.Lister())
 		go usage.Run(ctx)
 		go rt.migrate.Run(ctx)

@@ -284,7 +284,7 @@ func (e *Evictor) resume(ctx context.Context, st *state.State, pods corelisters.
 		return
 	}
 	for _, pod := range list {
-		if pod.DeletionTimestamp != nil || pod.Spec.NodeName == "" || !st.OurScheduler(pod.Spec.SchedulerName) {
+		if pod.DeletionTimestamp != nil || pod.Spec.NodeName == "" || !st.Reports().OurScheduler(pod.Spec.SchedulerName) {
 			continue
 		}
 		for _, c := range pod.Status.Conditions {
@@ -293,7 +293,7 @@ func (e *Evictor) resume(ctx context.Context, st *state.State, pods corelisters.
 				continue
 			}
 			msg := strings.TrimPrefix(c.Message, pod.Spec.SchedulerName+": ")
-			victims := append([]state.PodRef{{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}}, st.Peers(pod)...)
+			victims := append([]state.PodRef{{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}}, st.Reports().Peers(pod)...)
 			klog.FromContext(ctx).Info("Finishing an eviction begun before this replica led", "pod", klog.KObj(pod), "reason", c.Reason, "pods", len(victims))
 			e.Evict(ctx, victims, c.Reason, msg)
 			break

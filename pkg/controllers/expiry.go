@@ -64,7 +64,7 @@ func everyTick(ctx context.Context, clk clock.WithTicker, every time.Duration, p
 // Expire runs one pass: the state releases what is past its time, and
 // the workloads past their run are ended.
 func (x *Expirer) Expire(ctx context.Context) {
-	acts := x.st.Expire()
+	acts := x.st.Upkeep().Expire()
 	for _, e := range acts.Expired {
 		endOverrun(ctx, x.kube, x.jobset, x.ev, e)
 	}

@@ -144,7 +144,7 @@ func (m *Migrator) Round(ctx context.Context) []Move {
 		return nil
 	}
 	now := m.clock.Now()
-	units := m.st.Recycled()
+	units := m.st.Upkeep().Recycled()
 	m.mu.Lock()
 	for uid, until := range m.recent {
 		if !now.Before(until) {

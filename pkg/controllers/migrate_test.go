@@ -71,7 +71,7 @@ func newMigration(t *testing.T, nodes ...flexNode) *migration {
 	clk := testingclock.NewFakeClock(builders.Epoch.Add(4 * time.Minute))
 	st := state.New(state.Options{Clock: clk, RestartHold: 5 * time.Minute})
 	st.AddScheduler(migrateScheduler)
-	st.SetAPI(workload.SourceJobSet, state.APIServed)
+	st.Feed().SetAPI(workload.SourceJobSet, state.APIServed)
 	cs := kubefake.NewClientset()
 	f := &migration{t: t, st: st, clock: clk, cs: cs, pods: informers.NewSharedInformerFactory(cs, 0), rec: events.NewFakeRecorder(100), leader: true}
 	f.m = NewMigrator(st, NewEvictor(func() bool { return f.leader }), NewEventSink(f.rec, clk), f.pods.Core().V1().Pods().Lister(), func() bool { return f.leader })
@@ -83,13 +83,13 @@ func newMigration(t *testing.T, nodes ...flexNode) *migration {
 
 // node adds or updates a node and its lifetime.
 func (f *migration) node(n flexNode) {
-	f.st.SetNodeLifetime(n.name(), n.life)
-	f.st.UpsertNode(n.obj())
+	f.st.Feed().SetNodeLifetime(n.name(), n.life)
+	f.st.Feed().UpsertNode(n.obj())
 }
 
 // pod adds or updates a pod in the state and the lister.
 func (f *migration) pod(p *corev1.Pod) {
-	f.st.UpsertPod(p)
+	f.st.Feed().UpsertPod(p)
 	if err := f.pods.Core().V1().Pods().Informer().GetIndexer().Add(p); err != nil {
 		f.t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func (f *migration) jobSet(bare bool, nodes ...string) *jobsetv1alpha2.JobSet {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	f.st.UpsertSource(w.Key, w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: "ns", Name: "train", UID: js.UID})
+	f.st.Feed().UpsertSource(w.Key, w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: "ns", Name: "train", UID: js.UID})
 	for i, p := range builders.MembersOn(js, nodes...) {
 		builders.JobSetPodWebhook(p, nil)
 		b := builders.Edit(p).Toleration(corev1.Toleration{Key: gpuTaint.Key, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule})

@@ -245,7 +245,7 @@ func (p *Provisioner) observePass(ctx context.Context, full bool) {
 	}
 	var updates []state.ProvisioningUpdate
 	for _, key := range keys {
-		if u, ok := p.state.ProvisioningRequestOf(key); ok {
+		if u, ok := p.state.Reports().ProvisioningRequestOf(key); ok {
 			updates = append(updates, u)
 		}
 	}
@@ -269,7 +269,7 @@ func (p *Provisioner) sync(ctx context.Context) {
 // workload is quick: its pods name the request already, as creating it
 // annotated them (see createAndAnnotate).
 func (p *Provisioner) observeAll(ctx context.Context) {
-	p.observeUpdates(ctx, p.state.ProvisioningRequests(), true)
+	p.observeUpdates(ctx, p.state.Reports().ProvisioningRequests(), true)
 }
 
 // observeUpdates observes updates' requests that changed (see
@@ -335,12 +335,12 @@ func (p *Provisioner) observeUpdates(ctx context.Context, updates []state.Provis
 func (p *Provisioner) createAll(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	st := p.state
-	for _, c := range st.ChecksToRestore() {
+	for _, c := range st.Reports().ChecksToRestore() {
 		attempt := p.latestAttempt(c)
 		logger.Info("Resuming a provisioning check begun before this replica led", "workload", c.Key, "check", c.Check, "attempt", attempt)
-		p.act(ctx, st.RestoreCheck(c.Key, attempt))
+		p.act(ctx, st.Upkeep().RestoreCheck(c.Key, attempt))
 	}
-	for _, task := range st.ProvisioningTasks() {
+	for _, task := range st.Upkeep().ProvisioningTasks() {
 		p.creating.Go(ctx, objectKey(task.Key.Namespace, task.Request), func(ctx context.Context) {
 			p.createAndAnnotate(ctx, &task)
 		}, nil)
@@ -361,7 +361,7 @@ func (p *Provisioner) createAndAnnotate(ctx context.Context, task *state.Provisi
 		}
 		return
 	}
-	p.act(ctx, p.state.ProvisioningCreated(task.Key, task.Attempt))
+	p.act(ctx, p.state.Upkeep().ProvisioningCreated(task.Key, task.Attempt))
 	p.mu.Lock()
 	p.index[objectKey(task.Key.Namespace, task.Request)] = task.Key
 	p.mu.Unlock()
@@ -421,7 +421,7 @@ func (p *Provisioner) observe(ctx context.Context, logger klog.Logger, u state.P
 			return false
 		}
 	}
-	acts, evict := st.ObserveProvisioning(u)
+	acts, evict := st.Upkeep().ObserveProvisioning(u)
 	p.act(ctx, acts)
 	if len(evict) > 0 {
 		p.evict.Evict(ctx, evict, "CapacityRevoked", fmt.Sprintf("the capacity of ProvisioningRequest %s was revoked; evicting %s whole", reqName, u.Key))
@@ -429,7 +429,7 @@ func (p *Provisioner) observe(ctx context.Context, logger klog.Logger, u state.P
 	// Pods created while a provisioned workload waits to be placed must
 	// be annotated too: until placed, it is observed again on every full
 	// pass, and whenever its request changes.
-	return u.Outcome != provisioning.Provisioned || len(st.PendingMembers(u.Key)) == 0
+	return u.Outcome != provisioning.Provisioned || len(st.Reports().PendingMembers(u.Key)) == 0
 }
 
 // create makes the task's PodTemplates and request, owned by the
@@ -509,7 +509,7 @@ func (p *Provisioner) annotate(ctx context.Context, key workload.Key, request, c
 	}
 	var g errgroup.Group
 	g.SetLimit(annotateParallelism)
-	for _, ref := range p.state.PendingMembers(key) {
+	for _, ref := range p.state.Reports().PendingMembers(key) {
 		pod, err := p.pods.Pods(ref.Namespace).Get(ref.Name)
 		if err != nil || pod.UID != ref.UID {
 			continue

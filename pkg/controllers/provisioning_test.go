@@ -70,17 +70,17 @@ func newProvisionerFixture(t *testing.T) *provisionerFixture {
 	clk := testingclock.NewFakeClock(builders.Epoch)
 	st := state.New(state.Options{Clock: clk})
 	st.AddScheduler(unit.Scheduler)
-	st.SetAPI(workload.SourceJobSet, state.APIServed)
-	st.SetAPI(state.QueueAPI, state.APIServed)
+	st.Feed().SetAPI(workload.SourceJobSet, state.APIServed)
+	st.Feed().SetAPI(state.QueueAPI, state.APIServed)
 	for _, n := range builders.V5ePools(2) {
-		st.UpsertNode(n)
+		st.Feed().UpsertNode(n)
 	}
-	st.SetFlavor(&quota.Flavor{Name: "f"})
-	st.SetClusterQueue(&quota.ClusterQueue{Name: "cq", FairWeight: 1000, AdmissionChecks: []string{"dws-prov"},
+	st.Feed().SetFlavor(&quota.Flavor{Name: "f"})
+	st.Feed().SetClusterQueue(&quota.ClusterQueue{Name: "cq", FairWeight: 1000, AdmissionChecks: []string{"dws-prov"},
 		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{"f"}}},
 		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: "f", Resource: wellknown.ResourceTPU}: {Nominal: 64000}}})
-	st.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "lq", ClusterQueue: "cq"})
-	st.SetAdmissionCheck("dws-prov", &provisioning.Check{Name: "dws-prov", Class: wellknown.QueuedProvisioningClass, Retry: provisioning.DefaultRetry})
+	st.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "lq", ClusterQueue: "cq"})
+	st.Feed().SetAdmissionCheck("dws-prov", &provisioning.Check{Name: "dws-prov", Class: wellknown.QueuedProvisioningClass, Retry: provisioning.DefaultRetry})
 
 	js := unit.JobSet("train").UID("js-uid").Annotation(wellknown.QueueNameLabel, "lq").
 		Annotation(wellknown.ProvReqAnnotationPrefix+wellknown.MaxRunDurationSecondsParameter, "600").ReplicatedJob("slice", 1, 2).Obj()
@@ -89,12 +89,12 @@ func newProvisionerFixture(t *testing.T) *provisionerFixture {
 		t.Fatal(err)
 	}
 	key := workload.Key{Source: workload.SourceJobSet, Namespace: "ns", Name: "train"}
-	st.UpsertSource(key, model, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: "ns", Name: "train", UID: js.UID})
+	st.Feed().UpsertSource(key, model, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: "ns", Name: "train", UID: js.UID})
 	pods := builders.Members(js)
 	kube := kubefake.NewClientset()
 	podIndex := toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{})
 	for _, p := range pods {
-		st.UpsertPod(p)
+		st.Feed().UpsertPod(p)
 		if _, err := kube.CoreV1().Pods("ns").Create(ctx, p, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +130,7 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 
 	// No Workload object yet: nothing is created, the task stays.
 	p.sync(ctx)
-	if len(st.ProvisioningTasks()) != 1 {
+	if len(st.Upkeep().ProvisioningTasks()) != 1 {
 		t.Fatal("the task was dropped before its Workload object existed")
 	}
 	_ = wlIndex.Add(&multislicev1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "jobset-train", UID: types.UID("wl-uid")}})
@@ -147,7 +147,7 @@ func TestProvisionerCreatesRequestAndAnnotatesPods(t *testing.T) {
 	if err != nil || tmpl.OwnerReferences[0].UID != "wl-uid" || len(tmpl.Template.Spec.Containers) == 0 {
 		t.Fatalf("pod template %+v: %v", tmpl, err)
 	}
-	if len(st.ProvisioningTasks()) != 0 {
+	if len(st.Upkeep().ProvisioningTasks()) != 0 {
 		t.Fatal("the created request is still a task")
 	}
 	// The pods name the request as soon as it exists, while it is
@@ -235,7 +235,7 @@ func workloadKey(jobSet string) workload.Key {
 func TestProvisionerFirstRequestNamedAtStart(t *testing.T) {
 	ctx := context.Background()
 	f := newProvisionerFixture(t)
-	env := unsuspendEnv{queueCheck: f.st.QueueCheck}
+	env := unsuspendEnv{queueCheck: f.st.Reports().QueueCheck}
 	want := firstRequestAnnotations(env, workloadKey("train"), "lq")
 	if want == nil {
 		t.Fatal("no annotations for a queue whose ClusterQueue runs a provisioning check")

@@ -52,7 +52,7 @@ func (r *UsageReconciler) Run(ctx context.Context) {
 
 // Reconcile runs one pass, once the queue API is served.
 func (r *UsageReconciler) Reconcile(ctx context.Context) {
-	if r.st.API(state.QueueAPI) != state.APIServed {
+	if r.st.Reports().API(state.QueueAPI) != state.APIServed {
 		return
 	}
 	list, err := r.pods.List(labels.Everything())
@@ -60,7 +60,7 @@ func (r *UsageReconciler) Reconcile(ctx context.Context) {
 		return
 	}
 	logger := klog.FromContext(ctx)
-	found, acts := r.st.Reconcile(list)
+	found, acts := r.st.Upkeep().Reconcile(list)
 	// What the state could not charge from a record is decided here.
 	charged := ChargeRunning(r.st, acts.Uncharged)
 	acts.Uncharged = nil
@@ -100,13 +100,13 @@ func ChargeRunning(st *state.State, keys []workload.Key) map[workload.Key]bool {
 	if len(keys) == 0 {
 		return map[workload.Key]bool{}
 	}
-	return chargeRunning(st, st.RunningCharges(keys))
+	return chargeRunning(st, st.Upkeep().RunningCharges(keys))
 }
 
 // ChargeAllRunning is ChargeRunning of every workload running with no
 // charge and no record of its admission.
 func ChargeAllRunning(st *state.State) map[workload.Key]bool {
-	return chargeRunning(st, st.RunningCharges(nil))
+	return chargeRunning(st, st.Upkeep().RunningCharges(nil))
 }
 
 func chargeRunning(st *state.State, copies []state.RunningCharge) map[workload.Key]bool {
@@ -116,11 +116,11 @@ func chargeRunning(st *state.State, copies []state.RunningCharge) map[workload.K
 			continue
 		}
 		for try := 1; ; try++ {
-			if st.ChargeRunning(rc, admission.ForcedCharge(rc)) == nil {
+			if st.Upkeep().ChargeRunning(rc, admission.ForcedCharge(rc)) == nil {
 				charged[rc.Key] = true
 				break
 			}
-			again := st.RunningCharges([]workload.Key{rc.Key})
+			again := st.Upkeep().RunningCharges([]workload.Key{rc.Key})
 			if try == chargeRunningTries || len(again) == 0 {
 				break
 			}

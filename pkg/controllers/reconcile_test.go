@@ -39,7 +39,7 @@ func TestUsageReconcilerWaitsForTheQueueAPI(t *testing.T) {
 	if pods.lists != 0 || acted != 0 {
 		t.Fatalf("before the queue API is served: %d lists, %d passes carried out", pods.lists, acted)
 	}
-	st.SetAPI(state.QueueAPI, state.APIServed)
+	st.Feed().SetAPI(state.QueueAPI, state.APIServed)
 	r.Reconcile(t.Context())
 	if pods.lists != 1 || acted != 1 {
 		t.Fatalf("with the queue API served: %d lists, %d passes carried out, want 1 and 1", pods.lists, acted)

@@ -178,7 +178,7 @@ func (w *StatusWriter) Run(ctx context.Context, every time.Duration) {
 // so the two loops never update one object at once; a creation both make
 // is done by one, and the other's AlreadyExists is no error.
 func (w *StatusWriter) createMissing(ctx context.Context) {
-	w.createMissingOf(ctx, w.state.CheckWaitingReports())
+	w.createMissingOf(ctx, w.state.Reports().CheckWaitingReports())
 }
 
 // createMissingOf is createMissing on reports. It starts the creations
@@ -208,7 +208,7 @@ func (w *StatusWriter) createMissingOf(ctx context.Context, reports []state.Work
 
 func (w *StatusWriter) sync(ctx context.Context) {
 	logger := klog.FromContext(ctx)
-	rep := w.state.QueueReport()
+	rep := w.state.Reports().QueueReport()
 	metrics.RecordQueues(rep)
 	for _, name := range slices.Sorted(maps.Keys(rep.ClusterQueues)) {
 		w.report(logger, "ClusterQueue "+name, w.syncClusterQueue(ctx, name, rep.ClusterQueues[name]))

@@ -352,9 +352,9 @@ type Unsuspender struct {
 func NewUnsuspender(st *state.State, events *EventSink, jobs batchv1client.JobsGetter, jobLister batchv1listers.JobLister,
 	defaultDomainKey string, workloads func(context.Context, *state.WorkloadReport) error) *Unsuspender {
 	u := newUnsuspender(events, st.Clock(), func() unsuspendEnv {
-		env := unsuspendEnv{queueAPI: st.API(state.QueueAPI), ours: st.HasScheduler, localQueue: st.HasLocalQueue,
-			queueCheck: st.QueueCheck, resolveQueue: st.ResolveQueue}
-		if names := st.Schedulers(); len(names) > 0 {
+		env := unsuspendEnv{queueAPI: st.Reports().API(state.QueueAPI), ours: st.Reports().HasScheduler, localQueue: st.Reports().HasLocalQueue,
+			queueCheck: st.Reports().QueueCheck, resolveQueue: st.Reports().ResolveQueue}
+		if names := st.Reports().Schedulers(); len(names) > 0 {
 			env.scheduler = names[0]
 		}
 		return env

@@ -65,13 +65,13 @@ func (w *WorkloadWriter) RecordAdmission(ctx context.Context, st *state.State, k
 		backoff := recordBackoffStart
 		failures := 0
 		for {
-			rep, ok := st.PendingRecord(key, id)
+			rep, ok := st.Reports().PendingRecord(key, id)
 			if !ok {
 				return
 			}
 			err := w.Write(ctx, &rep)
 			if err == nil {
-				done(st.AdmissionRecorded(key, id))
+				done(st.Upkeep().AdmissionRecorded(key, id))
 				return
 			}
 			if failures%10 == 0 {

@@ -126,8 +126,8 @@ func (f *Feed) MultisliceInformers() multisliceinformers.SharedInformerFactory {
 }
 
 func (f *Feed) watchPods(ctx context.Context) error {
-	_, err := feedInformer(ctx, f, f.informers.kube.Core().V1().Pods().Informer(), f.state.UpsertPod, func(pod *corev1.Pod) state.Actions {
-		acts := f.state.DeletePod(pod)
+	_, err := feedInformer(ctx, f, f.informers.kube.Core().V1().Pods().Informer(), f.state.Feed().UpsertPod, func(pod *corev1.Pod) state.Actions {
+		acts := f.state.Feed().DeletePod(pod)
 		if f.hooks.PodDeleted != nil {
 			f.hooks.PodDeleted(pod)
 		}
@@ -145,14 +145,14 @@ func (f *Feed) watchNodes(ctx context.Context) error {
 	go f.watchComputeClasses(ctx, lifetimes)
 	_, err := feedInformer(ctx, f, nodes.Informer(), func(n *corev1.Node) state.Actions {
 		lifetimes.set(n)
-		acts := f.state.UpsertNode(n)
+		acts := f.state.Feed().UpsertNode(n)
 		if n.Spec.Unschedulable && f.hooks.NodeCordoned != nil {
 			f.hooks.NodeCordoned()
 		}
 		return acts
 	}, func(n *corev1.Node) state.Actions {
 		lifetimes.bounded.Delete(n.Name)
-		return f.state.DeleteNode(n.Name)
+		return f.state.Feed().DeleteNode(n.Name)
 	})
 	return err
 }

@@ -160,7 +160,7 @@ func TestOneInformerFactoryPerAPIGroup(t *testing.T) {
 			}
 		}
 		for _, src := range sources {
-			if st.API(src) != state.APIServed {
+			if st.Reports().API(src) != state.APIServed {
 				return false, nil
 			}
 		}

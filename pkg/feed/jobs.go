@@ -43,7 +43,7 @@ func (f *Feed) watchJobs(ctx context.Context) {
 				obj = tomb.Obj
 			}
 			if job, ok := obj.(*batchv1.Job); ok && isJobWorkload(job) {
-				f.act(ctx, st.DeleteSource(jobWorkloadKey(job)))
+				f.act(ctx, st.Feed().DeleteSource(jobWorkloadKey(job)))
 			}
 		},
 	})
@@ -56,7 +56,7 @@ func (f *Feed) watchJobs(ctx context.Context) {
 		// The scheduler starts its informer factory once every profile is
 		// built; until the Jobs are listed, queued Job pods wait.
 		if toolscache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
-			f.act(ctx, st.SetAPI(workload.SourceJob, state.APIServed))
+			f.act(ctx, st.Feed().SetAPI(workload.SourceJob, state.APIServed))
 			logger.Info("Watching workloads", "api", batchv1.SchemeGroupVersion.String(), "resource", "jobs")
 		}
 	}()
@@ -88,7 +88,7 @@ func deriveJob(job *batchv1.Job, defaultDomainKey string) derived {
 func (f *Feed) jobChanged(ctx context.Context, old, job *batchv1.Job) {
 	if !isJobWorkload(job) {
 		if old != nil && isJobWorkload(old) {
-			f.act(ctx, f.state.DeleteSource(jobWorkloadKey(old)))
+			f.act(ctx, f.state.Feed().DeleteSource(jobWorkloadKey(old)))
 		}
 		return
 	}
@@ -96,5 +96,5 @@ func (f *Feed) jobChanged(ctx context.Context, old, job *batchv1.Job) {
 	if d.err != nil {
 		f.warn(&d.ref, "InvalidWorkload", d.err.Error())
 	}
-	f.act(ctx, f.state.UpsertSource(d.key, d.w, d.err, d.ref))
+	f.act(ctx, f.state.Feed().UpsertSource(d.key, d.w, d.err, d.ref))
 }

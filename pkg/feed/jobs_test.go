@@ -75,13 +75,13 @@ func TestJobChanged(t *testing.T) {
 			_, known := st.Created(key)
 			if tc.wantWarning != "" {
 				// A malformed object is recorded without a model.
-				known = st.Ref(key).UID == tc.job.UID
+				known = st.Reports().Ref(key).UID == tc.job.UID
 			}
 			if known != tc.known {
 				t.Fatalf("workload known = %v, want %v", known, tc.known)
 			}
 			if tc.known && tc.wantWarning == "" {
-				if ref := st.Ref(key); ref.Kind != "Job" || ref.APIVersion != "batch/v1" || ref.UID != tc.job.UID {
+				if ref := st.Reports().Ref(key); ref.Kind != "Job" || ref.APIVersion != "batch/v1" || ref.UID != tc.job.UID {
 					t.Errorf("ref = %+v", ref)
 				}
 			}

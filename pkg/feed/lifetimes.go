@@ -67,7 +67,7 @@ func (l *nodeLifetimes) set(node *corev1.Node) {
 	} else {
 		l.bounded.Store(node.Name, true)
 	}
-	l.st.SetNodeLifetime(node.Name, lt)
+	l.st.Feed().SetNodeLifetime(node.Name, lt)
 }
 
 // resync records again the lifetime of every node of class name (every

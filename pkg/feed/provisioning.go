@@ -52,7 +52,7 @@ func (f *checkFeed) set(ctx context.Context, ac *multislicev1alpha1.AdmissionChe
 	if !ours {
 		c = nil
 	}
-	f.feed.act(ctx, f.feed.state.SetAdmissionCheck(ac.Name, c))
+	f.feed.act(ctx, f.feed.state.Feed().SetAdmissionCheck(ac.Name, c))
 }
 
 // startCheckFeed feeds AdmissionChecks and ProvisioningRequestConfigs,
@@ -69,7 +69,7 @@ func (f *Feed) startCheckFeed(ctx context.Context) ([]toolscache.InformerSynced,
 				obj = tomb.Obj
 			}
 			if ac, ok := obj.(*multislicev1alpha1.AdmissionCheck); ok {
-				f.act(ctx, f.state.SetAdmissionCheck(ac.Name, nil))
+				f.act(ctx, f.state.Feed().SetAdmissionCheck(ac.Name, nil))
 			}
 		},
 	})

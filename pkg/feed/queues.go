@@ -43,8 +43,10 @@ func (f *Feed) startQueueInformers(ctx context.Context) (toolscache.InformerSync
 		return err
 	}
 	if err := feed(feedInformer(ctx, f, v1.ResourceFlavors().Informer(),
-		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.SetFlavor(queuemodel.Flavor(rf)) },
-		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.DeleteFlavor(rf.Name) })); err != nil {
+		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions {
+			return st.Feed().SetFlavor(queuemodel.Flavor(rf))
+		},
+		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.Feed().DeleteFlavor(rf.Name) })); err != nil {
 		return nil, err
 	}
 	if err := feed(feedInformer(ctx, f, v1.ClusterQueues().Informer(),
@@ -53,30 +55,30 @@ func (f *Feed) startQueueInformers(ctx context.Context) (toolscache.InformerSync
 			if err != nil {
 				logger.Error(err, "Ignoring an invalid ClusterQueue", "clusterQueue", cq.Name)
 				f.warn(&corev1.ObjectReference{Kind: "ClusterQueue", APIVersion: multislicev1alpha1.SchemeGroupVersion.String(), Name: cq.Name, UID: cq.UID}, "InvalidClusterQueue", err.Error())
-				return st.DeleteClusterQueue(cq.Name)
+				return st.Feed().DeleteClusterQueue(cq.Name)
 			}
-			return st.SetClusterQueue(m)
+			return st.Feed().SetClusterQueue(m)
 		},
-		func(cq *multislicev1alpha1.ClusterQueue) state.Actions { return st.DeleteClusterQueue(cq.Name) })); err != nil {
+		func(cq *multislicev1alpha1.ClusterQueue) state.Actions { return st.Feed().DeleteClusterQueue(cq.Name) })); err != nil {
 		return nil, err
 	}
 	if err := feed(feedInformer(ctx, f, v1.LocalQueues().Informer(),
 		func(lq *multislicev1alpha1.LocalQueue) state.Actions {
-			acts := st.SetLocalQueue(queuemodel.LocalQueue(lq))
+			acts := st.Feed().SetLocalQueue(queuemodel.LocalQueue(lq))
 			if f.hooks.LocalQueueSet != nil {
 				f.hooks.LocalQueueSet(lq.Namespace, lq.Name)
 			}
 			return acts
 		},
 		func(lq *multislicev1alpha1.LocalQueue) state.Actions {
-			return st.DeleteLocalQueue(lq.Namespace, lq.Name)
+			return st.Feed().DeleteLocalQueue(lq.Namespace, lq.Name)
 		})); err != nil {
 		return nil, err
 	}
 	nsInformer := f.informers.kube.Core().V1().Namespaces().Informer()
 	if err := feed(feedInformer(ctx, f, nsInformer,
-		func(ns *corev1.Namespace) state.Actions { return st.SetNamespace(ns.Name, ns.Labels) },
-		func(ns *corev1.Namespace) state.Actions { return st.DeleteNamespace(ns.Name) })); err != nil {
+		func(ns *corev1.Namespace) state.Actions { return st.Feed().SetNamespace(ns.Name, ns.Labels) },
+		func(ns *corev1.Namespace) state.Actions { return st.Feed().DeleteNamespace(ns.Name) })); err != nil {
 		return nil, err
 	}
 	workloads := v1.Workloads().Informer()

@@ -17,5 +17,5 @@ func (f *Feed) feedRecordedAdmission(wl *multislicev1alpha1.Workload, gone bool)
 	if gone {
 		rec = nil
 	}
-	return f.state.SetRecordedAdmission(key, rec)
+	return f.state.Feed().SetRecordedAdmission(key, rec)
 }

@@ -114,14 +114,14 @@ func (f *Feed) discover(ctx context.Context, disc discovery.DiscoveryInterface, 
 			if !toolscache.WaitForCacheSync(ctx.Done(), hasSynced) {
 				return
 			}
-			f.act(ctx, f.state.SetAPI(api.source, state.APIServed))
+			f.act(ctx, f.state.Feed().SetAPI(api.source, state.APIServed))
 			if api.served != nil {
 				api.served()
 			}
 			logger.Info("Watching workloads", "api", api.groupVersion, "resource", api.resource)
 			return
 		default:
-			f.act(ctx, f.state.SetAPI(api.source, state.APINotServed))
+			f.act(ctx, f.state.Feed().SetAPI(api.source, state.APINotServed))
 			if !warned {
 				logger.Info("Workload API not served; its pods are scheduled as plain pods until it is", "api", api.groupVersion, "resource", api.resource)
 				warned = true
@@ -181,7 +181,7 @@ func (f *Feed) feedSource(ctx context.Context, informer toolscache.SharedIndexIn
 		if d.err != nil {
 			f.warn(&d.ref, "InvalidWorkload", d.err.Error())
 		}
-		f.act(ctx, f.state.UpsertSource(d.key, d.w, d.err, d.ref))
+		f.act(ctx, f.state.Feed().UpsertSource(d.key, d.w, d.err, d.ref))
 	}
 	return informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
 		AddFunc:    upsert,
@@ -191,7 +191,7 @@ func (f *Feed) feedSource(ctx context.Context, informer toolscache.SharedIndexIn
 				obj = tomb.Obj
 			}
 			if d, ok := derive(obj); ok {
-				f.act(ctx, f.state.DeleteSource(d.key))
+				f.act(ctx, f.state.Feed().DeleteSource(d.key))
 			}
 		},
 	})

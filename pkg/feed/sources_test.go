@@ -105,7 +105,7 @@ func TestDiscoveryLooksAgainWhenPoked(t *testing.T) {
 	go rt.discover(ctx, disc, api)
 
 	if err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
-		return st.API(workload.SourceJobSet) == state.APINotServed, nil
+		return st.Reports().API(workload.SourceJobSet) == state.APINotServed, nil
 	}); err != nil {
 		t.Fatalf("the API was never found not served: %v", err)
 	}
@@ -117,7 +117,7 @@ func TestDiscoveryLooksAgainWhenPoked(t *testing.T) {
 		t.Fatalf("a poke did not make the loop look again (it polls once an hour)")
 	}
 	if err := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
-		return st.API(workload.SourceJobSet) == state.APIServed, nil
+		return st.Reports().API(workload.SourceJobSet) == state.APIServed, nil
 	}); err != nil {
 		t.Fatalf("the API was not recorded as served: %v", err)
 	}

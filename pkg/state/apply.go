@@ -90,11 +90,11 @@ func (s *State) Apply(d Decision) Applied {
 		}
 	}
 	if d.CheckQuota != nil {
-		out.Refused = s.reserveCheckQuotaLocked(d.Key, d.CheckQuota)
+		out.Refused = s.applier.reserveCheckQuotaLocked(d.Key, d.CheckQuota)
 	}
 	failed := d.Failed
 	if d.Reserve != nil {
-		id, acts, err := s.commitLocked(d.Reserve, d.PermitTimeout)
+		id, acts, err := s.applier.commitLocked(d.Reserve, d.PermitTimeout)
 		out.Actions.merge(acts)
 		if err != nil {
 			out.Refused = err
@@ -104,11 +104,11 @@ func (s *State) Apply(d Decision) Applied {
 		}
 	}
 	if failed != nil {
-		s.planFailedLocked(d.Pod, d.Generation, failed)
+		s.applier.planFailedLocked(d.Pod, d.Generation, failed)
 	}
-	s.applyClaimsLocked(d, &out)
+	s.applier.applyClaimsLocked(d, &out)
 	if d.Rejected != nil {
-		out.Actions.merge(s.applyRejectionLocked(d.Pod, d.Rejected))
+		out.Actions.merge(s.applier.applyRejectionLocked(d.Pod, d.Rejected))
 	}
 	return out
 }

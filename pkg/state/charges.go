@@ -30,23 +30,25 @@ type QuotaDecision struct {
 
 // quotaDecisionLocked prepares the quota part of w's plan (nil when w is
 // not quota-managed or already admitted).
-func (s *State) quotaDecisionLocked(w *Workload) *QuotaDecision {
-	if !s.awaitingAdmissionLocked(w) {
+func (cp copier) quotaDecisionLocked(w *Workload) *QuotaDecision {
+	s := cp.s
+	if !s.queues.awaitingAdmissionLocked(w) {
 		return nil
 	}
-	if p := s.queueAPIProblemLocked(); p != nil {
+	if p := s.queues.queueAPIProblemLocked(); p != nil {
 		return &QuotaDecision{Problem: p}
 	}
-	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	cq, p := s.book.Resolve(w.key.Namespace, s.queues.queueNameLocked(w))
 	if p != nil {
 		return &QuotaDecision{Problem: p}
 	}
-	return &QuotaDecision{ClusterQueue: cq, View: s.book.View(), Needs: s.needsLocked(w)}
+	return &QuotaDecision{ClusterQueue: cq, View: s.book.View(), Needs: s.queues.needsLocked(w)}
 }
 
 // chargeLocked admits w with c, if the quota it was decided on is still
 // there.
-func (s *State) chargeLocked(w *Workload, c *quota.Charge) error {
+func (ap applier) chargeLocked(w *Workload, c *quota.Charge) error {
+	s := ap.s
 	cq := s.book.ClusterQueue(c.ClusterQueue)
 	if cq == nil {
 		return fmt.Errorf("ClusterQueue %s was deleted meanwhile", c.ClusterQueue)
@@ -58,7 +60,7 @@ func (s *State) chargeLocked(w *Workload, c *quota.Charge) error {
 		}
 	}
 	s.book.Charge(w.key, c)
-	s.trackQueuedLocked(w)
+	s.queues.trackQueuedLocked(w)
 	w.quotaSince.Store(0)
 	w.queueProblem.Store(nil)
 	return nil
@@ -85,7 +87,7 @@ func (s *State) settleQuotaLocked(w *Workload) Actions {
 		return Actions{}
 	}
 	c := s.book.Release(w.key)
-	s.trackQueuedLocked(w)
+	s.queues.trackQueuedLocked(w)
 	s.bumpLocked()
 	return Actions{Wake: []string{c.ClusterQueue}}
 }
@@ -114,12 +116,12 @@ func (s *State) holdsQuotaLocked(w *Workload) bool {
 // RunningCharges copy, ChargeRunning applies). A workload whose queue
 // cannot be resolved yet is reported once it can (queuesChangedLocked).
 func (s *State) rechargeLocked(w *Workload, acts *Actions) bool {
-	if w.model == nil || !s.awaitingAdmissionLocked(w) || w.onNodes() == 0 {
+	if w.model == nil || !s.queues.awaitingAdmissionLocked(w) || w.onNodes() == 0 {
 		return false
 	}
 	c := s.recorded.chargeFor(w.key, w.model.UID)
 	if c == nil {
-		if _, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w)); p == nil {
+		if _, p := s.book.Resolve(w.key.Namespace, s.queues.queueNameLocked(w)); p == nil {
 			acts.Uncharged = append(acts.Uncharged, w.key)
 		}
 		return false
@@ -128,7 +130,7 @@ func (s *State) rechargeLocked(w *Workload, acts *Actions) bool {
 	// flavors it was admitted with, whatever the queue objects say now.
 	s.book.Charge(w.key, c)
 	w.markRan()
-	s.trackQueuedLocked(w)
+	s.queues.trackQueuedLocked(w)
 	return true
 }
 
@@ -179,7 +181,8 @@ type RunningCharge struct {
 // reads; those that are not such workloads, or whose queue cannot be
 // resolved, are left out. It takes the write lock: the needs it reads are
 // a refreshed cache.
-func (s *State) RunningCharges(keys []workload.Key) []RunningCharge {
+func (up Upkeep) RunningCharges(keys []workload.Key) []RunningCharge {
+	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if keys == nil {
@@ -187,25 +190,26 @@ func (s *State) RunningCharges(keys []workload.Key) []RunningCharge {
 	}
 	var out []RunningCharge
 	for _, k := range keys {
-		if rc, ok := s.runningChargeLocked(k); ok {
+		if rc, ok := s.Upkeep().runningChargeLocked(k); ok {
 			out = append(out, rc)
 		}
 	}
 	return out
 }
 
-func (s *State) runningChargeLocked(key workload.Key) (RunningCharge, bool) {
+func (up Upkeep) runningChargeLocked(key workload.Key) (RunningCharge, bool) {
+	s := up.s
 	w := s.workloads[key]
-	if w == nil || w.model == nil || !s.awaitingAdmissionLocked(w) || w.onNodes() == 0 ||
+	if w == nil || w.model == nil || !s.queues.awaitingAdmissionLocked(w) || w.onNodes() == 0 ||
 		s.recorded.chargeFor(w.key, w.model.UID) != nil {
 		return RunningCharge{}, false
 	}
-	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	cq, p := s.book.Resolve(w.key.Namespace, s.queues.queueNameLocked(w))
 	if p != nil {
 		return RunningCharge{}, false
 	}
 	rc := RunningCharge{Key: key, UID: w.model.UID, ClusterQueue: cq, View: s.book.View(),
-		Needs: slices.Clone(s.needsLocked(w)), NodeLabels: map[int]map[string]string{}}
+		Needs: slices.Clone(s.queues.needsLocked(w)), NodeLabels: map[int]map[string]string{}}
 	// Of a slice's nodes, the first by name stands for all: a slice's pods
 	// share a flavor, and the same node is read again to validate.
 	chosen := map[int]string{}
@@ -228,10 +232,11 @@ func (s *State) runningChargeLocked(key workload.Key) (RunningCharge, bool) {
 // meanwhile, is no longer running, its queue resolves elsewhere, or its
 // pods run on nodes labelled otherwise. The caller copies and decides
 // again on an error.
-func (s *State) ChargeRunning(rc RunningCharge, c *quota.Charge) error {
+func (up Upkeep) ChargeRunning(rc RunningCharge, c *quota.Charge) error {
+	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now, ok := s.runningChargeLocked(rc.Key)
+	now, ok := s.Upkeep().runningChargeLocked(rc.Key)
 	switch {
 	case !ok || now.UID != rc.UID:
 		return fmt.Errorf("%s is no longer running uncharged", rc.Key)
@@ -243,7 +248,7 @@ func (s *State) ChargeRunning(rc RunningCharge, c *quota.Charge) error {
 	w := s.workloads[rc.Key]
 	s.book.Charge(w.key, c)
 	w.markRan()
-	s.trackQueuedLocked(w)
+	s.queues.trackQueuedLocked(w)
 	// Decisions taken on the quota before this charge are stale.
 	s.bumpLocked()
 	return nil
@@ -253,7 +258,8 @@ func (s *State) ChargeRunning(rc RunningCharge, c *quota.Charge) error {
 // not charged yet: what the queues could not account for before (a
 // missing flavor or LocalQueue, the queue API not served) is accounted
 // for before anything else is admitted.
-func (s *State) rechargeAllLocked(acts *Actions) {
+func (fd Feed) rechargeAllLocked(acts *Actions) {
+	s := fd.s
 	for _, w := range s.workloads {
 		s.rechargeLocked(w, acts)
 	}

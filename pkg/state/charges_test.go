@@ -26,10 +26,10 @@ func TestRunningWorkloadChargedOnlyByTheLeadersDecision(t *testing.T) {
 		t.Fatal(err)
 	}
 	// As a standby's informers deliver it: nothing acts on what it reports.
-	acts := f.s.UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
+	acts := f.s.Feed().UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
 	var uncharged []workload.Key
 	for _, p := range builders.MembersOn(js, "pool-1-node-0", "pool-1-node-1") {
-		uncharged = append(uncharged, f.s.UpsertPod(p).Uncharged...)
+		uncharged = append(uncharged, f.s.Feed().UpsertPod(p).Uncharged...)
 	}
 	uncharged = append(uncharged, acts.Uncharged...)
 	if got := tpuCharged(f, "running"); got != 0 {
@@ -38,7 +38,7 @@ func TestRunningWorkloadChargedOnlyByTheLeadersDecision(t *testing.T) {
 	if !slices.Contains(uncharged, jsKey("running")) {
 		t.Fatalf("the running workload was not reported uncharged (reported %v)", uncharged)
 	}
-	all := f.s.RunningCharges(nil)
+	all := f.s.Upkeep().RunningCharges(nil)
 	if len(all) != 1 || all[0].Key != jsKey("running") {
 		t.Fatalf("RunningCharges(nil) = %+v, want the running workload's", all)
 	}
@@ -46,12 +46,12 @@ func TestRunningWorkloadChargedOnlyByTheLeadersDecision(t *testing.T) {
 	// The queue changes between the copy and the write: refused.
 	rc := all[0]
 	decided := admission.ForcedCharge(rc)
-	f.s.SetClusterQueue(&quota.ClusterQueue{
+	f.s.Feed().SetClusterQueue(&quota.ClusterQueue{
 		Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
 		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
 		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: 16000}},
 	})
-	if err := f.s.ChargeRunning(rc, decided); err == nil {
+	if err := f.s.Upkeep().ChargeRunning(rc, decided); err == nil {
 		t.Fatal("a charge decided before the queue changed was applied")
 	}
 	if got := tpuCharged(f, "running"); got != 0 {
@@ -65,13 +65,13 @@ func TestRunningWorkloadChargedOnlyByTheLeadersDecision(t *testing.T) {
 	if got := tpuCharged(f, "running"); got != 8 {
 		t.Fatalf("charged %d chips, want 8 on its nodes' flavor", got)
 	}
-	if err := f.s.ChargeRunning(rc, decided); err == nil {
+	if err := f.s.Upkeep().ChargeRunning(rc, decided); err == nil {
 		t.Error("a second charge of a charged workload was applied")
 	}
-	if got := f.s.RunningCharges(nil); len(got) != 0 {
+	if got := f.s.Upkeep().RunningCharges(nil); len(got) != 0 {
 		t.Errorf("RunningCharges(nil) = %+v after the charge", got)
 	}
-	if got := f.s.RunningCharges([]workload.Key{jsKey("running")}); len(got) != 0 {
+	if got := f.s.Upkeep().RunningCharges([]workload.Key{jsKey("running")}); len(got) != 0 {
 		t.Errorf("a charged workload still has a RunningCharge: %+v", got)
 	}
 }
@@ -80,11 +80,11 @@ func TestRunningWorkloadChargedOnlyByTheLeadersDecision(t *testing.T) {
 // is refused: the flavor was chosen from the old labels.
 func TestForcedChargeRefusedWhenItsNodesChanged(t *testing.T) {
 	f := withQueue(newFixture(t, builders.V5ePools(4)...), 8, quota.BestEffortFIFO)
-	f.s.DeleteFlavor(v5eFlavor) // keeps it uncharged while it is fed
+	f.s.Feed().DeleteFlavor(v5eFlavor) // keeps it uncharged while it is fed
 	f.addRunning(queued("running", 1, 0), "pool-1-node-0", "pool-1-node-1")
-	f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+	f.s.Feed().SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
 		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}})
-	copies := f.s.RunningCharges([]workload.Key{jsKey("running")})
+	copies := f.s.Upkeep().RunningCharges([]workload.Key{jsKey("running")})
 	if len(copies) != 1 {
 		t.Fatalf("RunningCharges = %+v, want the running workload's", copies)
 	}
@@ -93,10 +93,10 @@ func TestForcedChargeRefusedWhenItsNodesChanged(t *testing.T) {
 		if n.Name == "pool-1-node-0" {
 			n = n.DeepCopy()
 			n.Labels["relabelled"] = "yes"
-			f.s.UpsertNode(n)
+			f.s.Feed().UpsertNode(n)
 		}
 	}
-	if err := f.s.ChargeRunning(rc, admission.ForcedCharge(rc)); err == nil {
+	if err := f.s.Upkeep().ChargeRunning(rc, admission.ForcedCharge(rc)); err == nil {
 		t.Fatal("a charge decided on the old labels of its nodes was applied")
 	}
 	controllers.ChargeAllRunning(f.s)

@@ -111,7 +111,8 @@ func (x *provisioningChecks) forClusterQueue(cq *quota.ClusterQueue) (*provision
 // SetAdmissionCheck records a provisioning admission check (nil c: the
 // check is not ours, or was deleted). Workloads of queues that list it are
 // looked at again.
-func (s *State) SetAdmissionCheck(name string, c *provisioning.Check) Actions {
+func (fd Feed) SetAdmissionCheck(name string, c *provisioning.Check) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.checks.set(name, c)
@@ -121,17 +122,19 @@ func (s *State) SetAdmissionCheck(name string, c *provisioning.Check) Actions {
 
 // checkOfLocked returns the provisioning check w must pass (nil: none),
 // or why it cannot be used.
-func (s *State) checkOfLocked(w *Workload) (*provisioning.Check, string) {
-	queue := s.queueNameLocked(w)
+func (qs queues) checkOfLocked(w *Workload) (*provisioning.Check, string) {
+	s := qs.s
+	queue := s.queues.queueNameLocked(w)
 	if queue == "" {
 		return nil, ""
 	}
-	return s.queueCheckLocked(w.key.Namespace, queue)
+	return s.queues.queueCheckLocked(w.key.Namespace, queue)
 }
 
 // queueCheckLocked is the provisioning check of LocalQueue namespace/queue
 // (nil: none), or why the queue's checks cannot be run.
-func (s *State) queueCheckLocked(namespace, queue string) (*provisioning.Check, string) {
+func (qs queues) queueCheckLocked(namespace, queue string) (*provisioning.Check, string) {
+	s := qs.s
 	cq, p := s.book.Resolve(namespace, queue)
 	if p != nil {
 		return nil, ""
@@ -142,10 +145,11 @@ func (s *State) queueCheckLocked(namespace, queue string) (*provisioning.Check, 
 // QueueCheck is the provisioning check a workload queued in LocalQueue
 // namespace/queue passes before it is placed (nil: none, or none this
 // scheduler can run). The caller must not modify it.
-func (s *State) QueueCheck(namespace, queue string) *provisioning.Check {
+func (rp Reports) QueueCheck(namespace, queue string) *provisioning.Check {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if c, problem := s.queueCheckLocked(namespace, queue); problem == "" {
+	if c, problem := s.queues.queueCheckLocked(namespace, queue); problem == "" {
 		return c
 	}
 	return nil
@@ -162,7 +166,8 @@ type checkWait struct {
 
 // checkGateLocked says why w's head must wait for its provisioning check,
 // or for the request it consumes, before it plans (nil: it need not).
-func (s *State) checkGateLocked(w *Workload) *checkWait {
+func (cp copier) checkGateLocked(w *Workload) *checkWait {
+	s := cp.s
 	if w.ending {
 		// Its owner is being suspended: no new capacity for it.
 		return &checkWait{reason: "MaximumRunDurationExceeded", message: fmt.Sprintf("%s ran for its maximum run duration; it is not admitted again", w.key)}
@@ -170,7 +175,7 @@ func (s *State) checkGateLocked(w *Workload) *checkWait {
 	if c := w.model.Consumes; c != nil {
 		return consumerGate(w.key, c)
 	}
-	c, problem := s.checkOfLocked(w)
+	c, problem := s.queues.checkOfLocked(w)
 	if problem != "" {
 		return &checkWait{reason: "AdmissionCheckNotReady", message: problem, needsAction: true}
 	}
@@ -216,8 +221,9 @@ type CheckRound struct {
 // checkRoundLocked gathers what reserving quota for w's provisioning
 // check reads (nil: w needs no such step, it plans as usual). w is a
 // complete gang that holds no reservation and does not run whole.
-func (s *State) checkRoundLocked(w *Workload) *CheckRound {
-	c, problem := s.checkOfLocked(w)
+func (cp copier) checkRoundLocked(w *Workload) *CheckRound {
+	s := cp.s
+	c, problem := s.queues.checkOfLocked(w)
 	if c == nil {
 		if problem != "" {
 			return &CheckRound{Message: problem, Problem: &quota.Problem{Reason: "AdmissionCheckNotReady", Message: problem}}
@@ -231,16 +237,16 @@ func (s *State) checkRoundLocked(w *Workload) *CheckRound {
 	if t := w.check; t != nil && t.check == c.Name && t.phase == checkReady {
 		return nil
 	}
-	if s.checkRestorePendingLocked(w) {
+	if s.copier.checkRestorePendingLocked(w) {
 		// The leader before this one reserved its quota and requested its
 		// capacity: resumed from the API (RestoreCheck), not done again.
 		return &CheckRound{Message: fmt.Sprintf("resuming the provisioning check of %s from its Workload object", w.key)}
 	}
-	if !s.awaitingAdmissionLocked(w) {
+	if !s.queues.awaitingAdmissionLocked(w) {
 		// Charged already: the request is under way.
 		return &CheckRound{Message: fmt.Sprintf("waiting for the provisioning of %s", w.key)}
 	}
-	q := s.quotaDecisionLocked(w)
+	q := s.copier.quotaDecisionLocked(w)
 	if q.Problem != nil {
 		return &CheckRound{Message: q.Problem.Message, Problem: q.Problem}
 	}
@@ -269,21 +275,22 @@ type CheckReservation struct {
 // created. It refuses what moved under the decision: the workload gone or
 // admitted, its check changed or another attempt started meanwhile, or
 // the quota taken.
-func (s *State) reserveCheckQuotaLocked(key workload.Key, cr *CheckReservation) error {
+func (ap applier) reserveCheckQuotaLocked(key workload.Key, cr *CheckReservation) error {
+	s := ap.s
 	w := s.workloads[key]
 	if w == nil || w.model == nil {
 		return fmt.Errorf("%s is gone", key)
 	}
-	if !s.awaitingAdmissionLocked(w) {
+	if !s.queues.awaitingAdmissionLocked(w) {
 		return fmt.Errorf("%s was admitted meanwhile", key)
 	}
-	if c, _ := s.checkOfLocked(w); c == nil || c.Name != cr.Check {
+	if c, _ := s.queues.checkOfLocked(w); c == nil || c.Name != cr.Check {
 		return fmt.Errorf("the admission check of %s changed meanwhile", key)
 	}
 	if nextAttempt(w.check, cr.Check) != cr.Attempt {
 		return fmt.Errorf("the provisioning check of %s moved on meanwhile", key)
 	}
-	if err := s.chargeLocked(w, cr.Charge); err != nil {
+	if err := s.applier.chargeLocked(w, cr.Charge); err != nil {
 		return err
 	}
 	t := &checkTrack{check: cr.Check, attempt: cr.Attempt, phase: checkRequesting, since: s.opts.Clock.Now(), message: "quota reserved; the request is being created", told: true}
@@ -306,7 +313,7 @@ type CheckReport struct {
 	Since   time.Time
 }
 
-func (s *State) checkReportLocked(w *Workload) *CheckReport {
+func (rp Reports) checkReportLocked(w *Workload) *CheckReport {
 	t := w.check
 	if t == nil {
 		return nil
@@ -316,7 +323,8 @@ func (s *State) checkReportLocked(w *Workload) *CheckReport {
 
 // PendingMembers lists the live members of key this scheduler still has to
 // place.
-func (s *State) PendingMembers(key workload.Key) []PodRef {
+func (rp Reports) PendingMembers(key workload.Key) []PodRef {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if w := s.workloads[key]; w != nil {
@@ -326,7 +334,8 @@ func (s *State) PendingMembers(key workload.Key) []PodRef {
 }
 
 // headRefsLocked is w's head, to activate when its check lets it plan.
-func (s *State) headRefsLocked(w *Workload) []PodRef {
+func (up Upkeep) headRefsLocked(w *Workload) []PodRef {
+	s := up.s
 	if h := s.headLocked(w); h != nil {
 		return []PodRef{*h}
 	}
@@ -335,7 +344,7 @@ func (s *State) headRefsLocked(w *Workload) []PodRef {
 
 // provisionedSelectorLocked is the node selector of the capacity
 // provisioned for w (nil: none).
-func (s *State) provisionedSelectorLocked(w *Workload) provisioning.Selector {
+func (cp copier) provisionedSelectorLocked(w *Workload) provisioning.Selector {
 	if t := w.check; t != nil && t.phase == checkReady {
 		return t.nodeSelector
 	}

@@ -23,12 +23,12 @@ const checkName = "dws-prov"
 // retried once after 1 minute.
 func withCheck(f *fixture, chips int64) *fixture {
 	withQueue(f, chips, quota.BestEffortFIFO)
-	f.s.SetClusterQueue(&quota.ClusterQueue{
+	f.s.Feed().SetClusterQueue(&quota.ClusterQueue{
 		Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000, AdmissionChecks: []string{checkName},
 		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
 		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}},
 	})
-	f.s.SetAdmissionCheck(checkName, &provisioning.Check{Name: checkName, Class: wellknown.QueuedProvisioningClass,
+	f.s.Feed().SetAdmissionCheck(checkName, &provisioning.Check{Name: checkName, Class: wellknown.QueuedProvisioningClass,
 		Parameters: map[string]string{wellknown.MaxRunDurationSecondsParameter: "3600"},
 		Retry:      provisioning.Retry{Limit: 1, Base: time.Minute, Max: time.Hour}})
 	return f
@@ -69,7 +69,7 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if _, ok := f.reservationOf(jsKey("js"), h); ok {
 		t.Fatal("a quota-only reservation placed nodes")
 	}
-	if cq := f.s.QueueReport().ClusterQueues["cluster-queue"]; cq.Reserving != 1 || cq.Admitted != 0 {
+	if cq := f.s.Reports().QueueReport().ClusterQueues["cluster-queue"]; cq.Reserving != 1 || cq.Admitted != 0 {
 		t.Errorf("while provisioning, the ClusterQueue reports %d reserving, %d admitted; want 1, 0", cq.Reserving, cq.Admitted)
 	}
 	// Pods wait, gated, while the request is not provisioned.
@@ -77,27 +77,27 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if v := f.admit(h); !v.Wait || v.QueueReason != "WaitingForProvisioning" || !v.QueueReasonTold {
 		t.Fatalf("Admit while provisioning = %+v, want WaitingForProvisioning, told", v)
 	}
-	tasks := f.s.ProvisioningTasks()
+	tasks := f.s.Upkeep().ProvisioningTasks()
 	if len(tasks) != 1 || tasks[0].Request != "jobset-js-dws-prov-1" || tasks[0].Attempt != 1 || len(tasks[0].Slices) != 2 {
 		t.Fatalf("tasks = %+v", tasks)
 	}
 	// The status writer creates the Workload object that will own the
 	// request from this report, the one QueueReport gives it.
-	waiting := f.s.CheckWaitingReports()
+	waiting := f.s.Reports().CheckWaitingReports()
 	if len(waiting) != 1 || waiting[0].Key != jsKey("js") || waiting[0].Check == nil || waiting[0].Check.State != "Pending" || waiting[0].Charge == nil {
 		t.Fatalf("CheckWaitingReports = %+v, want js's, pending, with its charge", waiting)
 	}
-	for _, r := range f.s.QueueReport().Workloads {
+	for _, r := range f.s.Reports().QueueReport().Workloads {
 		if r.Key == jsKey("js") && (r.ClusterQueue != waiting[0].ClusterQueue || r.Queue != waiting[0].Queue || r.Ref != waiting[0].Ref) {
 			t.Errorf("CheckWaitingReports says %+v, QueueReport %+v", waiting[0], r)
 		}
 	}
 	// Each new reason for the wait activates the head, whose pods the
 	// gate then holds again with it; the same reason does not.
-	if acts := f.s.ProvisioningCreated(jsKey("js"), 1); len(acts.Activate) != 1 {
+	if acts := f.s.Upkeep().ProvisioningCreated(jsKey("js"), 1); len(acts.Activate) != 1 {
 		t.Fatalf("request created: activates %v, want the head", acts.Activate)
 	}
-	if acts := f.s.ProvisioningCreated(jsKey("js"), 1); len(acts.Activate) != 0 {
+	if acts := f.s.Upkeep().ProvisioningCreated(jsKey("js"), 1); len(acts.Activate) != 0 {
 		t.Fatalf("request created twice: activates %v", acts.Activate)
 	}
 	// The ProvisioningRequested event tells of the request, and a request
@@ -106,7 +106,7 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 		t.Fatalf("after the request is created, the head's wait = %+v, want it told", v)
 	}
 	notAccepted := state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Pending, Message: provisioning.NotAccepted}
-	if acts, _ := f.s.ObserveProvisioning(notAccepted); len(acts.Activate) != 1 {
+	if acts, _ := f.s.Upkeep().ObserveProvisioning(notAccepted); len(acts.Activate) != 1 {
 		t.Fatalf("not accepted yet: activates %v, want the head", acts.Activate)
 	}
 	if v := admission.Admit(f.s, h); !v.Wait || !strings.Contains(v.Message, provisioning.NotAccepted) || !v.QueueReasonTold {
@@ -115,14 +115,14 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	if out := admission.PreEnqueue(f.s, h, time.Minute); out.Pass || out.Event.Reason != "" || out.Hold.Reason != state.ReasonWaitingForProvisioning {
 		t.Fatalf("PreEnqueue = %+v, want the head held for its request, with no event", out)
 	}
-	if len(f.s.ProvisioningTasks()) != 0 {
+	if len(f.s.Upkeep().ProvisioningTasks()) != 0 {
 		t.Fatal("a created request is a task again")
 	}
 	accepted := state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Pending, Message: "accepted by the provisioner"}
-	if acts, _ := f.s.ObserveProvisioning(accepted); len(acts.Activate) != 1 {
+	if acts, _ := f.s.Upkeep().ObserveProvisioning(accepted); len(acts.Activate) != 1 {
 		t.Fatalf("accepted: activates %v, want the head", acts.Activate)
 	}
-	if acts, _ := f.s.ObserveProvisioning(accepted); len(acts.Activate) != 0 {
+	if acts, _ := f.s.Upkeep().ObserveProvisioning(accepted); len(acts.Activate) != 0 {
 		t.Fatalf("accepted again: activates %v", acts.Activate)
 	}
 	// The provisioner's word is new: the gate records it as an event.
@@ -137,19 +137,19 @@ func TestProvisioningCheckReservesQuotaThenPlacesOnProvisioned(t *testing.T) {
 	}
 	// Nothing settles the quota away while the capacity is provisioned.
 	f.clock.Step(5 * time.Minute)
-	f.s.Expire()
+	f.s.Upkeep().Expire()
 	if tpuCharged(f, "js") != 16 {
 		t.Fatal("the held quota was released while provisioning")
 	}
-	acts, evict := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	acts, evict := f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
 	if len(evict) != 0 || len(acts.Activate) == 0 {
 		t.Fatalf("Provisioned: acts %+v, evict %v", acts, evict)
 	}
-	if waiting := f.s.CheckWaitingReports(); len(waiting) != 0 {
+	if waiting := f.s.Reports().CheckWaitingReports(); len(waiting) != 0 {
 		t.Errorf("once provisioned, CheckWaitingReports = %+v, want none", waiting)
 	}
 	admits(t, f, pods, true, "")
-	if cq := f.s.QueueReport().ClusterQueues["cluster-queue"]; cq.Reserving != 1 || cq.Admitted != 1 {
+	if cq := f.s.Reports().QueueReport().ClusterQueues["cluster-queue"]; cq.Reserving != 1 || cq.Admitted != 1 {
 		t.Errorf("once provisioned, the ClusterQueue reports %d reserving, %d admitted; want 1, 1", cq.Reserving, cq.Admitted)
 	}
 	if k := f.snapshot(jsKey("js")).AtomicKey; k != wellknown.ZoneLabel {
@@ -174,8 +174,8 @@ func TestProvisioningFailureRetriesThenRejects(t *testing.T) {
 	pods := f.addGang(queued("js", 1, 0))
 	h := head(t, f, pods)
 	reserveForCheck(t, f, h)
-	f.s.ProvisioningCreated(jsKey("js"), 1)
-	acts, _ := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Failed, Message: "no capacity"})
+	f.s.Upkeep().ProvisioningCreated(jsKey("js"), 1)
+	acts, _ := f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Failed, Message: "no capacity"})
 	if tpuCharged(f, "js") != 0 {
 		t.Fatal("a failed request kept its quota")
 	}
@@ -186,7 +186,7 @@ func TestProvisioningFailureRetriesThenRejects(t *testing.T) {
 		t.Fatalf("Admit in backoff = %+v", v)
 	}
 	f.clock.Step(time.Minute)
-	if acts := f.s.Expire(); len(acts.Activate) == 0 {
+	if acts := f.s.Upkeep().Expire(); len(acts.Activate) == 0 {
 		t.Fatal("the end of the backoff activated nothing")
 	}
 	admits(t, f, pods, true, "")
@@ -194,17 +194,17 @@ func TestProvisioningFailureRetriesThenRejects(t *testing.T) {
 		t.Fatalf("retry %q is not attempt 2", msg)
 	}
 	// A stale update of attempt 1 changes nothing.
-	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
+	f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned})
 	if v := f.admit(h); !v.Wait {
 		t.Fatal("attempt 1's update let attempt 2 through")
 	}
-	f.s.ProvisioningCreated(jsKey("js"), 2)
-	acts, _ = f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 2, Outcome: provisioning.BookingExpired, Message: "not used in time"})
+	f.s.Upkeep().ProvisioningCreated(jsKey("js"), 2)
+	acts, _ = f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 2, Outcome: provisioning.BookingExpired, Message: "not used in time"})
 	if len(acts.Events) != 1 || acts.Events[0].Reason != "ProvisioningRejected" {
 		t.Fatalf("events %+v", acts.Events)
 	}
 	f.clock.Step(time.Hour)
-	f.s.Expire()
+	f.s.Upkeep().Expire()
 	if v := f.admit(h); !v.Wait || v.QueueReason != "ProvisioningRejected" || !strings.Contains(v.Message, "no retries left") {
 		t.Fatalf("Admit once rejected = %+v", v)
 	}
@@ -217,10 +217,10 @@ func TestCapacityRevokedEvictsWholeAndRequeues(t *testing.T) {
 	f.commit(jsKey("js"))
 	placeAll(f, pods)
 	// BookingExpired once placed is the autoscaler's normal bookkeeping.
-	if acts, evict := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.BookingExpired}); len(evict) != 0 || !acts.Empty() {
+	if acts, evict := f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.BookingExpired}); len(evict) != 0 || !acts.Empty() {
 		t.Fatalf("BookingExpired after placement acted: %+v %v", acts, evict)
 	}
-	acts, evict := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.CapacityRevoked, Message: "VMs reclaimed"})
+	acts, evict := f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.CapacityRevoked, Message: "VMs reclaimed"})
 	if len(evict) != len(pods) || len(acts.Events) != 1 || acts.Events[0].Reason != "CapacityRevoked" {
 		t.Fatalf("CapacityRevoked: evict %v, events %+v", evict, acts.Events)
 	}
@@ -228,17 +228,17 @@ func TestCapacityRevokedEvictsWholeAndRequeues(t *testing.T) {
 
 func TestMissingCheckKeepsTheWorkloadWaiting(t *testing.T) {
 	f := withCheck(newFixture(t, zonedPools()...), 24)
-	f.s.SetAdmissionCheck(checkName, nil)
+	f.s.Feed().SetAdmissionCheck(checkName, nil)
 	pods := f.addGang(queued("js", 1, 0))
 	v := f.admit(head(t, f, pods))
 	if !v.Wait || v.QueueReason != "AdmissionCheckNotReady" || !strings.Contains(v.Message, "AdmissionCheck dws-prov") {
 		t.Fatalf("Admit = %+v", v)
 	}
-	rep := f.s.QueueReport()
+	rep := f.s.Reports().QueueReport()
 	if len(rep.Workloads) != 1 || rep.Workloads[0].Problem == nil || rep.Workloads[0].Problem.Reason != "AdmissionCheckNotReady" {
 		t.Fatalf("the Workload does not say why it waits: %+v", rep.Workloads)
 	}
-	f.s.SetAdmissionCheck(checkName, &provisioning.Check{Name: checkName, Problem: "ProvisioningRequestConfig dws-config, named by AdmissionCheck dws-prov, not found"})
+	f.s.Feed().SetAdmissionCheck(checkName, &provisioning.Check{Name: checkName, Problem: "ProvisioningRequestConfig dws-config, named by AdmissionCheck dws-prov, not found"})
 	if v := f.admit(head(t, f, pods)); !v.Wait || !strings.Contains(v.Message, "dws-config") {
 		t.Fatalf("Admit = %+v", v)
 	}
@@ -251,18 +251,18 @@ func TestMaximumRunDurationEndsTheWorkload(t *testing.T) {
 	f.commit(jsKey("js"))
 	placeAll(f, pods)
 	f.clock.Step(59 * time.Minute)
-	if acts := f.s.Expire(); len(acts.Expired) != 0 {
+	if acts := f.s.Upkeep().Expire(); len(acts.Expired) != 0 {
 		t.Fatalf("expired early: %+v", acts.Expired)
 	}
 	f.clock.Step(time.Minute)
-	acts := f.s.Expire()
+	acts := f.s.Upkeep().Expire()
 	if len(acts.Expired) != 1 || acts.Expired[0].Limit != time.Hour || len(acts.Expired[0].Pods) != len(pods) {
 		t.Fatalf("Expired = %+v", acts.Expired)
 	}
 	if f.s.RunExpiredAt(jsKey("js")).IsZero() {
 		t.Error("the expiry was not recorded")
 	}
-	if acts := f.s.Expire(); len(acts.Expired) != 0 {
+	if acts := f.s.Upkeep().Expire(); len(acts.Expired) != 0 {
 		t.Fatal("expired twice")
 	}
 }
@@ -273,8 +273,8 @@ func provisioned(t *testing.T, f *fixture, js *jobsetv1alpha2.JobSet) []*corev1.
 	t.Helper()
 	pods := f.addGang(js)
 	reserveForCheck(t, f, head(t, f, pods))
-	f.s.ProvisioningCreated(jsKey(js.Name), 1)
-	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey(js.Name), Attempt: 1, Outcome: provisioning.Provisioned})
+	f.s.Upkeep().ProvisioningCreated(jsKey(js.Name), 1)
+	f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey(js.Name), Attempt: 1, Outcome: provisioning.Provisioned})
 	return pods
 }
 
@@ -304,7 +304,7 @@ func TestClusterQueueMaximumRunDuration(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := withQueue(newFixture(t, builders.V5ePools(2)...), 24, quota.BestEffortFIFO)
-			f.s.SetClusterQueue(&quota.ClusterQueue{
+			f.s.Feed().SetClusterQueue(&quota.ClusterQueue{
 				Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000, MaxRunDuration: 30 * time.Minute,
 				Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
 				Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: 24000}},
@@ -317,11 +317,11 @@ func TestClusterQueueMaximumRunDuration(t *testing.T) {
 			f.commit(jsKey("js"))
 			placeAll(f, pods)
 			f.clock.Step(tc.want - time.Second)
-			if acts := f.s.Expire(); len(acts.Expired) != 0 {
+			if acts := f.s.Upkeep().Expire(); len(acts.Expired) != 0 {
 				t.Fatalf("expired before %s", tc.want)
 			}
 			f.clock.Step(time.Second)
-			if acts := f.s.Expire(); len(acts.Expired) != 1 || acts.Expired[0].Limit != tc.want {
+			if acts := f.s.Upkeep().Expire(); len(acts.Expired) != 1 || acts.Expired[0].Limit != tc.want {
 				t.Fatalf("Expired = %+v, want one with limit %s", acts.Expired, tc.want)
 			}
 		})
@@ -334,8 +334,8 @@ func TestProvisionedNodeSelector(t *testing.T) {
 	f := withCheck(newFixture(t, zonedPools()...), 24)
 	pods := f.addGang(queued("js", 1, 0))
 	reserveForCheck(t, f, head(t, f, pods))
-	f.s.ProvisioningCreated(jsKey("js"), 1)
-	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned,
+	f.s.Upkeep().ProvisioningCreated(jsKey("js"), 1)
+	f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.Provisioned,
 		NodeSelector: provisioning.Selector{wellknown.NodePoolLabel: {"pool-1"}}})
 	if got := domains(f.mustPlan(jsKey("js"))); got[0] != "pool-1" {
 		t.Fatalf("placed on %v, want the provisioned pool-1 (pool-0 is free too)", got)
@@ -354,7 +354,7 @@ func TestRevocationAtTheEndOfTheRunEndsTheWorkload(t *testing.T) {
 	f.commit(jsKey("js"))
 	placeAll(f, pods)
 	f.clock.Step(59*time.Minute + 59*time.Second) // an hour after provisioning, a second before the deadline
-	acts, evict := f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.CapacityRevoked, Message: "maxRunDurationSeconds passed"})
+	acts, evict := f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 1, Outcome: provisioning.CapacityRevoked, Message: "maxRunDurationSeconds passed"})
 	if len(evict) != 0 || len(acts.Expired) != 1 || acts.Expired[0].Limit != time.Hour {
 		t.Fatalf("revocation at the end of the run: evict %v, expired %+v", evict, acts.Expired)
 	}
@@ -367,7 +367,7 @@ func TestRevocationAtTheEndOfTheRunEndsTheWorkload(t *testing.T) {
 	if out := admission.PreEnqueue(f.s, head(t, f, again), 0); out.Pass || out.ProvisioningReserved || out.Hold.Reason != "MaximumRunDurationExceeded" {
 		t.Fatalf("a workload ended at its maximum run reserved quota again: %+v", out)
 	}
-	if len(f.s.ProvisioningTasks()) != 0 {
+	if len(f.s.Upkeep().ProvisioningTasks()) != 0 {
 		t.Fatal("a new request is to be made for an ended workload")
 	}
 	// Once its owner is seen suspended, a user may start it again.

@@ -233,7 +233,7 @@ func (s *State) PreemptionSnapshot(key workload.Key, planned *Snapshot, requeste
 	fresh := sn == nil
 	s.mu.Lock()
 	if fresh {
-		sn = s.snapshotLocked(key, false) // Track may extend the domain index.
+		sn = s.copier.snapshotLocked(key, false) // Track may extend the domain index.
 	}
 	if q := sn.Quota; q != nil && q.ClusterQueue != nil {
 		inCohort := map[string]bool{}
@@ -242,7 +242,7 @@ func (s *State) PreemptionSnapshot(key workload.Key, planned *Snapshot, requeste
 		}
 		for k, w := range s.workloads {
 			if c := s.book.ChargeOf(k); c != nil && inCohort[c.ClusterQueue] && w.livePods() > 0 {
-				s.viewLocked(sn, k)
+				s.copier.viewLocked(sn, k)
 			}
 		}
 	}
@@ -300,7 +300,8 @@ type Victim struct {
 // when what moved under the decision makes it wrong: the preemptor or a
 // victim gone, a victim another preemption evicts meanwhile, a node the
 // plan puts pods on kept meanwhile for a workload that is not a victim.
-func (s *State) applyClaimsLocked(d Decision, out *Applied) {
+func (ap applier) applyClaimsLocked(d Decision, out *Applied) {
+	s := ap.s
 	if d.NoVictims {
 		if w := s.workloads[d.Key]; w != nil {
 			w.noVictimsGen = d.Generation + 1
@@ -310,7 +311,7 @@ func (s *State) applyClaimsLocked(d Decision, out *Applied) {
 		c.gone = d.VictimsGone
 	}
 	if d.Hold != nil {
-		out.Refused = s.holdForMoveLocked(d.Key, d.Hold)
+		out.Refused = s.applier.holdForMoveLocked(d.Key, d.Hold)
 	}
 	if d.Claim == nil {
 		return
@@ -333,7 +334,7 @@ func (s *State) applyClaimsLocked(d Decision, out *Applied) {
 	}
 	for _, sr := range d.Claim.Plan.Slices {
 		for _, slot := range sr.Slots {
-			if k, ok := s.claimedForOther(slot.Node, key, true); ok && !victim[k] {
+			if k, ok := s.applier.claimedForOther(slot.Node, key, true); ok && !victim[k] {
 				out.Refused = fmt.Errorf("node %s is kept for %s", slot.Node, k)
 				return
 			}
@@ -373,11 +374,12 @@ func planNodes(nodes *topology.Index, r *Reservation) []string {
 // preemption: its ClusterQueue's policies allow some preemption, it has
 // not found no victims since the state last changed, and no preemption of
 // its own is under way (its victims' quota wakes it when they are gone).
-func (s *State) mayPreemptForQuotaLocked(w *Workload) bool {
+func (cp copier) mayPreemptForQuotaLocked(w *Workload) bool {
+	s := cp.s
 	if c := s.claims.of(w.key); w.noVictimsGen == s.generation+1 || (c != nil && !c.restart) {
 		return false
 	}
-	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	cq, p := s.book.Resolve(w.key.Namespace, s.queues.queueNameLocked(w))
 	if p != nil {
 		return false
 	}
@@ -403,7 +405,8 @@ func (w *Workload) livePodRefs() []PodRef {
 // Peers lists the live pods of pod's workload that belong to the same
 // object and attempt as pod (pod excluded; none for a plain pod): what was
 // evicted with it when its workload was evicted whole.
-func (s *State) Peers(pod *corev1.Pod) []PodRef {
+func (rp Reports) Peers(pod *corev1.Pod) []PodRef {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p := s.pods[pod.UID]
@@ -425,7 +428,8 @@ func (s *State) Peers(pod *corev1.Pod) []PodRef {
 }
 
 // OurScheduler reports whether name is one of this scheduler's profiles.
-func (s *State) OurScheduler(name string) bool {
+func (rp Reports) OurScheduler(name string) bool {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.registry.ours(name)
@@ -435,12 +439,13 @@ func (s *State) OurScheduler(name string) bool {
 // restart hold does not keep a node from a gang of higher priority: that
 // gang could have preempted the workload while it ran, and a restart must
 // not shield it (see restarthold.go).
-func (s *State) claimedForOther(node string, self workload.Key, gang bool) (workload.Key, bool) {
+func (ap applier) claimedForOther(node string, self workload.Key, gang bool) (workload.Key, bool) {
+	s := ap.s
 	k, ok := s.claims.keptFor(node)
 	if !ok || (gang && k == self) {
 		return workload.Key{}, false
 	}
-	if gang && s.yieldsToLocked(k, self) {
+	if gang && s.applier.yieldsToLocked(k, self) {
 		return workload.Key{}, false
 	}
 	return k, true
@@ -448,7 +453,8 @@ func (s *State) claimedForOther(node string, self workload.Key, gang bool) (work
 
 // yieldsToLocked reports whether holder's claim is a restart hold that
 // gives way to self, of higher priority.
-func (s *State) yieldsToLocked(holder, self workload.Key) bool {
+func (ap applier) yieldsToLocked(holder, self workload.Key) bool {
+	s := ap.s
 	c, h, w := s.claims.of(holder), s.workloads[holder], s.workloads[self]
 	return c != nil && c.restart && h != nil && w != nil && w.priority > h.priority
 }
@@ -456,7 +462,8 @@ func (s *State) yieldsToLocked(holder, self workload.Key) bool {
 // expireClaimsLocked ends claims past their timeout (a restart hold's is
 // Options.RestartHold); a workload whose claim kept its charge gives its
 // quota back unless something else of its admission lives.
-func (s *State) expireClaimsLocked(now time.Time) (bool, Actions) {
+func (up Upkeep) expireClaimsLocked(now time.Time) (bool, Actions) {
+	s := up.s
 	ended := false
 	var acts Actions
 	for _, key := range s.claims.keys() {

@@ -181,9 +181,9 @@ func TestClaimEnds(t *testing.T) {
 	for name, end := range map[string]func(f *fixture){
 		"lapses": func(f *fixture) {
 			f.clock.Step(state.DefaultClaimTimeout + time.Second)
-			f.s.Expire()
+			f.s.Upkeep().Expire()
 		},
-		"preemptor deleted": func(f *fixture) { f.s.DeleteSource(jsKey("high")) },
+		"preemptor deleted": func(f *fixture) { f.s.Feed().DeleteSource(jsKey("high")) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			f, low, d := hotswapFixture(t)
@@ -204,7 +204,7 @@ func TestQuotaPreemptionWithinClusterQueue(t *testing.T) {
 	for _, policy := range []string{"LowerPriority", "Never"} {
 		t.Run(policy, func(t *testing.T) {
 			f := withQueue(newFixture(t, builders.V5ePools(6)...), 24, quota.BestEffortFIFO)
-			f.s.SetClusterQueue(&quota.ClusterQueue{
+			f.s.Feed().SetClusterQueue(&quota.ClusterQueue{
 				Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
 				Groups:     []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
 				Quotas:     map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: 24 * 1000}},
@@ -281,7 +281,7 @@ func TestApplyRefusesAClaimThatMoved(t *testing.T) {
 			for _, p := range low {
 				f.deletePod(p)
 			}
-			f.s.DeleteSource(jsKey("low"))
+			f.s.Feed().DeleteSource(jsKey("low"))
 		},
 		want: "preemption victim JobSet ns/low is gone",
 	}, {

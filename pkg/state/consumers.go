@@ -48,7 +48,7 @@ func ConsumerMissingMessage(key workload.Key) string {
 
 // consumerEventsLocked are the events of a consumer gang's request moving
 // from old to now: provisioned, or gone before its pods were placed.
-func (s *State) consumerEventsLocked(w *Workload, old *workload.Workload) []Event {
+func (fd Feed) consumerEventsLocked(w *Workload, old *workload.Workload) []Event {
 	if w.model == nil || w.model.Consumes == nil || w.placedWhole() {
 		return nil
 	}
@@ -65,7 +65,8 @@ func (s *State) consumerEventsLocked(w *Workload, old *workload.Workload) []Even
 
 // consumerDeletedLocked is the Warning for a consumed request deleted
 // while its pods still wait, and those pods, to say so.
-func (s *State) consumerDeletedLocked(w *Workload) Actions {
+func (fd Feed) consumerDeletedLocked(w *Workload) Actions {
+	s := fd.s
 	if w.key.Source != workload.SourceProvisioningRequest || w.placedWhole() {
 		return Actions{}
 	}

@@ -50,7 +50,7 @@ func (f *fixture) feedRequest(name string, count int32, details map[string]autos
 	if err != nil {
 		f.t.Fatalf("Consumer: %v", err)
 	}
-	return f.s.UpsertSource(consumerKey(name), w, nil, provisioning.ConsumedRef("ns", name, req.UID))
+	return f.s.Feed().UpsertSource(consumerKey(name), w, nil, provisioning.ConsumedRef("ns", name, req.UID))
 }
 
 // The pods of a user-made request wait while it is missing or pending,
@@ -60,7 +60,7 @@ func TestConsumersWaitForTheirRequest(t *testing.T) {
 	pools := append(builders.NodePool("decoy").Nodes(2).GPU("nvidia-l4", 1).Build(),
 		builders.NodePool("provisioned").Nodes(2).GPU("nvidia-l4", 1).Build()...)
 	f := newFixture(t, pools...)
-	f.s.SetAPI(workload.SourceProvisioningRequest, state.APIServed)
+	f.s.Feed().SetAPI(workload.SourceProvisioningRequest, state.APIServed)
 	pods := consumers("req", 2)
 	f.addPods(pods...)
 
@@ -94,7 +94,7 @@ func TestConsumersWaitForTheirRequest(t *testing.T) {
 	}
 
 	// Deleted before its pods were placed: they are woken to say so.
-	acts = f.s.DeleteSource(consumerKey("req"))
+	acts = f.s.Feed().DeleteSource(consumerKey("req"))
 	if len(acts.Activate) != 2 || len(acts.Events) != 1 || !acts.Events[0].Warning || acts.Events[0].Reason != state.ReasonProvisioningRequestGone {
 		t.Errorf("deleted: %+v", acts)
 	}
@@ -132,7 +132,7 @@ func TestConsumerGate(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, builders.NodePool("pool").Nodes(1).GPU("nvidia-l4", 1).Build()...)
-			f.s.SetAPI(workload.SourceProvisioningRequest, state.APIServed)
+			f.s.Feed().SetAPI(workload.SourceProvisioningRequest, state.APIServed)
 			pods := consumers("req", 1)
 			f.feedRequest("req", 1, nil, tc.conds...)
 			f.addPods(pods...)

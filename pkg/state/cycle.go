@@ -135,12 +135,12 @@ func (s *State) cycle(pod *corev1.Pod, full bool) PodCycle {
 		return c
 	}
 	key := p.Member.Key
-	w, r := s.copyWorkloadLocked(&c)
+	w, r := s.copier.copyWorkloadLocked(&c)
 	if w == nil || w.model == nil {
 		return c
 	}
 	if key.Source == workload.SourcePod {
-		c.Alone, c.AloneNodes = s.aloneRoundLocked(p, w)
+		c.Alone, c.AloneNodes = s.copier.aloneRoundLocked(p, w)
 		return c
 	}
 	expired := r != nil && !r.Committed && c.Now.After(r.Deadline)
@@ -150,11 +150,11 @@ func (s *State) cycle(pod *corev1.Pod, full bool) PodCycle {
 			c.SliceNodes = s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})
 		}
 	case r == nil && w.placedWhole():
-		c.HeldNodes = s.heldDomainNodesLocked(p, w)
+		c.HeldNodes = s.copier.heldDomainNodesLocked(p, w)
 	case !w.complete || !w.current(p) || w.model.Finished:
 	case w.failure != nil && w.failGen == s.generation && (w.waitingHead == nil || w.waitingHead.UID != p.UID) && !expired:
 	default:
-		c.Plan = s.snapshotLocked(key, !full)
+		c.Plan = s.copier.snapshotLocked(key, !full)
 	}
 	return c
 }
@@ -163,14 +163,15 @@ func (s *State) cycle(pod *corev1.Pod, full bool) PodCycle {
 // of c's pod, a valid gang member: its API's status, its facts and its
 // reservation; it returns the live workload and reservation (nil: none)
 // for the caller to copy more from.
-func (s *State) copyWorkloadLocked(c *PodCycle) (*Workload, *Reservation) {
+func (cp copier) copyWorkloadLocked(c *PodCycle) (*Workload, *Reservation) {
+	s := cp.s
 	key := c.Pod.Member.Key
 	c.API = s.registry.apis[key.Source]
 	w := s.workloads[key]
 	if w == nil {
 		return nil, nil
 	}
-	c.Workload = s.factsLocked(w)
+	c.Workload = s.copier.factsLocked(w)
 	r := s.reservations[key]
 	if r != nil {
 		c.Reservation = r.copy()
@@ -179,11 +180,12 @@ func (s *State) copyWorkloadLocked(c *PodCycle) (*Workload, *Reservation) {
 }
 
 // factsLocked copies what decisions read of w.
-func (s *State) factsLocked(w *Workload) *WorkloadFacts {
+func (cp copier) factsLocked(w *Workload) *WorkloadFacts {
+	s := cp.s
 	f := &WorkloadFacts{Key: w.key, Ref: w.ref, Observed: w.observed, Err: w.err, Model: w.model,
 		Complete: w.complete, Failure: w.failure, FailGen: w.failGen}
 	if h := w.waitingHead; h != nil {
-		f.Head, f.HeadName, f.HeadValid = h.UID, h.Name, s.headValidLocked(w)
+		f.Head, f.HeadName, f.HeadValid = h.UID, h.Name, s.copier.headValidLocked(w)
 	}
 	if w.model == nil {
 		return f

@@ -100,7 +100,7 @@ func TestRecreatedJobSet(t *testing.T) {
 	f := newFixture(t, builders.V5ePools(3)...)
 	old := unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj()
 	oldRunning := f.addRunning(old, "pool-1-node-0", "pool-1-node-1")
-	f.s.DeleteSource(jsKey("a"))
+	f.s.Feed().DeleteSource(jsKey("a"))
 
 	neu := unit.JobSet("a").UID("a-uid-2").ReplicatedJob("slice", 2, 2).Obj()
 	f.addJobSet(neu)
@@ -188,7 +188,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 		pod  *corev1.Pod
 		want []string
 	}{{launcher, []string{"cpu-0"}}, {w0, []string{"pool-1-node-0", "pool-1-node-1"}}} {
-		nodes, ok := f.s.MemberNodes(c.pod)
+		nodes, ok := f.s.Reports().MemberNodes(c.pod)
 		if !ok || !cmp.Equal(c.want, sortedSet(nodes)) {
 			t.Errorf("MemberNodes(%s) = %v (%v), want %v", c.pod.Name, sortedSet(nodes), ok, c.want)
 		}

@@ -38,7 +38,7 @@ func TestTimedOutGangGivesItsQuotaBack(t *testing.T) {
 		t.Fatalf("charged %d while reserved, want 16", got)
 	}
 	f.clock.Step(2 * time.Minute)
-	acts := f.s.Expire()
+	acts := f.s.Upkeep().Expire()
 	if len(acts.Reject) != 3 {
 		t.Fatalf("expiry rejected %d waiting members, want 3", len(acts.Reject))
 	}
@@ -70,7 +70,7 @@ func TestQuotaFollowsPodsUntilTheyAreGone(t *testing.T) {
 	if got := tpuCharged(f, "running"); got != 8 {
 		t.Errorf("owner being deleted: charged %d, want 8 while its pods run", got)
 	}
-	f.s.DeleteSource(jsKey("running"))
+	f.s.Feed().DeleteSource(jsKey("running"))
 	if got := tpuCharged(f, "running"); got != 8 {
 		t.Errorf("owner gone: charged %d, want 8 while its pods run", got)
 	}
@@ -96,12 +96,12 @@ func TestQuotaFollowsPodsUntilTheyAreGone(t *testing.T) {
 // running workload is charged before anything else is admitted.
 func TestRunningWorkloadChargedOnceItsFlavorIsBack(t *testing.T) {
 	f := withQueue(newFixture(t, builders.V5ePools(4)...), 8, quota.BestEffortFIFO)
-	f.s.DeleteFlavor(v5eFlavor)
+	f.s.Feed().DeleteFlavor(v5eFlavor)
 	f.addRunning(queued("running", 1, 0), "pool-1-node-0", "pool-1-node-1")
 	next := f.addGang(queued("next", 1, 1))
 	admits(t, f, next, false, quota.ReasonFlavorNotFound)
 
-	f.act(f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+	f.act(f.s.Feed().SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
 		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}}))
 	if got := tpuCharged(f, "running"); got != 8 {
 		t.Errorf("running workload charged %d once its flavor is back, want 8", got)
@@ -113,11 +113,11 @@ func TestRunningWorkloadChargedOnceItsFlavorIsBack(t *testing.T) {
 // are charged once it is, before anything is admitted.
 func TestRunningWorkloadChargedWhenTheQueueAPIArrives(t *testing.T) {
 	f := newFixture(t, builders.V5ePools(4)...)
-	f.s.SetAPI(state.QueueAPI, state.APINotServed)
+	f.s.Feed().SetAPI(state.QueueAPI, state.APINotServed)
 	f.addRunning(queued("running", 1, 0), "pool-1-node-0", "pool-1-node-1")
 	next := f.addGang(queued("next", 1, 1))
 
-	f.act(f.s.SetAPI(state.QueueAPI, state.APIServed))
+	f.act(f.s.Feed().SetAPI(state.QueueAPI, state.APIServed))
 	withQueue(f, 8, quota.BestEffortFIFO)
 	if got := tpuCharged(f, "running"); got != 8 {
 		t.Errorf("running workload charged %d once the queue API is served, want 8", got)
@@ -141,7 +141,7 @@ func TestScaledDownWhileReserved(t *testing.T) {
 		f.bind(p, f.placed[p.UID])
 	}
 	f.s.Permit(all[0])
-	f.s.QueueReport()
+	f.s.Reports().QueueReport()
 	if _, held := f.reservationOf(jsKey("a"), all[0]); held {
 		t.Errorf("the reservation of the old shape is still held")
 	}
@@ -170,7 +170,7 @@ func TestNodeRelabelledOutOfAReservedDomain(t *testing.T) {
 	relabelled := f.nodes[moved].DeepCopy()
 	relabelled.Labels[wellknown.NodePoolLabel] = "pool-3"
 	f.addNodes(relabelled)
-	if nodes, ok := f.s.MemberNodes(all[1]); ok && nodes.Has(moved) {
+	if nodes, ok := f.s.Reports().MemberNodes(all[1]); ok && nodes.Has(moved) {
 		t.Errorf("member still offered %s, now in pool-3, for its slice in %s", moved, pool)
 	}
 	if ok, _ := nodeAllowed(f.s, all[1], moved, f.free(moved)); ok {
@@ -294,7 +294,7 @@ func TestMemberUnschedulableReleasesTheGang(t *testing.T) {
 	if len(acts.Events) != 1 || acts.Events[0].Reason != state.ReasonMemberUnschedulable {
 		t.Errorf("events %+v, want one %s", acts.Events, state.ReasonMemberUnschedulable)
 	}
-	rep := f.s.QueueReport()
+	rep := f.s.Reports().QueueReport()
 	for _, w := range rep.Workloads {
 		if w.Key == jsKey("stuck") && (w.Problem == nil || w.Problem.Reason != state.ReasonMemberUnschedulable) {
 			t.Errorf("stuck's problem = %+v, want %s", w.Problem, state.ReasonMemberUnschedulable)
@@ -318,18 +318,18 @@ func TestAdmissionIsRecordedBeforeAnyPodBinds(t *testing.T) {
 	if again := f.s.Permit(pods[0]); again.Allow || again.Record != 0 {
 		t.Errorf("Permit while recording = %+v, want a wait and no second record", again)
 	}
-	rep, ok := f.s.PendingRecord(jsKey("gang"), id)
+	rep, ok := f.s.Reports().PendingRecord(jsKey("gang"), id)
 	if !ok || rep.Charge == nil || rep.ClusterQueue != "cluster-queue" || len(rep.Domains) != 2 {
 		t.Fatalf("PendingRecord = %+v, %v; want the admission to record", rep, ok)
 	}
 	if got := rep.Charge.Slices[0][quota.FlavorResource{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}]; got != 8000 {
 		t.Errorf("slice 0 records %d milli-chips, want 8000", got)
 	}
-	done := f.s.AdmissionRecorded(jsKey("gang"), id)
+	done := f.s.Upkeep().AdmissionRecorded(jsKey("gang"), id)
 	if len(done.AllowWaiting) != 4 || done.Committed == "" {
 		t.Fatalf("AdmissionRecorded = %+v, want all 4 members let through", done)
 	}
-	if _, ok := f.s.PendingRecord(jsKey("gang"), id); ok {
+	if _, ok := f.s.Reports().PendingRecord(jsKey("gang"), id); ok {
 		t.Error("still pending a record once recorded")
 	}
 	if res := f.s.Permit(pods[1]); !res.Allow {
@@ -350,11 +350,11 @@ func TestRecordOfAReleasedReservationLetsNothingThrough(t *testing.T) {
 		t.Fatalf("Permit = %+v", res)
 	}
 	f.clock.Step(2 * time.Minute)
-	f.s.Expire()
-	if _, ok := f.s.PendingRecord(jsKey("gang"), id); ok {
+	f.s.Upkeep().Expire()
+	if _, ok := f.s.Reports().PendingRecord(jsKey("gang"), id); ok {
 		t.Error("a released reservation still pending a record")
 	}
-	if done := f.s.AdmissionRecorded(jsKey("gang"), id); done.Allow || len(done.AllowWaiting) != 0 {
+	if done := f.s.Upkeep().AdmissionRecorded(jsKey("gang"), id); done.Allow || len(done.AllowWaiting) != 0 {
 		t.Errorf("AdmissionRecorded after release = %+v, want nothing", done)
 	}
 }
@@ -364,18 +364,18 @@ func TestRecordOfAReleasedReservationLetsNothingThrough(t *testing.T) {
 // gone): the successor counts it before admitting anything.
 func TestRunningWorkloadChargedAsRecorded(t *testing.T) {
 	f := withQueue(newFixture(t, builders.V5ePools(4)...), 8, quota.BestEffortFIFO)
-	f.s.DeleteFlavor(v5eFlavor)
+	f.s.Feed().DeleteFlavor(v5eFlavor)
 	fr := quota.FlavorResource{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}
-	f.s.SetRecordedAdmission(jsKey("running"), &state.RecordedAdmission{OwnerUID: "running-uid",
+	f.s.Feed().SetRecordedAdmission(jsKey("running"), &state.RecordedAdmission{OwnerUID: "running-uid",
 		Charge: quota.FromSlices("cluster-queue", map[int]quota.Usage{0: {fr: 8000}})})
 	f.addRunning(queued("running", 1, 0), "pool-1-node-0", "pool-1-node-1")
 	if got := tpuCharged(f, "running"); got != 8 {
 		t.Fatalf("charged %d chips, want 8 as recorded", got)
 	}
 	// A record of a deleted object of the same name is not this one's.
-	f.s.SetRecordedAdmission(jsKey("other"), &state.RecordedAdmission{OwnerUID: "old-uid",
+	f.s.Feed().SetRecordedAdmission(jsKey("other"), &state.RecordedAdmission{OwnerUID: "old-uid",
 		Charge: quota.FromSlices("cluster-queue", map[int]quota.Usage{0: {fr: 8000}})})
-	f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+	f.s.Feed().SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
 		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}})
 	f.addRunning(queued("other", 1, 1), "pool-2-node-0", "pool-2-node-1")
 	if got := tpuCharged(f, "other"); got != 8 {
@@ -387,15 +387,15 @@ func TestRunningWorkloadChargedAsRecorded(t *testing.T) {
 // workloads their queue cannot count, only when the difference persists.
 func TestReconcileReportsWhatPersists(t *testing.T) {
 	f := withQueue(newFixture(t, builders.V5ePools(4)...), 8, quota.BestEffortFIFO)
-	f.s.DeleteLocalQueue(unit.Namespace, "multislice-queue")
+	f.s.Feed().DeleteLocalQueue(unit.Namespace, "multislice-queue")
 	running := f.addRunning(queued("running", 1, 0), "pool-1-node-0", "pool-1-node-1")
 	pending := f.addGang(unit.JobSet("late").ReplicatedJob("slice", 1, 2).Obj())
 	api := append(running, builders.Bound(pending[0], "pool-2-node-0"))
 
-	if found, _ := f.s.Reconcile(api); len(found) != 0 {
+	if found, _ := f.s.Upkeep().Reconcile(api); len(found) != 0 {
 		t.Fatalf("first reconcile reported %+v", found)
 	}
-	found, _ := f.s.Reconcile(api)
+	found, _ := f.s.Upkeep().Reconcile(api)
 	kinds := map[string]state.DriftKind{}
 	for _, d := range found {
 		kinds[d.Key.Name] = d.Kind
@@ -405,10 +405,10 @@ func TestReconcileReportsWhatPersists(t *testing.T) {
 	}
 	// The LocalQueue back, the running workload is charged: no drift left
 	// once the state sees late's pod bound too.
-	f.act(f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"}))
+	f.act(f.s.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"}))
 	f.addPods(api[2])
-	f.s.Reconcile(api)
-	if found, _ := f.s.Reconcile(api); len(found) != 0 {
+	f.s.Upkeep().Reconcile(api)
+	if found, _ := f.s.Upkeep().Reconcile(api); len(found) != 0 {
 		t.Errorf("after the fixes: %+v", found)
 	}
 }
@@ -420,32 +420,32 @@ func TestProvisioningCheckResumedFromItsWorkloadObject(t *testing.T) {
 	f := withCheck(newFixture(t, zonedPools()...), 24)
 	pods := f.addGang(queued("js", 2, 0))
 	fr := quota.FlavorResource{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}
-	f.s.SetRecordedAdmission(jsKey("js"), &state.RecordedAdmission{OwnerUID: "js-uid", Check: checkName, CheckState: "Pending",
+	f.s.Feed().SetRecordedAdmission(jsKey("js"), &state.RecordedAdmission{OwnerUID: "js-uid", Check: checkName, CheckState: "Pending",
 		Charge: quota.FromSlices("cluster-queue", map[int]quota.Usage{0: {fr: 8000}, 1: {fr: 8000}})})
 	h := head(t, f, pods)
 	if out := admission.PreEnqueue(f.s, h, 0); out.Pass || !strings.Contains(out.Message, "resuming") {
 		t.Fatalf("PreEnqueue(head) before the check is resumed = %+v, want it to wait", out)
 	}
-	if got := f.s.ChecksToRestore(); len(got) != 1 || got[0].Key != jsKey("js") || got[0].Check != checkName {
+	if got := f.s.Reports().ChecksToRestore(); len(got) != 1 || got[0].Key != jsKey("js") || got[0].Check != checkName {
 		t.Fatalf("ChecksToRestore = %+v", got)
 	}
-	acts := f.s.RestoreCheck(jsKey("js"), 3)
+	acts := f.s.Upkeep().RestoreCheck(jsKey("js"), 3)
 	if names(acts.Activate)[0] != h.Name {
 		t.Errorf("resuming activated %v, want the head %s", names(acts.Activate), h.Name)
 	}
 	if got := tpuCharged(f, "js"); got != 16 {
 		t.Errorf("charged %d chips, want 16 as recorded", got)
 	}
-	if tasks := f.s.ProvisioningTasks(); len(tasks) != 0 {
+	if tasks := f.s.Upkeep().ProvisioningTasks(); len(tasks) != 0 {
 		t.Errorf("tasks = %+v; the request exists", tasks)
 	}
-	reqs := f.s.ProvisioningRequests()
+	reqs := f.s.Reports().ProvisioningRequests()
 	if len(reqs) != 1 || reqs[0].Request != "jobset-js-dws-prov-3" {
 		t.Fatalf("requests read = %+v, want attempt 3's", reqs)
 	}
-	f.s.ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 3, Outcome: provisioning.Provisioned})
+	f.s.Upkeep().ObserveProvisioning(state.ProvisioningUpdate{Key: jsKey("js"), Attempt: 3, Outcome: provisioning.Provisioned})
 	admits(t, f, pods, true, "")
-	if len(f.s.ChecksToRestore()) != 0 {
+	if len(f.s.Reports().ChecksToRestore()) != 0 {
 		t.Error("still to restore once resumed")
 	}
 }
@@ -459,8 +459,8 @@ func TestReconcileIgnoresAssumedPods(t *testing.T) {
 	for _, p := range pods[:3] {
 		f.reserve(p)
 	}
-	f.s.Reconcile(pods)
-	if found, _ := f.s.Reconcile(pods); len(found) != 0 {
+	f.s.Upkeep().Reconcile(pods)
+	if found, _ := f.s.Upkeep().Reconcile(pods); len(found) != 0 {
 		t.Errorf("drift %+v while members are assumed, waiting in Permit", found)
 	}
 }
@@ -504,7 +504,7 @@ func TestCommitRefusesAPlanTheClusterMovedUnder(t *testing.T) {
 		want: "was relabelled meanwhile: node is in gke-nodepool=pool-9, not in gke-nodepool=pool-",
 	}, {
 		name:  "node removed",
-		moved: func(f *fixture, r *state.Reservation) { f.s.DeleteNode(r.Slices[0].Slots[0].Node) },
+		moved: func(f *fixture, r *state.Reservation) { f.s.Feed().DeleteNode(r.Slices[0].Slots[0].Node) },
 		want:  "was removed meanwhile",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -79,9 +79,9 @@ func newFixtureWith(t testing.TB, opts state.Options, nodes ...*corev1.Node) *fi
 		nodes:  map[string]*corev1.Node{},
 	}
 	f.s.AddScheduler(unit.Scheduler)
-	f.s.SetAPI(workload.SourceJobSet, state.APIServed)
-	f.s.SetAPI(workload.SourcePodGroup, state.APIServed)
-	f.s.SetAPI(state.QueueAPI, state.APIServed)
+	f.s.Feed().SetAPI(workload.SourceJobSet, state.APIServed)
+	f.s.Feed().SetAPI(workload.SourcePodGroup, state.APIServed)
+	f.s.Feed().SetAPI(state.QueueAPI, state.APIServed)
 	f.addNodes(nodes...)
 	return f
 }
@@ -90,7 +90,7 @@ func (f *fixture) addNodes(nodes ...*corev1.Node) state.Actions {
 	var acts state.Actions
 	for _, n := range nodes {
 		f.nodes[n.Name] = n
-		merge(&acts, f.s.UpsertNode(n))
+		merge(&acts, f.s.Feed().UpsertNode(n))
 	}
 	return acts
 }
@@ -102,7 +102,7 @@ func (f *fixture) addJobSet(js *jobsetv1alpha2.JobSet) state.Actions {
 	if err != nil {
 		f.t.Fatalf("FromJobSet: %v", err)
 	}
-	return f.act(f.s.UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID}))
+	return f.act(f.s.Feed().UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID}))
 }
 
 // addGang feeds js and then its pods, pending, and returns the pods.
@@ -129,7 +129,7 @@ func (f *fixture) addPodGroup(pg *schedv1alpha1.PodGroup) state.Actions {
 	if err != nil {
 		f.t.Fatalf("FromPodGroup: %v", err)
 	}
-	return f.act(f.s.UpsertSource(pgKey(pg.Name), w, nil, corev1.ObjectReference{Kind: "PodGroup", Namespace: pg.Namespace, Name: pg.Name, UID: pg.UID}))
+	return f.act(f.s.Feed().UpsertSource(pgKey(pg.Name), w, nil, corev1.ObjectReference{Kind: "PodGroup", Namespace: pg.Namespace, Name: pg.Name, UID: pg.UID}))
 }
 
 // addPods feeds pods (adds or updates) and returns what the state asked for.
@@ -143,7 +143,7 @@ func (f *fixture) addPods(pods ...*corev1.Pod) state.Actions {
 		case p.Spec.NodeName != "":
 			f.placed[p.UID] = p.Spec.NodeName
 		}
-		merge(&acts, f.act(f.s.UpsertPod(p)))
+		merge(&acts, f.act(f.s.Feed().UpsertPod(p)))
 	}
 	return acts
 }
@@ -152,7 +152,7 @@ func (f *fixture) addPods(pods ...*corev1.Pod) state.Actions {
 func (f *fixture) deletePod(p *corev1.Pod) state.Actions {
 	delete(f.pods, p.UID)
 	delete(f.placed, p.UID)
-	return f.act(f.s.DeletePod(p))
+	return f.act(f.s.Feed().DeletePod(p))
 }
 
 // unreserve runs Unreserve for pod reserved under id.
@@ -308,7 +308,7 @@ func (f *fixture) commit(key workload.Key) (uint64, *state.Reservation, state.Ac
 // that no reserved or placed pod of the fixture uses yet.
 func (f *fixture) reserve(p *corev1.Pod) (uint64, string) {
 	f.t.Helper()
-	nodes, ok := f.s.MemberNodes(p)
+	nodes, ok := f.s.Reports().MemberNodes(p)
 	if !ok {
 		f.t.Fatalf("pod %s has no reservation", p.Name)
 	}
@@ -448,7 +448,7 @@ func chargeOf(t testing.TB, s *state.State, key workload.Key) *quota.Charge {
 	if v := s.Snapshot(key, noPods).Workloads[key]; v != nil && v.Charge != nil {
 		return v.Charge
 	}
-	rep := s.QueueReport()
+	rep := s.Reports().QueueReport()
 	shown := map[string]quota.Usage{}
 	for _, wr := range rep.Workloads {
 		if wr.Charge == nil {

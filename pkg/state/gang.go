@@ -54,7 +54,8 @@ func (s *State) podLocked(pod *corev1.Pod) *Pod {
 }
 
 // classifyLocked reads the pod's membership and its workload's state.
-func (s *State) classifyLocked(p *Pod) (Verdict, *Workload) {
+func (ap applier) classifyLocked(p *Pod) (Verdict, *Workload) {
+	s := ap.s
 	if !p.Gang {
 		return Verdict{}, nil
 	}

@@ -48,26 +48,26 @@ func (s *State) Gate(pod *corev1.Pod, asks GateAsks) PodCycle {
 	if !p.Gang || p.MemberErr != nil {
 		return c
 	}
-	w, r := s.copyWorkloadLocked(&c)
+	w, r := s.copier.copyWorkloadLocked(&c)
 	if w == nil || w.model == nil {
 		return c
 	}
 	if asks.Alone && p.Member.Key.Source == workload.SourcePod {
-		c.Alone, c.AloneNodes = s.aloneRoundLocked(p, w)
+		c.Alone, c.AloneNodes = s.copier.aloneRoundLocked(p, w)
 	}
 	if !asks.BehindHead || r != nil || !w.complete || w.placedWhole() {
 		return c
 	}
-	if cw := s.checkGateLocked(w); cw != nil {
+	if cw := s.copier.checkGateLocked(w); cw != nil {
 		c.Check = &CheckWait{Reason: cw.reason, Message: cw.message, NeedsAction: cw.needsAction, Told: cw.told}
 	}
 	// The check's and the queue's rounds are gathered for the one pod
 	// that asks: a member behind a valid head waits for the head instead.
 	head := c.Workload.HeadValid && c.Workload.Head != p.UID
 	if c.Check == nil && !head {
-		c.CheckQuota = s.checkRoundLocked(w)
-		if s.awaitingAdmissionLocked(w) {
-			c.Queue = s.queueRoundLocked(w)
+		c.CheckQuota = s.copier.checkRoundLocked(w)
+		if s.queues.awaitingAdmissionLocked(w) {
+			c.Queue = s.copier.queueRoundLocked(w)
 		}
 	}
 	if c.Check != nil || c.Queue != nil {

@@ -255,7 +255,7 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 		"expiry with nothing reserved": {
 			release: func(f *fixture, _ []*corev1.Pod, _ uint64) state.Actions {
 				f.clock.Step(2 * time.Minute)
-				return f.s.Expire()
+				return f.s.Upkeep().Expire()
 			},
 			head: 0, waiting: []int{1, 2, 3}, wantReason: state.ReleaseTimeout,
 		},
@@ -263,7 +263,7 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 			release: func(f *fixture, all []*corev1.Pod, _ uint64) state.Actions {
 				f.reserve(all[0])
 				f.clock.Step(2 * time.Minute)
-				return f.s.Expire()
+				return f.s.Upkeep().Expire()
 			},
 			head: 1, waiting: []int{2, 3}, wantReject: []int{0}, wantReason: state.ReleaseTimeout,
 		},
@@ -273,7 +273,7 @@ func TestReleaseRechoosesTheHead(t *testing.T) {
 			},
 			release: func(f *fixture, _ []*corev1.Pod, _ uint64) state.Actions {
 				f.clock.Step(2 * time.Minute)
-				return f.s.Expire()
+				return f.s.Upkeep().Expire()
 			},
 			head: 0, waiting: []int{1, 2, 3}, wantReason: state.ReleaseTimeout,
 		},

@@ -19,7 +19,7 @@ func (f *fixture) addInTreePodGroup(b *builders.InTreePodGroupBuilder) state.Act
 	pg := b.Obj()
 	w, err := workload.FromInTreePodGroup(pg, nil, f.s.DefaultDomainKey())
 	key := workload.Key{Source: workload.SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name}
-	return f.s.UpsertSource(key, w, err, corev1.ObjectReference{Kind: "PodGroup", APIVersion: "scheduling.k8s.io/v1beta1", Namespace: pg.Namespace, Name: pg.Name, UID: pg.UID})
+	return f.s.Feed().UpsertSource(key, w, err, corev1.ObjectReference{Kind: "PodGroup", APIVersion: "scheduling.k8s.io/v1beta1", Namespace: pg.Namespace, Name: pg.Name, UID: pg.UID})
 }
 
 func inTreeMembers(group string, n int) []*corev1.Pod {
@@ -38,7 +38,7 @@ func inTreeMembers(group string, n int) []*corev1.Pod {
 func TestInTreePodGroups(t *testing.T) {
 	t.Run("gang on its topology constraint's domain", func(t *testing.T) {
 		f := newFixture(t, builders.V5ePools(2)...)
-		f.s.SetAPI(workload.SourceInTreePodGroup, state.APIServed)
+		f.s.Feed().SetAPI(workload.SourceInTreePodGroup, state.APIServed)
 		f.addInTreePodGroup(builders.InTreePodGroup(unit.Namespace, "infer", 2).Topology(wellknown.NodePoolLabel))
 		pods := inTreeMembers("infer", 2)
 		f.addPods(pods[0])
@@ -60,7 +60,7 @@ func TestInTreePodGroups(t *testing.T) {
 	})
 	t.Run("basic policy: plain pods", func(t *testing.T) {
 		f := newFixture(t, builders.V5ePools(1)...)
-		f.s.SetAPI(workload.SourceInTreePodGroup, state.APIServed)
+		f.s.Feed().SetAPI(workload.SourceInTreePodGroup, state.APIServed)
 		f.addInTreePodGroup(builders.InTreePodGroup(unit.Namespace, "web", 2).Basic())
 		pods := inTreeMembers("web", 2)
 		f.addPods(pods[0])
@@ -70,7 +70,7 @@ func TestInTreePodGroups(t *testing.T) {
 	})
 	t.Run("invalid group: its pods say why", func(t *testing.T) {
 		f := newFixture(t, builders.V5ePools(1)...)
-		f.s.SetAPI(workload.SourceInTreePodGroup, state.APIServed)
+		f.s.Feed().SetAPI(workload.SourceInTreePodGroup, state.APIServed)
 		f.addInTreePodGroup(builders.InTreePodGroup(unit.Namespace, "child", 2).Parent("all"))
 		pods := inTreeMembers("child", 2)
 		f.addPods(pods...)
@@ -80,7 +80,7 @@ func TestInTreePodGroups(t *testing.T) {
 	})
 	t.Run("API not served: plain pods", func(t *testing.T) {
 		f := newFixture(t, builders.V5ePools(1)...)
-		f.s.SetAPI(workload.SourceInTreePodGroup, state.APINotServed)
+		f.s.Feed().SetAPI(workload.SourceInTreePodGroup, state.APINotServed)
 		pods := inTreeMembers("infer", 2)
 		f.addPods(pods[0])
 		if v := f.admit(pods[0]); v.Gang || v.Wait {

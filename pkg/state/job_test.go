@@ -59,7 +59,7 @@ func jobPodsOf(job *batchv1.Job) []*corev1.Pod {
 
 // withJobs is the fixture with the Job API served as well.
 func withJobs(f *fixture) *fixture {
-	f.s.SetAPI(workload.SourceJob, state.APIServed)
+	f.s.Feed().SetAPI(workload.SourceJob, state.APIServed)
 	return f
 }
 
@@ -70,7 +70,7 @@ func (f *fixture) addJob(job *batchv1.Job) state.Actions {
 	if err != nil {
 		f.t.Fatalf("FromJob: %v", err)
 	}
-	return f.act(f.s.UpsertSource(jobKey(job.Name), w, nil, corev1.ObjectReference{Kind: "Job", APIVersion: "batch/v1", Namespace: job.Namespace, Name: job.Name, UID: job.UID}))
+	return f.act(f.s.Feed().UpsertSource(jobKey(job.Name), w, nil, corev1.ObjectReference{Kind: "Job", APIVersion: "batch/v1", Namespace: job.Namespace, Name: job.Name, UID: job.UID}))
 }
 
 func jobCharged(f *fixture, name string) int64 {
@@ -267,7 +267,7 @@ func TestJobQueueReport(t *testing.T) {
 	f.addJob(job)
 	f.addPods(jobPodsOf(job)...)
 	f.admit(head(t, f, jobPodsOf(job)))
-	rep := f.s.QueueReport()
+	rep := f.s.Reports().QueueReport()
 	if len(rep.Workloads) != 1 {
 		t.Fatalf("report has %d workloads, want the Job's", len(rep.Workloads))
 	}

@@ -71,7 +71,7 @@ func TestLWSGroupsHoldAPoolEach(t *testing.T) {
 		if v := f.admit(worker); v.Wait || v.Unresolvable {
 			t.Fatalf("group %d's worker: %+v", g, v)
 		}
-		nodes, ok := f.s.MemberNodes(worker)
+		nodes, ok := f.s.Reports().MemberNodes(worker)
 		if !ok || nodes.Len() == 0 {
 			t.Fatalf("group %d's worker has no reserved room", g)
 		}
@@ -111,7 +111,7 @@ func TestQueuedLWSGroupIsOwnedByItsLeader(t *testing.T) {
 	leader := lwsPod("serve", 0, 0, 2, "")
 	leader.Labels[wellknown.QueueNameLabel] = "multislice-queue"
 	f.addPods(leader)
-	for _, wr := range f.s.QueueReport().Workloads {
+	for _, wr := range f.s.Reports().QueueReport().Workloads {
 		if wr.Key == lwsKey("serve", 0) {
 			if wr.Ref.Kind != "Pod" || wr.Ref.Name != leader.Name || wr.Ref.UID != leader.UID {
 				t.Errorf("ref %+v, want the leader pod with its UID", wr.Ref)

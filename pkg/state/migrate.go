@@ -108,7 +108,8 @@ func Recycling(l topology.NodeLifetime, unschedulable bool, now time.Time) bool 
 // are the platform's to drain; a workload being evicted by a preemption,
 // finished, or pods of an attempt its owner already replaced, are left
 // to what is ending them.
-func (s *State) Recycled() []MigrationUnit {
+func (up Upkeep) Recycled() []MigrationUnit {
+	s := up.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	now := s.opts.Clock.Now()
@@ -123,7 +124,7 @@ func (s *State) Recycled() []MigrationUnit {
 			if !p.Live() || !s.registry.ours(p.Scheduler) {
 				continue
 			}
-			u := s.unitOfLocked(p, units)
+			u := s.Upkeep().unitOfLocked(p, units)
 			if u == nil {
 				continue
 			}
@@ -150,7 +151,8 @@ func (s *State) Recycled() []MigrationUnit {
 
 // unitOfLocked returns the unit pod p moves with, made on first sight and
 // filed in units by ID; nil when p is left where it is.
-func (s *State) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *MigrationUnit {
+func (up Upkeep) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *MigrationUnit {
+	s := up.s
 	if !p.Gang || p.MemberErr != nil || p.Member.Key.Source == workload.SourcePod {
 		u := &MigrationUnit{Key: p.Member.Key, Slice: -1,
 			Pods: []MigratingPod{{PodRef: p.Ref(), Node: p.Node}}}
@@ -211,7 +213,7 @@ func (s *State) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *Migration
 // it), under the same lock: the copy is one.
 func (s *State) SnapshotForMove(key workload.Key, slice int) *Snapshot {
 	s.mu.Lock() // Track may extend the domain index.
-	sn := s.snapshotLocked(key, false)
+	sn := s.copier.snapshotLocked(key, false)
 	sn.subtractRequested(func(node string) (workload.Resources, bool) {
 		if s.nodes.Node(node) == nil {
 			return nil, false
@@ -320,7 +322,8 @@ func withOneHolderLess(holders map[workload.Holder]int, h workload.Holder) map[w
 // reservation or another claim meanwhile, or a node the plan puts pods on
 // is kept for another workload; with RestartHold 0 nothing is kept, and
 // it succeeds.
-func (s *State) holdForMoveLocked(key workload.Key, r *Reservation) error {
+func (ap applier) holdForMoveLocked(key workload.Key, r *Reservation) error {
+	s := ap.s
 	if s.reservations[key] != nil {
 		return fmt.Errorf("%s is being placed", key)
 	}
@@ -330,7 +333,7 @@ func (s *State) holdForMoveLocked(key workload.Key, r *Reservation) error {
 	}
 	for _, sr := range r.Slices {
 		for _, slot := range sr.Slots {
-			if k, ok := s.claimedForOther(slot.Node, key, true); ok {
+			if k, ok := s.applier.claimedForOther(slot.Node, key, true); ok {
 				return fmt.Errorf("node %s is kept for %s", slot.Node, k)
 			}
 		}

@@ -24,7 +24,7 @@ func recycle(f *fixture, pool string, nodes ...int) {
 	b := builders.V5ePool(pool).Nodes(4)
 	for _, i := range nodes {
 		n := b.Node(i)
-		f.s.SetNodeLifetime(n.Name, topology.NodeLifetime{Recycle: builders.Epoch, End: builders.Epoch.Add(time.Hour)})
+		f.s.Feed().SetNodeLifetime(n.Name, topology.NodeLifetime{Recycle: builders.Epoch, End: builders.Epoch.Add(time.Hour)})
 		n.Spec.Unschedulable = true
 		f.addNodes(n)
 	}
@@ -75,7 +75,7 @@ func TestRecycledUnits(t *testing.T) {
 		},
 		"a recycling start alone: the replacement is not Ready": {
 			setup: func(f *fixture) {
-				f.s.SetNodeLifetime("pool-1-node-0", topology.NodeLifetime{Recycle: builders.Epoch, End: builders.Epoch.Add(time.Hour)})
+				f.s.Feed().SetNodeLifetime("pool-1-node-0", topology.NodeLifetime{Recycle: builders.Epoch, End: builders.Epoch.Add(time.Hour)})
 			},
 		},
 		"a workload being placed waits its turn": {
@@ -95,7 +95,7 @@ func TestRecycledUnits(t *testing.T) {
 			f.addRunning(train, "pool-1-node-0", "pool-1-node-1", "pool-2-node-0", "pool-2-node-1")
 			f.addPods(ours, theirs)
 			tc.setup(f)
-			if diff := cmp.Diff(tc.want, unitsOf(f.s.Recycled())); diff != "" {
+			if diff := cmp.Diff(tc.want, unitsOf(f.s.Upkeep().Recycled())); diff != "" {
 				t.Errorf("units (-want +got):\n%s", diff)
 			}
 		})
@@ -113,7 +113,7 @@ func TestMovedSliceGoesBackToItsPoolsReplacements(t *testing.T) {
 	f.addNodes(builders.V5ePool("pool-1").Nodes(4).Node(2), builders.V5ePool("pool-1").Nodes(4).Node(3))
 	recycle(f, "pool-1", 0, 1)
 
-	units := f.s.Recycled()
+	units := f.s.Upkeep().Recycled()
 	if got := unitsOf(units); !slices.Equal(got, []string{"slice 0 (train-slice-0) of JobSet ns/train: train-slice-0-0-a0,train-slice-0-1-a0 off pool-1-node-0,pool-1-node-1"}) {
 		t.Fatalf("units %v, want slice 0 of train", got)
 	}
@@ -147,7 +147,7 @@ func TestMovedSliceGoesBackToItsPoolsReplacements(t *testing.T) {
 		t.Error("next could be placed while train's slice moved")
 	}
 	_ = next
-	if got := f.s.Recycled(); len(got) != 0 {
+	if got := f.s.Upkeep().Recycled(); len(got) != 0 {
 		t.Errorf("units %v once the slice's pods are gone, want none", unitsOf(got))
 	}
 
@@ -209,7 +209,7 @@ func plannedMove(t *testing.T, f *fixture) (state.MigrationUnit, *state.Reservat
 	t.Helper()
 	f.addNodes(builders.V5ePool("pool-1").Nodes(4).Node(2), builders.V5ePool("pool-1").Nodes(4).Node(3))
 	recycle(f, "pool-1", 0, 1)
-	units := f.s.Recycled()
+	units := f.s.Upkeep().Recycled()
 	r, fail := admission.PlanMove(f.s.SnapshotForMove(units[0].Key, units[0].Slice), units[0])
 	if fail != nil {
 		t.Fatal(fail)

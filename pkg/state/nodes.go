@@ -21,7 +21,8 @@ import (
 // reserved domain releases that reservation at once, so its workload plans
 // again without waiting for its permit timeout; a node that joins or
 // recovers lets waiting workloads try again.
-func (s *State) UpsertNode(node *corev1.Node) Actions {
+func (fd Feed) UpsertNode(node *corev1.Node) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := s.nodes.Node(node.Name)
@@ -29,13 +30,14 @@ func (s *State) UpsertNode(node *corev1.Node) Actions {
 		return Actions{}
 	}
 	ch := s.nodes.Upsert(node)
-	return s.nodeChangedLocked(node.Name, ch, old == nil || (!old.Usable && topology.Usable(node)))
+	return s.Feed().nodeChangedLocked(node.Name, ch, old == nil || (!old.Usable && topology.Usable(node)))
 }
 
 // SetNodeLifetime records when a node goes away by itself (its class's
 // maximum run, flex-start recycling). It changes what plans prefer, not
 // what is already placed: nothing is released or woken.
-func (s *State) SetNodeLifetime(name string, l topology.NodeLifetime) {
+func (fd Feed) SetNodeLifetime(name string, l topology.NodeLifetime) {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.nodes.SetLifetime(name, l) {
@@ -44,11 +46,12 @@ func (s *State) SetNodeLifetime(name string, l topology.NodeLifetime) {
 }
 
 // DeleteNode forgets a node.
-func (s *State) DeleteNode(name string) Actions {
+func (fd Feed) DeleteNode(name string) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := s.nodes.Delete(name)
-	return s.nodeChangedLocked(name, ch, false)
+	return s.Feed().nodeChangedLocked(name, ch, false)
 }
 
 // nodeChanged reports whether a node update matters to placement; status
@@ -60,16 +63,17 @@ func nodeChanged(a, b *corev1.Node) bool {
 		!equality.Semantic.DeepEqual(a.Spec.Taints, b.Spec.Taints)
 }
 
-func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Actions {
+func (fd Feed) nodeChangedLocked(name string, ch topology.Change, grew bool) Actions {
+	s := fd.s
 	var acts Actions
 	clear(s.carrying)
 	clear(s.selectable)
 	if ch.Moved || grew {
 		// The pods on it hold the domain it is in now.
-		s.reholdNodeLocked(name)
+		s.Feed().reholdNodeLocked(name)
 	}
 	if ch.Moved {
-		acts.merge(s.sharedByMoveLocked(name))
+		acts.merge(s.Feed().sharedByMoveLocked(name))
 	}
 	if ch.Failed || ch.Moved {
 		// Reservations on the node, or in a domain it left or joined, are
@@ -100,7 +104,7 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 		}
 	}
 	// A changed domain may now take a workload that was rejected there.
-	rejecting := s.rejectingLocked()
+	rejecting := s.Feed().rejectingLocked()
 	for _, d := range ch.Domains {
 		for _, w := range rejecting {
 			delete(w.rejected, d)
@@ -108,7 +112,7 @@ func (s *State) nodeChangedLocked(name string, ch topology.Change, grew bool) Ac
 	}
 	// Any change to a node (a taint removed, a label fixed) may be what
 	// rejected the workload's pods in the domains it is in.
-	s.clearRejectedLocked(name)
+	s.Feed().clearRejectedLocked(name)
 	s.bumpLocked()
 	if !ch.Failed || grew {
 		acts.merge(s.freedLocked())
@@ -143,7 +147,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 		sr := s.reservations[ref.key].Slices[ref.slice]
 		f.Reserved = placement.ReservedSlice{Key: ref.key, Slice: ref.slice, DomainKey: sr.DomainKey, Domain: sr.Domain}
 	}
-	if k, ok := s.claimedForOther(node, self, gang); ok {
+	if k, ok := s.applier.claimedForOther(node, self, gang); ok {
 		f.Claim = placement.NodeClaim{By: k, Kind: placement.PreemptionClaim}
 		if c := s.claims.of(k); c != nil && c.migration {
 			f.Claim.Kind = placement.MigrationClaim
@@ -248,7 +252,8 @@ type Rejection struct {
 //     elsewhere at once instead of timing out into the same domain again.
 //   - Alone: the quota a queued plain pod's reservation took is given
 //     back, unless a pod was reserved under it.
-func (s *State) applyRejectionLocked(uid types.UID, rej *Rejection) Actions {
+func (ap applier) applyRejectionLocked(uid types.UID, rej *Rejection) Actions {
+	s := ap.s
 	p := s.pods[uid]
 	if p == nil || !p.Gang || p.MemberErr != nil {
 		return Actions{}
@@ -329,10 +334,11 @@ const ReasonMemberUnschedulable = "MemberUnschedulable"
 func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *placement.Failure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.planFailedLocked(pod.UID, gen, f)
+	s.applier.planFailedLocked(pod.UID, gen, f)
 }
 
-func (s *State) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure) {
+func (ap applier) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure) {
+	s := ap.s
 	p := s.pods[uid]
 	if p == nil || !p.Gang {
 		return
@@ -347,13 +353,13 @@ func (s *State) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure
 	if f.Reason == quota.ReasonQuotaExceeded {
 		w.markWaitingForQuota(s.opts.Clock.Now())
 	}
-	if f.Reason != "" || s.awaitingAdmissionLocked(w) {
+	if f.Reason != "" || s.queues.awaitingAdmissionLocked(w) {
 		// Quota would fit when the planner failed: the domains do not,
 		// for now or for good. The Workload's condition gives the reason
 		// its event does.
 		w.queueProblem.Store(&quota.Problem{Reason: FailureReason(f), Message: f.Message, Config: f.Unresolvable})
 	}
-	s.observeWaitingLocked()
+	s.applier.observeWaitingLocked()
 }
 
 // WaitsForCapacity reports whether the pod is its waiting workload's head
@@ -363,10 +369,11 @@ func (s *State) WaitsForCapacity(pod *corev1.Pod) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	w := s.queued.headOf(pod.UID)
-	return w != nil && !s.quotaGatedLocked(w)
+	return w != nil && !s.queues.quotaGatedLocked(w)
 }
 
-func (s *State) observeWaitingLocked() {
+func (ap applier) observeWaitingLocked() {
+	s := ap.s
 	unplaceable, waiting := 0, 0
 	for _, w := range s.workloads {
 		if w.failure == nil || s.reservations[w.key] != nil {
@@ -405,7 +412,8 @@ func (sr *SliceReservation) Bounds() placement.SliceBounds {
 // the one rule for a node that leaves a reserved domain, which Filter,
 // Reserve and Permit ask here (a commit and the gate ask it of the nodes
 // they check). A node the state does not hold carries no label.
-func (s *State) excludedLocked(sr *SliceReservation, node string) string {
+func (ap applier) excludedLocked(sr *SliceReservation, node string) string {
+	s := ap.s
 	var labels map[string]string
 	if n := s.nodes.Node(node); n != nil {
 		labels = n.Labels()
@@ -416,7 +424,8 @@ func (s *State) excludedLocked(sr *SliceReservation, node string) string {
 // nodesCarryingLocked lists, sorted, the nodes that carry every label of
 // labels. The list is cached until a node changes: callers must not modify
 // it.
-func (s *State) nodesCarryingLocked(labels map[string]string) []string {
+func (cp copier) nodesCarryingLocked(labels map[string]string) []string {
+	s := cp.s
 	key := labelsKey(labels)
 	if names, ok := s.carrying[key]; ok {
 		return names
@@ -448,7 +457,8 @@ func labelsKey(labels map[string]string) string {
 // holds: the labels put two workloads in one domain, which the scheduler
 // never does and cannot undo (the pods run). Both get a Warning: whoever
 // relabelled the node must move one of them, or the node back.
-func (s *State) sharedByMoveLocked(node string) Actions {
+func (fd Feed) sharedByMoveLocked(node string) Actions {
+	s := fd.s
 	var acts Actions
 	told := map[workload.Holder]bool{}
 	for _, p := range s.podsOnNode[node] {

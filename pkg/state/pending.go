@@ -186,9 +186,10 @@ func (x *queueIndex) headOf(uid types.UID) *Workload {
 // trackQueuedLocked files w under its ClusterQueue while it waits to be
 // admitted (complete, quota-managed, not charged, no reservation), and
 // takes it out otherwise. Callers call it wherever one of those changes.
-func (s *State) trackQueuedLocked(w *Workload) {
+func (qs queues) trackQueuedLocked(w *Workload) {
+	s := qs.s
 	s.queued.unfile(w)
-	if cq := s.pendingQueueOfLocked(w); cq != "" {
+	if cq := s.queues.pendingQueueOfLocked(w); cq != "" {
 		s.queued.file(w, cq)
 	}
 }
@@ -196,12 +197,13 @@ func (s *State) trackQueuedLocked(w *Workload) {
 // pendingQueueOfLocked is the ClusterQueue w waits in ("": w does not wait
 // to be admitted, or its queue objects are missing, which re-files
 // everything once they change).
-func (s *State) pendingQueueOfLocked(w *Workload) string {
+func (qs queues) pendingQueueOfLocked(w *Workload) string {
+	s := qs.s
 	if s.workloads[w.key] != w || !w.observed || w.model == nil || w.model.Finished || !w.complete ||
-		s.queueAPIProblemLocked() != nil || !s.awaitingAdmissionLocked(w) {
+		s.queues.queueAPIProblemLocked() != nil || !s.queues.awaitingAdmissionLocked(w) {
 		return ""
 	}
-	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	cq, p := s.book.Resolve(w.key.Namespace, s.queues.queueNameLocked(w))
 	if p != nil {
 		return ""
 	}
@@ -209,8 +211,9 @@ func (s *State) pendingQueueOfLocked(w *Workload) string {
 }
 
 // reindexQueuedLocked files every workload again (queue objects changed).
-func (s *State) reindexQueuedLocked() {
-	s.queued.refile(s.workloads, s.pendingQueueOfLocked)
+func (fd Feed) reindexQueuedLocked() {
+	s := fd.s
+	s.queued.refile(s.workloads, s.queues.pendingQueueOfLocked)
 }
 
 // sortEntries puts entries in queue order.
@@ -269,7 +272,7 @@ func (s *State) WakeRound(cqName string) (WakeRound, bool) {
 				break
 			}
 			list = append(list, WakingWorkload{
-				Waiting: quota.Waiting{Candidate: queuePlace(w, q), Needs: s.needsLocked(w), Shape: s.shapeLocked(w)},
+				Waiting: quota.Waiting{Candidate: queuePlace(w, q), Needs: s.queues.needsLocked(w), Shape: s.copier.shapeLocked(w)},
 				Head:    copyRef(s.headLocked(w)),
 			})
 		}
@@ -295,7 +298,8 @@ const maxWakeScan = 64
 // quotaGatedLocked reports whether w waits for its queue (quota, order,
 // fair share, queue objects) rather than for domains: such a workload is
 // woken by quota released or queue objects changed, not by capacity freed.
-func (s *State) quotaGatedLocked(w *Workload) bool {
+func (qs queues) quotaGatedLocked(w *Workload) bool {
+	s := qs.s
 	p := w.queueProblem.Load()
-	return p != nil && p.Reason != ReasonWaitingForDomains && s.awaitingAdmissionLocked(w)
+	return p != nil && p.Reason != ReasonWaitingForDomains && s.queues.awaitingAdmissionLocked(w)
 }

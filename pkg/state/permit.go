@@ -24,7 +24,7 @@ func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
 	defer s.mu.Unlock()
 	old := s.pods[pod.UID]
 	if old == nil {
-		s.upsertPodLocked(pod)
+		s.Feed().upsertPodLocked(pod)
 		old = s.pods[pod.UID]
 	}
 	held := old.holds
@@ -44,7 +44,7 @@ func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
 		return 0
 	}
 	sr := r.Slices[p.Member.Slice]
-	if sr == nil || s.excludedLocked(sr, node) != "" {
+	if sr == nil || s.applier.excludedLocked(sr, node) != "" {
 		// The node left the slice's bounds: no room here; Permit rejects.
 		return 0
 	}
@@ -135,7 +135,7 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.podLocked(pod)
-	v, w := s.classifyLocked(p)
+	v, w := s.applier.classifyLocked(p)
 	if !v.Gang || w == nil {
 		return PermitResult{Allow: true}
 	}
@@ -152,7 +152,7 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 	}
 	if sr := r.Slices[p.Member.Slice]; sr != nil && p.Node != "" {
 		// Committed too: a member's failed bind is retried after the gate.
-		if why := s.excludedLocked(sr, p.Node); why != "" {
+		if why := s.applier.excludedLocked(sr, p.Node); why != "" {
 			msg := fmt.Sprintf("the reservation of %s no longer holds: %s (node %s of slice %d)", w.key, why, p.Node, p.Member.Slice)
 			return PermitResult{Message: msg, Ref: v.Ref, Actions: s.releaseLocked(w.key, ReleaseNodeMoved, msg)}
 		}
@@ -181,11 +181,11 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 		}
 		return PermitResult{Wait: wait, Message: fmt.Sprintf("waiting for %d of %d gang members of %s to be reserved", need-have, need, w.key), Ref: v.Ref}
 	}
-	if why := s.staleLocked(w, r); why != "" {
+	if why := s.applier.staleLocked(w, r); why != "" {
 		msg := fmt.Sprintf("the reservation of %s no longer holds: %s", w.key, why)
 		return PermitResult{Message: msg, Ref: v.Ref, Actions: s.releaseLocked(w.key, ReleaseStale, msg)}
 	}
-	if s.recordFirstLocked(w, r) {
+	if s.applier.recordFirstLocked(w, r) {
 		// The admission is written on the Workload object before any pod
 		// binds (see record.go): the members wait until it is.
 		first := r.record == recordNotStarted
@@ -197,13 +197,14 @@ func (s *State) Permit(pod *corev1.Pod) PermitResult {
 		}
 		return res
 	}
-	return s.commitGateLocked(w, r, v.Ref, pod.UID)
+	return s.applier.commitGateLocked(w, r, v.Ref, pod.UID)
 }
 
 // commitGateLocked commits a reservation whose gate passed: its members
 // may bind. self is the member whose Permit passed it (let through by its
 // own answer), "" when none is (every member waits).
-func (s *State) commitGateLocked(w *Workload, r *Reservation, ref corev1.ObjectReference, self types.UID) PermitResult {
+func (ap applier) commitGateLocked(w *Workload, r *Reservation, ref corev1.ObjectReference, self types.UID) PermitResult {
+	s := ap.s
 	r.Committed = true
 	r.Deadline = s.opts.Clock.Now().Add(r.FollowerTimeout)
 	charge := r.Charge
@@ -240,7 +241,8 @@ func (s *State) commitGateLocked(w *Workload, r *Reservation, ref corev1.ObjectR
 // be held by no other workload. Node labels can change at any time; what
 // was true when the pods were reserved is not trusted. It returns why the
 // reservation no longer holds ("" when it does).
-func (s *State) staleLocked(w *Workload, r *Reservation) string {
+func (ap applier) staleLocked(w *Workload, r *Reservation) string {
+	s := ap.s
 	own := r.Holder
 	for _, rp := range r.Reserved {
 		sr := r.Slices[rp.Slice]

@@ -126,13 +126,15 @@ func resourceListEqual(a, b corev1.ResourceList) bool {
 }
 
 // UpsertPod records a pod's membership, node and phase.
-func (s *State) UpsertPod(pod *corev1.Pod) Actions {
+func (fd Feed) UpsertPod(pod *corev1.Pod) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.upsertPodLocked(pod)
+	return s.Feed().upsertPodLocked(pod)
 }
 
-func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
+func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
+	s := fd.s
 	old := s.pods[pod.UID]
 	p := s.derivePod(pod, old)
 	var acts Actions
@@ -144,10 +146,10 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 	s.pods[p.UID] = p
 	s.indexLocked(p)
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
-		acts.merge(s.observePodWorkloadLocked(pod, old, p))
+		acts.merge(s.Feed().observePodWorkloadLocked(pod, old, p))
 	}
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourceLeaderWorkerSet && p.Member.Leader {
-		acts.merge(s.observeLWSGroupLocked(pod, p.Member.Key))
+		acts.merge(s.Feed().observeLWSGroupLocked(pod, p.Member.Key))
 	}
 	if old == nil && p.Gang && p.MemberErr == nil && p.Node == "" && s.registry.api(p.Member.Key.Source) == APINotServed {
 		// A pending pod names a workload API last found not served: it may
@@ -160,14 +162,14 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 		s.bumpLocked()
 	}
 	if old != nil && old.Node != "" && !old.Terminal && (p.Terminal || p.Node == "") {
-		acts.merge(s.leftNodeLocked(old.Node))
+		acts.merge(s.Feed().leftNodeLocked(old.Node))
 	}
 	if old != nil && old.Assumed && !p.Assumed && p.Node != "" {
 		// The binding is confirmed: a committed reservation may be done.
-		acts.merge(s.settleLocked(p.Member.Key))
+		acts.merge(s.Feed().settleLocked(p.Member.Key))
 		// A node relabelled while the pod was being bound to it may have
 		// put it, now running, in a domain another workload holds.
-		acts.merge(s.sharedByMoveLocked(p.Node))
+		acts.merge(s.Feed().sharedByMoveLocked(p.Node))
 	}
 	if p.Gang && p.MemberErr == nil {
 		w := s.workloads[p.Member.Key]
@@ -184,7 +186,7 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 		if w != nil && old != nil && old.Node != "" && (p.Node == "" || !p.Live()) {
 			acts.merge(s.settleQuotaLocked(w))
 		}
-		if w != nil && (old == nil || presenceChanged(old, p)) && s.refreshCompleteLocked(w) {
+		if w != nil && (old == nil || presenceChanged(old, p)) && s.Feed().refreshCompleteLocked(w) {
 			// The last member that can exist yet arrived: the gang plans
 			// through its head; the rest wait, gated, for its reservation.
 			if h := s.headLocked(w); h != nil {
@@ -200,7 +202,7 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 			} else if h := s.headLocked(w); h != nil {
 				acts.Activate = append(acts.Activate, *h)
 			}
-		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) && s.admissibleLocked(w, p) {
+		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) && s.Feed().admissibleLocked(w, p) {
 			// PreEnqueue may have seen this pod before we did; it is
 			// admissible now, so make sure it is tried.
 			acts.Activate = append(acts.Activate, p.Ref())
@@ -214,9 +216,10 @@ func (s *State) upsertPodLocked(pod *corev1.Pod) Actions {
 // and the plain pods our Filter kept out (the domain was held, or its room
 // planned) are tried again. The scheduler's own retry on this event may
 // have run before this handler, against the pod still recorded here.
-func (s *State) leftNodeLocked(node string) Actions {
+func (fd Feed) leftNodeLocked(node string) Actions {
+	s := fd.s
 	s.bumpLocked()
-	s.clearRejectedLocked(node)
+	s.Feed().clearRejectedLocked(node)
 	acts := s.freedLocked()
 	acts.Activate = append(acts.Activate, s.blocked.take()...)
 	return acts
@@ -225,7 +228,8 @@ func (s *State) leftNodeLocked(node string) Actions {
 // admissibleLocked: the workload holds a reservation the pod's slice is
 // in, or the pod is the head its complete gang plans through, or the gang
 // already runs whole.
-func (s *State) admissibleLocked(w *Workload, p *Pod) bool {
+func (fd Feed) admissibleLocked(w *Workload, p *Pod) bool {
+	s := fd.s
 	if r := s.reservations[w.key]; r != nil {
 		_, in := r.Slices[p.Member.Slice]
 		return in
@@ -279,7 +283,8 @@ func (s *State) headLocked(w *Workload) *PodRef {
 
 // headValidLocked reports whether the workload has a head that can still
 // plan, without choosing one (for readers holding only the read lock).
-func (s *State) headValidLocked(w *Workload) bool {
+func (cp copier) headValidLocked(w *Workload) bool {
+	s := cp.s
 	h := w.waitingHead
 	if h == nil {
 		return false
@@ -298,7 +303,8 @@ func presenceChanged(old, p *Pod) bool {
 // succeed or fail as deleted (with their last running state), so a slice
 // whose pods are gone is told done from its owner's status and startup
 // order, not from here.
-func (s *State) DeletePod(pod *corev1.Pod) Actions {
+func (fd Feed) DeletePod(pod *corev1.Pod) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	uid := pod.UID
@@ -314,7 +320,7 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 			s.reservedRoom.giveBack(r, uid)
 		}
 		if w := s.workloads[p.Member.Key]; w != nil {
-			became := s.refreshCompleteLocked(w)
+			became := s.Feed().refreshCompleteLocked(w)
 			if (became || (w.waitingHead != nil && w.waitingHead.UID == uid)) && w.complete && s.reservations[w.key] == nil {
 				// The head is gone: another member plans for the gang.
 				if h := s.headLocked(w); h != nil {
@@ -322,17 +328,17 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 				}
 			}
 			acts.merge(s.settleQuotaLocked(w))
-			s.dropIfEmptyLocked(w)
+			s.Feed().dropIfEmptyLocked(w)
 		}
 	}
 	if p.Node != "" && !p.Terminal {
-		acts.merge(s.leftNodeLocked(p.Node))
+		acts.merge(s.Feed().leftNodeLocked(p.Node))
 	}
 	if p.Gang && p.MemberErr == nil && (p.Member.Key.Source == workload.SourcePod ||
 		p.Member.Key.Source == workload.SourceLeaderWorkerSet && p.Member.Leader) {
 		// A queued plain pod is its own workload's object; a
 		// LeaderWorkerSet group's leader is its group's.
-		acts.merge(s.deleteSourceLocked(p.Member.Key))
+		acts.merge(s.Feed().deleteSourceLocked(p.Member.Key))
 	}
 	s.blocked.forget(uid)
 	return acts
@@ -340,7 +346,8 @@ func (s *State) DeletePod(pod *corev1.Pod) Actions {
 
 // observePodWorkloadLocked keeps the workload of a queued plain pod: the
 // pod is its own workload object.
-func (s *State) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
+func (fd Feed) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
+	s := fd.s
 	w := s.workloads[p.Member.Key]
 	finished := p.Terminal
 	if w != nil && w.observed && w.model != nil && w.model.UID == pod.UID && old != nil && w.model.Finished == finished {
@@ -349,12 +356,13 @@ func (s *State) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
 	model := workload.FromPod(pod)
 	model.Finished = finished
 	ref := corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}
-	return s.upsertSourceLocked(p.Member.Key, model, nil, ref)
+	return s.Feed().upsertSourceLocked(p.Member.Key, model, nil, ref)
 }
 
 // observeLWSGroupLocked keeps the workload of a LeaderWorkerSet group,
 // whose object is its leader pod.
-func (s *State) observeLWSGroupLocked(leader *corev1.Pod, key workload.Key) Actions {
+func (fd Feed) observeLWSGroupLocked(leader *corev1.Pod, key workload.Key) Actions {
+	s := fd.s
 	model, err := workload.FromLWSLeader(leader)
 	if w := s.workloads[key]; w != nil && w.observed && err == nil && w.err == nil && w.model != nil &&
 		w.model.UID == model.UID && w.model.Finished == model.Finished && w.model.Slices[0].Pods == model.Slices[0].Pods {
@@ -367,7 +375,7 @@ func (s *State) observeLWSGroupLocked(leader *corev1.Pod, key workload.Key) Acti
 	// the group's Workload object when the set is queued (an owner
 	// reference needs a UID; the LeaderWorkerSet's is not on its pods).
 	ref := corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: leader.Namespace, Name: leader.Name, UID: leader.UID}
-	return s.upsertSourceLocked(key, model, err, ref)
+	return s.Feed().upsertSourceLocked(key, model, err, ref)
 }
 
 // lwsLeaderFirst reports whether p leads a LeaderWorkerSet group of
@@ -433,7 +441,8 @@ func (s *State) unindexLocked(p *Pod) {
 
 // reholdNodeLocked recomputes what the pods on node hold after the node
 // changed domains (a label changed, or it was added again).
-func (s *State) reholdNodeLocked(node string) {
+func (fd Feed) reholdNodeLocked(node string) {
+	s := fd.s
 	for _, p := range s.podsOnNode[node] {
 		if p.holds == nil {
 			continue
@@ -452,7 +461,8 @@ func holdsAgain(old, p *Pod, held *workload.Holder) bool {
 }
 
 // rehold recomputes what a workload's pods hold after its model changed.
-func (s *State) reholdLocked(w *Workload) {
+func (fd Feed) reholdLocked(w *Workload) {
+	s := fd.s
 	for _, p := range w.members {
 		held := p.holds
 		s.domainHolders.unhold(p)
@@ -477,7 +487,8 @@ func (s *State) pendingLocked(w *Workload) []PodRef {
 
 // PendingPods lists every pod of this scheduler's profiles not on a node
 // and live: what a replica that starts leading decides on.
-func (s *State) PendingPods() []PodRef {
+func (rp Reports) PendingPods() []PodRef {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []PodRef
@@ -498,7 +509,7 @@ func (s *State) PendingPods() []PodRef {
 func (s *State) freedLocked() Actions {
 	var acts Actions
 	for _, w := range s.queued.withDomainHeads() {
-		if w.waitingHead == nil || s.reservations[w.key] != nil || s.quotaGatedLocked(w) {
+		if w.waitingHead == nil || s.reservations[w.key] != nil || s.queues.quotaGatedLocked(w) {
 			continue
 		}
 		if h := s.headLocked(w); h != nil {
@@ -525,8 +536,9 @@ func (s *State) wakeAllLocked() []PodRef {
 
 // clearRejectedLocked forgets rejections of the domains a node is in: what
 // changed there may let the workload's pods in.
-func (s *State) clearRejectedLocked(node string) {
-	for _, w := range s.rejectingLocked() {
+func (fd Feed) clearRejectedLocked(node string) {
+	s := fd.s
+	for _, w := range s.Feed().rejectingLocked() {
 		for d := range w.rejected {
 			if d.Key == "" {
 				if d.Value == node {
@@ -543,7 +555,8 @@ func (s *State) clearRejectedLocked(node string) {
 
 // rejectingLocked lists the workloads that have rejected domains, and
 // drops from the index those that have none left or are gone.
-func (s *State) rejectingLocked() []*Workload {
+func (fd Feed) rejectingLocked() []*Workload {
+	s := fd.s
 	out := make([]*Workload, 0, len(s.rejecting))
 	for k, w := range s.rejecting {
 		if len(w.rejected) == 0 || s.workloads[k] != w {

@@ -20,7 +20,7 @@ import (
 // place.
 func TestQueueReportPositions(t *testing.T) {
 	f := withQueue(newFixture(t, builders.V5ePools(1)...), 8, quota.BestEffortFIFO)
-	f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "other-queue", ClusterQueue: "cluster-queue"})
+	f.s.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "other-queue", ClusterQueue: "cluster-queue"})
 	// running holds the quota; w00…w13 wait, created in that order, the
 	// odd ones in other-queue.
 	f.addRunning(queued("running", 1, 0), "pool-1-node-0", "pool-1-node-1")
@@ -31,7 +31,7 @@ func TestQueueReportPositions(t *testing.T) {
 		}
 		f.addGang(js)
 	}
-	rep := f.s.QueueReport()
+	rep := f.s.Reports().QueueReport()
 
 	got := map[string]state.QueuePosition{}
 	for _, wr := range rep.Workloads {

@@ -30,7 +30,8 @@ type ProvisioningTask struct {
 }
 
 // ProvisioningTasks lists the requests to create, in key order.
-func (s *State) ProvisioningTasks() []ProvisioningTask {
+func (up Upkeep) ProvisioningTasks() []ProvisioningTask {
+	s := up.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []ProvisioningTask
@@ -52,12 +53,13 @@ func (s *State) ProvisioningTasks() []ProvisioningTask {
 // ProvisioningCreated records that the request of key's attempt exists.
 // The head is activated, so that the gate tells the workload's held pods
 // the new reason for their wait (see retoldLocked).
-func (s *State) ProvisioningCreated(key workload.Key, attempt int32) Actions {
+func (up Upkeep) ProvisioningCreated(key workload.Key, attempt int32) Actions {
+	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if w := s.workloads[key]; w != nil && w.check != nil && w.check.attempt == attempt && !w.check.created {
 		w.check.created = true
-		return s.retoldLocked(w, "request created", true)
+		return s.Upkeep().retoldLocked(w, "request created", true)
 	}
 	return Actions{}
 }
@@ -68,13 +70,14 @@ func (s *State) ProvisioningCreated(key workload.Key, attempt int32) Actions {
 // message, which their PodScheduled condition shows. Nothing else would:
 // the pods do not change while they wait (their template names the
 // request already).
-func (s *State) retoldLocked(w *Workload, message string, told bool) Actions {
+func (up Upkeep) retoldLocked(w *Workload, message string, told bool) Actions {
+	s := up.s
 	t := w.check
 	if t.message == message {
 		return Actions{}
 	}
 	t.message, t.told = message, told
-	return Actions{Activate: s.headRefsLocked(w)}
+	return Actions{Activate: s.Upkeep().headRefsLocked(w)}
 }
 
 // ProvisioningUpdate is what a workload's request says now.
@@ -110,7 +113,8 @@ type CheckStage struct {
 // ObserveProvisioning applies what a request's conditions say. It returns
 // the pods to evict when provisioned capacity the workload runs on is
 // revoked; the caller evicts them.
-func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
+func (up Upkeep) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
+	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.workloads[u.Key]
@@ -119,7 +123,7 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 	}
 	t := w.check
 	now := s.opts.Clock.Now()
-	running := s.runningLocked(w)
+	running := s.Upkeep().runningLocked(w)
 	var acts Actions
 	event := func(warning bool, reason, msg string) {
 		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: warning, Reason: reason, Message: msg})
@@ -127,7 +131,7 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 	switch u.Outcome {
 	case provisioning.Pending:
 		if t.phase == checkRequesting && t.created {
-			acts = s.retoldLocked(w, u.Message, u.Message == provisioning.NotAccepted)
+			acts = s.Upkeep().retoldLocked(w, u.Message, u.Message == provisioning.NotAccepted)
 		}
 	case provisioning.Provisioned:
 		if t.phase != checkRequesting {
@@ -136,28 +140,28 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 		t.phase, t.since, t.message, t.nodeSelector = checkReady, now, "provisioned", u.NodeSelector
 		s.bumpLocked()
 		event(false, "Provisioned", fmt.Sprintf("ProvisioningRequest %s is provisioned; placing %s", t.requestName(w), w.key))
-		acts.Activate = s.headRefsLocked(w)
+		acts.Activate = s.Upkeep().headRefsLocked(w)
 	case provisioning.BookingExpired:
 		if running || t.phase != checkRequesting && t.phase != checkReady {
 			// The autoscaler ends the booking once the pods are placed.
 			return Actions{}, nil
 		}
-		acts.merge(s.failCheckLocked(w, s.checks.get(t.check), "BookingExpired", u.Message, now))
+		acts.merge(s.Upkeep().failCheckLocked(w, s.checks.get(t.check), "BookingExpired", u.Message, now))
 	case provisioning.Failed:
 		if running || t.phase != checkRequesting && t.phase != checkReady {
 			return Actions{}, nil
 		}
-		acts.merge(s.failCheckLocked(w, s.checks.get(t.check), "Failed", u.Message, now))
+		acts.merge(s.Upkeep().failCheckLocked(w, s.checks.get(t.check), "Failed", u.Message, now))
 	case provisioning.CapacityRevoked:
 		if t.phase != checkReady && t.phase != checkConsumed {
 			return Actions{}, nil
 		}
-		if limit, err := s.maxRunLocked(w); err == nil && limit > 0 && !now.Before(t.since.Add(limit-runSlack(limit))) {
+		if limit, err := s.copier.maxRunLocked(w); err == nil && limit > 0 && !now.Before(t.since.Add(limit-runSlack(limit))) {
 			// The provisioner reclaims the nodes maxRunDuration after it
 			// provisioned them, a moment before the workload's own
 			// deadline (counted from placement): the run is over, not
 			// interrupted. End it as at its deadline; do not requeue it.
-			return s.endRunLocked(w, limit, now), nil
+			return s.Upkeep().endRunLocked(w, limit, now), nil
 		}
 		// The capacity goes away under the workload: it is evicted whole
 		// and comes back through its queue, with a new request.
@@ -177,14 +181,16 @@ func (s *State) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 
 // runningLocked reports whether w runs or is being placed: a request's
 // booking ending then ends nothing.
-func (s *State) runningLocked(w *Workload) bool {
+func (up Upkeep) runningLocked(w *Workload) bool {
+	s := up.s
 	return s.reservations[w.key] != nil || w.model != nil && w.placedWhole()
 }
 
 // failCheckLocked ends a failed attempt: the quota goes back and the
 // workload retries after a backoff, or is rejected once the retries are
 // spent.
-func (s *State) failCheckLocked(w *Workload, c *provisioning.Check, what, message string, now time.Time) Actions {
+func (up Upkeep) failCheckLocked(w *Workload, c *provisioning.Check, what, message string, now time.Time) Actions {
+	s := up.s
 	t := w.check
 	retry := provisioning.DefaultRetry
 	if c != nil {
@@ -205,7 +211,7 @@ func (s *State) failCheckLocked(w *Workload, c *provisioning.Check, what, messag
 	}
 	if s.book.ChargeOf(w.key) != nil && s.reservations[w.key] == nil {
 		ch := s.book.Release(w.key)
-		s.trackQueuedLocked(w)
+		s.queues.trackQueuedLocked(w)
 		acts.Wake = append(acts.Wake, ch.ClusterQueue)
 	}
 	s.bumpLocked()
@@ -213,12 +219,13 @@ func (s *State) failCheckLocked(w *Workload, c *provisioning.Check, what, messag
 }
 
 // expireChecksLocked lets workloads whose retry backoff ended try again.
-func (s *State) expireChecksLocked(now time.Time) Actions {
+func (up Upkeep) expireChecksLocked(now time.Time) Actions {
+	s := up.s
 	var acts Actions
 	for _, w := range s.workloads {
 		if t := w.check; t != nil && t.phase == checkBackoff && !t.retryAt.IsZero() && !now.Before(t.retryAt) {
 			t.retryAt = time.Time{}
-			acts.Activate = append(acts.Activate, s.headRefsLocked(w)...)
+			acts.Activate = append(acts.Activate, s.Upkeep().headRefsLocked(w)...)
 		}
 	}
 	if len(acts.Activate) > 0 {
@@ -238,12 +245,13 @@ func (w *Workload) checkPlacedLocked() {
 
 // ProvisioningRequests lists, per workload with a check, its current
 // request and attempt, for the controller to read what each says.
-func (s *State) ProvisioningRequests() []ProvisioningUpdate {
+func (rp Reports) ProvisioningRequests() []ProvisioningUpdate {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []ProvisioningUpdate
 	for _, w := range s.workloads {
-		if u, ok := s.provisioningUpdateLocked(w); ok {
+		if u, ok := s.Reports().provisioningUpdateLocked(w); ok {
 			out = append(out, u)
 		}
 	}
@@ -252,16 +260,18 @@ func (s *State) ProvisioningRequests() []ProvisioningUpdate {
 
 // ProvisioningRequestOf is what ProvisioningRequests lists for key alone
 // (false: key has no request).
-func (s *State) ProvisioningRequestOf(key workload.Key) (ProvisioningUpdate, bool) {
+func (rp Reports) ProvisioningRequestOf(key workload.Key) (ProvisioningUpdate, bool) {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if w := s.workloads[key]; w != nil {
-		return s.provisioningUpdateLocked(w)
+		return s.Reports().provisioningUpdateLocked(w)
 	}
 	return ProvisioningUpdate{}, false
 }
 
-func (s *State) provisioningUpdateLocked(w *Workload) (ProvisioningUpdate, bool) {
+func (rp Reports) provisioningUpdateLocked(w *Workload) (ProvisioningUpdate, bool) {
+	s := rp.s
 	t := w.check
 	if t == nil || t.attempt <= 0 {
 		return ProvisioningUpdate{}, false
@@ -271,7 +281,7 @@ func (s *State) provisioningUpdateLocked(w *Workload) (ProvisioningUpdate, bool)
 		Stage: CheckStage{phase: t.phase, created: t.created, check: c}}
 	if t.phase == checkRequesting || t.phase == checkReady {
 		// Only then does ObserveProvisioning read it.
-		u.Stage.running = s.runningLocked(w)
+		u.Stage.running = s.Upkeep().runningLocked(w)
 	}
 	if c != nil {
 		u.Check = *c

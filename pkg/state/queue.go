@@ -20,94 +20,104 @@ import (
 // queue object re-activates them.
 
 // SetFlavor records a ResourceFlavor.
-func (s *State) SetFlavor(f *quota.Flavor) Actions {
+func (fd Feed) SetFlavor(f *quota.Flavor) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.book.SetFlavor(f) {
 		return Actions{}
 	}
-	return s.queuesChangedLocked()
+	return s.Feed().queuesChangedLocked()
 }
 
 // DeleteFlavor forgets a ResourceFlavor.
-func (s *State) DeleteFlavor(name string) Actions {
+func (fd Feed) DeleteFlavor(name string) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book.DeleteFlavor(name)
-	return s.queuesChangedLocked()
+	return s.Feed().queuesChangedLocked()
 }
 
 // SetClusterQueue records a ClusterQueue. Like every Set of a queue
 // object, it wakes waiting workloads only when the object's model changed:
 // the status the scheduler writes comes back as updates, and waking every
 // gated workload on each would run all of them through PreEnqueue again.
-func (s *State) SetClusterQueue(cq *quota.ClusterQueue) Actions {
+func (fd Feed) SetClusterQueue(cq *quota.ClusterQueue) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.book.SetClusterQueue(cq) {
 		return Actions{}
 	}
-	return s.queuesChangedLocked()
+	return s.Feed().queuesChangedLocked()
 }
 
 // DeleteClusterQueue forgets a ClusterQueue.
-func (s *State) DeleteClusterQueue(name string) Actions {
+func (fd Feed) DeleteClusterQueue(name string) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book.DeleteClusterQueue(name)
-	return s.queuesChangedLocked()
+	return s.Feed().queuesChangedLocked()
 }
 
 // SetLocalQueue records a LocalQueue.
-func (s *State) SetLocalQueue(lq *quota.LocalQueue) Actions {
+func (fd Feed) SetLocalQueue(lq *quota.LocalQueue) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.book.SetLocalQueue(lq) {
 		return Actions{}
 	}
-	return s.queuesChangedLocked()
+	return s.Feed().queuesChangedLocked()
 }
 
 // DeleteLocalQueue forgets a LocalQueue.
-func (s *State) DeleteLocalQueue(namespace, name string) Actions {
+func (fd Feed) DeleteLocalQueue(namespace, name string) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book.DeleteLocalQueue(namespace, name)
-	return s.queuesChangedLocked()
+	return s.Feed().queuesChangedLocked()
 }
 
 // SetNamespace records a namespace's labels for namespace selectors.
-func (s *State) SetNamespace(name string, labels map[string]string) Actions {
+func (fd Feed) SetNamespace(name string, labels map[string]string) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.book.SetNamespace(name, labels) {
 		return Actions{}
 	}
-	return s.queuesChangedLocked()
+	return s.Feed().queuesChangedLocked()
 }
 
 // DeleteNamespace forgets a namespace.
-func (s *State) DeleteNamespace(name string) Actions {
+func (fd Feed) DeleteNamespace(name string) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book.DeleteNamespace(name)
-	return s.queuesChangedLocked()
+	return s.Feed().queuesChangedLocked()
 }
 
 // queuesChangedLocked: a queue object changed, which may admit waiting
 // workloads (or make a failed plan worth retrying).
-func (s *State) queuesChangedLocked() Actions {
+func (fd Feed) queuesChangedLocked() Actions {
+	s := fd.s
 	s.bumpLocked()
 	var acts Actions
-	s.rechargeAllLocked(&acts)
-	s.reindexQueuedLocked()
+	s.Feed().rechargeAllLocked(&acts)
+	s.Feed().reindexQueuedLocked()
 	acts.Activate = s.wakeAllLocked()
 	return acts
 }
 
 // queueNameLocked returns the LocalQueue w is admitted through ("": w is
 // not quota-managed).
-func (s *State) queueNameLocked(w *Workload) string {
+func (qs queues) queueNameLocked(w *Workload) string {
+	s := qs.s
 	if w.model == nil || s.registry.api(QueueAPI) == APINotServed {
 		return ""
 	}
@@ -124,29 +134,32 @@ func (s *State) queueNameLocked(w *Workload) string {
 
 // awaitingAdmissionLocked reports whether w is quota-managed and not
 // admitted yet.
-func (s *State) awaitingAdmissionLocked(w *Workload) bool {
-	return s.queueNameLocked(w) != "" && s.book.ChargeOf(w.key) == nil && s.reservations[w.key] == nil
+func (qs queues) awaitingAdmissionLocked(w *Workload) bool {
+	s := qs.s
+	return s.queues.queueNameLocked(w) != "" && s.book.ChargeOf(w.key) == nil && s.reservations[w.key] == nil
 }
 
 // needsLocked is what admitting w charges: every pod of every slice, each
 // sized from its own spec where it exists and from its slice's first pod
 // or template otherwise. The result is cached until the model or the
 // members change: callers must not modify it.
-func (s *State) needsLocked(w *Workload) []quota.Need {
+func (qs queues) needsLocked(w *Workload) []quota.Need {
+	s := qs.s
 	if c := &w.needs; c.model != w.model || c.gen != w.membersGen || c.needs == nil {
-		*c = needsCache{model: w.model, gen: w.membersGen, needs: s.computeNeedsLocked(w)}
+		*c = needsCache{model: w.model, gen: w.membersGen, needs: s.queues.computeNeedsLocked(w)}
 		c.shape = quota.Shape(c.needs)
 	}
 	return w.needs.needs
 }
 
 // shapeLocked is quota.Shape of w's needs.
-func (s *State) shapeLocked(w *Workload) string {
-	s.needsLocked(w)
+func (cp copier) shapeLocked(w *Workload) string {
+	s := cp.s
+	s.queues.needsLocked(w)
 	return w.needs.shape
 }
 
-func (s *State) computeNeedsLocked(w *Workload) []quota.Need {
+func (qs queues) computeNeedsLocked(w *Workload) []quota.Need {
 	model := w.model
 	out := make([]quota.Need, 0, len(model.Slices))
 	for i, members := range w.currentMembersBySlice() {
@@ -245,19 +258,20 @@ func (r *QueueRound) Candidate(key workload.Key) *QueueCandidate {
 }
 
 // queueRoundLocked gathers what the queue verdict on w reads.
-func (s *State) queueRoundLocked(w *Workload) *QueueRound {
+func (cp copier) queueRoundLocked(w *Workload) *QueueRound {
+	s := cp.s
 	r := &QueueRound{Key: w.key}
-	if r.Problem = s.queueAPIProblemLocked(); r.Problem != nil {
+	if r.Problem = s.queues.queueAPIProblemLocked(); r.Problem != nil {
 		return r
 	}
-	cq, p := s.book.Resolve(w.key.Namespace, s.queueNameLocked(w))
+	cq, p := s.book.Resolve(w.key.Namespace, s.queues.queueNameLocked(w))
 	if p != nil {
 		r.Problem = p
 		return r
 	}
 	r.View, r.Now, r.Starvation = s.book.View(), s.opts.Clock.Now(), s.opts.QuotaStarvation
-	r.MayPreempt = s.mayPreemptForQuotaLocked(w)
-	r.Candidates = []QueueCandidate{s.queueCandidateLocked(w, cq)}
+	r.MayPreempt = s.copier.mayPreemptForQuotaLocked(w)
+	r.Candidates = []QueueCandidate{s.copier.queueCandidateLocked(w, cq)}
 	cohort := s.book.Cohort(cq)
 	heads := map[string]*Workload{}
 	var starving []*Workload
@@ -272,7 +286,7 @@ func (s *State) queueRoundLocked(w *Workload) *QueueRound {
 		// w's own queue: what comes before w, a prefix of the order.
 		for i := 0; ; i++ {
 			o := pending.at(i)
-			if o == nil || (o != w && !s.before(o, w)) {
+			if o == nil || (o != w && !s.copier.before(o, w)) {
 				break
 			}
 			if o == w {
@@ -292,11 +306,11 @@ func (s *State) queueRoundLocked(w *Workload) *QueueRound {
 			return
 		}
 		seen[o.key] = true
-		r.Candidates = append(r.Candidates, s.queueCandidateLocked(o, q))
+		r.Candidates = append(r.Candidates, s.copier.queueCandidateLocked(o, q))
 	}
 	for _, q := range cohort {
 		h := heads[q.Name]
-		if h == nil || (q.Name == cq.Name && !s.before(h, w)) {
+		if h == nil || (q.Name == cq.Name && !s.copier.before(h, w)) {
 			continue
 		}
 		if q.Name != cq.Name && h.failure != nil {
@@ -312,8 +326,9 @@ func (s *State) queueRoundLocked(w *Workload) *QueueRound {
 	return r
 }
 
-func (s *State) queueCandidateLocked(w *Workload, cq *quota.ClusterQueue) QueueCandidate {
-	c := QueueCandidate{Place: queuePlace(w, cq), ClusterQueue: cq, Needs: s.needsLocked(w)}
+func (cp copier) queueCandidateLocked(w *Workload, cq *quota.ClusterQueue) QueueCandidate {
+	s := cp.s
+	c := QueueCandidate{Place: queuePlace(w, cq), ClusterQueue: cq, Needs: s.queues.needsLocked(w)}
 	if w.waitingHead != nil && s.reservations[w.key] == nil {
 		head := *w.waitingHead
 		c.Head = &head
@@ -340,13 +355,14 @@ func queuePlace(w *Workload, cq *quota.ClusterQueue) quota.Candidate {
 }
 
 // before is the queue order between two pending workloads.
-func (s *State) before(a, b *Workload) bool {
+func (cp copier) before(a, b *Workload) bool {
 	return quota.Precedes(a.priority, b.priority, a.model.Created, b.model.Created, a.key, b.key)
 }
 
 // queueAPIProblemLocked: until discovery answers whether the queue API is
 // served, quota-managed workloads wait.
-func (s *State) queueAPIProblemLocked() *quota.Problem {
+func (qs queues) queueAPIProblemLocked() *quota.Problem {
+	s := qs.s
 	if s.registry.api(QueueAPI) == APIUnknown {
 		return &quota.Problem{Reason: quota.ReasonQueueAPIUnknown, Config: true,
 			Message: "waiting to learn whether the multislice.dev queue API is served"}
@@ -385,17 +401,18 @@ type FlavorCapacity struct {
 // plain pod awaiting admission; flavorNodes are then the sorted names of
 // the nodes of the flavors its reservation is charged to (nil: it holds
 // none; callers must not modify them).
-func (s *State) aloneRoundLocked(p *Pod, w *Workload) (round *AloneRound, flavorNodes []string) {
+func (cp copier) aloneRoundLocked(p *Pod, w *Workload) (round *AloneRound, flavorNodes []string) {
+	s := cp.s
 	if r := s.reservations[w.key]; r != nil {
 		if sr := r.Slices[0]; sr != nil && r.Attempt == p.Member.RestartAttempt {
-			return nil, s.nodesCarryingLocked(sr.NodeLabels)
+			return nil, s.copier.nodesCarryingLocked(sr.NodeLabels)
 		}
 		return nil, nil
 	}
-	if !s.awaitingAdmissionLocked(w) {
+	if !s.queues.awaitingAdmissionLocked(w) {
 		return nil, nil
 	}
-	round = &AloneRound{Holder: workload.Holder{Key: w.key, UID: w.model.UID}, Attempt: w.model.RestartAttempt, Quota: s.quotaDecisionLocked(w)}
+	round = &AloneRound{Holder: workload.Holder{Key: w.key, UID: w.model.UID}, Attempt: w.model.RestartAttempt, Quota: s.copier.quotaDecisionLocked(w)}
 	if round.Quota.Problem != nil {
 		return round, nil
 	}
@@ -406,7 +423,7 @@ func (s *State) aloneRoundLocked(p *Pod, w *Workload) (round *AloneRound, flavor
 			if f == nil || (need.Compatible != nil && !need.Compatible(f)) {
 				continue
 			}
-			nodes := s.nodesCarryingLocked(f.NodeLabels)
+			nodes := s.copier.nodesCarryingLocked(f.NodeLabels)
 			fc := FlavorCapacity{Flavor: f, Nodes: len(nodes), NodeNames: nodes}
 			for _, n := range nodes {
 				if node := s.nodes.Node(n); node != nil && node.Allocatable.Count(need.Request) != 0 {

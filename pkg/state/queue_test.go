@@ -26,14 +26,14 @@ const v5eFlavor = "vlp-24"
 // v5e 2x4 nodes, ClusterQueue cluster-queue with nominalQuota chips of
 // google.com/tpu, LocalQueue multislice-queue in the tests' namespace.
 func withQueue(f *fixture, chips int64, strategy quota.Strategy) *fixture {
-	f.act(f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+	f.act(f.s.Feed().SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
 		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}}))
-	f.act(f.s.SetClusterQueue(&quota.ClusterQueue{
+	f.act(f.s.Feed().SetClusterQueue(&quota.ClusterQueue{
 		Name: "cluster-queue", Strategy: strategy, FairWeight: 1000,
 		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
 		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}},
 	}))
-	f.act(f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"}))
+	f.act(f.s.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"}))
 	return f
 }
 
@@ -90,12 +90,12 @@ func TestUnchangedQueueObjectsWakeNothing(t *testing.T) {
 		}
 	}
 	unchanged := map[string]func() state.Actions{
-		"ClusterQueue": func() state.Actions { return f.s.SetClusterQueue(cq(8)) },
+		"ClusterQueue": func() state.Actions { return f.s.Feed().SetClusterQueue(cq(8)) },
 		"LocalQueue": func() state.Actions {
-			return f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
+			return f.s.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
 		},
 		"ResourceFlavor": func() state.Actions {
-			return f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+			return f.s.Feed().SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
 				wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}})
 		},
 	}
@@ -104,7 +104,7 @@ func TestUnchangedQueueObjectsWakeNothing(t *testing.T) {
 			t.Errorf("an unchanged %s activated %v", kind, names(acts.Activate))
 		}
 	}
-	acts := f.s.SetClusterQueue(cq(16))
+	acts := f.s.Feed().SetClusterQueue(cq(16))
 	if h := head(t, f, waiting); !slices.Contains(names(acts.Activate), h.Name) {
 		t.Errorf("raising the quota activated %v, not the waiting head %s", names(acts.Activate), h.Name)
 	}
@@ -280,9 +280,9 @@ func TestMissingQueueObjects(t *testing.T) {
 	f := newFixture(t, builders.V5ePools(2)...)
 	pods := f.addGang(queued("a", 1, 0))
 	admits(t, f, pods, false, quota.ReasonLocalQueueNotFound)
-	f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
+	f.s.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
 	admits(t, f, pods, false, quota.ReasonClusterQueueNotFound)
-	acts := withQueue(f, 8, quota.BestEffortFIFO).s.SetNamespace(unit.Namespace, nil)
+	acts := withQueue(f, 8, quota.BestEffortFIFO).s.Feed().SetNamespace(unit.Namespace, nil)
 	if !strings.Contains(strings.Join(names(acts.Activate), ","), head(t, f, pods).Name) {
 		t.Errorf("a queue change did not activate the waiting head")
 	}
@@ -306,10 +306,10 @@ func TestRunningWorkloadIsCharged(t *testing.T) {
 // workloads wait.
 func TestQueueAPIServedOrNot(t *testing.T) {
 	f := newFixture(t, builders.V5ePools(2)...)
-	f.s.SetAPI(state.QueueAPI, state.APIUnknown)
+	f.s.Feed().SetAPI(state.QueueAPI, state.APIUnknown)
 	pods := f.addGang(queued("a", 1, 0))
 	admits(t, f, pods, false, quota.ReasonQueueAPIUnknown)
-	acts := f.s.SetAPI(state.QueueAPI, state.APINotServed)
+	acts := f.s.Feed().SetAPI(state.QueueAPI, state.APINotServed)
 	if !strings.Contains(strings.Join(names(acts.Activate), ","), head(t, f, pods).Name) {
 		t.Errorf("learning the API is not served did not activate the waiting head")
 	}
@@ -330,7 +330,7 @@ func TestQueueReport(t *testing.T) {
 	f.addGang(unit.JobSet("others").Annotation(wellknown.QueueNameLabel, "multislice-queue").
 		Pod(func(p *builders.PodBuilder) { p.Scheduler("default-scheduler") }).ReplicatedJob("slice", 1, 2).Obj())
 
-	rep := f.s.QueueReport()
+	rep := f.s.Reports().QueueReport()
 	cq := rep.ClusterQueues["cluster-queue"]
 	fr := quota.FlavorResource{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}
 	if cq == nil || !cq.Known || cq.Pending != 1 || cq.Admitted != 1 || cq.Usage[fr] != 24000 || len(cq.Borrowed) != 0 {
@@ -402,7 +402,7 @@ func TestDefaultLocalQueue(t *testing.T) {
 	f.s = state.New(state.Options{Clock: clk, DefaultLocalQueue: "multislice-queue"})
 	f.s.AddScheduler(unit.Scheduler)
 	for _, src := range []workload.Source{workload.SourceJobSet, workload.SourcePodGroup, state.QueueAPI} {
-		f.s.SetAPI(src, state.APIServed)
+		f.s.Feed().SetAPI(src, state.APIServed)
 	}
 	f.addNodes(builders.V5ePools(2)...)
 	pods := f.addGang(unit.JobSet("unnamed").ReplicatedJob("slice", 1, 2).Obj())
@@ -436,7 +436,7 @@ func TestEndedWorkloadIsNeverPendingAgain(t *testing.T) {
 	if tpuCharged(f, "done") != 0 {
 		t.Fatalf("quota kept after the pods ended")
 	}
-	rep := f.s.QueueReport()
+	rep := f.s.Reports().QueueReport()
 	if cq := rep.ClusterQueues["cluster-queue"]; cq.Pending != 0 || cq.Admitted != 0 {
 		t.Errorf("ClusterQueue report %+v, want neither pending nor admitted", cq)
 	}
@@ -446,7 +446,7 @@ func TestEndedWorkloadIsNeverPendingAgain(t *testing.T) {
 	completed := js.DeepCopy()
 	completed.Status.Conditions = []metav1.Condition{{Type: string(jobsetv1alpha2.JobSetCompleted), Status: metav1.ConditionTrue}}
 	f.addJobSet(completed)
-	rep = f.s.QueueReport()
+	rep = f.s.Reports().QueueReport()
 	if len(rep.Workloads) != 1 || !rep.Workloads[0].Model.Finished || rep.Workloads[0].Ended {
 		t.Fatalf("workloads %+v, want done, finished", rep.Workloads)
 	}
@@ -489,7 +489,7 @@ func TestPlainPodAdmittedAlone(t *testing.T) {
 	}
 	// A node that joins the flavor is a candidate from then on.
 	joined := builders.V5ePools(2)[2]
-	f.s.UpsertNode(joined)
+	f.s.Feed().UpsertNode(joined)
 	if got, _, _ := admission.AdmitAlone(f.s, pod, time.Minute); !slices.Equal(got, append(wantNames, joined.Name)) {
 		t.Errorf("AdmitAlone's flavor nodes after %s joined = %v", joined.Name, got)
 	}
@@ -520,17 +520,17 @@ func TestPlainPodChargedOnlyWhereANodeCanHoldIt(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, append(builders.V5ePools(2), big...)...)
-			f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4", "size": ""}})
+			f.s.Feed().SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4", "size": ""}})
 			flavors := []string{v5eFlavor}
 			quotas := map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: 64000}}
 			if tc.withBig {
-				f.s.SetFlavor(bigFlavor)
+				f.s.Feed().SetFlavor(bigFlavor)
 				flavors = append(flavors, "big")
 				quotas[quota.FlavorResource{Flavor: "big", Resource: wellknown.ResourceTPU}] = quota.Limit{Nominal: 64000}
 			}
-			f.s.SetClusterQueue(&quota.ClusterQueue{Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
+			f.s.Feed().SetClusterQueue(&quota.ClusterQueue{Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
 				Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: flavors}}, Quotas: quotas})
-			f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
+			f.s.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "multislice-queue", ClusterQueue: "cluster-queue"})
 			pod := unit.Pod("p").TPU(tc.chips).Label(wellknown.QueueNameLabel, "multislice-queue").Obj()
 			f.addPods(pod)
 			key := workload.Key{Source: workload.SourcePod, Namespace: unit.Namespace, Name: "p"}
@@ -600,15 +600,15 @@ func TestAdmissionWakesWhatWaitedBehindIt(t *testing.T) {
 // lender (16 chips) in one cohort over flavor vlp-24, and a LocalQueue
 // named after each in the tests' namespace.
 func withCohort(f *fixture) *fixture {
-	f.s.SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
+	f.s.Feed().SetFlavor(&quota.Flavor{Name: v5eFlavor, NodeLabels: map[string]string{
 		wellknown.TPUAcceleratorLabel: builders.V5e, wellknown.TPUTopologyLabel: "2x4"}})
 	for name, chips := range map[string]int64{"a": 8, "b": 8, "lender": 16} {
-		f.s.SetClusterQueue(&quota.ClusterQueue{
+		f.s.Feed().SetClusterQueue(&quota.ClusterQueue{
 			Name: name, Cohort: "cohort", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
 			Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{v5eFlavor}}},
 			Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: v5eFlavor, Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}},
 		})
-		f.s.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: name, ClusterQueue: name})
+		f.s.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: name, ClusterQueue: name})
 	}
 	return f
 }

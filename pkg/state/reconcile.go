@@ -49,7 +49,8 @@ type Drift struct {
 // Reconcile compares the book with pods, the API's pods (every pod the
 // scheduler's lister holds), and corrects what differed on this and the
 // previous reconcile alike. It returns what it found.
-func (s *State) Reconcile(pods []*corev1.Pod) ([]Drift, Actions) {
+func (up Upkeep) Reconcile(pods []*corev1.Pod) ([]Drift, Actions) {
+	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	onNodes := map[workload.Key]int{}
@@ -74,7 +75,7 @@ func (s *State) Reconcile(pods []*corev1.Pod) ([]Drift, Actions) {
 	}
 	found := map[workload.Key]Drift{}
 	for k := range keys {
-		if d, ok := s.driftLocked(k, onNodes[k]); ok {
+		if d, ok := s.Upkeep().driftLocked(k, onNodes[k]); ok {
 			found[k] = d
 		}
 	}
@@ -85,7 +86,7 @@ func (s *State) Reconcile(pods []*corev1.Pod) ([]Drift, Actions) {
 		if prev, seen := s.suspects[k]; !seen || prev != d.Kind {
 			continue
 		}
-		d.Fixed, acts = s.fixDriftLocked(d, acts)
+		d.Fixed, acts = s.Upkeep().fixDriftLocked(d, acts)
 		out = append(out, d)
 	}
 	s.suspects = map[workload.Key]DriftKind{}
@@ -97,7 +98,8 @@ func (s *State) Reconcile(pods []*corev1.Pod) ([]Drift, Actions) {
 
 // driftLocked says how key's charge differs from the api pods it has on
 // nodes, if it does.
-func (s *State) driftLocked(key workload.Key, api int) (Drift, bool) {
+func (up Upkeep) driftLocked(key workload.Key, api int) (Drift, bool) {
+	s := up.s
 	w := s.workloads[key]
 	c := s.book.ChargeOf(key)
 	d := Drift{Key: key}
@@ -119,10 +121,10 @@ func (s *State) driftLocked(key workload.Key, api int) (Drift, bool) {
 	case c != nil && api == 0 && !s.holdsQuotaLocked(w):
 		d.Kind, d.Message = DriftPhantom, fmt.Sprintf("%s is charged to ClusterQueue %s with nothing on a node or under way", key, c.ClusterQueue)
 		return d, true
-	case c == nil && api > 0 && s.awaitingAdmissionLocked(w):
+	case c == nil && api > 0 && s.queues.awaitingAdmissionLocked(w):
 		d.Kind = DriftUncharged
 		d.Message = fmt.Sprintf("%d pods of %s are on nodes, and its queue does not count them", api, key)
-		if cq, p := s.book.Resolve(key.Namespace, s.queueNameLocked(w)); p != nil {
+		if cq, p := s.book.Resolve(key.Namespace, s.queues.queueNameLocked(w)); p != nil {
 			d.Message += ": " + p.Message
 		} else {
 			d.ClusterQueue = cq.Name
@@ -134,7 +136,8 @@ func (s *State) driftLocked(key workload.Key, api int) (Drift, bool) {
 
 // fixDriftLocked corrects the book for d as far as the state can, and
 // reports whether it did.
-func (s *State) fixDriftLocked(d Drift, acts Actions) (bool, Actions) {
+func (up Upkeep) fixDriftLocked(d Drift, acts Actions) (bool, Actions) {
+	s := up.s
 	w := s.workloads[d.Key]
 	switch d.Kind {
 	case DriftPhantom:

@@ -16,17 +16,17 @@ func TestReconcileReleasesAPhantomCharge(t *testing.T) {
 	fr := quota.FlavorResource{Flavor: "f", Resource: "google.com/tpu"}
 	s.book.Charge(key, quota.FromSlices("cq", map[int]quota.Usage{0: {fr: 8000}}))
 
-	if found, _ := s.Reconcile(nil); len(found) != 0 {
+	if found, _ := s.Upkeep().Reconcile(nil); len(found) != 0 {
 		t.Fatalf("first reconcile reported %+v; a difference counts when seen twice", found)
 	}
-	found, _ := s.Reconcile(nil)
+	found, _ := s.Upkeep().Reconcile(nil)
 	if len(found) != 1 || found[0].Kind != DriftPhantom || !found[0].Fixed || found[0].ClusterQueue != "cq" {
 		t.Fatalf("second reconcile = %+v, want the phantom charge found and released", found)
 	}
 	if s.book.ChargeOf(key) != nil {
 		t.Error("the phantom charge is still in the book")
 	}
-	if found, _ := s.Reconcile(nil); len(found) != 0 {
+	if found, _ := s.Upkeep().Reconcile(nil); len(found) != 0 {
 		t.Errorf("third reconcile = %+v, want nothing", found)
 	}
 }

@@ -69,47 +69,51 @@ func (x *recordedAdmissions) chargeFor(key workload.Key, uid types.UID) *quota.C
 
 // recordFirstLocked reports whether r's admission must be recorded before
 // its pods bind.
-func (s *State) recordFirstLocked(w *Workload, r *Reservation) bool {
+func (ap applier) recordFirstLocked(w *Workload, r *Reservation) bool {
+	s := ap.s
 	return s.opts.RecordAdmissions && r.Charge != nil && w.key.Source != workload.SourcePod && r.record != recordWritten
 }
 
 // PendingRecord returns the report of key's workload to record on its
 // Workload object while reservation id waits for it (ok false once it no
 // longer does: released, replaced or recorded).
-func (s *State) PendingRecord(key workload.Key, id uint64) (WorkloadReport, bool) {
+func (rp Reports) PendingRecord(key workload.Key, id uint64) (WorkloadReport, bool) {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	r, w := s.reservations[key], s.workloads[key]
 	if r == nil || w == nil || r.ID != id || r.record != recordWriting || r.Committed || w.model == nil {
 		return WorkloadReport{}, false
 	}
-	return s.workloadReportLocked(w, s.queueNameLocked(w)), true
+	return s.Reports().workloadReportLocked(w, s.queues.queueNameLocked(w)), true
 }
 
 // AdmissionRecorded records that reservation id's admission is on its
 // Workload object: its gate is committed, and every member waiting in
 // Permit may bind (the result lists them). It answers nothing once the
 // reservation is gone or replaced.
-func (s *State) AdmissionRecorded(key workload.Key, id uint64) PermitResult {
+func (up Upkeep) AdmissionRecorded(key workload.Key, id uint64) PermitResult {
+	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, w := s.reservations[key], s.workloads[key]
 	if r == nil || w == nil || r.ID != id || r.record != recordWriting || r.Committed || w.model == nil {
 		return PermitResult{}
 	}
-	if why := s.staleLocked(w, r); why != "" {
+	if why := s.applier.staleLocked(w, r); why != "" {
 		msg := fmt.Sprintf("the reservation of %s no longer holds: %s", w.key, why)
 		return PermitResult{Message: msg, Ref: w.ref, Actions: s.releaseLocked(w.key, ReleaseStale, msg)}
 	}
 	r.record = recordWritten
-	return s.commitGateLocked(w, r, w.ref, "")
+	return s.applier.commitGateLocked(w, r, w.ref, "")
 }
 
 // SetRecordedAdmission records what key's Workload object says of its
 // admission (rec nil: the object is gone). A workload with pods on nodes
 // and no charge (the scheduler started after they were placed) is charged
 // as recorded.
-func (s *State) SetRecordedAdmission(key workload.Key, rec *RecordedAdmission) Actions {
+func (fd Feed) SetRecordedAdmission(key workload.Key, rec *RecordedAdmission) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.recorded.set(key, rec)
@@ -141,12 +145,13 @@ type CheckToRestore struct {
 // ChecksToRestore lists the workloads whose Workload object records quota
 // reserved for a provisioning check still pending or ready, that this
 // scheduler neither charges nor tracks yet.
-func (s *State) ChecksToRestore() []CheckToRestore {
+func (rp Reports) ChecksToRestore() []CheckToRestore {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []CheckToRestore
 	for key, rec := range s.recorded.byKey {
-		if w := s.workloads[key]; w != nil && s.restorableLocked(w, rec) {
+		if w := s.workloads[key]; w != nil && s.Upkeep().restorableLocked(w, rec) {
 			out = append(out, CheckToRestore{Key: key, Check: rec.Check})
 		}
 	}
@@ -156,7 +161,8 @@ func (s *State) ChecksToRestore() []CheckToRestore {
 
 // restorableLocked: w's record says its check holds quota, and nothing of
 // it is known here yet.
-func (s *State) restorableLocked(w *Workload, rec *RecordedAdmission) bool {
+func (up Upkeep) restorableLocked(w *Workload, rec *RecordedAdmission) bool {
+	s := up.s
 	return rec.Charge != nil && rec.Check != "" && (rec.CheckState == checkRequesting.String() || rec.CheckState == checkReady.String()) &&
 		w.model != nil && w.observed && !w.model.Finished && rec.OwnerUID == w.model.UID &&
 		w.check == nil && s.book.ChargeOf(w.key) == nil && s.reservations[w.key] == nil && w.onNodes() == 0
@@ -166,11 +172,12 @@ func (s *State) restorableLocked(w *Workload, rec *RecordedAdmission) bool {
 // latest that exists; 0: none does, and the check starts over), charging
 // the workload as its Workload object records. Its head is activated: the
 // check's requests say what comes next.
-func (s *State) RestoreCheck(key workload.Key, attempt int32) Actions {
+func (up Upkeep) RestoreCheck(key workload.Key, attempt int32) Actions {
+	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w, rec := s.workloads[key], s.recorded.of(key)
-	if w == nil || rec == nil || !s.restorableLocked(w, rec) {
+	if w == nil || rec == nil || !s.Upkeep().restorableLocked(w, rec) {
 		return Actions{}
 	}
 	t := &checkTrack{check: rec.Check, attempt: attempt, phase: checkRequesting, created: true, since: s.opts.Clock.Now(),
@@ -180,19 +187,20 @@ func (s *State) RestoreCheck(key workload.Key, attempt int32) Actions {
 		t = &checkTrack{check: rec.Check, phase: checkBackoff, since: s.opts.Clock.Now(), message: "its ProvisioningRequest is gone; requesting anew"}
 		w.check = t
 		s.bumpLocked()
-		return Actions{Activate: s.headRefsLocked(w)}
+		return Actions{Activate: s.Upkeep().headRefsLocked(w)}
 	}
 	s.book.Charge(key, rec.Charge)
 	w.check = t
-	s.trackQueuedLocked(w)
+	s.queues.trackQueuedLocked(w)
 	s.bumpLocked()
-	return Actions{Activate: s.headRefsLocked(w)}
+	return Actions{Activate: s.Upkeep().headRefsLocked(w)}
 }
 
 // checkRestorePendingLocked reports whether w's check waits to be resumed
 // from its Workload object (see RestoreCheck): its head must not reserve
 // quota anew meanwhile.
-func (s *State) checkRestorePendingLocked(w *Workload) bool {
+func (cp copier) checkRestorePendingLocked(w *Workload) bool {
+	s := cp.s
 	rec := s.recorded.of(w.key)
-	return rec != nil && s.restorableLocked(w, rec)
+	return rec != nil && s.Upkeep().restorableLocked(w, rec)
 }

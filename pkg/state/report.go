@@ -112,7 +112,8 @@ type Eviction struct {
 type problemBox = atomic.Pointer[quota.Problem]
 
 // QueueReport returns the current report.
-func (s *State) QueueReport() QueueReport {
+func (rp Reports) QueueReport() QueueReport {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	rep := QueueReport{ClusterQueues: map[string]*ClusterQueueReport{}, LocalQueues: map[string]*LocalQueueReport{}, AdmissionChecks: map[string]string{}}
@@ -137,7 +138,7 @@ func (s *State) QueueReport() QueueReport {
 			r.Usage[fr] = view.Usage(name, fr)
 			r.Nominal[fr] = lim.Nominal
 		}
-		r.Inactive = s.inactiveLocked(cq)
+		r.Inactive = s.Reports().inactiveLocked(cq)
 		maps.Copy(r.Borrowed, view.Borrowed(cq))
 		r.WeightedShare = view.Share(cq, nil)
 	}
@@ -146,7 +147,7 @@ func (s *State) QueueReport() QueueReport {
 	}
 	for _, key := range slices.SortedFunc(maps.Keys(s.workloads), compareKeys) {
 		w := s.workloads[key]
-		wr, ok := s.reportedLocked(w)
+		wr, ok := s.Reports().reportedLocked(w)
 		if !ok {
 			continue
 		}
@@ -182,7 +183,7 @@ func (s *State) QueueReport() QueueReport {
 		}
 		rep.Workloads = append(rep.Workloads, wr)
 	}
-	s.reportPositionsLocked(&rep)
+	s.Reports().reportPositionsLocked(&rep)
 	return rep
 }
 
@@ -192,7 +193,8 @@ func (s *State) QueueReport() QueueReport {
 // creates their Workload objects from them when poked; a full QueueReport
 // for each workload reserving quota would cost every workload's report
 // every time.
-func (s *State) CheckWaitingReports() []WorkloadReport {
+func (rp Reports) CheckWaitingReports() []WorkloadReport {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []WorkloadReport
@@ -200,7 +202,7 @@ func (s *State) CheckWaitingReports() []WorkloadReport {
 		if t := w.check; t == nil || t.phase != checkRequesting {
 			continue
 		}
-		if wr, ok := s.reportedLocked(w); ok {
+		if wr, ok := s.Reports().reportedLocked(w); ok {
 			out = append(out, wr)
 		}
 	}
@@ -217,7 +219,8 @@ type QueuePosition struct {
 // reportPositionsLocked fills in the heads of the queues and the
 // positions of the workloads in them, reading each ClusterQueue's waiting
 // workloads in the order they are admitted.
-func (s *State) reportPositionsLocked(rep *QueueReport) {
+func (rp Reports) reportPositionsLocked(rep *QueueReport) {
+	s := rp.s
 	index := make(map[workload.Key]int, len(rep.Workloads))
 	for i := range rep.Workloads {
 		index[rep.Workloads[i].Key] = i
@@ -227,7 +230,7 @@ func (s *State) reportPositionsLocked(rep *QueueReport) {
 		inLQ := map[string]int{}
 		for i := range q.len() {
 			w := q.at(i)
-			lqKey := w.key.Namespace + "/" + s.queueNameLocked(w)
+			lqKey := w.key.Namespace + "/" + s.queues.queueNameLocked(w)
 			inLQ[lqKey]++
 			pos := QueuePosition{}
 			if i < PendingHeadLimit {
@@ -253,12 +256,13 @@ func (s *State) reportPositionsLocked(rep *QueueReport) {
 // a workload of a queue, observed and modelled, either charged or with
 // pods of this scheduler (another scheduler's pods, or none yet, are not
 // this scheduler's to admit or report).
-func (s *State) reportedLocked(w *Workload) (WorkloadReport, bool) {
-	queue := s.queueNameLocked(w)
+func (rp Reports) reportedLocked(w *Workload) (WorkloadReport, bool) {
+	s := rp.s
+	queue := s.queues.queueNameLocked(w)
 	if queue == "" || !w.observed || w.model == nil {
 		return WorkloadReport{}, false
 	}
-	wr := s.workloadReportLocked(w, queue)
+	wr := s.Reports().workloadReportLocked(w, queue)
 	if wr.Charge == nil && !w.ours {
 		return WorkloadReport{}, false
 	}
@@ -266,15 +270,16 @@ func (s *State) reportedLocked(w *Workload) (WorkloadReport, bool) {
 }
 
 // workloadReportLocked is w's report, w naming LocalQueue queue.
-func (s *State) workloadReportLocked(w *Workload, queue string) WorkloadReport {
+func (rp Reports) workloadReportLocked(w *Workload, queue string) WorkloadReport {
+	s := rp.s
 	wr := WorkloadReport{Key: w.key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(w.key),
-		Eviction: w.eviction, Check: s.checkReportLocked(w), RunExpired: w.runExpired, Requests: sliceRequests(w)}
+		Eviction: w.eviction, Check: s.Reports().checkReportLocked(w), RunExpired: w.runExpired, Requests: sliceRequests(w)}
 	if cq, p := s.book.Resolve(w.key.Namespace, queue); p == nil {
 		wr.ClusterQueue = cq.Name
 	}
 	if wr.Charge != nil {
 		wr.ClusterQueue = wr.Charge.ClusterQueue
-		wr.Domains = s.domainsLocked(w)
+		wr.Domains = s.Reports().domainsLocked(w)
 		wr.Placed = w.placedWhole()
 	}
 	return wr
@@ -297,7 +302,8 @@ func sliceRequests(w *Workload) []workload.Resources {
 
 // domainsLocked maps w's confined slices to their domains: the reserved
 // one, or the one its placed pods are in.
-func (s *State) domainsLocked(w *Workload) map[int]string {
+func (rp Reports) domainsLocked(w *Workload) map[int]string {
+	s := rp.s
 	out := map[int]string{}
 	if r := s.reservations[w.key]; r != nil {
 		for i, sr := range r.Slices {
@@ -325,7 +331,8 @@ func (s *State) domainsLocked(w *Workload) map[int]string {
 const ReasonAdmissionCheckInactive = "AdmissionCheckInactive"
 
 // inactiveLocked says why cq cannot admit workloads, nil when it can.
-func (s *State) inactiveLocked(cq *quota.ClusterQueue) *quota.Problem {
+func (rp Reports) inactiveLocked(cq *quota.ClusterQueue) *quota.Problem {
+	s := rp.s
 	for _, g := range cq.Groups {
 		for _, f := range g.Flavors {
 			if s.book.Flavor(f) == nil {

@@ -110,7 +110,8 @@ type ReservedPod struct {
 // commitLocked records a reservation decided on a snapshot (Apply's
 // Decision.Reserve). It fails when the state moved under the decision in
 // a way that invalidates it (a domain it chose was taken meanwhile).
-func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint64, Actions, error) {
+func (ap applier) commitLocked(r *Reservation, permitTimeout time.Duration) (uint64, Actions, error) {
+	s := ap.s
 	key := r.Holder.Key
 	if old := s.reservations[key]; old != nil {
 		return 0, Actions{}, fmt.Errorf("%s already holds a reservation", key)
@@ -123,7 +124,7 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 			if ref, ok := s.reservedRoom.nodeReserved[n]; ok && ref.key != key {
 				return 0, Actions{}, fmt.Errorf("%s=%s was reserved for %s meanwhile", sr.DomainKey, sr.Domain, ref.key)
 			}
-			if k, ok := s.claimedForOther(n, key, true); ok {
+			if k, ok := s.applier.claimedForOther(n, key, true); ok {
 				return 0, Actions{}, fmt.Errorf("%s=%s was kept for %s meanwhile", sr.DomainKey, sr.Domain, k)
 			}
 			if h, ok := s.domainHolders.blockingOn(n, &r.Holder); ok {
@@ -131,7 +132,7 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 			}
 		}
 	}
-	if err := s.slotsStillFitLocked(r); err != nil {
+	if err := s.applier.slotsStillFitLocked(r); err != nil {
 		return 0, Actions{}, err
 	}
 	w := s.workloads[key]
@@ -142,7 +143,7 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 		if s.book.ChargeOf(key) != nil {
 			return 0, Actions{}, fmt.Errorf("%s was admitted meanwhile", key)
 		}
-		if err := s.chargeLocked(w, r.Charge); err != nil {
+		if err := s.applier.chargeLocked(w, r.Charge); err != nil {
 			return 0, Actions{}, err
 		}
 	}
@@ -153,7 +154,7 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 	r.Reserved = map[types.UID]ReservedPod{}
 	s.reservations[key] = r
 	if w != nil {
-		s.trackQueuedLocked(w)
+		s.queues.trackQueuedLocked(w)
 	}
 	for i, sr := range r.Slices {
 		if sr.Domain != "" {
@@ -189,7 +190,8 @@ func (s *State) commitLocked(r *Reservation, permitTimeout time.Duration) (uint6
 // domain and carries its flavors' labels (a node relabelled or removed
 // after the snapshot was taken), and what the plan puts there beside what
 // other reservations planned there since does not exceed what it has.
-func (s *State) slotsStillFitLocked(r *Reservation) error {
+func (ap applier) slotsStillFitLocked(r *Reservation) error {
+	s := ap.s
 	planned := map[string]workload.Resources{}
 	for i, sr := range r.Slices {
 		for _, slot := range sr.Slots {
@@ -227,7 +229,8 @@ func (s *State) slotsStillFitLocked(r *Reservation) error {
 // reservation: those with room planned for a pod of its shape in its slice
 // (any node of the slice's domain when the plan has no slot of its shape).
 // ok is false when the workload holds no reservation covering the pod.
-func (s *State) MemberNodes(pod *corev1.Pod) (nodes sets.Set[string], ok bool) {
+func (rp Reports) MemberNodes(pod *corev1.Pod) (nodes sets.Set[string], ok bool) {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p := s.podLocked(pod)
@@ -259,7 +262,8 @@ func (s *State) MemberNodes(pod *corev1.Pod) (nodes sets.Set[string], ok bool) {
 // unconfined slice of an atomic workload those under the workload's value
 // of its atomic key (nil when the slice is unconfined otherwise, or holds
 // no domain yet), sorted (shared: read-only).
-func (s *State) heldDomainNodesLocked(p *Pod, w *Workload) []string {
+func (cp copier) heldDomainNodesLocked(p *Pod, w *Workload) []string {
+	s := cp.s
 	if w.model == nil || p.Member.Slice >= len(w.model.Slices) {
 		return nil
 	}
@@ -268,7 +272,7 @@ func (s *State) heldDomainNodesLocked(p *Pod, w *Workload) []string {
 	if key == "" {
 		// An unconfined slice of an atomic workload stays where the
 		// workload runs: under the value its placed pods share.
-		if key = s.atomicKeyLocked(w); key == "" {
+		if key = s.copier.atomicKeyLocked(w); key == "" {
 			return nil
 		}
 		sameSlice = false
@@ -286,7 +290,8 @@ func (s *State) heldDomainNodesLocked(p *Pod, w *Workload) []string {
 
 // settleLocked drops a committed reservation once every pod of its slices
 // is bound: from then on the bound pods themselves hold the domains.
-func (s *State) settleLocked(key workload.Key) Actions {
+func (fd Feed) settleLocked(key workload.Key) Actions {
+	s := fd.s
 	r := s.reservations[key]
 	w := s.workloads[key]
 	if r == nil || !r.Committed || w == nil || w.model == nil || r.Attempt != w.model.RestartAttempt {
@@ -346,7 +351,7 @@ func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string
 			s.headLocked(w)
 		}
 		acts.merge(s.settleQuotaLocked(w))
-		s.trackQueuedLocked(w)
+		s.queues.trackQueuedLocked(w)
 	}
 	acts.merge(s.freedLocked())
 	acts.Activate = append(acts.Activate, s.blocked.take()...)
@@ -355,17 +360,18 @@ func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string
 
 // Expire releases reservations past their deadline: uncommitted ones whose
 // gate never passed, and committed ones whose followers never came.
-func (s *State) Expire() Actions {
+func (up Upkeep) Expire() Actions {
+	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.opts.Clock.Now()
 	var acts Actions
-	if ended, released := s.expireClaimsLocked(now); ended {
+	if ended, released := s.Upkeep().expireClaimsLocked(now); ended {
 		acts.merge(released)
 		acts.merge(s.freedLocked())
 	}
-	acts.merge(s.expireChecksLocked(now))
-	acts.merge(s.expireRunsLocked(now))
+	acts.merge(s.Upkeep().expireChecksLocked(now))
+	acts.merge(s.Upkeep().expireRunsLocked(now))
 	for _, key := range slices.SortedFunc(maps.Keys(s.reservations), compareKeys) {
 		if r := s.reservations[key]; now.After(r.Deadline) {
 			why := "its pods were not all reserved in time"

@@ -51,7 +51,7 @@ func TestUnreserve(t *testing.T) {
 					t.Fatalf("Reserve returned %d, want %d", got, id1)
 				}
 				f.clock.Step(2 * time.Minute)
-				acts := f.s.Expire()
+				acts := f.s.Upkeep().Expire()
 				if diff := cmp.Diff([]types.UID{all[0].UID}, acts.Reject); diff != "" {
 					t.Errorf("Expire rejected (-want +got):\n%s", diff)
 				}
@@ -74,7 +74,7 @@ func TestUnreserve(t *testing.T) {
 				id1, _, _ := f.commit(jsKey("a"))
 				f.reserve(all[0])
 				f.clock.Step(2 * time.Minute)
-				f.s.Expire()
+				f.s.Upkeep().Expire()
 				f.unreserve(all[0], id1)
 				id2, _, _ := f.commit(jsKey("a"))
 				if got, _ := f.reserve(all[0]); got != id2 {
@@ -275,7 +275,7 @@ func TestPermitPastTheDeadline(t *testing.T) {
 	if res.Allow || res.Wait != 0 || !strings.Contains(res.Message, "did not get 4 required pods reserved in time") {
 		t.Errorf("Permit past the deadline = %+v, want rejection", res)
 	}
-	if acts := f.s.Expire(); len(acts.Reject) != 1 || acts.Reject[0] != all[0].UID {
+	if acts := f.s.Upkeep().Expire(); len(acts.Reject) != 1 || acts.Reject[0] != all[0].UID {
 		t.Errorf("Expire rejected %v, want [%s]", acts.Reject, all[0].UID)
 	}
 	if res := f.s.Permit(all[0]); res.Allow || res.Wait != 0 || !strings.Contains(res.Message, "was released") {
@@ -307,7 +307,7 @@ func TestNodeChanges(t *testing.T) {
 			wantReleased: true, wantActivate: []string{"a-slice-0-1-a0"},
 		},
 		"deleted node of a reserved domain": {
-			update:       func(f *fixture) state.Actions { return f.s.DeleteNode("pool-2-node-1") },
+			update:       func(f *fixture) state.Actions { return f.s.Feed().DeleteNode("pool-2-node-1") },
 			wantReleased: true, wantActivate: []string{"a-slice-0-1-a0"},
 		},
 		"NotReady node outside the reservation": {
@@ -351,7 +351,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 	cases := map[string]func(f *fixture, all []*corev1.Pod, id uint64) state.Actions{
 		"expiry": func(f *fixture, _ []*corev1.Pod, _ uint64) state.Actions {
 			f.clock.Step(2 * time.Minute)
-			return f.s.Expire()
+			return f.s.Upkeep().Expire()
 		},
 		"a member failing before the gate": func(f *fixture, all []*corev1.Pod, id uint64) state.Actions {
 			f.reserve(all[0])
@@ -364,7 +364,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 			return f.addNodes(builders.V5ePool("pool-1").NotReady().Node(0))
 		},
 		"JobSet deleted": func(f *fixture, _ []*corev1.Pod, _ uint64) state.Actions {
-			return f.s.DeleteSource(jsKey("a"))
+			return f.s.Feed().DeleteSource(jsKey("a"))
 		},
 		"gang placed and settled": func(f *fixture, all []*corev1.Pod, _ uint64) state.Actions {
 			for _, p := range all {
@@ -416,7 +416,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 			f.addGang(unit.JobSet("c").ReplicatedJob("slice", 1, 1).Obj())
 			f.commit(jsKey("c"))
 			f.clock.Step(10 * time.Minute)
-			if got := names(f.s.Expire().Activate); containsOnce(got, "plain") {
+			if got := names(f.s.Upkeep().Expire().Activate); containsOnce(got, "plain") {
 				t.Errorf("a later release activated plain again: %v", got)
 			}
 		})

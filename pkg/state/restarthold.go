@@ -36,7 +36,8 @@ const ReasonRestartHoldExpired = "RestartHoldExpired"
 
 // holdRestartLocked starts w's restart hold when its owner moved from the
 // attempt old described to a new one, and that attempt ran.
-func (s *State) holdRestartLocked(w *Workload, old *workload.Workload) {
+func (fd Feed) holdRestartLocked(w *Workload, old *workload.Workload) {
+	s := fd.s
 	m := w.model
 	if s.opts.RestartHold <= 0 || old == nil || m == nil || m.Finished || old.UID != m.UID ||
 		m.RestartAttempt <= old.RestartAttempt || w.ranAttempt != old.RestartAttempt+1 {
@@ -51,17 +52,17 @@ func (s *State) holdRestartLocked(w *Workload, old *workload.Workload) {
 		// the whole workload: the whole workload's nodes are kept now.
 		s.claims.drop(w.key)
 	}
-	if s.claims.of(w.key) != nil || s.book.ChargeOf(w.key) == nil && s.queueNameLocked(w) != "" {
+	if s.claims.of(w.key) != nil || s.book.ChargeOf(w.key) == nil && s.queues.queueNameLocked(w) != "" {
 		return
 	}
-	nodes := s.healthyNodesLocked(w, old.RestartAttempt)
+	nodes := s.Feed().healthyNodesLocked(w, old.RestartAttempt)
 	if len(nodes) == 0 {
 		return
 	}
 	c := &claim{nodes: sets.New[string](), at: s.opts.Clock.Now(), restart: true, keepsCharge: s.book.ChargeOf(w.key) != nil}
 	own := workload.Holder{Key: w.key, UID: w.model.UID}
 	for n := range nodes {
-		if s.takenByOtherLocked(n, own) {
+		if s.Feed().takenByOtherLocked(n, own) {
 			continue
 		}
 		if _, taken := s.claims.keptFor(n); !taken {
@@ -79,7 +80,8 @@ func (s *State) holdRestartLocked(w *Workload, old *workload.Workload) {
 // the same domain) has not failed. The domains come from the attempt's
 // pods and, for pods already gone with a recycled node, from where the
 // attempt was placed (ranDomains).
-func (s *State) healthyNodesLocked(w *Workload, attempt int32) sets.Set[string] {
+func (fd Feed) healthyNodesLocked(w *Workload, attempt int32) sets.Set[string] {
+	s := fd.s
 	out := sets.New[string]()
 	seen := map[topology.DomainRef]bool{}
 	now := s.opts.Clock.Now()
@@ -131,7 +133,8 @@ func (s *State) healthyNodesLocked(w *Workload, attempt int32) sets.Set[string] 
 
 // takenByOtherLocked reports whether node is reserved for a workload
 // other than own's, or runs pods of a holder that blocks own.
-func (s *State) takenByOtherLocked(node string, own workload.Holder) bool {
+func (fd Feed) takenByOtherLocked(node string, own workload.Holder) bool {
+	s := fd.s
 	if ref, ok := s.reservedRoom.nodeReserved[node]; ok && ref.key != own.Key {
 		return true
 	}

@@ -147,7 +147,7 @@ func TestRestartHoldEnds(t *testing.T) {
 			if tc.after != nil {
 				tc.after(f)
 			}
-			acts := f.s.Expire()
+			acts := f.s.Upkeep().Expire()
 			if tc.wantEvent != "" && !hasEvent(acts, tc.wantEvent) {
 				t.Errorf("no %s event in %+v", tc.wantEvent, acts.Events)
 			}
@@ -205,7 +205,7 @@ func TestRecycledPoolIsKeptThroughTheRestart(t *testing.T) {
 	recycled := builders.V5ePool("pool-1").Nodes(4).Build()
 	f.addNodes(recycled[2:]...)
 	for _, n := range recycled[:2] {
-		f.s.SetNodeLifetime(n.Name, topology.NodeLifetime{End: builders.Epoch.Add(time.Hour), Recycle: builders.Epoch})
+		f.s.Feed().SetNodeLifetime(n.Name, topology.NodeLifetime{End: builders.Epoch.Add(time.Hour), Recycle: builders.Epoch})
 		cordoned := n.DeepCopy()
 		cordoned.Spec.Unschedulable = true
 		f.addNodes(cordoned)
@@ -220,8 +220,8 @@ func TestRecycledPoolIsKeptThroughTheRestart(t *testing.T) {
 			rest = append(rest, p)
 		}
 	}
-	f.s.DeleteNode(recycled[0].Name)
-	f.s.DeleteNode(recycled[1].Name)
+	f.s.Feed().DeleteNode(recycled[0].Name)
+	f.s.Feed().DeleteNode(recycled[1].Name)
 	js := queued("train", 2, 0)
 	js.Status.Restarts = 1
 	f.addJobSet(js)

@@ -32,19 +32,20 @@ type Expiry struct {
 
 // maxRunLocked is w's maximum run duration (0: none), or why its
 // annotation cannot be read.
-func (s *State) maxRunLocked(w *Workload) (time.Duration, error) {
+func (cp copier) maxRunLocked(w *Workload) (time.Duration, error) {
+	s := cp.s
 	if w.model == nil {
 		return 0, nil
 	}
 	check := &provisioning.Check{}
-	if c, _ := s.checkOfLocked(w); c != nil {
+	if c, _ := s.queues.checkOfLocked(w); c != nil {
 		check = c
 	}
 	d, err := provisioning.MaxRunDuration(provisioning.Parameters(check, w.model.ProvisioningAnnotations))
 	if d != 0 || err != nil {
 		return d, err
 	}
-	if q := s.queueNameLocked(w); q != "" {
+	if q := s.queues.queueNameLocked(w); q != "" {
 		if cq, p := s.book.Resolve(w.key.Namespace, q); p == nil {
 			return cq.MaxRunDuration, nil
 		}
@@ -53,23 +54,24 @@ func (s *State) maxRunLocked(w *Workload) (time.Duration, error) {
 }
 
 // expireRunsLocked ends the workloads whose run duration passed.
-func (s *State) expireRunsLocked(now time.Time) Actions {
+func (up Upkeep) expireRunsLocked(now time.Time) Actions {
+	s := up.s
 	var acts Actions
 	for _, w := range s.workloads {
 		if w.model == nil || w.model.Finished || w.placedAt.IsZero() || !w.runExpired.IsZero() || !w.ran() || w.livePods() == 0 {
 			continue
 		}
-		limit, err := s.maxRunLocked(w)
+		limit, err := s.copier.maxRunLocked(w)
 		if err != nil || limit == 0 || now.Sub(w.placedAt) < limit {
 			continue
 		}
-		acts.merge(s.endRunLocked(w, limit, now))
+		acts.merge(s.Upkeep().endRunLocked(w, limit, now))
 	}
 	return acts
 }
 
 // endRunLocked ends w at its maximum run duration.
-func (s *State) endRunLocked(w *Workload, limit time.Duration, now time.Time) Actions {
+func (up Upkeep) endRunLocked(w *Workload, limit time.Duration, now time.Time) Actions {
 	w.runExpired, w.ending = now, true
 	e := Expiry{Key: w.key, Ref: w.ref, Limit: limit, At: now}
 	for _, p := range w.members {

@@ -47,7 +47,8 @@ func (r *registry) setAPI(src workload.Source, status APIStatus) bool {
 // HasScheduler reports whether pods of schedulerName are this scheduler's
 // to place: it names one of the profiles registered with AddScheduler. An
 // empty name is the default scheduler's, as the apiserver defaults it.
-func (s *State) HasScheduler(schedulerName string) bool {
+func (rp Reports) HasScheduler(schedulerName string) bool {
+	s := rp.s
 	if schedulerName == "" {
 		schedulerName = corev1.DefaultSchedulerName
 	}
@@ -58,7 +59,8 @@ func (s *State) HasScheduler(schedulerName string) bool {
 
 // Schedulers lists the profile names whose pods this scheduler places,
 // sorted.
-func (s *State) Schedulers() []string {
+func (rp Reports) Schedulers() []string {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return sets.List(s.registry.schedulers)
@@ -66,7 +68,8 @@ func (s *State) Schedulers() []string {
 
 // HasLocalQueue reports whether LocalQueue namespace/name exists in this
 // scheduler's queue API.
-func (s *State) HasLocalQueue(namespace, name string) bool {
+func (rp Reports) HasLocalQueue(namespace, name string) bool {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.book.HasLocalQueue(namespace, name)
@@ -76,7 +79,8 @@ func (s *State) HasLocalQueue(namespace, name string) bool {
 // LocalQueue queue is admitted through, or the problem that keeps its
 // queue from admitting anything (a LocalQueue or ClusterQueue missing, a
 // namespace not selected, a flavor missing).
-func (s *State) ResolveQueue(namespace, queue string) (clusterQueue string, problem *quota.Problem) {
+func (rp Reports) ResolveQueue(namespace, queue string) (clusterQueue string, problem *quota.Problem) {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	cq, p := s.book.Resolve(namespace, queue)

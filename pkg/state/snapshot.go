@@ -167,7 +167,7 @@ func (s *State) Snapshot(key workload.Key, requested Requested) *Snapshot {
 // atomic key, as those read every candidate node.
 func (s *State) snapshot(key workload.Key, requested Requested, forPlan bool) *Snapshot {
 	s.mu.Lock() // Track may extend the domain index.
-	sn := s.snapshotLocked(key, forPlan)
+	sn := s.copier.snapshotLocked(key, forPlan)
 	s.mu.Unlock()
 	sn.subtractRequested(requested)
 	return sn
@@ -186,7 +186,8 @@ func (sn *Snapshot) DomainValues(key string) []string {
 // domains the workload's pods do not select.
 func (sn *Snapshot) Partial() bool { return len(sn.Elided) > 0 || sn.narrowed }
 
-func (s *State) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
+func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
+	s := cp.s
 	w := s.workloads[key]
 	sn := &Snapshot{
 		Generation:    s.generation,
@@ -209,7 +210,7 @@ func (s *State) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 			all = true
 		}
 	}
-	sn.AtomicKey = s.atomicKeyLocked(w)
+	sn.AtomicKey = s.copier.atomicKeyLocked(w)
 	var own map[string]bool // nodes of the workload's placed pods
 	if forPlan && !all && sn.AtomicKey == "" {
 		own = map[string]bool{}
@@ -228,10 +229,10 @@ func (s *State) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 		s.nodes.Track(k)
 		sorted := s.nodes.Values(k)
 		if len(selected) > 0 {
-			if sel := s.selectableDomainsLocked(selected, k); len(sel) < len(sorted) {
+			if sel := s.copier.selectableDomainsLocked(selected, k); len(sel) < len(sorted) {
 				// Only the domains w's pods may select, and those its
 				// own pods run in, are listed.
-				sorted = s.withOwnDomainsLocked(sel, k, own)
+				sorted = s.copier.withOwnDomainsLocked(sel, k, own)
 				sn.narrowed = true
 			}
 		}
@@ -261,9 +262,9 @@ func (s *State) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 	if all {
 		names = s.nodes.AllNodes()
 	}
-	sn.NodeSelector = s.provisionedSelectorLocked(w)
+	sn.NodeSelector = s.copier.provisionedSelectorLocked(w)
 	sn.Now = s.opts.Clock.Now()
-	if limit, err := s.maxRunLocked(w); err == nil && limit > 0 {
+	if limit, err := s.copier.maxRunLocked(w); err == nil && limit > 0 {
 		sn.RunUntil = sn.Now.Add(limit)
 	}
 	if sn.AtomicKey != "" && !all {
@@ -281,20 +282,20 @@ func (s *State) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 		if _, done := sn.Nodes[name]; done {
 			continue
 		}
-		sn.Nodes[name] = s.nodeViewLocked(name, key)
+		sn.Nodes[name] = s.copier.nodeViewLocked(name, key)
 	}
 	for name := range sn.Nodes {
 		for _, p := range s.podsOnNode[name] {
 			if p.Gang && p.MemberErr == nil && p.Live() {
-				s.viewLocked(sn, p.Member.Key)
+				s.copier.viewLocked(sn, p.Member.Key)
 			}
 		}
 	}
 	for k := range s.reservations {
-		s.viewLocked(sn, k)
+		s.copier.viewLocked(sn, k)
 	}
-	sn.Self = s.viewLocked(sn, key)
-	sn.Quota = s.quotaDecisionLocked(w)
+	sn.Self = s.copier.viewLocked(sn, key)
+	sn.Quota = s.copier.quotaDecisionLocked(w)
 	return sn
 }
 
@@ -337,14 +338,15 @@ func selectedLabels(w *Workload, active []int) map[string]string {
 // which a node carries every label of selected. The list is cached until
 // a node changes (callers must not modify it): it costs a pass over the
 // nodes that carry them, which gangs of one kind ask for again and again.
-func (s *State) selectableDomainsLocked(selected map[string]string, key string) []string {
+func (cp copier) selectableDomainsLocked(selected map[string]string, key string) []string {
+	s := cp.s
 	cacheKey := labelsKey(selected) + "|" + key
 	if values, ok := s.selectable[cacheKey]; ok {
 		return values
 	}
 	seen := map[string]bool{}
 	values := []string{}
-	for _, name := range s.nodesCarryingLocked(selected) {
+	for _, name := range s.copier.nodesCarryingLocked(selected) {
 		if v, ok := s.nodes.DomainOf(name, key); ok && !seen[v] {
 			seen[v] = true
 			values = append(values, v)
@@ -358,7 +360,8 @@ func (s *State) selectableDomainsLocked(selected map[string]string, key string) 
 // withOwnDomainsLocked is selectable (sorted values of key) with the
 // values of the domains the nodes in own are in added: a plan reads the
 // domains a workload's pods run in, whatever they carry.
-func (s *State) withOwnDomainsLocked(selectable []string, key string, own map[string]bool) []string {
+func (cp copier) withOwnDomainsLocked(selectable []string, key string, own map[string]bool) []string {
+	s := cp.s
 	out, cloned := selectable, false
 	for name := range own {
 		v, ok := s.nodes.DomainOf(name, key)
@@ -380,11 +383,12 @@ func (s *State) withOwnDomainsLocked(selectable []string, key string, own map[st
 // atomicKeyLocked is the node label every slice of w must share one value
 // of: the workload's own, or the zone when its queue provisions capacity
 // (provisioned capacity comes in one zone, and the workload goes there).
-func (s *State) atomicKeyLocked(w *Workload) string {
+func (cp copier) atomicKeyLocked(w *Workload) string {
+	s := cp.s
 	if k := w.model.AtomicKey; k != "" {
 		return k
 	}
-	if c, _ := s.checkOfLocked(w); c != nil {
+	if c, _ := s.queues.checkOfLocked(w); c != nil {
 		return wellknown.ZoneLabel
 	}
 	return ""
@@ -394,7 +398,8 @@ func (s *State) atomicKeyLocked(w *Workload) string {
 // Its Free is the node's allocatable less what other workloads'
 // reservations still plan there; what pods on it request is taken off once
 // the lock is released (subtractRequested).
-func (s *State) nodeViewLocked(name string, self workload.Key) *NodeView {
+func (cp copier) nodeViewLocked(name string, self workload.Key) *NodeView {
+	s := cp.s
 	n := s.nodes.Node(name)
 	// The holder map is shared, not copied: the state replaces a node's
 	// map rather than change it (holdLocked), and so does a simulation on
@@ -419,14 +424,15 @@ func (s *State) nodeViewLocked(name string, self workload.Key) *NodeView {
 	}
 	if ref, ok := s.reservedRoom.nodeReserved[name]; ok && ref.key != self {
 		v.Reserved, v.ReservedBy, v.ReservedFor = true, ref.key, ref.slice
-	} else if k, ok := s.claimedForOther(name, self, true); ok {
+	} else if k, ok := s.applier.claimedForOther(name, self, true); ok {
 		v.Reserved, v.ReservedBy, v.ReservedFor = true, k, -1
 	}
 	v.Kept = s.claims.nodes[name] == self
 	return v
 }
 
-func (s *State) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
+func (cp copier) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
+	s := cp.s
 	if v := sn.Workloads[key]; v != nil {
 		return v
 	}

@@ -149,6 +149,11 @@ type State struct {
 
 	// blocked holds plain pods a reservation kept off nodes.
 	blocked blockedPods
+
+	// The unexported views of this State (see views.go), set by New.
+	copier  copier
+	applier applier
+	queues  queues
 }
 
 type sliceRef struct {
@@ -174,7 +179,7 @@ func New(opts Options) *State {
 		opts.QuotaStarvation = DefaultQuotaStarvation
 	}
 	nodes := topology.New()
-	return &State{
+	s := &State{
 		opts:          opts,
 		registry:      newRegistry(),
 		nodes:         nodes,
@@ -195,6 +200,8 @@ func New(opts Options) *State {
 		recorded:      recordedAdmissions{byKey: map[workload.Key]*RecordedAdmission{}},
 		suspects:      map[workload.Key]DriftKind{},
 	}
+	s.copier, s.applier, s.queues = copier{s}, applier{s}, queues{s}
+	return s
 }
 
 // Clock returns the state's clock.
@@ -214,7 +221,8 @@ const QueueAPI workload.Source = "multislice.dev queues"
 
 // SetAPI records what discovery said about a workload API. Pods of a source
 // whose status changes re-run PreEnqueue.
-func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
+func (fd Feed) SetAPI(src workload.Source, status APIStatus) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.registry.setAPI(src, status) {
@@ -227,15 +235,16 @@ func (s *State) SetAPI(src workload.Source, status APIStatus) Actions {
 		}
 	}
 	if src == QueueAPI {
-		s.rechargeAllLocked(&acts)
-		s.reindexQueuedLocked()
+		s.Feed().rechargeAllLocked(&acts)
+		s.Feed().reindexQueuedLocked()
 		acts.Activate = append(acts.Activate, s.wakeAllLocked()...)
 	}
 	return acts
 }
 
 // API returns what is known of a workload API.
-func (s *State) API(src workload.Source) APIStatus {
+func (rp Reports) API(src workload.Source) APIStatus {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.registry.api(src)

@@ -204,7 +204,7 @@ func TestAdmit(t *testing.T) {
 		},
 		"malformed JobSet": {
 			setup: func(f *fixture) *corev1.Pod {
-				f.s.UpsertSource(jsKey("a"), nil, fmt.Errorf("JobSet ns/a: spec: broken"), corev1.ObjectReference{})
+				f.s.Feed().UpsertSource(jsKey("a"), nil, fmt.Errorf("JobSet ns/a: spec: broken"), corev1.ObjectReference{})
 				f.addPods(all[0])
 				return all[0]
 			},
@@ -222,7 +222,7 @@ func TestAdmit(t *testing.T) {
 		},
 		"JobSet API unknown: wait": {
 			setup: func(f *fixture) *corev1.Pod {
-				f.s.SetAPI(workload.SourceJobSet, state.APIUnknown)
+				f.s.Feed().SetAPI(workload.SourceJobSet, state.APIUnknown)
 				f.addJobSet(js)
 				f.addPods(all...)
 				return all[0]
@@ -231,14 +231,14 @@ func TestAdmit(t *testing.T) {
 		},
 		"JobSet API not served: plain": {
 			setup: func(f *fixture) *corev1.Pod {
-				f.s.SetAPI(workload.SourceJobSet, state.APINotServed)
+				f.s.Feed().SetAPI(workload.SourceJobSet, state.APINotServed)
 				f.addPods(all[0])
 				return all[0]
 			},
 		},
 		"PodGroup API unknown while JobSet's is served": {
 			setup: func(f *fixture) *corev1.Pod {
-				f.s.SetAPI(workload.SourcePodGroup, state.APIUnknown)
+				f.s.Feed().SetAPI(workload.SourcePodGroup, state.APIUnknown)
 				p := unit.Pod("pg-0").InPodGroup("pg").Obj()
 				f.addPods(p)
 				return p
@@ -475,7 +475,7 @@ func TestStartupGroups(t *testing.T) {
 // A change of the API's status re-runs PreEnqueue for the source's pods.
 func TestSetAPIActivatesTheSourcesPods(t *testing.T) {
 	f := newFixture(t, builders.V5ePools(1)...)
-	f.s.SetAPI(workload.SourceJobSet, state.APIUnknown)
+	f.s.Feed().SetAPI(workload.SourceJobSet, state.APIUnknown)
 	js := unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj()
 	all := builders.Members(js)
 	f.addPods(all...)
@@ -484,7 +484,7 @@ func TestSetAPIActivatesTheSourcesPods(t *testing.T) {
 	if v := f.admit(all[0]); !v.Gang || !v.Wait {
 		t.Errorf("Admit with the API unknown = %+v, want a waiting gang pod", v)
 	}
-	acts := f.s.SetAPI(workload.SourceJobSet, state.APINotServed)
+	acts := f.s.Feed().SetAPI(workload.SourceJobSet, state.APINotServed)
 	if diff := cmp.Diff(podNames(all...), names(acts.Activate)); diff != "" {
 		t.Errorf("SetAPI(NotServed) activated (-want +got):\n%s", diff)
 	}
@@ -494,10 +494,10 @@ func TestSetAPIActivatesTheSourcesPods(t *testing.T) {
 	if ok, why := nodeAllowed(f.s, all[0], "pool-1-node-0", f.free("pool-1-node-0")); !ok {
 		t.Errorf("Check of a pod of an unserved API refused: %s", why)
 	}
-	if acts := f.s.SetAPI(workload.SourceJobSet, state.APINotServed); !acts.Empty() {
+	if acts := f.s.Feed().SetAPI(workload.SourceJobSet, state.APINotServed); !acts.Empty() {
 		t.Errorf("unchanged SetAPI returned %+v", acts)
 	}
-	if got := f.s.API(workload.SourceJobSet); got != state.APINotServed {
+	if got := f.s.Reports().API(workload.SourceJobSet); got != state.APINotServed {
 		t.Errorf("API(JobSet) = %v, want APINotServed", got)
 	}
 }
@@ -525,16 +525,16 @@ func TestPodOfAnAPINotServedAsksForRediscovery(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, builders.V5ePools(1)...)
-			f.s.SetAPI(workload.SourceJobSet, tc.status)
-			f.s.SetAPI(workload.SourcePodGroup, tc.status)
+			f.s.Feed().SetAPI(workload.SourceJobSet, tc.status)
+			f.s.Feed().SetAPI(workload.SourcePodGroup, tc.status)
 			pod := tc.pod
 			if tc.bound {
 				pod = pod.DeepCopy()
 				pod.Spec.NodeName = "pool-1-node-0"
 			}
-			acts := f.s.UpsertPod(pod)
+			acts := f.s.Feed().UpsertPod(pod)
 			if tc.again {
-				acts = f.s.UpsertPod(pod)
+				acts = f.s.Feed().UpsertPod(pod)
 			}
 			if !slices.Equal(acts.Rediscover, tc.want) {
 				t.Errorf("Rediscover = %v, want %v", acts.Rediscover, tc.want)

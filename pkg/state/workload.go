@@ -128,11 +128,12 @@ func (s *State) workloadLocked(key workload.Key) *Workload {
 	return w
 }
 
-func (s *State) dropIfEmptyLocked(w *Workload) {
+func (fd Feed) dropIfEmptyLocked(w *Workload) {
+	s := fd.s
 	if !w.observed && len(w.members) == 0 && s.reservations[w.key] == nil {
 		s.queued.setHead(w, nil)
 		delete(s.workloads, w.key)
-		s.trackQueuedLocked(w)
+		s.queues.trackQueuedLocked(w)
 	}
 }
 
@@ -319,7 +320,8 @@ func (w *Workload) missing() (slices, pods int) {
 
 // refreshCompleteLocked updates the cached gate and reports whether it
 // just became complete.
-func (s *State) refreshCompleteLocked(w *Workload) bool {
+func (fd Feed) refreshCompleteLocked(w *Workload) bool {
+	s := fd.s
 	was := w.complete
 	w.complete = false
 	if w.model != nil && w.err == nil && !w.model.Finished {
@@ -331,7 +333,7 @@ func (s *State) refreshCompleteLocked(w *Workload) bool {
 		s.headLocked(w)
 	}
 	if w.complete != was {
-		s.trackQueuedLocked(w)
+		s.queues.trackQueuedLocked(w)
 	}
 	return w.complete && !was
 }
@@ -363,13 +365,15 @@ func (w *Workload) boundWhole() bool {
 // set for a malformed object). Changes that end the current placement (a new
 // restart attempt, another object of the same name, completion, deletion)
 // release its reservation.
-func (s *State) UpsertSource(key workload.Key, model *workload.Workload, err error, ref corev1.ObjectReference) Actions {
+func (fd Feed) UpsertSource(key workload.Key, model *workload.Workload, err error, ref corev1.ObjectReference) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.upsertSourceLocked(key, model, err, ref)
+	return s.Feed().upsertSourceLocked(key, model, err, ref)
 }
 
-func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, err error, ref corev1.ObjectReference) Actions {
+func (fd Feed) upsertSourceLocked(key workload.Key, model *workload.Workload, err error, ref corev1.ObjectReference) Actions {
+	s := fd.s
 	w := s.workloadLocked(key)
 	old := w.model
 	w.model, w.err, w.ref, w.observed = model, err, ref, true
@@ -379,7 +383,7 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 		w.ending = false
 	}
 	var acts Actions
-	s.holdRestartLocked(w, old)
+	s.Feed().holdRestartLocked(w, old)
 	if (model == nil || model.Finished) && s.claims.drop(key) {
 		// Nothing is kept for a workload that ended.
 		acts.merge(s.freedLocked())
@@ -400,33 +404,35 @@ func (s *State) upsertSourceLocked(key workload.Key, model *workload.Workload, e
 		w.firstPending = time.Time{}
 	}
 	w.recount()
-	s.reholdLocked(w)
-	s.refreshCompleteLocked(w)
+	s.Feed().reholdLocked(w)
+	s.Feed().refreshCompleteLocked(w)
 	// A finished workload, or one restarting, gives its quota back; one
 	// found running (the scheduler restarted) is charged.
 	acts.merge(s.settleQuotaLocked(w))
 	s.rechargeLocked(w, &acts)
-	s.trackQueuedLocked(w)
-	acts.Events = append(acts.Events, s.consumerEventsLocked(w, old)...)
+	s.queues.trackQueuedLocked(w)
+	acts.Events = append(acts.Events, s.Feed().consumerEventsLocked(w, old)...)
 	// Pods gated on this workload's shape re-run PreEnqueue.
 	acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
 	return acts
 }
 
 // DeleteSource forgets a workload's object and releases its reservation.
-func (s *State) DeleteSource(key workload.Key) Actions {
+func (fd Feed) DeleteSource(key workload.Key) Actions {
+	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.deleteSourceLocked(key)
+	return s.Feed().deleteSourceLocked(key)
 }
 
-func (s *State) deleteSourceLocked(key workload.Key) Actions {
+func (fd Feed) deleteSourceLocked(key workload.Key) Actions {
+	s := fd.s
 	w := s.workloads[key]
 	if w == nil {
 		return Actions{}
 	}
 	acts := s.releaseLocked(key, ReleaseDeleted, fmt.Sprintf("%s was deleted", key))
-	acts.merge(s.consumerDeletedLocked(w))
+	acts.merge(s.Feed().consumerDeletedLocked(w))
 	if s.claims.drop(key) {
 		acts.merge(s.freedLocked())
 	}
@@ -436,8 +442,8 @@ func (s *State) deleteSourceLocked(key workload.Key) Actions {
 	w.complete = false
 	s.queued.setHead(w, nil)
 	acts.merge(s.settleQuotaLocked(w))
-	s.trackQueuedLocked(w)
-	s.dropIfEmptyLocked(w)
+	s.queues.trackQueuedLocked(w)
+	s.Feed().dropIfEmptyLocked(w)
 	return acts
 }
 
@@ -453,7 +459,8 @@ func (s *State) Created(key workload.Key) (time.Time, bool) {
 }
 
 // Ref returns the event reference of key's object.
-func (s *State) Ref(key workload.Key) corev1.ObjectReference {
+func (rp Reports) Ref(key workload.Key) corev1.ObjectReference {
+	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if w := s.workloads[key]; w != nil {

@@ -23,14 +23,14 @@ import (
 // withQueue gives the fixture's namespace a LocalQueue whose ClusterQueue
 // has chips of google.com/tpu in one flavor with labels.
 func withQueue(f *fixture, labels map[string]string, chips int64) {
-	f.st.SetAPI(state.QueueAPI, state.APIServed)
-	f.st.SetFlavor(&quota.Flavor{Name: "flavor", NodeLabels: labels})
-	f.st.SetClusterQueue(&quota.ClusterQueue{
+	f.st.Feed().SetAPI(state.QueueAPI, state.APIServed)
+	f.st.Feed().SetFlavor(&quota.Flavor{Name: "flavor", NodeLabels: labels})
+	f.st.Feed().SetClusterQueue(&quota.ClusterQueue{
 		Name: "cq", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
 		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceTPU}, Flavors: []string{"flavor"}}},
 		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: "flavor", Resource: wellknown.ResourceTPU}: {Nominal: chips * 1000}},
 	})
-	f.st.SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "lq", ClusterQueue: "cq"})
+	f.st.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "lq", ClusterQueue: "cq"})
 }
 
 // A queued plain pod is admitted on quota alone and limited to the nodes of

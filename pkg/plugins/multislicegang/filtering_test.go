@@ -331,7 +331,7 @@ func TestFilter(t *testing.T) {
 				t.Errorf("Filter (-want +got):\n%s", diff)
 			}
 			f.clock.Step(2 * permitTimeout)
-			acts := f.st.Expire()
+			acts := f.st.Upkeep().Expire()
 			retried := slices.ContainsFunc(acts.Activate, func(r state.PodRef) bool { return r.UID == p.UID })
 			if retried != tc.wantRetried {
 				t.Errorf("pod retried when the reservation ended: %v, want %v", retried, tc.wantRetried)

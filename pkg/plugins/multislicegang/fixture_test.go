@@ -68,8 +68,8 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 	clk := testingclock.NewFakeClock(builders.Epoch)
 	st := state.New(state.Options{Clock: clk})
 	st.AddScheduler(unit.Scheduler)
-	st.SetAPI(workload.SourceJobSet, state.APIServed)
-	st.SetAPI(workload.SourcePodGroup, state.APIServed)
+	st.Feed().SetAPI(workload.SourceJobSet, state.APIServed)
+	st.Feed().SetAPI(workload.SourcePodGroup, state.APIServed)
 	f := &fixture{
 		t: t, clock: clk, st: st,
 		nodes:  map[string]*corev1.Node{},
@@ -89,7 +89,7 @@ func newFixture(t *testing.T, nodes ...*corev1.Node) *fixture {
 	f.gate = &Gate{m: eng}
 	for _, n := range nodes {
 		f.nodes[n.Name] = n
-		st.UpsertNode(n)
+		st.Feed().UpsertNode(n)
 	}
 	return f
 }
@@ -134,7 +134,7 @@ func (f *fixture) addJobSet(js *jobsetv1alpha2.JobSet) {
 	if err != nil {
 		f.t.Fatalf("FromJobSet: %v", err)
 	}
-	f.st.UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
+	f.st.Feed().UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
 }
 
 // addGang feeds js, then all its pods pending, and returns the pods.
@@ -152,7 +152,7 @@ func (f *fixture) addPods(pods ...*corev1.Pod) {
 			f.placed[p.UID] = p
 		}
 		f.fed[p.UID] = p
-		f.st.UpsertPod(p)
+		f.st.Feed().UpsertPod(p)
 	}
 }
 
@@ -161,7 +161,7 @@ func (f *fixture) deletePods(pods ...*corev1.Pod) {
 	for _, p := range pods {
 		delete(f.placed, p.UID)
 		delete(f.fed, p.UID)
-		f.st.DeletePod(p)
+		f.st.Feed().DeletePod(p)
 	}
 }
 
@@ -307,7 +307,7 @@ func heldReservation(t testing.TB, f *fixture, key workload.Key) (state.Reservat
 // each ClusterQueue's usage must be what the charges it shows add up to.
 func reportedCharge(t testing.TB, s *state.State, key workload.Key) *quota.Charge {
 	t.Helper()
-	rep := s.QueueReport()
+	rep := s.Reports().QueueReport()
 	var charge *quota.Charge
 	shown := map[string]quota.Usage{}
 	for _, wr := range rep.Workloads {

@@ -53,7 +53,7 @@ func TestFilterKeepsARetriedPodOffANodeTheCacheSawLeave(t *testing.T) {
 		t.Errorf("Filter of the retried pod on %s, now in pool-3 where b runs = %+v, want Unschedulable naming pool-3", moved, st)
 	}
 
-	f.st.UpsertNode(relabelled) // the state catches up
+	f.st.Feed().UpsertNode(relabelled) // the state catches up
 	if _, held := heldReservation(t, f, jsKey("a")); held {
 		t.Errorf("the reservation of a still holds after %s left %s", moved, pool)
 	}

@@ -67,18 +67,18 @@ func newCluster(t *testing.T) *cluster {
 	t.Helper()
 	st := state.New(state.Options{Clock: testingclock.NewFakeClock(builders.Epoch)})
 	st.AddScheduler(unit.Scheduler)
-	st.SetAPI(workload.SourceJobSet, state.APIServed)
+	st.Feed().SetAPI(workload.SourceJobSet, state.APIServed)
 	c := &cluster{st: st, nodes: map[string]*corev1.Node{}}
 	for _, n := range builders.V5ePools(2) {
 		c.nodes[n.Name] = n
-		st.UpsertNode(n)
+		st.Feed().UpsertNode(n)
 	}
 	for _, js := range []*jobsetv1alpha2.JobSet{jobSet("a", 2), jobSet("b", 2)} {
 		w, err := workload.FromJobSet(js, "")
 		if err != nil {
 			t.Fatalf("FromJobSet: %v", err)
 		}
-		st.UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: unit.Namespace, Name: js.Name, UID: js.UID})
+		st.Feed().UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: unit.Namespace, Name: js.Name, UID: js.UID})
 	}
 	a, b := jobSet("a", 2), jobSet("b", 2)
 	// b runs one pod in pool-2 (its second is pending): a gets pool-1.
@@ -87,11 +87,11 @@ func newCluster(t *testing.T) *cluster {
 	c.waitingBMember = builders.Member(b, 0, 1).Obj()
 	c.aMember = builders.Member(a, 0, 0).Obj()
 	c.malformedMember = builders.Member(b, 0, 1).Label(wellknown.JobGlobalIndexLabel, "x").UID("malformed").Obj()
-	st.UpsertPod(c.bPod)
-	st.UpsertPod(c.waitingBMember)
-	st.UpsertPod(c.malformedMember)
-	st.UpsertPod(c.aMember)
-	st.UpsertPod(builders.Member(a, 0, 1).Obj())
+	st.Feed().UpsertPod(c.bPod)
+	st.Feed().UpsertPod(c.waitingBMember)
+	st.Feed().UpsertPod(c.malformedMember)
+	st.Feed().UpsertPod(c.aMember)
+	st.Feed().UpsertPod(builders.Member(a, 0, 1).Obj())
 	requested := func(node string) (workload.Resources, bool) {
 		if node == c.bPod.Spec.NodeName {
 			return workload.PodRequests(&c.bPod.Spec), true
