@@ -357,20 +357,18 @@ func (e *Engine) Preempt(ctx context.Context, c *Cycle, pod *corev1.Pod, nodes N
 	switch out.Step {
 	case NotTried:
 		return true, newStatus(Unschedulable, "")
-	case Underway:
-		metrics.Preemptions.WithLabelValues("waiting").Inc()
-		return true, newStatus(Unschedulable, out.Message)
-	case Raced:
+	case Underway, Raced:
+		metrics.Preemptions.WithLabelValues(out.Step.Result()).Inc()
 		return true, newStatus(Unschedulable, out.Message)
 	}
 	metrics.PreemptionDuration.Observe(out.Took.Seconds())
 	if out.Step == NoVictims {
-		metrics.Preemptions.WithLabelValues("no_victims").Inc()
+		metrics.Preemptions.WithLabelValues(out.Step.Result()).Inc()
 		e.notify.Normal(&v.Ref, "NoPreemptionVictims", "cannot preempt: "+out.Message)
 		return true, newStatus(Unschedulable, "whole-workload preemption: "+out.Message)
 	}
 	key, sn, decision := v.Member.Key, out.Snapshot, out.Decision
-	metrics.Preemptions.WithLabelValues("preempted").Inc()
+	metrics.Preemptions.WithLabelValues(out.Step.Result()).Inc()
 	metrics.PreemptionVictims.Add(float64(len(decision.Victims)))
 	// The plan the victims were chosen on; the placement itself is
 	// planned again once they are gone and may use domains freed

@@ -30,6 +30,22 @@ const (
 	Raced
 )
 
+// Result is the step's value of the preemption metric's result label
+// ("": the step is not counted).
+func (s PreemptionStep) Result() string {
+	switch s {
+	case Underway:
+		return "waiting"
+	case NoVictims:
+		return "no_victims"
+	case Preempting:
+		return "preempted"
+	case Raced:
+		return "raced"
+	}
+	return ""
+}
+
 // Victim is a workload to evict whole, with its pods.
 type Victim = state.Victim
 

@@ -133,7 +133,7 @@ var (
 	Preemptions = metrics.NewCounterVec(&metrics.CounterOpts{
 		Subsystem:      subsystem,
 		Name:           "workload_preemptions_total",
-		Help:           "Whole-workload preemption attempts of gang workloads, by result: preempted, no_victims, waiting (victims of an earlier preemption still terminating).",
+		Help:           "Whole-workload preemption attempts of gang workloads, by result: preempted, no_victims, waiting (victims of an earlier preemption still terminating), raced (the victims chosen moved before they were claimed; nothing evicted, tried again).",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"result"})
 	// PreemptionVictims counts the workloads evicted whole.
