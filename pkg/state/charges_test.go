@@ -1,14 +1,22 @@
 package state_test
 
 import (
+	"context"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
+	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/controllers"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -102,5 +110,74 @@ func TestForcedChargeRefusedWhenItsNodesChanged(t *testing.T) {
 	controllers.ChargeAllRunning(f.s)
 	if got := tpuCharged(f, "running"); got != 8 {
 		t.Errorf("charged %d chips after deciding again, want 8", got)
+	}
+}
+
+// The usage reconciler finds a running workload nothing charges (the
+// leader's decision on what the informers reported was lost), charges it
+// as the leader decides on a fresh copy, and says so on its ClusterQueue.
+func TestUsageReconcilerChargesAnUnchargedRunningWorkload(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(4)...), 8, quota.BestEffortFIFO)
+	js := queued("running", 1, 0)
+	w, err := workload.FromJobSet(js, f.s.DefaultDomainKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the feed reports is dropped, as if the replica lost it.
+	f.s.Feed().UpsertSource(jsKey(js.Name), w, nil, corev1.ObjectReference{Kind: "JobSet", Namespace: js.Namespace, Name: js.Name, UID: js.UID})
+	pods := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	for _, p := range builders.MembersOn(js, "pool-1-node-0", "pool-1-node-1") {
+		f.s.Feed().UpsertPod(p)
+		if err := pods.Add(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := tpuCharged(f, "running"); got != 0 {
+		t.Fatalf("the state charged %d chips by itself", got)
+	}
+
+	clk := testingclock.NewFakeClock(time.Now())
+	recorder := events.NewFakeRecorder(10)
+	var acted []state.Actions
+	r := controllers.NewUsageReconciler(f.s, func(_ context.Context, a state.Actions) { acted = append(acted, a) },
+		controllers.NewEventSink(recorder, clk), corelisters.NewPodLister(pods), clk, time.Minute)
+	// A drift is acted on once two passes in a row find it: the first
+	// only suspects it (an informer may be behind).
+	r.Reconcile(t.Context())
+	if got := tpuCharged(f, "running"); got != 0 {
+		t.Fatalf("the first pass charged %d chips; it only suspects a drift", got)
+	}
+	select {
+	case ev := <-recorder.Events:
+		t.Errorf("the first pass told a drift it only suspects: %q", ev)
+	default:
+	}
+	r.Reconcile(t.Context())
+	if got := tpuCharged(f, "running"); got != 8 {
+		t.Fatalf("after the second pass %d chips are charged, want 8", got)
+	}
+	if len(acted) != 2 || len(acted[1].Uncharged) != 0 {
+		t.Errorf("the passes carried out %+v; want two passes with nothing left uncharged", acted)
+	}
+	select {
+	case ev := <-recorder.Events:
+		for _, want := range []string{"Warning", "QuotaDrift", "pods of", "corrected"} {
+			if !strings.Contains(ev, want) {
+				t.Errorf("event %q does not say %q", ev, want)
+			}
+		}
+	default:
+		t.Error("no QuotaDrift event on the ClusterQueue")
+	}
+
+	// Charged now: a second pass finds nothing.
+	r.Reconcile(t.Context())
+	select {
+	case ev := <-recorder.Events:
+		t.Errorf("a second pass found drift again: %q", ev)
+	default:
+	}
+	if got := tpuCharged(f, "running"); got != 8 {
+		t.Errorf("after a second pass %d chips are charged, want 8", got)
 	}
 }
