@@ -190,7 +190,7 @@ func (up Upkeep) RunningCharges(keys []workload.Key) []RunningCharge {
 	}
 	var out []RunningCharge
 	for _, k := range keys {
-		if rc, ok := s.Upkeep().runningChargeLocked(k); ok {
+		if rc, ok := up.runningChargeLocked(k); ok {
 			out = append(out, rc)
 		}
 	}
@@ -236,7 +236,7 @@ func (up Upkeep) ChargeRunning(rc RunningCharge, c *quota.Charge) error {
 	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now, ok := s.Upkeep().runningChargeLocked(rc.Key)
+	now, ok := up.runningChargeLocked(rc.Key)
 	switch {
 	case !ok || now.UID != rc.UID:
 		return fmt.Errorf("%s is no longer running uncharged", rc.Key)

@@ -123,12 +123,11 @@ func (fd Feed) SetAdmissionCheck(name string, c *provisioning.Check) Actions {
 // checkOfLocked returns the provisioning check w must pass (nil: none),
 // or why it cannot be used.
 func (qs queues) checkOfLocked(w *Workload) (*provisioning.Check, string) {
-	s := qs.s
-	queue := s.queues.queueNameLocked(w)
+	queue := qs.queueNameLocked(w)
 	if queue == "" {
 		return nil, ""
 	}
-	return s.queues.queueCheckLocked(w.key.Namespace, queue)
+	return qs.queueCheckLocked(w.key.Namespace, queue)
 }
 
 // queueCheckLocked is the provisioning check of LocalQueue namespace/queue
@@ -237,7 +236,7 @@ func (cp copier) checkRoundLocked(w *Workload) *CheckRound {
 	if t := w.check; t != nil && t.check == c.Name && t.phase == checkReady {
 		return nil
 	}
-	if s.copier.checkRestorePendingLocked(w) {
+	if cp.checkRestorePendingLocked(w) {
 		// The leader before this one reserved its quota and requested its
 		// capacity: resumed from the API (RestoreCheck), not done again.
 		return &CheckRound{Message: fmt.Sprintf("resuming the provisioning check of %s from its Workload object", w.key)}
@@ -246,7 +245,7 @@ func (cp copier) checkRoundLocked(w *Workload) *CheckRound {
 		// Charged already: the request is under way.
 		return &CheckRound{Message: fmt.Sprintf("waiting for the provisioning of %s", w.key)}
 	}
-	q := s.copier.quotaDecisionLocked(w)
+	q := cp.quotaDecisionLocked(w)
 	if q.Problem != nil {
 		return &CheckRound{Message: q.Problem.Message, Problem: q.Problem}
 	}
@@ -290,7 +289,7 @@ func (ap applier) reserveCheckQuotaLocked(key workload.Key, cr *CheckReservation
 	if nextAttempt(w.check, cr.Check) != cr.Attempt {
 		return fmt.Errorf("the provisioning check of %s moved on meanwhile", key)
 	}
-	if err := s.applier.chargeLocked(w, cr.Charge); err != nil {
+	if err := ap.chargeLocked(w, cr.Charge); err != nil {
 		return err
 	}
 	t := &checkTrack{check: cr.Check, attempt: cr.Attempt, phase: checkRequesting, since: s.opts.Clock.Now(), message: "quota reserved; the request is being created", told: true}

@@ -311,7 +311,7 @@ func (ap applier) applyClaimsLocked(d Decision, out *Applied) {
 		c.gone = d.VictimsGone
 	}
 	if d.Hold != nil {
-		out.Refused = s.applier.holdForMoveLocked(d.Key, d.Hold)
+		out.Refused = ap.holdForMoveLocked(d.Key, d.Hold)
 	}
 	if d.Claim == nil {
 		return
@@ -334,7 +334,7 @@ func (ap applier) applyClaimsLocked(d Decision, out *Applied) {
 	}
 	for _, sr := range d.Claim.Plan.Slices {
 		for _, slot := range sr.Slots {
-			if k, ok := s.applier.claimedForOther(slot.Node, key, true); ok && !victim[k] {
+			if k, ok := ap.claimedForOther(slot.Node, key, true); ok && !victim[k] {
 				out.Refused = fmt.Errorf("node %s is kept for %s", slot.Node, k)
 				return
 			}
@@ -445,7 +445,7 @@ func (ap applier) claimedForOther(node string, self workload.Key, gang bool) (wo
 	if !ok || (gang && k == self) {
 		return workload.Key{}, false
 	}
-	if gang && s.applier.yieldsToLocked(k, self) {
+	if gang && ap.yieldsToLocked(k, self) {
 		return workload.Key{}, false
 	}
 	return k, true

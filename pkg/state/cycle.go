@@ -171,7 +171,7 @@ func (cp copier) copyWorkloadLocked(c *PodCycle) (*Workload, *Reservation) {
 	if w == nil {
 		return nil, nil
 	}
-	c.Workload = s.copier.factsLocked(w)
+	c.Workload = cp.factsLocked(w)
 	r := s.reservations[key]
 	if r != nil {
 		c.Reservation = r.copy()
@@ -181,11 +181,10 @@ func (cp copier) copyWorkloadLocked(c *PodCycle) (*Workload, *Reservation) {
 
 // factsLocked copies what decisions read of w.
 func (cp copier) factsLocked(w *Workload) *WorkloadFacts {
-	s := cp.s
 	f := &WorkloadFacts{Key: w.key, Ref: w.ref, Observed: w.observed, Err: w.err, Model: w.model,
 		Complete: w.complete, Failure: w.failure, FailGen: w.failGen}
 	if h := w.waitingHead; h != nil {
-		f.Head, f.HeadName, f.HeadValid = h.UID, h.Name, s.copier.headValidLocked(w)
+		f.Head, f.HeadName, f.HeadValid = h.UID, h.Name, cp.headValidLocked(w)
 	}
 	if w.model == nil {
 		return f

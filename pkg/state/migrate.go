@@ -124,7 +124,7 @@ func (up Upkeep) Recycled() []MigrationUnit {
 			if !p.Live() || !s.registry.ours(p.Scheduler) {
 				continue
 			}
-			u := s.Upkeep().unitOfLocked(p, units)
+			u := up.unitOfLocked(p, units)
 			if u == nil {
 				continue
 			}
@@ -333,7 +333,7 @@ func (ap applier) holdForMoveLocked(key workload.Key, r *Reservation) error {
 	}
 	for _, sr := range r.Slices {
 		for _, slot := range sr.Slots {
-			if k, ok := s.applier.claimedForOther(slot.Node, key, true); ok {
+			if k, ok := ap.claimedForOther(slot.Node, key, true); ok {
 				return fmt.Errorf("node %s is kept for %s", slot.Node, k)
 			}
 		}

@@ -30,7 +30,7 @@ func (fd Feed) UpsertNode(node *corev1.Node) Actions {
 		return Actions{}
 	}
 	ch := s.nodes.Upsert(node)
-	return s.Feed().nodeChangedLocked(node.Name, ch, old == nil || (!old.Usable && topology.Usable(node)))
+	return fd.nodeChangedLocked(node.Name, ch, old == nil || (!old.Usable && topology.Usable(node)))
 }
 
 // SetNodeLifetime records when a node goes away by itself (its class's
@@ -51,7 +51,7 @@ func (fd Feed) DeleteNode(name string) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := s.nodes.Delete(name)
-	return s.Feed().nodeChangedLocked(name, ch, false)
+	return fd.nodeChangedLocked(name, ch, false)
 }
 
 // nodeChanged reports whether a node update matters to placement; status
@@ -70,10 +70,10 @@ func (fd Feed) nodeChangedLocked(name string, ch topology.Change, grew bool) Act
 	clear(s.selectable)
 	if ch.Moved || grew {
 		// The pods on it hold the domain it is in now.
-		s.Feed().reholdNodeLocked(name)
+		fd.reholdNodeLocked(name)
 	}
 	if ch.Moved {
-		acts.merge(s.Feed().sharedByMoveLocked(name))
+		acts.merge(fd.sharedByMoveLocked(name))
 	}
 	if ch.Failed || ch.Moved {
 		// Reservations on the node, or in a domain it left or joined, are
@@ -104,7 +104,7 @@ func (fd Feed) nodeChangedLocked(name string, ch topology.Change, grew bool) Act
 		}
 	}
 	// A changed domain may now take a workload that was rejected there.
-	rejecting := s.Feed().rejectingLocked()
+	rejecting := fd.rejectingLocked()
 	for _, d := range ch.Domains {
 		for _, w := range rejecting {
 			delete(w.rejected, d)
@@ -112,7 +112,7 @@ func (fd Feed) nodeChangedLocked(name string, ch topology.Change, grew bool) Act
 	}
 	// Any change to a node (a taint removed, a label fixed) may be what
 	// rejected the workload's pods in the domains it is in.
-	s.Feed().clearRejectedLocked(name)
+	fd.clearRejectedLocked(name)
 	s.bumpLocked()
 	if !ch.Failed || grew {
 		acts.merge(s.freedLocked())
@@ -359,7 +359,7 @@ func (ap applier) planFailedLocked(uid types.UID, gen uint64, f *placement.Failu
 		// its event does.
 		w.queueProblem.Store(&quota.Problem{Reason: FailureReason(f), Message: f.Message, Config: f.Unresolvable})
 	}
-	s.applier.observeWaitingLocked()
+	ap.observeWaitingLocked()
 }
 
 // WaitsForCapacity reports whether the pod is its waiting workload's head

@@ -189,7 +189,7 @@ func (x *queueIndex) headOf(uid types.UID) *Workload {
 func (qs queues) trackQueuedLocked(w *Workload) {
 	s := qs.s
 	s.queued.unfile(w)
-	if cq := s.queues.pendingQueueOfLocked(w); cq != "" {
+	if cq := qs.pendingQueueOfLocked(w); cq != "" {
 		s.queued.file(w, cq)
 	}
 }
@@ -200,10 +200,10 @@ func (qs queues) trackQueuedLocked(w *Workload) {
 func (qs queues) pendingQueueOfLocked(w *Workload) string {
 	s := qs.s
 	if s.workloads[w.key] != w || !w.observed || w.model == nil || w.model.Finished || !w.complete ||
-		s.queues.queueAPIProblemLocked() != nil || !s.queues.awaitingAdmissionLocked(w) {
+		qs.queueAPIProblemLocked() != nil || !qs.awaitingAdmissionLocked(w) {
 		return ""
 	}
-	cq, p := s.book.Resolve(w.key.Namespace, s.queues.queueNameLocked(w))
+	cq, p := s.book.Resolve(w.key.Namespace, qs.queueNameLocked(w))
 	if p != nil {
 		return ""
 	}
@@ -299,7 +299,6 @@ const maxWakeScan = 64
 // fair share, queue objects) rather than for domains: such a workload is
 // woken by quota released or queue objects changed, not by capacity freed.
 func (qs queues) quotaGatedLocked(w *Workload) bool {
-	s := qs.s
 	p := w.queueProblem.Load()
-	return p != nil && p.Reason != ReasonWaitingForDomains && s.queues.awaitingAdmissionLocked(w)
+	return p != nil && p.Reason != ReasonWaitingForDomains && qs.awaitingAdmissionLocked(w)
 }

@@ -130,7 +130,7 @@ func (fd Feed) UpsertPod(pod *corev1.Pod) Actions {
 	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.Feed().upsertPodLocked(pod)
+	return fd.upsertPodLocked(pod)
 }
 
 func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
@@ -146,10 +146,10 @@ func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 	s.pods[p.UID] = p
 	s.indexLocked(p)
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
-		acts.merge(s.Feed().observePodWorkloadLocked(pod, old, p))
+		acts.merge(fd.observePodWorkloadLocked(pod, old, p))
 	}
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourceLeaderWorkerSet && p.Member.Leader {
-		acts.merge(s.Feed().observeLWSGroupLocked(pod, p.Member.Key))
+		acts.merge(fd.observeLWSGroupLocked(pod, p.Member.Key))
 	}
 	if old == nil && p.Gang && p.MemberErr == nil && p.Node == "" && s.registry.api(p.Member.Key.Source) == APINotServed {
 		// A pending pod names a workload API last found not served: it may
@@ -162,14 +162,14 @@ func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 		s.bumpLocked()
 	}
 	if old != nil && old.Node != "" && !old.Terminal && (p.Terminal || p.Node == "") {
-		acts.merge(s.Feed().leftNodeLocked(old.Node))
+		acts.merge(fd.leftNodeLocked(old.Node))
 	}
 	if old != nil && old.Assumed && !p.Assumed && p.Node != "" {
 		// The binding is confirmed: a committed reservation may be done.
-		acts.merge(s.Feed().settleLocked(p.Member.Key))
+		acts.merge(fd.settleLocked(p.Member.Key))
 		// A node relabelled while the pod was being bound to it may have
 		// put it, now running, in a domain another workload holds.
-		acts.merge(s.Feed().sharedByMoveLocked(p.Node))
+		acts.merge(fd.sharedByMoveLocked(p.Node))
 	}
 	if p.Gang && p.MemberErr == nil {
 		w := s.workloads[p.Member.Key]
@@ -186,7 +186,7 @@ func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 		if w != nil && old != nil && old.Node != "" && (p.Node == "" || !p.Live()) {
 			acts.merge(s.settleQuotaLocked(w))
 		}
-		if w != nil && (old == nil || presenceChanged(old, p)) && s.Feed().refreshCompleteLocked(w) {
+		if w != nil && (old == nil || presenceChanged(old, p)) && fd.refreshCompleteLocked(w) {
 			// The last member that can exist yet arrived: the gang plans
 			// through its head; the rest wait, gated, for its reservation.
 			if h := s.headLocked(w); h != nil {
@@ -202,7 +202,7 @@ func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 			} else if h := s.headLocked(w); h != nil {
 				acts.Activate = append(acts.Activate, *h)
 			}
-		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) && s.Feed().admissibleLocked(w, p) {
+		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) && fd.admissibleLocked(w, p) {
 			// PreEnqueue may have seen this pod before we did; it is
 			// admissible now, so make sure it is tried.
 			acts.Activate = append(acts.Activate, p.Ref())
@@ -219,7 +219,7 @@ func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 func (fd Feed) leftNodeLocked(node string) Actions {
 	s := fd.s
 	s.bumpLocked()
-	s.Feed().clearRejectedLocked(node)
+	fd.clearRejectedLocked(node)
 	acts := s.freedLocked()
 	acts.Activate = append(acts.Activate, s.blocked.take()...)
 	return acts
@@ -320,7 +320,7 @@ func (fd Feed) DeletePod(pod *corev1.Pod) Actions {
 			s.reservedRoom.giveBack(r, uid)
 		}
 		if w := s.workloads[p.Member.Key]; w != nil {
-			became := s.Feed().refreshCompleteLocked(w)
+			became := fd.refreshCompleteLocked(w)
 			if (became || (w.waitingHead != nil && w.waitingHead.UID == uid)) && w.complete && s.reservations[w.key] == nil {
 				// The head is gone: another member plans for the gang.
 				if h := s.headLocked(w); h != nil {
@@ -328,17 +328,17 @@ func (fd Feed) DeletePod(pod *corev1.Pod) Actions {
 				}
 			}
 			acts.merge(s.settleQuotaLocked(w))
-			s.Feed().dropIfEmptyLocked(w)
+			fd.dropIfEmptyLocked(w)
 		}
 	}
 	if p.Node != "" && !p.Terminal {
-		acts.merge(s.Feed().leftNodeLocked(p.Node))
+		acts.merge(fd.leftNodeLocked(p.Node))
 	}
 	if p.Gang && p.MemberErr == nil && (p.Member.Key.Source == workload.SourcePod ||
 		p.Member.Key.Source == workload.SourceLeaderWorkerSet && p.Member.Leader) {
 		// A queued plain pod is its own workload's object; a
 		// LeaderWorkerSet group's leader is its group's.
-		acts.merge(s.Feed().deleteSourceLocked(p.Member.Key))
+		acts.merge(fd.deleteSourceLocked(p.Member.Key))
 	}
 	s.blocked.forget(uid)
 	return acts
@@ -356,7 +356,7 @@ func (fd Feed) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
 	model := workload.FromPod(pod)
 	model.Finished = finished
 	ref := corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}
-	return s.Feed().upsertSourceLocked(p.Member.Key, model, nil, ref)
+	return fd.upsertSourceLocked(p.Member.Key, model, nil, ref)
 }
 
 // observeLWSGroupLocked keeps the workload of a LeaderWorkerSet group,
@@ -375,7 +375,7 @@ func (fd Feed) observeLWSGroupLocked(leader *corev1.Pod, key workload.Key) Actio
 	// the group's Workload object when the set is queued (an owner
 	// reference needs a UID; the LeaderWorkerSet's is not on its pods).
 	ref := corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: leader.Namespace, Name: leader.Name, UID: leader.UID}
-	return s.Feed().upsertSourceLocked(key, model, err, ref)
+	return fd.upsertSourceLocked(key, model, err, ref)
 }
 
 // lwsLeaderFirst reports whether p leads a LeaderWorkerSet group of
@@ -538,7 +538,7 @@ func (s *State) wakeAllLocked() []PodRef {
 // changed there may let the workload's pods in.
 func (fd Feed) clearRejectedLocked(node string) {
 	s := fd.s
-	for _, w := range s.Feed().rejectingLocked() {
+	for _, w := range fd.rejectingLocked() {
 		for d := range w.rejected {
 			if d.Key == "" {
 				if d.Value == node {

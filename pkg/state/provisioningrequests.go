@@ -59,7 +59,7 @@ func (up Upkeep) ProvisioningCreated(key workload.Key, attempt int32) Actions {
 	defer s.mu.Unlock()
 	if w := s.workloads[key]; w != nil && w.check != nil && w.check.attempt == attempt && !w.check.created {
 		w.check.created = true
-		return s.Upkeep().retoldLocked(w, "request created", true)
+		return up.retoldLocked(w, "request created", true)
 	}
 	return Actions{}
 }
@@ -71,13 +71,12 @@ func (up Upkeep) ProvisioningCreated(key workload.Key, attempt int32) Actions {
 // the pods do not change while they wait (their template names the
 // request already).
 func (up Upkeep) retoldLocked(w *Workload, message string, told bool) Actions {
-	s := up.s
 	t := w.check
 	if t.message == message {
 		return Actions{}
 	}
 	t.message, t.told = message, told
-	return Actions{Activate: s.Upkeep().headRefsLocked(w)}
+	return Actions{Activate: up.headRefsLocked(w)}
 }
 
 // ProvisioningUpdate is what a workload's request says now.
@@ -123,7 +122,7 @@ func (up Upkeep) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 	}
 	t := w.check
 	now := s.opts.Clock.Now()
-	running := s.Upkeep().runningLocked(w)
+	running := up.runningLocked(w)
 	var acts Actions
 	event := func(warning bool, reason, msg string) {
 		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: warning, Reason: reason, Message: msg})
@@ -131,7 +130,7 @@ func (up Upkeep) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 	switch u.Outcome {
 	case provisioning.Pending:
 		if t.phase == checkRequesting && t.created {
-			acts = s.Upkeep().retoldLocked(w, u.Message, u.Message == provisioning.NotAccepted)
+			acts = up.retoldLocked(w, u.Message, u.Message == provisioning.NotAccepted)
 		}
 	case provisioning.Provisioned:
 		if t.phase != checkRequesting {
@@ -140,18 +139,18 @@ func (up Upkeep) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 		t.phase, t.since, t.message, t.nodeSelector = checkReady, now, "provisioned", u.NodeSelector
 		s.bumpLocked()
 		event(false, "Provisioned", fmt.Sprintf("ProvisioningRequest %s is provisioned; placing %s", t.requestName(w), w.key))
-		acts.Activate = s.Upkeep().headRefsLocked(w)
+		acts.Activate = up.headRefsLocked(w)
 	case provisioning.BookingExpired:
 		if running || t.phase != checkRequesting && t.phase != checkReady {
 			// The autoscaler ends the booking once the pods are placed.
 			return Actions{}, nil
 		}
-		acts.merge(s.Upkeep().failCheckLocked(w, s.checks.get(t.check), "BookingExpired", u.Message, now))
+		acts.merge(up.failCheckLocked(w, s.checks.get(t.check), "BookingExpired", u.Message, now))
 	case provisioning.Failed:
 		if running || t.phase != checkRequesting && t.phase != checkReady {
 			return Actions{}, nil
 		}
-		acts.merge(s.Upkeep().failCheckLocked(w, s.checks.get(t.check), "Failed", u.Message, now))
+		acts.merge(up.failCheckLocked(w, s.checks.get(t.check), "Failed", u.Message, now))
 	case provisioning.CapacityRevoked:
 		if t.phase != checkReady && t.phase != checkConsumed {
 			return Actions{}, nil
@@ -161,7 +160,7 @@ func (up Upkeep) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 			// provisioned them, a moment before the workload's own
 			// deadline (counted from placement): the run is over, not
 			// interrupted. End it as at its deadline; do not requeue it.
-			return s.Upkeep().endRunLocked(w, limit, now), nil
+			return up.endRunLocked(w, limit, now), nil
 		}
 		// The capacity goes away under the workload: it is evicted whole
 		// and comes back through its queue, with a new request.
@@ -225,7 +224,7 @@ func (up Upkeep) expireChecksLocked(now time.Time) Actions {
 	for _, w := range s.workloads {
 		if t := w.check; t != nil && t.phase == checkBackoff && !t.retryAt.IsZero() && !now.Before(t.retryAt) {
 			t.retryAt = time.Time{}
-			acts.Activate = append(acts.Activate, s.Upkeep().headRefsLocked(w)...)
+			acts.Activate = append(acts.Activate, up.headRefsLocked(w)...)
 		}
 	}
 	if len(acts.Activate) > 0 {
@@ -251,7 +250,7 @@ func (rp Reports) ProvisioningRequests() []ProvisioningUpdate {
 	defer s.mu.RUnlock()
 	var out []ProvisioningUpdate
 	for _, w := range s.workloads {
-		if u, ok := s.Reports().provisioningUpdateLocked(w); ok {
+		if u, ok := rp.provisioningUpdateLocked(w); ok {
 			out = append(out, u)
 		}
 	}
@@ -265,7 +264,7 @@ func (rp Reports) ProvisioningRequestOf(key workload.Key) (ProvisioningUpdate, b
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if w := s.workloads[key]; w != nil {
-		return s.Reports().provisioningUpdateLocked(w)
+		return rp.provisioningUpdateLocked(w)
 	}
 	return ProvisioningUpdate{}, false
 }

@@ -27,7 +27,7 @@ func (fd Feed) SetFlavor(f *quota.Flavor) Actions {
 	if !s.book.SetFlavor(f) {
 		return Actions{}
 	}
-	return s.Feed().queuesChangedLocked()
+	return fd.queuesChangedLocked()
 }
 
 // DeleteFlavor forgets a ResourceFlavor.
@@ -36,7 +36,7 @@ func (fd Feed) DeleteFlavor(name string) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book.DeleteFlavor(name)
-	return s.Feed().queuesChangedLocked()
+	return fd.queuesChangedLocked()
 }
 
 // SetClusterQueue records a ClusterQueue. Like every Set of a queue
@@ -50,7 +50,7 @@ func (fd Feed) SetClusterQueue(cq *quota.ClusterQueue) Actions {
 	if !s.book.SetClusterQueue(cq) {
 		return Actions{}
 	}
-	return s.Feed().queuesChangedLocked()
+	return fd.queuesChangedLocked()
 }
 
 // DeleteClusterQueue forgets a ClusterQueue.
@@ -59,7 +59,7 @@ func (fd Feed) DeleteClusterQueue(name string) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book.DeleteClusterQueue(name)
-	return s.Feed().queuesChangedLocked()
+	return fd.queuesChangedLocked()
 }
 
 // SetLocalQueue records a LocalQueue.
@@ -70,7 +70,7 @@ func (fd Feed) SetLocalQueue(lq *quota.LocalQueue) Actions {
 	if !s.book.SetLocalQueue(lq) {
 		return Actions{}
 	}
-	return s.Feed().queuesChangedLocked()
+	return fd.queuesChangedLocked()
 }
 
 // DeleteLocalQueue forgets a LocalQueue.
@@ -79,7 +79,7 @@ func (fd Feed) DeleteLocalQueue(namespace, name string) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book.DeleteLocalQueue(namespace, name)
-	return s.Feed().queuesChangedLocked()
+	return fd.queuesChangedLocked()
 }
 
 // SetNamespace records a namespace's labels for namespace selectors.
@@ -90,7 +90,7 @@ func (fd Feed) SetNamespace(name string, labels map[string]string) Actions {
 	if !s.book.SetNamespace(name, labels) {
 		return Actions{}
 	}
-	return s.Feed().queuesChangedLocked()
+	return fd.queuesChangedLocked()
 }
 
 // DeleteNamespace forgets a namespace.
@@ -99,7 +99,7 @@ func (fd Feed) DeleteNamespace(name string) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book.DeleteNamespace(name)
-	return s.Feed().queuesChangedLocked()
+	return fd.queuesChangedLocked()
 }
 
 // queuesChangedLocked: a queue object changed, which may admit waiting
@@ -108,8 +108,8 @@ func (fd Feed) queuesChangedLocked() Actions {
 	s := fd.s
 	s.bumpLocked()
 	var acts Actions
-	s.Feed().rechargeAllLocked(&acts)
-	s.Feed().reindexQueuedLocked()
+	fd.rechargeAllLocked(&acts)
+	fd.reindexQueuedLocked()
 	acts.Activate = s.wakeAllLocked()
 	return acts
 }
@@ -136,7 +136,7 @@ func (qs queues) queueNameLocked(w *Workload) string {
 // admitted yet.
 func (qs queues) awaitingAdmissionLocked(w *Workload) bool {
 	s := qs.s
-	return s.queues.queueNameLocked(w) != "" && s.book.ChargeOf(w.key) == nil && s.reservations[w.key] == nil
+	return qs.queueNameLocked(w) != "" && s.book.ChargeOf(w.key) == nil && s.reservations[w.key] == nil
 }
 
 // needsLocked is what admitting w charges: every pod of every slice, each
@@ -144,9 +144,8 @@ func (qs queues) awaitingAdmissionLocked(w *Workload) bool {
 // or template otherwise. The result is cached until the model or the
 // members change: callers must not modify it.
 func (qs queues) needsLocked(w *Workload) []quota.Need {
-	s := qs.s
 	if c := &w.needs; c.model != w.model || c.gen != w.membersGen || c.needs == nil {
-		*c = needsCache{model: w.model, gen: w.membersGen, needs: s.queues.computeNeedsLocked(w)}
+		*c = needsCache{model: w.model, gen: w.membersGen, needs: qs.computeNeedsLocked(w)}
 		c.shape = quota.Shape(c.needs)
 	}
 	return w.needs.needs
@@ -270,8 +269,8 @@ func (cp copier) queueRoundLocked(w *Workload) *QueueRound {
 		return r
 	}
 	r.View, r.Now, r.Starvation = s.book.View(), s.opts.Clock.Now(), s.opts.QuotaStarvation
-	r.MayPreempt = s.copier.mayPreemptForQuotaLocked(w)
-	r.Candidates = []QueueCandidate{s.copier.queueCandidateLocked(w, cq)}
+	r.MayPreempt = cp.mayPreemptForQuotaLocked(w)
+	r.Candidates = []QueueCandidate{cp.queueCandidateLocked(w, cq)}
 	cohort := s.book.Cohort(cq)
 	heads := map[string]*Workload{}
 	var starving []*Workload
@@ -286,7 +285,7 @@ func (cp copier) queueRoundLocked(w *Workload) *QueueRound {
 		// w's own queue: what comes before w, a prefix of the order.
 		for i := 0; ; i++ {
 			o := pending.at(i)
-			if o == nil || (o != w && !s.copier.before(o, w)) {
+			if o == nil || (o != w && !cp.before(o, w)) {
 				break
 			}
 			if o == w {
@@ -306,11 +305,11 @@ func (cp copier) queueRoundLocked(w *Workload) *QueueRound {
 			return
 		}
 		seen[o.key] = true
-		r.Candidates = append(r.Candidates, s.copier.queueCandidateLocked(o, q))
+		r.Candidates = append(r.Candidates, cp.queueCandidateLocked(o, q))
 	}
 	for _, q := range cohort {
 		h := heads[q.Name]
-		if h == nil || (q.Name == cq.Name && !s.copier.before(h, w)) {
+		if h == nil || (q.Name == cq.Name && !cp.before(h, w)) {
 			continue
 		}
 		if q.Name != cq.Name && h.failure != nil {
@@ -405,14 +404,14 @@ func (cp copier) aloneRoundLocked(p *Pod, w *Workload) (round *AloneRound, flavo
 	s := cp.s
 	if r := s.reservations[w.key]; r != nil {
 		if sr := r.Slices[0]; sr != nil && r.Attempt == p.Member.RestartAttempt {
-			return nil, s.copier.nodesCarryingLocked(sr.NodeLabels)
+			return nil, cp.nodesCarryingLocked(sr.NodeLabels)
 		}
 		return nil, nil
 	}
 	if !s.queues.awaitingAdmissionLocked(w) {
 		return nil, nil
 	}
-	round = &AloneRound{Holder: workload.Holder{Key: w.key, UID: w.model.UID}, Attempt: w.model.RestartAttempt, Quota: s.copier.quotaDecisionLocked(w)}
+	round = &AloneRound{Holder: workload.Holder{Key: w.key, UID: w.model.UID}, Attempt: w.model.RestartAttempt, Quota: cp.quotaDecisionLocked(w)}
 	if round.Quota.Problem != nil {
 		return round, nil
 	}
@@ -423,7 +422,7 @@ func (cp copier) aloneRoundLocked(p *Pod, w *Workload) (round *AloneRound, flavo
 			if f == nil || (need.Compatible != nil && !need.Compatible(f)) {
 				continue
 			}
-			nodes := s.copier.nodesCarryingLocked(f.NodeLabels)
+			nodes := cp.nodesCarryingLocked(f.NodeLabels)
 			fc := FlavorCapacity{Flavor: f, Nodes: len(nodes), NodeNames: nodes}
 			for _, n := range nodes {
 				if node := s.nodes.Node(n); node != nil && node.Allocatable.Count(need.Request) != 0 {

@@ -75,7 +75,7 @@ func (up Upkeep) Reconcile(pods []*corev1.Pod) ([]Drift, Actions) {
 	}
 	found := map[workload.Key]Drift{}
 	for k := range keys {
-		if d, ok := s.Upkeep().driftLocked(k, onNodes[k]); ok {
+		if d, ok := up.driftLocked(k, onNodes[k]); ok {
 			found[k] = d
 		}
 	}
@@ -86,7 +86,7 @@ func (up Upkeep) Reconcile(pods []*corev1.Pod) ([]Drift, Actions) {
 		if prev, seen := s.suspects[k]; !seen || prev != d.Kind {
 			continue
 		}
-		d.Fixed, acts = s.Upkeep().fixDriftLocked(d, acts)
+		d.Fixed, acts = up.fixDriftLocked(d, acts)
 		out = append(out, d)
 	}
 	s.suspects = map[workload.Key]DriftKind{}

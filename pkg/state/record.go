@@ -85,7 +85,7 @@ func (rp Reports) PendingRecord(key workload.Key, id uint64) (WorkloadReport, bo
 	if r == nil || w == nil || r.ID != id || r.record != recordWriting || r.Committed || w.model == nil {
 		return WorkloadReport{}, false
 	}
-	return s.Reports().workloadReportLocked(w, s.queues.queueNameLocked(w)), true
+	return rp.workloadReportLocked(w, s.queues.queueNameLocked(w)), true
 }
 
 // AdmissionRecorded records that reservation id's admission is on its
@@ -177,7 +177,7 @@ func (up Upkeep) RestoreCheck(key workload.Key, attempt int32) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w, rec := s.workloads[key], s.recorded.of(key)
-	if w == nil || rec == nil || !s.Upkeep().restorableLocked(w, rec) {
+	if w == nil || rec == nil || !up.restorableLocked(w, rec) {
 		return Actions{}
 	}
 	t := &checkTrack{check: rec.Check, attempt: attempt, phase: checkRequesting, created: true, since: s.opts.Clock.Now(),
@@ -187,13 +187,13 @@ func (up Upkeep) RestoreCheck(key workload.Key, attempt int32) Actions {
 		t = &checkTrack{check: rec.Check, phase: checkBackoff, since: s.opts.Clock.Now(), message: "its ProvisioningRequest is gone; requesting anew"}
 		w.check = t
 		s.bumpLocked()
-		return Actions{Activate: s.Upkeep().headRefsLocked(w)}
+		return Actions{Activate: up.headRefsLocked(w)}
 	}
 	s.book.Charge(key, rec.Charge)
 	w.check = t
 	s.queues.trackQueuedLocked(w)
 	s.bumpLocked()
-	return Actions{Activate: s.Upkeep().headRefsLocked(w)}
+	return Actions{Activate: up.headRefsLocked(w)}
 }
 
 // checkRestorePendingLocked reports whether w's check waits to be resumed

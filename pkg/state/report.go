@@ -138,7 +138,7 @@ func (rp Reports) QueueReport() QueueReport {
 			r.Usage[fr] = view.Usage(name, fr)
 			r.Nominal[fr] = lim.Nominal
 		}
-		r.Inactive = s.Reports().inactiveLocked(cq)
+		r.Inactive = rp.inactiveLocked(cq)
 		maps.Copy(r.Borrowed, view.Borrowed(cq))
 		r.WeightedShare = view.Share(cq, nil)
 	}
@@ -147,7 +147,7 @@ func (rp Reports) QueueReport() QueueReport {
 	}
 	for _, key := range slices.SortedFunc(maps.Keys(s.workloads), compareKeys) {
 		w := s.workloads[key]
-		wr, ok := s.Reports().reportedLocked(w)
+		wr, ok := rp.reportedLocked(w)
 		if !ok {
 			continue
 		}
@@ -183,7 +183,7 @@ func (rp Reports) QueueReport() QueueReport {
 		}
 		rep.Workloads = append(rep.Workloads, wr)
 	}
-	s.Reports().reportPositionsLocked(&rep)
+	rp.reportPositionsLocked(&rep)
 	return rep
 }
 
@@ -202,7 +202,7 @@ func (rp Reports) CheckWaitingReports() []WorkloadReport {
 		if t := w.check; t == nil || t.phase != checkRequesting {
 			continue
 		}
-		if wr, ok := s.Reports().reportedLocked(w); ok {
+		if wr, ok := rp.reportedLocked(w); ok {
 			out = append(out, wr)
 		}
 	}
@@ -262,7 +262,7 @@ func (rp Reports) reportedLocked(w *Workload) (WorkloadReport, bool) {
 	if queue == "" || !w.observed || w.model == nil {
 		return WorkloadReport{}, false
 	}
-	wr := s.Reports().workloadReportLocked(w, queue)
+	wr := rp.workloadReportLocked(w, queue)
 	if wr.Charge == nil && !w.ours {
 		return WorkloadReport{}, false
 	}
@@ -273,13 +273,13 @@ func (rp Reports) reportedLocked(w *Workload) (WorkloadReport, bool) {
 func (rp Reports) workloadReportLocked(w *Workload, queue string) WorkloadReport {
 	s := rp.s
 	wr := WorkloadReport{Key: w.key, Ref: w.ref, Model: w.model, Queue: queue, Priority: w.priority, Charge: s.book.ChargeOf(w.key),
-		Eviction: w.eviction, Check: s.Reports().checkReportLocked(w), RunExpired: w.runExpired, Requests: sliceRequests(w)}
+		Eviction: w.eviction, Check: rp.checkReportLocked(w), RunExpired: w.runExpired, Requests: sliceRequests(w)}
 	if cq, p := s.book.Resolve(w.key.Namespace, queue); p == nil {
 		wr.ClusterQueue = cq.Name
 	}
 	if wr.Charge != nil {
 		wr.ClusterQueue = wr.Charge.ClusterQueue
-		wr.Domains = s.Reports().domainsLocked(w)
+		wr.Domains = rp.domainsLocked(w)
 		wr.Placed = w.placedWhole()
 	}
 	return wr

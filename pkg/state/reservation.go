@@ -124,7 +124,7 @@ func (ap applier) commitLocked(r *Reservation, permitTimeout time.Duration) (uin
 			if ref, ok := s.reservedRoom.nodeReserved[n]; ok && ref.key != key {
 				return 0, Actions{}, fmt.Errorf("%s=%s was reserved for %s meanwhile", sr.DomainKey, sr.Domain, ref.key)
 			}
-			if k, ok := s.applier.claimedForOther(n, key, true); ok {
+			if k, ok := ap.claimedForOther(n, key, true); ok {
 				return 0, Actions{}, fmt.Errorf("%s=%s was kept for %s meanwhile", sr.DomainKey, sr.Domain, k)
 			}
 			if h, ok := s.domainHolders.blockingOn(n, &r.Holder); ok {
@@ -132,7 +132,7 @@ func (ap applier) commitLocked(r *Reservation, permitTimeout time.Duration) (uin
 			}
 		}
 	}
-	if err := s.applier.slotsStillFitLocked(r); err != nil {
+	if err := ap.slotsStillFitLocked(r); err != nil {
 		return 0, Actions{}, err
 	}
 	w := s.workloads[key]
@@ -143,7 +143,7 @@ func (ap applier) commitLocked(r *Reservation, permitTimeout time.Duration) (uin
 		if s.book.ChargeOf(key) != nil {
 			return 0, Actions{}, fmt.Errorf("%s was admitted meanwhile", key)
 		}
-		if err := s.applier.chargeLocked(w, r.Charge); err != nil {
+		if err := ap.chargeLocked(w, r.Charge); err != nil {
 			return 0, Actions{}, err
 		}
 	}
@@ -272,7 +272,7 @@ func (cp copier) heldDomainNodesLocked(p *Pod, w *Workload) []string {
 	if key == "" {
 		// An unconfined slice of an atomic workload stays where the
 		// workload runs: under the value its placed pods share.
-		if key = s.copier.atomicKeyLocked(w); key == "" {
+		if key = cp.atomicKeyLocked(w); key == "" {
 			return nil
 		}
 		sameSlice = false
@@ -366,12 +366,12 @@ func (up Upkeep) Expire() Actions {
 	defer s.mu.Unlock()
 	now := s.opts.Clock.Now()
 	var acts Actions
-	if ended, released := s.Upkeep().expireClaimsLocked(now); ended {
+	if ended, released := up.expireClaimsLocked(now); ended {
 		acts.merge(released)
 		acts.merge(s.freedLocked())
 	}
-	acts.merge(s.Upkeep().expireChecksLocked(now))
-	acts.merge(s.Upkeep().expireRunsLocked(now))
+	acts.merge(up.expireChecksLocked(now))
+	acts.merge(up.expireRunsLocked(now))
 	for _, key := range slices.SortedFunc(maps.Keys(s.reservations), compareKeys) {
 		if r := s.reservations[key]; now.After(r.Deadline) {
 			why := "its pods were not all reserved in time"

@@ -55,14 +55,14 @@ func (fd Feed) holdRestartLocked(w *Workload, old *workload.Workload) {
 	if s.claims.of(w.key) != nil || s.book.ChargeOf(w.key) == nil && s.queues.queueNameLocked(w) != "" {
 		return
 	}
-	nodes := s.Feed().healthyNodesLocked(w, old.RestartAttempt)
+	nodes := fd.healthyNodesLocked(w, old.RestartAttempt)
 	if len(nodes) == 0 {
 		return
 	}
 	c := &claim{nodes: sets.New[string](), at: s.opts.Clock.Now(), restart: true, keepsCharge: s.book.ChargeOf(w.key) != nil}
 	own := workload.Holder{Key: w.key, UID: w.model.UID}
 	for n := range nodes {
-		if s.Feed().takenByOtherLocked(n, own) {
+		if fd.takenByOtherLocked(n, own) {
 			continue
 		}
 		if _, taken := s.claims.keptFor(n); !taken {

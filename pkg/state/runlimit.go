@@ -65,7 +65,7 @@ func (up Upkeep) expireRunsLocked(now time.Time) Actions {
 		if err != nil || limit == 0 || now.Sub(w.placedAt) < limit {
 			continue
 		}
-		acts.merge(s.Upkeep().endRunLocked(w, limit, now))
+		acts.merge(up.endRunLocked(w, limit, now))
 	}
 	return acts
 }

@@ -210,7 +210,7 @@ func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 			all = true
 		}
 	}
-	sn.AtomicKey = s.copier.atomicKeyLocked(w)
+	sn.AtomicKey = cp.atomicKeyLocked(w)
 	var own map[string]bool // nodes of the workload's placed pods
 	if forPlan && !all && sn.AtomicKey == "" {
 		own = map[string]bool{}
@@ -229,10 +229,10 @@ func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 		s.nodes.Track(k)
 		sorted := s.nodes.Values(k)
 		if len(selected) > 0 {
-			if sel := s.copier.selectableDomainsLocked(selected, k); len(sel) < len(sorted) {
+			if sel := cp.selectableDomainsLocked(selected, k); len(sel) < len(sorted) {
 				// Only the domains w's pods may select, and those its
 				// own pods run in, are listed.
-				sorted = s.copier.withOwnDomainsLocked(sel, k, own)
+				sorted = cp.withOwnDomainsLocked(sel, k, own)
 				sn.narrowed = true
 			}
 		}
@@ -262,9 +262,9 @@ func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 	if all {
 		names = s.nodes.AllNodes()
 	}
-	sn.NodeSelector = s.copier.provisionedSelectorLocked(w)
+	sn.NodeSelector = cp.provisionedSelectorLocked(w)
 	sn.Now = s.opts.Clock.Now()
-	if limit, err := s.copier.maxRunLocked(w); err == nil && limit > 0 {
+	if limit, err := cp.maxRunLocked(w); err == nil && limit > 0 {
 		sn.RunUntil = sn.Now.Add(limit)
 	}
 	if sn.AtomicKey != "" && !all {
@@ -282,20 +282,20 @@ func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 		if _, done := sn.Nodes[name]; done {
 			continue
 		}
-		sn.Nodes[name] = s.copier.nodeViewLocked(name, key)
+		sn.Nodes[name] = cp.nodeViewLocked(name, key)
 	}
 	for name := range sn.Nodes {
 		for _, p := range s.podsOnNode[name] {
 			if p.Gang && p.MemberErr == nil && p.Live() {
-				s.copier.viewLocked(sn, p.Member.Key)
+				cp.viewLocked(sn, p.Member.Key)
 			}
 		}
 	}
 	for k := range s.reservations {
-		s.copier.viewLocked(sn, k)
+		cp.viewLocked(sn, k)
 	}
-	sn.Self = s.copier.viewLocked(sn, key)
-	sn.Quota = s.copier.quotaDecisionLocked(w)
+	sn.Self = cp.viewLocked(sn, key)
+	sn.Quota = cp.quotaDecisionLocked(w)
 	return sn
 }
 
@@ -346,7 +346,7 @@ func (cp copier) selectableDomainsLocked(selected map[string]string, key string)
 	}
 	seen := map[string]bool{}
 	values := []string{}
-	for _, name := range s.copier.nodesCarryingLocked(selected) {
+	for _, name := range cp.nodesCarryingLocked(selected) {
 		if v, ok := s.nodes.DomainOf(name, key); ok && !seen[v] {
 			seen[v] = true
 			values = append(values, v)

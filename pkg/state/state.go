@@ -235,8 +235,8 @@ func (fd Feed) SetAPI(src workload.Source, status APIStatus) Actions {
 		}
 	}
 	if src == QueueAPI {
-		s.Feed().rechargeAllLocked(&acts)
-		s.Feed().reindexQueuedLocked()
+		fd.rechargeAllLocked(&acts)
+		fd.reindexQueuedLocked()
 		acts.Activate = append(acts.Activate, s.wakeAllLocked()...)
 	}
 	return acts

@@ -369,7 +369,7 @@ func (fd Feed) UpsertSource(key workload.Key, model *workload.Workload, err erro
 	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.Feed().upsertSourceLocked(key, model, err, ref)
+	return fd.upsertSourceLocked(key, model, err, ref)
 }
 
 func (fd Feed) upsertSourceLocked(key workload.Key, model *workload.Workload, err error, ref corev1.ObjectReference) Actions {
@@ -383,7 +383,7 @@ func (fd Feed) upsertSourceLocked(key workload.Key, model *workload.Workload, er
 		w.ending = false
 	}
 	var acts Actions
-	s.Feed().holdRestartLocked(w, old)
+	fd.holdRestartLocked(w, old)
 	if (model == nil || model.Finished) && s.claims.drop(key) {
 		// Nothing is kept for a workload that ended.
 		acts.merge(s.freedLocked())
@@ -404,14 +404,14 @@ func (fd Feed) upsertSourceLocked(key workload.Key, model *workload.Workload, er
 		w.firstPending = time.Time{}
 	}
 	w.recount()
-	s.Feed().reholdLocked(w)
-	s.Feed().refreshCompleteLocked(w)
+	fd.reholdLocked(w)
+	fd.refreshCompleteLocked(w)
 	// A finished workload, or one restarting, gives its quota back; one
 	// found running (the scheduler restarted) is charged.
 	acts.merge(s.settleQuotaLocked(w))
 	s.rechargeLocked(w, &acts)
 	s.queues.trackQueuedLocked(w)
-	acts.Events = append(acts.Events, s.Feed().consumerEventsLocked(w, old)...)
+	acts.Events = append(acts.Events, fd.consumerEventsLocked(w, old)...)
 	// Pods gated on this workload's shape re-run PreEnqueue.
 	acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
 	return acts
@@ -422,7 +422,7 @@ func (fd Feed) DeleteSource(key workload.Key) Actions {
 	s := fd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.Feed().deleteSourceLocked(key)
+	return fd.deleteSourceLocked(key)
 }
 
 func (fd Feed) deleteSourceLocked(key workload.Key) Actions {
@@ -432,7 +432,7 @@ func (fd Feed) deleteSourceLocked(key workload.Key) Actions {
 		return Actions{}
 	}
 	acts := s.releaseLocked(key, ReleaseDeleted, fmt.Sprintf("%s was deleted", key))
-	acts.merge(s.Feed().consumerDeletedLocked(w))
+	acts.merge(fd.consumerDeletedLocked(w))
 	if s.claims.drop(key) {
 		acts.merge(s.freedLocked())
 	}
@@ -443,7 +443,7 @@ func (fd Feed) deleteSourceLocked(key workload.Key) Actions {
 	s.queued.setHead(w, nil)
 	acts.merge(s.settleQuotaLocked(w))
 	s.queues.trackQueuedLocked(w)
-	s.Feed().dropIfEmptyLocked(w)
+	fd.dropIfEmptyLocked(w)
 	return acts
 }
 
