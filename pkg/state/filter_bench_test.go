@@ -27,12 +27,7 @@ func BenchmarkFilterAcrossTheFleet(b *testing.B) {
 		for _, n := range names {
 			free[n] = func() workload.Resources { return workload.FromList(f.nodes[n].Status.Allocatable) }
 		}
-		var member *corev1.Pod
-		for _, p := range f.pods {
-			if p.Labels != nil && p.Spec.NodeName == "" && (member == nil || p.Name < member.Name) {
-				member = p
-			}
-		}
+		member := firstWaitingMember(f)
 		// Indexed, as the informer has every pod the scheduler filters.
 		plain := unit.Pod("plain").TPU("4").Obj()
 		f.addPods(plain)
@@ -53,4 +48,16 @@ func BenchmarkFilterAcrossTheFleet(b *testing.B) {
 			})
 		}
 	}
+}
+
+// firstWaitingMember is the gang member of f that is on no node, first by
+// name.
+func firstWaitingMember(f *fixture) *corev1.Pod {
+	var member *corev1.Pod
+	for _, p := range f.pods {
+		if p.Labels != nil && p.Spec.NodeName == "" && (member == nil || p.Name < member.Name) {
+			member = p
+		}
+	}
+	return member
 }

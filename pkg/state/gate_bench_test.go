@@ -16,12 +16,7 @@ import (
 // informers' handlers reach the state concurrently.
 func BenchmarkGate(b *testing.B) {
 	f := halfHeld(b, 1024)
-	var member *corev1.Pod
-	for _, p := range f.pods {
-		if p.Labels != nil && p.Spec.NodeName == "" && (member == nil || p.Name < member.Name) {
-			member = p
-		}
-	}
+	member := firstWaitingMember(f)
 	plain := unit.Pod("plain").TPU("4").Obj()
 	f.addPods(plain)
 	asks := state.GateAsks{BehindHead: true}
