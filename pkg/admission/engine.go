@@ -184,6 +184,23 @@ type Cycle struct {
 	planned *state.Snapshot
 }
 
+// relabelled are the nodes of labels (the scheduler's cache's labels of
+// candidates) that the bounds of the pod's reservation exclude. PreFilter
+// chose every candidate inside those bounds, on the state's labels: such
+// a node was relabelled, and the state and the cache do not agree yet.
+func (c *Cycle) relabelled(labels map[string]map[string]string) []string {
+	if c.bounds == nil {
+		return nil
+	}
+	var out []string
+	for node, l := range labels {
+		if c.candidates.Has(node) && c.bounds.Excludes(l) != "" {
+			out = append(out, node)
+		}
+	}
+	return out
+}
+
 // Candidates are the nodes PreFilter restricted the pod to (nil: none).
 func (c *Cycle) Candidates() sets.Set[string] {
 	if c == nil {
@@ -325,6 +342,7 @@ func (e *Engine) Filter(c *Cycle, pod *corev1.Pod, node *corev1.Node, free func(
 func (e *Engine) PostFilter(ctx context.Context, c *Cycle, pod *corev1.Pod, f FilterFailure) *Status {
 	if c != nil {
 		f.PreFiltered, f.Alone, f.Gang, f.Candidates = true, c.alone, c.gang, c.candidates
+		f.Relabelled = c.relabelled(f.Labels)
 	}
 	return newStatus(Unschedulable, e.postFilter(ctx, pod, f).Message)
 }

@@ -27,6 +27,14 @@ type FilterFailure struct {
 	Unseen []string
 	// Accepted: a filter status says a candidate fits after all.
 	Accepted bool
+	// Labels are the labels the scheduler's cache holds for the rejected
+	// candidates, by node name.
+	Labels map[string]map[string]string
+	// Relabelled are the rejected candidates whose labels in the
+	// scheduler's cache put them outside the slice the state reserved
+	// them in (Engine.PostFilter fills it from Labels): the state's
+	// informer and the scheduler's cache have not both seen a relabel yet.
+	Relabelled []string
 	// Rejections count why the filters rejected the candidates
 	// ("Plugin: reasons").
 	Rejections map[string]int
@@ -70,6 +78,17 @@ func PostFilter(v state.Verdict, pod *corev1.Pod, f FilterFailure) PostFilterOut
 		return PostFilterOutcome{Message: fmt.Sprintf("waiting for the scheduler's cache to hold reserved node(s) %s", strings.Join(unseen, ", "))}
 	case f.Accepted:
 		return PostFilterOutcome{}
+	case len(f.Relabelled) > 0:
+		// The state planned on these nodes with the labels its informer
+		// saw; the scheduler's cache shows others. Neither is the
+		// domain's fault, and remembering the domain as rejected would
+		// keep the workload out of it once both agree. If the node did
+		// leave the slice, the state releases the reservation itself when
+		// its informer sees it; if it came back, the pod retries when the
+		// cache sees it (a node the reservation plans on is a queueing
+		// hint).
+		relabelled := slices.Sorted(slices.Values(f.Relabelled))
+		return PostFilterOutcome{Message: fmt.Sprintf("waiting for the scheduler's cache and this scheduler's index to agree on the labels of reserved node(s) %s", strings.Join(relabelled, ", "))}
 	}
 	return PostFilterOutcome{
 		Message:  "the pod fits none of its reserved nodes; its workload plans again elsewhere",

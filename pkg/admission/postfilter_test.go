@@ -111,6 +111,11 @@ func TestPostFilterOnValues(t *testing.T) {
 		failure:     admission.FilterFailure{PreFiltered: true, Gang: true, Candidates: nodes, Unseen: []string{"pool-1-node-1", "pool-1-node-0"}},
 		wantMessage: "waiting for the scheduler's cache to hold reserved node(s) pool-1-node-0, pool-1-node-1",
 	}, {
+		name: "a reserved node the scheduler's cache shows relabelled: wait, nothing remembered",
+		failure: admission.FilterFailure{PreFiltered: true, Gang: true, Candidates: nodes, Relabelled: []string{"pool-1-node-1"},
+			Rejections: map[string]int{"MultisliceGang: node is in gke-nodepool=pool-9, not in gke-nodepool=pool-1, where its slice is reserved": 1}},
+		wantMessage: "waiting for the scheduler's cache and this scheduler's index to agree on the labels of reserved node(s) pool-1-node-1",
+	}, {
 		name:    "a reserved node fits after all: nothing",
 		failure: admission.FilterFailure{PreFiltered: true, Gang: true, Candidates: nodes, Accepted: true},
 	}, {

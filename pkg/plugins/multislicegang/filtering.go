@@ -68,7 +68,8 @@ func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1
 	if c != nil {
 		f.Rejections = map[string]int{}
 		for name := range c.Candidates() {
-			if pl.nodeInfo(name) == nil {
+			ni := pl.nodeInfo(name)
+			if ni == nil {
 				f.Unseen = append(f.Unseen, name)
 				continue
 			}
@@ -78,6 +79,12 @@ func (pl *Plugin) PostFilter(ctx context.Context, cs fwk.CycleState, pod *corev1
 				continue
 			}
 			f.Rejections[describeStatus(st)]++
+			if n := ni.Node(); n != nil {
+				if f.Labels == nil {
+					f.Labels = map[string]map[string]string{}
+				}
+				f.Labels[name] = n.Labels
+			}
 		}
 	}
 	return nil, toStatus(pl.m.PostFilter(ctx, c, pod, f))

@@ -363,6 +363,10 @@ func TestPostFilter(t *testing.T) {
 		// cacheLags: the cycle's snapshot does not hold the reserved
 		// pool's nodes yet (the scheduler's cache lags our informer).
 		cacheLags bool
+		// cacheRelabels: the cycle's snapshot shows the reserved pool's
+		// second node relabelled into another pool, which our informer
+		// has not seen (or has seen back already).
+		cacheRelabels bool
 		// wantMsg is in PostFilter's status message.
 		wantMsg string
 		// wantReleased says whether a's reservation was released.
@@ -408,6 +412,18 @@ func TestPostFilter(t *testing.T) {
 			},
 			wantMsg: "waiting for the scheduler's cache to hold reserved node(s) ",
 		},
+		"a member whose reserved node the scheduler's cache shows relabelled": {
+			pools:         2,
+			pod:           func(*fixture) *corev1.Pod { return all[0] },
+			cacheRelabels: true,
+			statuses: func(pool string) fwk.NodeToStatusReader {
+				m := framework.NewDefaultNodeToStatus()
+				m.Set(poolNodes(pool)[0], fwk.NewStatus(fwk.Unschedulable, "Insufficient google.com/tpu").WithPlugin("NodeResourcesFit"))
+				m.Set(poolNodes(pool)[1], fwk.NewStatus(fwk.Unschedulable, "node is in gke-nodepool=pool-9, not in gke-nodepool="+pool+", where its slice is reserved").WithPlugin("MultisliceGang"))
+				return m
+			},
+			wantMsg: "waiting for the scheduler's cache and this scheduler's index to agree on the labels of reserved node(s) ",
+		},
 		"a plain pod": {
 			pools: 2,
 			pod: func(f *fixture) *corev1.Pod {
@@ -443,6 +459,12 @@ func TestPostFilter(t *testing.T) {
 					delete(f.nodes, n)
 				}
 			}
+			relabelled := poolNodes(first)[1]
+			if tc.cacheRelabels {
+				n := f.nodes[relabelled].DeepCopy()
+				n.Labels[wellknown.NodePoolLabel] = "pool-9"
+				f.nodes[relabelled] = n
+			}
 			p := tc.pod(f)
 			res, st := f.pl.PostFilter(context.Background(), f.cycles[p.UID], p, tc.statuses(first))
 			if !strings.Contains(st.Message(), tc.wantMsg) {
@@ -460,6 +482,17 @@ func TestPostFilter(t *testing.T) {
 					if got, err := f.pl.hintNodeChanged(klog.Background(), p, nil, node); err != nil || got != want {
 						t.Errorf("hint for a node of %s = %v, %v; want %v", pool, got, err, want)
 					}
+				}
+			}
+			if tc.cacheRelabels {
+				// Not remembered as rejected: tried again when the cache
+				// sees the node as the state does.
+				if !strings.HasSuffix(st.Message(), relabelled) {
+					t.Errorf("PostFilter message %q does not name %s", st.Message(), relabelled)
+				}
+				node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: relabelled}}
+				if got, err := f.pl.hintNodeChanged(klog.Background(), p, nil, node); err != nil || got != fwk.Queue {
+					t.Errorf("hint for the relabelled node = %v, %v; want Queue", got, err)
 				}
 			}
 			if res != nil {
