@@ -477,7 +477,7 @@ func (e *Engine) Unreserve(ctx context.Context, pod *corev1.Pod, reservation uin
 
 // Permit implements Manager.
 func (e *Engine) Permit(ctx context.Context, pod *corev1.Pod) (*Status, time.Duration) {
-	res := e.st.Permit(pod)
+	res := Permit(e.st, pod)
 	e.fx.Act(ctx, res.Actions)
 	if res.Record != 0 {
 		// Its members bind once its admission is on its Workload object.
@@ -496,6 +496,47 @@ func (e *Engine) Permit(ctx context.Context, pod *corev1.Pod) (*Status, time.Dur
 		klog.FromContext(ctx).V(2).Info("Rejecting gang member", "pod", klog.KObj(pod), "reason", res.Message)
 		return newStatus(Unschedulable, res.Message), 0
 	}
+}
+
+// permitTries bounds how often Permit decides again on a new copy when
+// the reservation moved between its copy and its write-back.
+const permitTries = 3
+
+// Permit decides pod's Permit as the scheduler does: a copy of the state
+// (State.PermitCycle), a decision on it alone (decidePermit), and the
+// step it decided applied (State.Apply), which refuses it when the
+// reservation moved meanwhile; the gate is then decided again.
+func Permit(st *state.State, pod *corev1.Pod) state.PermitResult {
+	var key workload.Key
+	for range permitTries {
+		c := st.PermitCycle(pod)
+		key = c.Key
+		a := decidePermit(c)
+		res := state.PermitResult{Allow: a.Allow, Wait: a.Wait, Message: a.Message, Ref: c.Ref}
+		if a.Step == nil {
+			return res
+		}
+		a.Step.Self = pod.UID
+		applied := st.Apply(state.Decision{Key: c.Key, Pod: pod.UID, Permit: a.Step})
+		if applied.Refused != nil {
+			continue
+		}
+		res.Actions = applied.Actions
+		switch p := applied.Permit; {
+		case p == nil:
+			// The step released the reservation, as decided.
+		case p.Message != "":
+			// Found stale as its gate would pass: released.
+			res = state.PermitResult{Message: p.Message, Ref: p.Ref, Actions: applied.Actions}
+		case p.Allow:
+			res = *p
+			res.Actions = applied.Actions
+		default:
+			res.Record, res.Key = p.Record, p.Key
+		}
+		return res
+	}
+	return state.PermitResult{Message: fmt.Sprintf("the reservation of %s kept moving while its gate was decided", key)}
 }
 
 // letThrough lets a committed gang's waiting members bind and says where

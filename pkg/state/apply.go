@@ -54,6 +54,9 @@ type Decision struct {
 	// Rejected is what a cycle in which Pod fit no node decided (nil:
 	// nothing; see applyRejectionLocked).
 	Rejected *Rejection
+	// Permit is what Pod's Permit decided about Key's reservation (nil:
+	// nothing; see applyPermitLocked).
+	Permit *PermitStep
 }
 
 // Applied is what Apply did.
@@ -70,6 +73,12 @@ type Applied struct {
 	Refused error
 	// Victims are the workloads a Claim applied evicts.
 	Victims []Victim
+	// Permit is what a Permit step did: the gate opened (Allow, with the
+	// members it lets through), the admission's record started (Record;
+	// zero when a member had started it), or the reservation, found stale,
+	// was released (Message says why; Actions hold the release). Nil: the
+	// step released the reservation as decided, or was refused.
+	Permit *PermitResult
 }
 
 // Apply writes a decision back: the one way decisions change the state.
@@ -109,6 +118,9 @@ func (s *State) Apply(d Decision) Applied {
 	s.applier.applyClaimsLocked(d, &out)
 	if d.Rejected != nil {
 		out.Actions.merge(s.applier.applyRejectionLocked(d.Pod, d.Rejected))
+	}
+	if d.Permit != nil {
+		s.applier.applyPermitLocked(d.Key, d.Permit, &out)
 	}
 	return out
 }

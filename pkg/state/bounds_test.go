@@ -77,7 +77,7 @@ func leaveGang(t *testing.T, at int) {
 	if !lv.moved {
 		f.placed[all[0].UID] = nodes[0]
 		f.s.Reserve(all[0], nodes[0])
-		if res := f.s.Permit(all[0]); res.Wait <= 0 {
+		if res := f.permit(all[0]); res.Wait <= 0 {
 			t.Fatalf("Permit of the first member = %+v, want it to wait", res)
 		}
 	}
@@ -178,7 +178,7 @@ func (lv *leaving) filter(p *corev1.Pod) bool {
 
 // permit runs Permit for p and reports whether it let p through.
 func (lv *leaving) permit(p *corev1.Pod) bool {
-	res := lv.f.s.Permit(p)
+	res := lv.f.permit(p)
 	switch {
 	case lv.moved && res.Allow:
 		lv.t.Errorf("Permit lets %s bind to %s after it left the slice", p.Name, lv.node)

@@ -285,7 +285,7 @@ func placeAll(f *fixture, pods []*corev1.Pod) {
 		f.reserve(p)
 	}
 	for _, p := range pods {
-		f.s.Permit(p)
+		f.permit(p)
 	}
 	for _, p := range pods {
 		f.bind(p, f.placed[p.UID])

@@ -224,7 +224,7 @@ func TestHeterogeneousPodGroup(t *testing.T) {
 	}); !ok {
 		t.Errorf("Check on the node whose room the member took refused: %s", why)
 	}
-	if res := f.s.Permit(w0); res.Allow || !strings.Contains(res.Message, "waiting for 2 of 3 gang members") {
+	if res := f.permit(w0); res.Allow || !strings.Contains(res.Message, "waiting for 2 of 3 gang members") {
 		t.Errorf("Permit(worker 0) = %+v", res)
 	}
 	// A member put where its slot is used up takes no room planned for

@@ -133,14 +133,14 @@ func TestScaledDownWhileReserved(t *testing.T) {
 	for _, p := range all {
 		f.reserve(p)
 	}
-	if res := f.s.Permit(all[3]); !res.Allow {
+	if res := f.permit(all[3]); !res.Allow {
 		t.Fatalf("Permit = %+v, want the gang let through", res)
 	}
 	f.addJobSet(unit.JobSet("a").ReplicatedJob("slice", 1, 2).Obj())
 	for _, p := range all {
 		f.bind(p, f.placed[p.UID])
 	}
-	f.s.Permit(all[0])
+	f.permit(all[0])
 	f.s.Reports().QueueReport()
 	if _, held := f.reservationOf(jsKey("a"), all[0]); held {
 		t.Errorf("the reservation of the old shape is still held")
@@ -159,7 +159,7 @@ func TestNodeRelabelledOutOfAReservedDomain(t *testing.T) {
 	pool := r.Slices[0].Domain
 	f.reserve(all[0])
 	f.reserve(all[1])
-	if res := f.s.Permit(all[1]); !res.Allow {
+	if res := f.permit(all[1]); !res.Allow {
 		t.Fatalf("Permit = %+v", res)
 	}
 	// all[0] binds; all[1]'s bind fails and it is retried, while the node
@@ -229,7 +229,7 @@ func TestNodeRelabelledUnderABindingPodWarnsOfNothing(t *testing.T) {
 	f.commit(jsKey("a"))
 	_, node := f.reserve(all[0])
 	f.reserve(all[1])
-	if res := f.s.Permit(all[1]); !res.Allow {
+	if res := f.permit(all[1]); !res.Allow {
 		t.Fatalf("Permit = %+v", res)
 	}
 	relabelled := f.nodes[node].DeepCopy()
@@ -311,11 +311,11 @@ func TestAdmissionIsRecordedBeforeAnyPodBinds(t *testing.T) {
 	for _, p := range pods {
 		f.reserve(p)
 	}
-	res := f.s.Permit(pods[3])
+	res := f.permit(pods[3])
 	if res.Allow || res.Wait <= 0 || res.Record != id || res.Key != jsKey("gang") {
 		t.Fatalf("Permit of the last member = %+v, want it to wait for reservation %d's record", res, id)
 	}
-	if again := f.s.Permit(pods[0]); again.Allow || again.Record != 0 {
+	if again := f.permit(pods[0]); again.Allow || again.Record != 0 {
 		t.Errorf("Permit while recording = %+v, want a wait and no second record", again)
 	}
 	rep, ok := f.s.Reports().PendingRecord(jsKey("gang"), id)
@@ -332,7 +332,7 @@ func TestAdmissionIsRecordedBeforeAnyPodBinds(t *testing.T) {
 	if _, ok := f.s.Reports().PendingRecord(jsKey("gang"), id); ok {
 		t.Error("still pending a record once recorded")
 	}
-	if res := f.s.Permit(pods[1]); !res.Allow {
+	if res := f.permit(pods[1]); !res.Allow {
 		t.Errorf("Permit once recorded = %+v", res)
 	}
 }
@@ -346,7 +346,7 @@ func TestRecordOfAReleasedReservationLetsNothingThrough(t *testing.T) {
 	for _, p := range pods {
 		f.reserve(p)
 	}
-	if res := f.s.Permit(pods[1]); res.Record != id {
+	if res := f.permit(pods[1]); res.Record != id {
 		t.Fatalf("Permit = %+v", res)
 	}
 	f.clock.Step(2 * time.Minute)
@@ -480,7 +480,7 @@ func TestPermitAfterTheReservationWasReleased(t *testing.T) {
 	if _, held := f.reservationOf(jsKey("a"), all[0]); held {
 		t.Fatal("the reservation survived its nodes failing")
 	}
-	if res := f.s.Permit(all[3]); res.Allow {
+	if res := f.permit(all[3]); res.Allow {
 		t.Errorf("Permit let a member bind alone after its reservation was released")
 	}
 }

@@ -198,6 +198,9 @@ func (f *fixture) free(node string) func() workload.Resources {
 // verdict taken, as PreEnqueue asks it.
 func (f *fixture) admit(p *corev1.Pod) state.Verdict { return admission.Admit(f.s, p) }
 
+// permit is pod's Permit as the scheduler decides it.
+func (f *fixture) permit(p *corev1.Pod) state.PermitResult { return admission.Permit(f.s, p) }
+
 func (f *fixture) snapshot(key workload.Key) *state.Snapshot { return f.s.Snapshot(key, f.requested) }
 
 // plan plans key's workload on a fresh snapshot, as PreFilter does.

@@ -215,7 +215,7 @@ func TestJobAdmittedThroughQuota(t *testing.T) {
 	for _, p := range firstPods {
 		f.reserve(p)
 	}
-	if res := f.s.Permit(firstPods[len(firstPods)-1]); !res.Allow {
+	if res := f.permit(firstPods[len(firstPods)-1]); !res.Allow {
 		t.Fatalf("Permit of the last member of first: %+v", res)
 	}
 	for _, p := range firstPods {

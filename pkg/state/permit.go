@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -104,7 +105,10 @@ func (s *State) Unreserve(pod *corev1.Pod, id uint64) Actions {
 	return acts
 }
 
-// PermitResult is the Permit answer for a pod.
+// PermitResult is what a gang's gate opening, or its reservation found
+// stale when it would, tells the scheduler (Applied.Permit,
+// Upkeep.AdmissionRecorded), and the Permit answer for a pod (package
+// admission fills Allow, Wait and Message from its decision).
 type PermitResult struct {
 	// Allow lets the pod bind now; with Wait zero and Allow false the pod
 	// is rejected (its reservation is gone).
@@ -113,7 +117,7 @@ type PermitResult struct {
 	// AllowWaiting lists the waiting members to let through with this pod.
 	AllowWaiting []types.UID
 	// Committed describes the placement when this pod completed the gate
-	// ("" for a queued plain pod: see Permit).
+	// ("" for a queued plain pod: see commitGateLocked).
 	Committed string
 	Message   string
 	Ref       corev1.ObjectReference
@@ -129,75 +133,155 @@ type PermitResult struct {
 	Key    workload.Key
 }
 
-// Permit holds gang pods until every required member is reserved: every pod
-// of every slice of the gang, or every leader under staged placement.
-func (s *State) Permit(pod *corev1.Pod) PermitResult {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// PermitCycle is what deciding a pod's Permit reads, copied under one
+// lock (State.PermitCycle). Package admission decides on it alone; what it
+// decides about the reservation is a PermitStep that State.Apply writes
+// back.
+type PermitCycle struct {
+	Now time.Time
+	Ref corev1.ObjectReference
+	// Gang: the pod is a member of a gang whose workload is observed
+	// (false: it binds as any pod does). Key is its workload's.
+	Gang bool
+	Key  workload.Key
+	// BoundWhole: every pod of the workload's active slices is bound (it
+	// runs whole; further members join it without a reservation).
+	BoundWhole bool
+	// Reservation is a copy of the facts of the workload's reservation
+	// the gate reads (nil: it holds none).
+	Reservation *PermitReservation
+}
+
+// PermitReservation is what the gate reads of a reservation.
+type PermitReservation struct {
+	ID uint64
+	// OtherAttempt: it was made for another restart attempt of the
+	// workload than the current one.
+	OtherAttempt bool
+	Committed    bool
+	// Staged: the gate is every leader (JobSet's leaders-first placement).
+	Staged   bool
+	Deadline time.Time
+	// Node is the pod's node ("" none) and Slice its slice; InSlice says
+	// the reservation reserved that slice, Bounds are then what the node
+	// must carry and NodeLabels the labels the state holds for it (nil:
+	// it holds no such node).
+	Node       string
+	Slice      int
+	InSlice    bool
+	Bounds     placement.SliceBounds
+	NodeLabels map[string]string
+	// Slices are, for each slice the reservation reserved, the pods the
+	// workload asks of it and how many are placed; ShapeChanged says the
+	// reservation has slices the workload no longer has.
+	Slices       []PermitSlice
+	ShapeChanged bool
+	// RecordFirst: the admission is written on the Workload object before
+	// any pod binds (see record.go).
+	RecordFirst bool
+}
+
+// PermitSlice is what the gate counts of one reserved slice.
+type PermitSlice struct {
+	Pods, Placed int
+}
+
+// PermitStep is what a pod's Permit decided about its workload's
+// reservation (Decision.Permit): exactly one of Release, Record or Commit.
+type PermitStep struct {
+	// Reservation is the ID of the reservation decided on; Apply refuses
+	// the step once it is gone or replaced, or (Record, Commit) committed.
+	Reservation uint64
+	// Release, with Message, releases it: a node of it left its slice's
+	// bounds.
+	Release ReleaseReason
+	Message string
+	// Record: every required member is reserved and the admission must be
+	// on the Workload object before any binds; Apply starts writing it
+	// unless a member already did.
+	Record bool
+	// Commit: every required member is reserved; the gate passes and the
+	// members may bind.
+	Commit bool
+	// Self is the pod whose Permit decided: let through by its own
+	// answer, not listed among the waiting members.
+	Self types.UID
+}
+
+// PermitCycle copies, under one lock, what deciding pod's Permit reads.
+func (s *State) PermitCycle(pod *corev1.Pod) PermitCycle {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c := PermitCycle{Now: s.opts.Clock.Now()}
 	p := s.podLocked(pod)
 	v, w := s.applier.classifyLocked(p)
 	if !v.Gang || w == nil {
-		return PermitResult{Allow: true}
+		return c
 	}
+	c.Gang, c.Key, c.Ref = true, w.key, v.Ref
+	c.BoundWhole = w.boundWhole()
 	r := s.reservations[w.key]
-	if r == nil && w.boundWhole() {
-		// It runs whole (a PodGroup's member beyond minMember joins it).
-		// Bound, not merely assumed: members assumed under a reservation
-		// released meanwhile are about to be rejected, and this one must
-		// not bind without them.
-		return PermitResult{Allow: true}
+	if r == nil {
+		return c
 	}
-	if r == nil || r.Attempt != w.model.RestartAttempt {
-		return PermitResult{Message: fmt.Sprintf("the reservation of %s was released", w.key), Ref: v.Ref}
+	pr := &PermitReservation{
+		ID: r.ID, OtherAttempt: r.Attempt != w.model.RestartAttempt, Committed: r.Committed,
+		Staged: r.Staged, Deadline: r.Deadline, Node: p.Node, Slice: p.Member.Slice,
+		RecordFirst: s.applier.recordFirstLocked(w, r),
 	}
-	if sr := r.Slices[p.Member.Slice]; sr != nil && p.Node != "" {
-		// Committed too: a member's failed bind is retried after the gate.
-		if why := s.applier.excludedLocked(sr, p.Node); why != "" {
-			msg := fmt.Sprintf("the reservation of %s no longer holds: %s (node %s of slice %d)", w.key, why, p.Node, p.Member.Slice)
-			return PermitResult{Message: msg, Ref: v.Ref, Actions: s.releaseLocked(w.key, ReleaseNodeMoved, msg)}
+	if sr := r.Slices[p.Member.Slice]; sr != nil {
+		pr.InSlice, pr.Bounds = true, sr.Bounds()
+		if n := s.nodes.Node(p.Node); n != nil && p.Node != "" {
+			pr.NodeLabels = n.Labels()
 		}
 	}
-	if r.Committed {
-		return PermitResult{Allow: true}
-	}
-	need, have := 0, 0
 	for i := range r.Slices {
 		if i >= len(w.model.Slices) {
-			// The workload changed shape under its reservation (which
-			// upsertSourceLocked releases): nothing of it may bind.
-			return PermitResult{Message: fmt.Sprintf("%s changed shape while reserved", w.key), Ref: v.Ref}
+			pr.ShapeChanged = true
+			break
 		}
-		want := w.model.Slices[i].Pods
-		if r.Staged {
-			want = 1
+		pr.Slices = append(pr.Slices, PermitSlice{Pods: w.model.Slices[i].Pods, Placed: w.slices[i].placed})
+	}
+	c.Reservation = pr
+	return c
+}
+
+// applyPermitLocked writes back what a pod's Permit decided. It refuses
+// the step (out.Refused) when the reservation moved under the decision;
+// a reservation whose gate would pass but that no longer holds (see
+// staleLocked) is released instead, and out.Permit says why.
+func (ap applier) applyPermitLocked(key workload.Key, st *PermitStep, out *Applied) {
+	s := ap.s
+	r, w := s.reservations[key], s.workloads[key]
+	if r == nil || w == nil || w.model == nil || r.ID != st.Reservation {
+		out.Refused = fmt.Errorf("the reservation of %s moved while its gate was decided", key)
+		return
+	}
+	if st.Release != "" {
+		out.Actions.merge(s.releaseLocked(key, st.Release, st.Message))
+		return
+	}
+	if r.Committed || r.Attempt != w.model.RestartAttempt {
+		out.Refused = fmt.Errorf("the reservation of %s moved while its gate was decided", key)
+		return
+	}
+	if why := ap.staleLocked(w, r); why != "" {
+		msg := fmt.Sprintf("the reservation of %s no longer holds: %s", key, why)
+		out.Actions.merge(s.releaseLocked(key, ReleaseStale, msg))
+		out.Permit = &PermitResult{Message: msg, Ref: w.ref}
+		return
+	}
+	if st.Record {
+		res := &PermitResult{Ref: w.ref}
+		if r.record == recordNotStarted {
+			r.record = recordWriting
+			res.Record, res.Key = r.ID, key
 		}
-		need += want
-		have += min(w.slices[i].placed, want)
+		out.Permit = res
+		return
 	}
-	if have < need {
-		wait := r.Deadline.Sub(s.opts.Clock.Now())
-		if wait <= 0 {
-			return PermitResult{Message: fmt.Sprintf("%s did not get %d required pods reserved in time", w.key, need), Ref: v.Ref}
-		}
-		return PermitResult{Wait: wait, Message: fmt.Sprintf("waiting for %d of %d gang members of %s to be reserved", need-have, need, w.key), Ref: v.Ref}
-	}
-	if why := s.applier.staleLocked(w, r); why != "" {
-		msg := fmt.Sprintf("the reservation of %s no longer holds: %s", w.key, why)
-		return PermitResult{Message: msg, Ref: v.Ref, Actions: s.releaseLocked(w.key, ReleaseStale, msg)}
-	}
-	if s.applier.recordFirstLocked(w, r) {
-		// The admission is written on the Workload object before any pod
-		// binds (see record.go): the members wait until it is.
-		first := r.record == recordNotStarted
-		r.record = recordWriting
-		res := PermitResult{Wait: max(r.Deadline.Sub(s.opts.Clock.Now()), time.Second), Ref: v.Ref,
-			Message: fmt.Sprintf("waiting for the admission of %s to be recorded on its Workload object", w.key)}
-		if first {
-			res.Record, res.Key = r.ID, w.key
-		}
-		return res
-	}
-	return s.applier.commitGateLocked(w, r, v.Ref, pod.UID)
+	res := ap.commitGateLocked(w, r, w.ref, st.Self)
+	out.Permit = &res
 }
 
 // commitGateLocked commits a reservation whose gate passed: its members

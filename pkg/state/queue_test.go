@@ -424,7 +424,7 @@ func TestEndedWorkloadIsNeverPendingAgain(t *testing.T) {
 	for _, p := range pods {
 		f.reserve(p)
 	}
-	if res := f.s.Permit(pods[len(pods)-1]); !res.Allow {
+	if res := f.permit(pods[len(pods)-1]); !res.Allow {
 		t.Fatalf("Permit = %+v", res)
 	}
 	for _, p := range pods {
@@ -567,7 +567,7 @@ func TestPermitOfAQueuedPlainPod(t *testing.T) {
 		t.Fatalf("AdmitAlone: %v", fail)
 	}
 	f.s.Reserve(pod, "pool-1-node-0")
-	if res := f.s.Permit(pod); !res.Allow || res.Committed != "" {
+	if res := f.permit(pod); !res.Allow || res.Committed != "" {
 		t.Errorf("Permit = %+v, want allowed with no placement to announce", res)
 	}
 
@@ -576,7 +576,7 @@ func TestPermitOfAQueuedPlainPod(t *testing.T) {
 	for _, p := range gang {
 		f.reserve(p)
 	}
-	if res := f.s.Permit(gang[0]); !res.Allow || !strings.Contains(res.Committed, "slice 0") {
+	if res := f.permit(gang[0]); !res.Allow || !strings.Contains(res.Committed, "slice 0") {
 		t.Errorf("the gang's Permit = %+v, want allowed with its placement", res)
 	}
 }

@@ -98,7 +98,7 @@ func TestUnreserve(t *testing.T) {
 				for _, p := range all {
 					f.reserve(p)
 				}
-				if res := f.s.Permit(all[3]); !res.Allow {
+				if res := f.permit(all[3]); !res.Allow {
 					t.Fatalf("Permit of the last member = %+v, want allow", res)
 				}
 				return all[3], id
@@ -157,12 +157,12 @@ func TestPermitLetsWaitingMembersThroughInReserveOrder(t *testing.T) {
 	order := []*corev1.Pod{all[2], all[0], all[3]}
 	for _, p := range order {
 		f.reserve(p)
-		if res := f.s.Permit(p); res.Allow {
+		if res := f.permit(p); res.Allow {
 			t.Fatalf("Permit(%s) allowed before the gang was reserved", p.Name)
 		}
 	}
 	f.reserve(all[1])
-	res := f.s.Permit(all[1])
+	res := f.permit(all[1])
 	want := []types.UID{all[2].UID, all[0].UID, all[3].UID}
 	if !res.Allow || !slices.Equal(res.AllowWaiting, want) {
 		t.Errorf("Permit(last member) = allow %v, waiting %v; want allow, waiting %v", res.Allow, res.AllowWaiting, want)
@@ -199,7 +199,7 @@ func TestPermit(t *testing.T) {
 		if sp, _ := f.s.Pod(st.reserve.UID); sp.Node == "" || !sp.Assumed {
 			t.Fatalf("%s: an update before the binding dropped the assumption", st.name)
 		}
-		res := f.s.Permit(st.reserve)
+		res := f.permit(st.reserve)
 		res.Ref = corev1.ObjectReference{}
 		if diff := cmp.Diff(st.want, res); diff != "" {
 			t.Errorf("%s: Permit (-want +got):\n%s", st.name, diff)
@@ -212,7 +212,7 @@ func TestPermit(t *testing.T) {
 	if want := f.clock.Now().Add(time.Minute); !r.Deadline.Equal(want) {
 		t.Errorf("deadline after commit = %v, want the follower timeout %v", r.Deadline, want)
 	}
-	if res := f.s.Permit(all[0]); !res.Allow || len(res.AllowWaiting) != 0 {
+	if res := f.permit(all[0]); !res.Allow || len(res.AllowWaiting) != 0 {
 		t.Errorf("Permit after commit = %+v, want a plain allow", res)
 	}
 	// The reservation settles once every pod's binding is observed.
@@ -256,11 +256,11 @@ func TestStagedPermit(t *testing.T) {
 		t.Errorf("Admit(follower of a reserved slice) = %+v, want admitted", v)
 	}
 	f.reserve(follower)
-	if res := f.s.Permit(follower); res.Allow || res.Message != "waiting for 1 of 2 gang members of JobSet ns/a to be reserved" {
+	if res := f.permit(follower); res.Allow || res.Message != "waiting for 1 of 2 gang members of JobSet ns/a to be reserved" {
 		t.Errorf("Permit(follower) with a leader missing = %+v", res)
 	}
 	f.reserve(l1)
-	res := f.s.Permit(l1)
+	res := f.permit(l1)
 	if !res.Allow || !cmp.Equal(uids(l0, follower), res.AllowWaiting) {
 		t.Errorf("Permit(last leader) = %+v, want allow with the waiting pods", res)
 	}
@@ -271,14 +271,14 @@ func TestPermitPastTheDeadline(t *testing.T) {
 	f.commit(jsKey("a"))
 	f.reserve(all[0])
 	f.clock.Step(time.Minute + time.Second)
-	res := f.s.Permit(all[0])
+	res := f.permit(all[0])
 	if res.Allow || res.Wait != 0 || !strings.Contains(res.Message, "did not get 4 required pods reserved in time") {
 		t.Errorf("Permit past the deadline = %+v, want rejection", res)
 	}
 	if acts := f.s.Upkeep().Expire(); len(acts.Reject) != 1 || acts.Reject[0] != all[0].UID {
 		t.Errorf("Expire rejected %v, want [%s]", acts.Reject, all[0].UID)
 	}
-	if res := f.s.Permit(all[0]); res.Allow || res.Wait != 0 || !strings.Contains(res.Message, "was released") {
+	if res := f.permit(all[0]); res.Allow || res.Wait != 0 || !strings.Contains(res.Message, "was released") {
 		t.Errorf("Permit after release = %+v, want rejection", res)
 	}
 }
@@ -370,7 +370,7 @@ func TestPlainPodsAndReservations(t *testing.T) {
 			for _, p := range all {
 				f.reserve(p)
 			}
-			f.s.Permit(all[3])
+			f.permit(all[3])
 			var acts state.Actions
 			for _, p := range all {
 				merge(&acts, f.bind(p, f.placed[p.UID]))
