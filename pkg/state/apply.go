@@ -89,12 +89,12 @@ func (s *State) Apply(d Decision) Applied {
 	defer s.mu.Unlock()
 	var out Applied
 	if d.Expired != 0 {
-		if r := s.reservations[d.Key]; r != nil && r.ID == d.Expired && !r.Committed && s.opts.Clock.Now().After(r.Deadline) {
+		if r := s.reservations.of(d.Key); r != nil && r.ID == d.Expired && !r.Committed && s.opts.Clock.Now().After(r.Deadline) {
 			out.Actions.merge(s.releaseLocked(d.Key, ReleaseTimeout, fmt.Sprintf("the reservation of %s expired: its pods were not all reserved in time", d.Key)))
 		}
 	}
 	if d.QueueVerdict {
-		if w := s.workloads[d.Key]; w != nil {
+		if w := s.workloads.of(d.Key); w != nil {
 			w.recordQueueVerdict(d.QueueProblem, s.opts.Clock.Now())
 		}
 	}

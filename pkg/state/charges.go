@@ -100,7 +100,7 @@ func (s *State) settleQuotaLocked(w *Workload) Actions {
 // follows what the API shows: a pod uses its node until it is gone,
 // whether or not its owner is finished, restarting or deleted.
 func (s *State) holdsQuotaLocked(w *Workload) bool {
-	if s.reservations[w.key] != nil || w.onNodes() > 0 || s.claims.keepsCharge(w.key) {
+	if s.reservations.of(w.key) != nil || w.onNodes() > 0 || s.claims.keepsCharge(w.key) {
 		return true
 	}
 	return w.model != nil && w.observed && !w.model.Finished && w.check.holdsQuota()
@@ -186,7 +186,7 @@ func (up Upkeep) RunningCharges(keys []workload.Key) []RunningCharge {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if keys == nil {
-		keys = slices.SortedFunc(maps.Keys(s.workloads), compareKeys)
+		keys = s.workloads.keys()
 	}
 	var out []RunningCharge
 	for _, k := range keys {
@@ -199,7 +199,7 @@ func (up Upkeep) RunningCharges(keys []workload.Key) []RunningCharge {
 
 func (up Upkeep) runningChargeLocked(key workload.Key) (RunningCharge, bool) {
 	s := up.s
-	w := s.workloads[key]
+	w := s.workloads.of(key)
 	if w == nil || w.model == nil || !s.queues.awaitingAdmissionLocked(w) || w.onNodes() == 0 ||
 		s.recorded.chargeFor(w.key, w.model.UID) != nil {
 		return RunningCharge{}, false
@@ -245,7 +245,7 @@ func (up Upkeep) ChargeRunning(rc RunningCharge, c *quota.Charge) error {
 	case !maps.EqualFunc(now.NodeLabels, rc.NodeLabels, maps.Equal):
 		return fmt.Errorf("the nodes %s runs on changed meanwhile", rc.Key)
 	}
-	w := s.workloads[rc.Key]
+	w := s.workloads.of(rc.Key)
 	s.book.Charge(w.key, c)
 	w.markRan()
 	s.queues.trackQueuedLocked(w)
@@ -260,7 +260,7 @@ func (up Upkeep) ChargeRunning(rc RunningCharge, c *quota.Charge) error {
 // for before anything else is admitted.
 func (fd Feed) rechargeAllLocked(acts *Actions) {
 	s := fd.s
-	for _, w := range s.workloads {
+	for w := range s.workloads.all() {
 		s.rechargeLocked(w, acts)
 	}
 }

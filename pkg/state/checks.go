@@ -276,7 +276,7 @@ type CheckReservation struct {
 // the quota taken.
 func (ap applier) reserveCheckQuotaLocked(key workload.Key, cr *CheckReservation) error {
 	s := ap.s
-	w := s.workloads[key]
+	w := s.workloads.of(key)
 	if w == nil || w.model == nil {
 		return fmt.Errorf("%s is gone", key)
 	}
@@ -326,7 +326,7 @@ func (rp Reports) PendingMembers(key workload.Key) []PodRef {
 	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if w := s.workloads[key]; w != nil {
+	if w := s.workloads.of(key); w != nil {
 		return s.pendingLocked(w)
 	}
 	return nil

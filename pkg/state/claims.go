@@ -197,15 +197,15 @@ func (s *State) Preemption(pod *corev1.Pod, key workload.Key) PreemptionFacts {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	f := PreemptionFacts{Now: s.opts.Clock.Now(), Generation: s.generation}
-	w := s.workloads[key]
-	f.PlacedWhole = w != nil && w.model != nil && s.reservations[key] == nil && w.placedWhole()
-	if h := s.queued.headOf(pod.UID); h != nil && s.reservations[h.key] == nil {
+	w := s.workloads.of(key)
+	f.PlacedWhole = w != nil && w.model != nil && s.reservations.of(key) == nil && w.placedWhole()
+	if h := s.queued.headOf(pod.UID); h != nil && s.reservations.of(h.key) == nil {
 		f.HeadFailure = h.failure
 	}
 	if c := s.claims.of(key); c != nil && !c.restart {
 		f.Claim = &ClaimFacts{Gone: c.gone}
 		for _, v := range c.victims {
-			if vw := s.workloads[v]; vw != nil && vw.onNodes() > 0 {
+			if vw := s.workloads.of(v); vw != nil && vw.onNodes() > 0 {
 				f.Claim.Left = append(f.Claim.Left, v)
 			}
 		}
@@ -240,7 +240,7 @@ func (s *State) PreemptionSnapshot(key workload.Key, planned *Snapshot, requeste
 		for _, cq := range s.book.Cohort(q.ClusterQueue) {
 			inCohort[cq.Name] = true
 		}
-		for k, w := range s.workloads {
+		for k, w := range s.workloads.byKeys() {
 			if c := s.book.ChargeOf(k); c != nil && inCohort[c.ClusterQueue] && w.livePods() > 0 {
 				s.copier.viewLocked(sn, k)
 			}
@@ -303,7 +303,7 @@ type Victim struct {
 func (ap applier) applyClaimsLocked(d Decision, out *Applied) {
 	s := ap.s
 	if d.NoVictims {
-		if w := s.workloads[d.Key]; w != nil {
+		if w := s.workloads.of(d.Key); w != nil {
 			w.noVictimsGen = d.Generation + 1
 		}
 	}
@@ -317,12 +317,12 @@ func (ap applier) applyClaimsLocked(d Decision, out *Applied) {
 		return
 	}
 	key, victim := d.Key, map[workload.Key]bool{}
-	if s.workloads[key] == nil {
+	if s.workloads.of(key) == nil {
 		out.Refused = fmt.Errorf("%s is gone", key)
 		return
 	}
 	for _, v := range d.Claim.Victims {
-		if s.workloads[v] == nil {
+		if s.workloads.of(v) == nil {
 			out.Refused = fmt.Errorf("preemption victim %s is gone", v)
 			return
 		}
@@ -342,7 +342,7 @@ func (ap applier) applyClaimsLocked(d Decision, out *Applied) {
 	}
 	now := s.opts.Clock.Now()
 	for _, v := range d.Claim.Victims {
-		w := s.workloads[v]
+		w := s.workloads.of(v)
 		w.eviction = &Eviction{By: key, Priority: d.Claim.Priority, At: now}
 		out.Victims = append(out.Victims, Victim{Key: v, Ref: w.ref, Pods: w.livePodRefs()})
 	}
@@ -409,11 +409,11 @@ func (rp Reports) Peers(pod *corev1.Pod) []PodRef {
 	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	p := s.pods[pod.UID]
+	p := s.pods.get(pod.UID)
 	if p == nil || !p.Gang || p.MemberErr != nil {
 		return nil
 	}
-	w := s.workloads[p.Member.Key]
+	w := s.workloads.of(p.Member.Key)
 	if w == nil {
 		return nil
 	}
@@ -455,7 +455,7 @@ func (ap applier) claimedForOther(node string, self workload.Key, gang bool) (wo
 // gives way to self, of higher priority.
 func (ap applier) yieldsToLocked(holder, self workload.Key) bool {
 	s := ap.s
-	c, h, w := s.claims.of(holder), s.workloads[holder], s.workloads[self]
+	c, h, w := s.claims.of(holder), s.workloads.of(holder), s.workloads.of(self)
 	return c != nil && c.restart && h != nil && w != nil && w.priority > h.priority
 }
 
@@ -476,7 +476,7 @@ func (up Upkeep) expireClaimsLocked(now time.Time) (bool, Actions) {
 			continue
 		}
 		ended = s.claims.drop(key) || ended
-		if w := s.workloads[key]; w != nil && c.keepsCharge {
+		if w := s.workloads.of(key); w != nil && c.keepsCharge {
 			switch {
 			case c.migration:
 				acts.Events = append(acts.Events, Event{Ref: w.ref, Reason: ReasonRestartHoldExpired,

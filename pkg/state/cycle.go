@@ -128,7 +128,7 @@ func (s *State) cycle(pod *corev1.Pod, full bool) PodCycle {
 	// labels fill as they are read.
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := PodCycle{Now: s.opts.Clock.Now(), Generation: s.generation, Pod: s.pods[pod.UID]}
+	c := PodCycle{Now: s.opts.Clock.Now(), Generation: s.generation, Pod: s.pods.get(pod.UID)}
 	p := c.Pod
 	c.Indexed = p != nil
 	if p == nil || !p.Gang || p.MemberErr != nil {
@@ -167,12 +167,12 @@ func (cp copier) copyWorkloadLocked(c *PodCycle) (*Workload, *Reservation) {
 	s := cp.s
 	key := c.Pod.Member.Key
 	c.API = s.registry.apis[key.Source]
-	w := s.workloads[key]
+	w := s.workloads.of(key)
 	if w == nil {
 		return nil, nil
 	}
 	c.Workload = cp.factsLocked(w)
-	r := s.reservations[key]
+	r := s.reservations.of(key)
 	if r != nil {
 		c.Reservation = r.copy()
 	}

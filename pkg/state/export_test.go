@@ -16,7 +16,7 @@ import (
 func (s *State) RunExpiredAt(key workload.Key) time.Time {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if w := s.workloads[key]; w != nil {
+	if w := s.workloads.of(key); w != nil {
 		return w.runExpired
 	}
 	return time.Time{}
@@ -48,5 +48,5 @@ func (s *State) DefaultDomainKey() string { return s.opts.DefaultDomainKey }
 func (s *State) Reservations() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return len(s.reservations)
+	return s.reservations.count()
 }

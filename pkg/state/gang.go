@@ -47,7 +47,7 @@ type Verdict struct {
 // podLocked returns the state's view of pod, deriving one (not indexed)
 // when the informer has not delivered it yet.
 func (s *State) podLocked(pod *corev1.Pod) *Pod {
-	if p := s.pods[pod.UID]; p != nil {
+	if p := s.pods.get(pod.UID); p != nil {
 		return p
 	}
 	return s.derivePod(pod, nil)
@@ -72,7 +72,7 @@ func (ap applier) classifyLocked(p *Pod) (Verdict, *Workload) {
 			Message: fmt.Sprintf("waiting to learn whether the %s API is served", m.Key.Source)}, nil
 	}
 	v := Verdict{Gang: true, Member: m}
-	w := s.workloads[m.Key]
+	w := s.workloads.of(m.Key)
 	if w == nil || !w.observed {
 		v.Wait = true
 		v.Message = fmt.Sprintf("waiting for %s to be observed", m.Key)

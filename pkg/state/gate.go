@@ -40,7 +40,7 @@ func (s *State) Gate(pod *corev1.Pod, asks GateAsks) PodCycle {
 	// they are read.
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := PodCycle{Now: s.opts.Clock.Now(), Generation: s.generation, Pod: s.pods[pod.UID], Indexed: true}
+	c := PodCycle{Now: s.opts.Clock.Now(), Generation: s.generation, Pod: s.pods.get(pod.UID), Indexed: true}
 	if c.Pod == nil {
 		c.Pod, c.Indexed = s.derivePod(pod, nil), false
 	}

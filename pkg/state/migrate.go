@@ -119,8 +119,8 @@ func (up Upkeep) Recycled() []MigrationUnit {
 		if n == nil || !Recycling(n.Lifetime, n.Obj.Spec.Unschedulable, now) {
 			continue
 		}
-		for _, uid := range slices.Sorted(maps.Keys(s.podsOnNode[name])) {
-			p := s.podsOnNode[name][uid]
+		for _, uid := range slices.Sorted(maps.Keys(s.pods.onByUID(name))) {
+			p := s.pods.onByUID(name)[uid]
 			if !p.Live() || !s.registry.ours(p.Scheduler) {
 				continue
 			}
@@ -158,7 +158,7 @@ func (up Upkeep) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *Migratio
 			Pods: []MigratingPod{{PodRef: p.Ref(), Node: p.Node}}}
 		if !p.Gang || p.MemberErr != nil {
 			u.Key = workload.Key{Source: workload.SourcePod, Namespace: p.Namespace, Name: p.Name}
-		} else if w := s.workloads[p.Member.Key]; w != nil {
+		} else if w := s.workloads.of(p.Member.Key); w != nil {
 			u.Ref = w.ref
 		}
 		if prev := units[u.ID()]; prev != nil {
@@ -167,7 +167,7 @@ func (up Upkeep) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *Migratio
 		units[u.ID()] = u
 		return u
 	}
-	w := s.workloads[p.Member.Key]
+	w := s.workloads.of(p.Member.Key)
 	if w == nil || w.model == nil || w.model.Finished || !w.current(p) {
 		return nil
 	}
@@ -186,7 +186,7 @@ func (up Upkeep) unitOfLocked(p *Pod, units map[string]*MigrationUnit) *Migratio
 	}
 	slices.SortFunc(u.Pods, func(a, b MigratingPod) int { return strings.Compare(a.Name, b.Name) })
 	switch c := s.claims.of(w.key); {
-	case s.reservations[w.key] != nil:
+	case s.reservations.of(w.key) != nil:
 		u.Blocked = "its workload is being placed (pods of an earlier move, or of its start, are being scheduled): one move at a time"
 	case c != nil && !c.migration && c.restart:
 		u.Blocked = "its workload is restarting"
@@ -219,7 +219,7 @@ func (s *State) SnapshotForMove(key workload.Key, slice int) *Snapshot {
 			return nil, false
 		}
 		out := workload.Resources{}
-		for _, p := range s.podsOnNode[node] {
+		for p := range s.pods.on(node) {
 			if !p.Terminal || p.Deleting {
 				out.AddScaled(p.Request, 1)
 			}
@@ -324,7 +324,7 @@ func withOneHolderLess(holders map[workload.Holder]int, h workload.Holder) map[w
 // it succeeds.
 func (ap applier) holdForMoveLocked(key workload.Key, r *Reservation) error {
 	s := ap.s
-	if s.reservations[key] != nil {
+	if s.reservations.of(key) != nil {
 		return fmt.Errorf("%s is being placed", key)
 	}
 	c := s.claims.of(key)
@@ -338,7 +338,7 @@ func (ap applier) holdForMoveLocked(key workload.Key, r *Reservation) error {
 			}
 		}
 	}
-	if s.opts.RestartHold <= 0 || s.workloads[key] == nil {
+	if s.opts.RestartHold <= 0 || s.workloads.of(key) == nil {
 		return nil
 	}
 	if c == nil {

@@ -80,14 +80,14 @@ func (fd Feed) nodeChangedLocked(name string, ch topology.Change, grew bool) Act
 		// no longer what was planned: a slice must not follow a node into
 		// another pool, nor share its pool with a node it did not plan.
 		touched := map[workload.Key]bool{}
-		if ref, ok := s.reservedRoom.nodeReserved[name]; ok {
+		if ref, ok := s.reservations.room.nodeReserved[name]; ok {
 			touched[ref.key] = true
 		}
-		for k := range s.reservedRoom.outstanding[name] {
+		for k := range s.reservations.room.outstanding[name] {
 			touched[k] = true
 		}
 		if ch.Moved {
-			for k, r := range s.reservations {
+			for k, r := range s.reservations.all() {
 				for _, sr := range r.Slices {
 					if sr.Domain != "" && slices.Contains(ch.Domains, topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}) {
 						touched[k] = true
@@ -127,7 +127,7 @@ func (fd Feed) nodeChangedLocked(name string, ch topology.Change, grew bool) Act
 func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	p := s.pods[pod.UID]
+	p := s.pods.get(pod.UID)
 	if p == nil {
 		p = s.derivePod(pod, nil)
 	}
@@ -143,8 +143,8 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	if gang {
 		self = p.Member.Key
 	}
-	if ref, ok := s.reservedRoom.nodeReserved[node]; ok && !(gang && ref.key == self && ref.slice == p.Member.Slice) {
-		sr := s.reservations[ref.key].Slices[ref.slice]
+	if ref, ok := s.reservations.room.nodeReserved[node]; ok && !(gang && ref.key == self && ref.slice == p.Member.Slice) {
+		sr := s.reservations.of(ref.key).Slices[ref.slice]
 		f.Reserved = placement.ReservedSlice{Key: ref.key, Slice: ref.slice, DomainKey: sr.DomainKey, Domain: sr.Domain}
 	}
 	if k, ok := s.applier.claimedForOther(node, self, gang); ok {
@@ -155,7 +155,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 			f.Claim.Kind = placement.RestartClaim
 		}
 	}
-	for k, o := range s.reservedRoom.outstanding[node] {
+	for k, o := range s.reservations.room.outstanding[node] {
 		if gang && k == self {
 			continue
 		}
@@ -166,7 +166,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	}
 	var w *Workload
 	if gang {
-		w = s.workloads[self]
+		w = s.workloads.of(self)
 	}
 	if w != nil && w.model != nil {
 		// Pods of a deleted object of the same name are another holder.
@@ -190,7 +190,7 @@ func (s *State) NodeFacts(pod *corev1.Pod, node string) placement.NodeFacts {
 	if !gang {
 		return f
 	}
-	if r := s.reservations[self]; r != nil && r.Attempt == p.Member.RestartAttempt {
+	if r := s.reservations.of(self); r != nil && r.Attempt == p.Member.RestartAttempt {
 		if sr := r.Slices[p.Member.Slice]; sr != nil {
 			f.Bounds, f.Labels = sr.Bounds(), labels
 		}
@@ -254,11 +254,11 @@ type Rejection struct {
 //     back, unless a pod was reserved under it.
 func (ap applier) applyRejectionLocked(uid types.UID, rej *Rejection) Actions {
 	s := ap.s
-	p := s.pods[uid]
+	p := s.pods.get(uid)
 	if p == nil || !p.Gang || p.MemberErr != nil {
 		return Actions{}
 	}
-	w, r := s.workloads[p.Member.Key], s.reservations[p.Member.Key]
+	w, r := s.workloads.of(p.Member.Key), s.reservations.of(p.Member.Key)
 	switch {
 	case rej.Alone != "":
 		if p.Member.Key.Source != workload.SourcePod || r == nil || len(r.Reserved) > 0 {
@@ -339,11 +339,11 @@ func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *placement.Failure) {
 
 func (ap applier) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure) {
 	s := ap.s
-	p := s.pods[uid]
+	p := s.pods.get(uid)
 	if p == nil || !p.Gang {
 		return
 	}
-	w := s.workloads[p.Member.Key]
+	w := s.workloads.of(p.Member.Key)
 	if w == nil {
 		return
 	}
@@ -375,8 +375,8 @@ func (s *State) WaitsForCapacity(pod *corev1.Pod) bool {
 func (ap applier) observeWaitingLocked() {
 	s := ap.s
 	unplaceable, waiting := 0, 0
-	for _, w := range s.workloads {
-		if w.failure == nil || s.reservations[w.key] != nil {
+	for w := range s.workloads.all() {
+		if w.failure == nil || s.reservations.of(w.key) != nil {
 			continue
 		}
 		if w.failure.Unresolvable {
@@ -393,11 +393,11 @@ func (ap applier) observeWaitingLocked() {
 func (s *State) ReservedForOther(pod *corev1.Pod, node string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ref, ok := s.reservedRoom.nodeReserved[node]
+	ref, ok := s.reservations.room.nodeReserved[node]
 	if !ok {
 		return false
 	}
-	p := s.pods[pod.UID]
+	p := s.pods.get(pod.UID)
 	return p == nil || !p.Gang || p.Member.Key != ref.key || p.Member.Slice != ref.slice
 }
 
@@ -461,7 +461,7 @@ func (fd Feed) sharedByMoveLocked(node string) Actions {
 	s := fd.s
 	var acts Actions
 	told := map[workload.Holder]bool{}
-	for _, p := range s.podsOnNode[node] {
+	for p := range s.pods.on(node) {
 		// A pod assumed on the node is not running there yet: its bind
 		// may still fail, and the reservation's bounds keep it off the
 		// node if so (placement.SliceBounds.Excludes).
@@ -476,7 +476,7 @@ func (fd Feed) sharedByMoveLocked(node string) Actions {
 		where := wellknown.ShortLabel(ref.Key) + "=" + ref.Value
 		msg := fmt.Sprintf("node %s, running pods of %s, was relabelled into %s, which %s holds: the two workloads now share that domain; move one of them, or the node back", node, p.holds.Key, where, other.Key)
 		for _, k := range []workload.Key{p.holds.Key, other.Key} {
-			if w := s.workloads[k]; w != nil {
+			if w := s.workloads.of(k); w != nil {
 				acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: ReasonDomainShared, Message: msg})
 			}
 		}

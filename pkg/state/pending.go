@@ -1,6 +1,7 @@
 package state
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"sort"
@@ -131,9 +132,9 @@ func (x *queueIndex) fileUnsorted(w *Workload, cq string) *pendingQueue {
 
 // refile files every workload again, in the queue queueOf names ("": none),
 // sorting each queue once.
-func (x *queueIndex) refile(workloads map[workload.Key]*Workload, queueOf func(*Workload) string) {
+func (x *queueIndex) refile(workloads iter.Seq[*Workload], queueOf func(*Workload) string) {
 	clear(x.byCQ)
-	for _, w := range workloads {
+	for w := range workloads {
 		w.queuedIn, w.queuedAs = "", pendingEntry{}
 		if cq := queueOf(w); cq != "" {
 			q := x.fileUnsorted(w, cq)
@@ -199,7 +200,7 @@ func (qs queues) trackQueuedLocked(w *Workload) {
 // everything once they change).
 func (qs queues) pendingQueueOfLocked(w *Workload) string {
 	s := qs.s
-	if s.workloads[w.key] != w || !w.observed || w.model == nil || w.model.Finished || !w.complete ||
+	if s.workloads.of(w.key) != w || !w.observed || w.model == nil || w.model.Finished || !w.complete ||
 		qs.queueAPIProblemLocked() != nil || !qs.awaitingAdmissionLocked(w) {
 		return ""
 	}
@@ -213,7 +214,7 @@ func (qs queues) pendingQueueOfLocked(w *Workload) string {
 // reindexQueuedLocked files every workload again (queue objects changed).
 func (fd Feed) reindexQueuedLocked() {
 	s := fd.s
-	s.queued.refile(s.workloads, s.queues.pendingQueueOfLocked)
+	s.queued.refile(s.workloads.all(), s.queues.pendingQueueOfLocked)
 }
 
 // sortEntries puts entries in queue order.

@@ -23,16 +23,15 @@ import (
 func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	old := s.pods[pod.UID]
+	old := s.pods.get(pod.UID)
 	if old == nil {
 		s.Feed().upsertPodLocked(pod)
-		old = s.pods[pod.UID]
+		old = s.pods.get(pod.UID)
 	}
 	held := old.holds
 	s.unindexLocked(old)
 	p := *old
 	p.Node, p.Assumed = node, true
-	s.pods[pod.UID] = &p
 	s.indexLocked(&p)
 	if held != nil && !holdsAgain(old, &p, held) {
 		s.bumpLocked()
@@ -40,7 +39,7 @@ func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
 	if !p.Gang || p.MemberErr != nil {
 		return 0
 	}
-	r := s.reservations[p.Member.Key]
+	r := s.reservations.of(p.Member.Key)
 	if r == nil || r.Attempt != p.Member.RestartAttempt {
 		return 0
 	}
@@ -56,7 +55,7 @@ func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
 		if slot.Node == node && slot.Count > 0 && sr.Shapes[slot.Shape].Sig == p.RequestSig {
 			slot.Count--
 			rp.Shape = slot.Shape
-			s.reservedRoom.add(node, r.Holder.Key, sr.Shapes[slot.Shape].Request, -1)
+			s.reservations.room.add(node, r.Holder.Key, sr.Shapes[slot.Shape].Request, -1)
 			break
 		}
 	}
@@ -71,7 +70,7 @@ func (s *State) Reserve(pod *corev1.Pod, node string) uint64 {
 func (s *State) Unreserve(pod *corev1.Pod, id uint64) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.pods[pod.UID]
+	p := s.pods.get(pod.UID)
 	if p == nil {
 		return Actions{}
 	}
@@ -79,7 +78,6 @@ func (s *State) Unreserve(pod *corev1.Pod, id uint64) Actions {
 		s.unindexLocked(p)
 		np := *p
 		np.Node, np.Assumed = "", false
-		s.pods[pod.UID] = &np
 		s.indexLocked(&np)
 		p = &np
 		s.bumpLocked()
@@ -88,15 +86,15 @@ func (s *State) Unreserve(pod *corev1.Pod, id uint64) Actions {
 		return Actions{}
 	}
 	var acts Actions
-	if r := s.reservations[p.Member.Key]; r != nil && id != 0 && r.ID == id {
+	if r := s.reservations.of(p.Member.Key); r != nil && id != 0 && r.ID == id {
 		if _, in := r.Reserved[pod.UID]; in {
-			s.reservedRoom.giveBack(r, pod.UID)
+			s.reservations.room.giveBack(r, pod.UID)
 			if !r.Committed {
 				acts = s.releaseLocked(p.Member.Key, ReleaseMemberFail, fmt.Sprintf("pod %s/%s of the gang could not be placed", pod.Namespace, pod.Name))
 			}
 		}
 	}
-	if w := s.workloads[p.Member.Key]; w != nil {
+	if w := s.workloads.of(p.Member.Key); w != nil {
 		// The pod left its node: a workload whose reservation ended while
 		// its members were still assumed (rejected after a timeout) holds
 		// its quota only until the last of them is unreserved.
@@ -220,7 +218,7 @@ func (s *State) PermitCycle(pod *corev1.Pod) PermitCycle {
 	}
 	c.Gang, c.Key, c.Ref = true, w.key, v.Ref
 	c.BoundWhole = w.boundWhole()
-	r := s.reservations[w.key]
+	r := s.reservations.of(w.key)
 	if r == nil {
 		return c
 	}
@@ -252,7 +250,7 @@ func (s *State) PermitCycle(pod *corev1.Pod) PermitCycle {
 // staleLocked) is released instead, and out.Permit says why.
 func (ap applier) applyPermitLocked(key workload.Key, st *PermitStep, out *Applied) {
 	s := ap.s
-	r, w := s.reservations[key], s.workloads[key]
+	r, w := s.reservations.of(key), s.workloads.of(key)
 	if r == nil || w == nil || w.model == nil || r.ID != st.Reservation {
 		out.Refused = fmt.Errorf("the reservation of %s moved while its gate was decided", key)
 		return

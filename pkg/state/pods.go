@@ -135,7 +135,7 @@ func (fd Feed) UpsertPod(pod *corev1.Pod) Actions {
 
 func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 	s := fd.s
-	old := s.pods[pod.UID]
+	old := s.pods.get(pod.UID)
 	p := s.derivePod(pod, old)
 	var acts Actions
 	var held *workload.Holder
@@ -143,7 +143,6 @@ func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 		held = old.holds
 		s.unindexLocked(old)
 	}
-	s.pods[p.UID] = p
 	s.indexLocked(p)
 	if p.Gang && p.MemberErr == nil && p.Member.Key.Source == workload.SourcePod {
 		acts.merge(fd.observePodWorkloadLocked(pod, old, p))
@@ -172,7 +171,7 @@ func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 		acts.merge(fd.sharedByMoveLocked(p.Node))
 	}
 	if p.Gang && p.MemberErr == nil {
-		w := s.workloads[p.Member.Key]
+		w := s.workloads.of(p.Member.Key)
 		if w != nil && old == nil && len(w.rejected) > 0 {
 			// A member replaced (its owner recreated it, perhaps fixed):
 			// the domains its predecessor was rejected in may take it.
@@ -192,7 +191,7 @@ func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 			if h := s.headLocked(w); h != nil {
 				acts.Activate = append(acts.Activate, *h)
 			}
-		} else if w != nil && w.complete && p.Node != "" && (old == nil || old.Node == "") && s.reservations[w.key] == nil {
+		} else if w != nil && w.complete && p.Node != "" && (old == nil || old.Node == "") && s.reservations.of(w.key) == nil {
 			// A member was placed outside a plan (a restarted scheduler
 			// listing running pods, or the head itself): members held back
 			// behind the head may now be admissible, or need a new head.
@@ -230,7 +229,7 @@ func (fd Feed) leftNodeLocked(node string) Actions {
 // already runs whole.
 func (fd Feed) admissibleLocked(w *Workload, p *Pod) bool {
 	s := fd.s
-	if r := s.reservations[w.key]; r != nil {
+	if r := s.reservations.of(w.key); r != nil {
 		_, in := r.Slices[p.Member.Slice]
 		return in
 	}
@@ -251,7 +250,7 @@ func (fd Feed) admissibleLocked(w *Workload, p *Pod) bool {
 // pod, not all of its pods, on every cluster event.
 func (s *State) headLocked(w *Workload) *PodRef {
 	if b := w.blockedBy; b != nil {
-		if p := s.pods[b.UID]; p != nil && p.Node == "" && p.Live() && w.current(p) {
+		if p := s.pods.get(b.UID); p != nil && p.Node == "" && p.Live() && w.current(p) {
 			if h := w.waitingHead; h == nil || h.UID != b.UID {
 				s.queued.setHead(w, b)
 			}
@@ -260,7 +259,7 @@ func (s *State) headLocked(w *Workload) *PodRef {
 		w.blockedBy = nil
 	}
 	if h := w.waitingHead; h != nil {
-		if p := s.pods[h.UID]; p != nil && p.Node == "" && p.Live() && w.current(p) {
+		if p := s.pods.get(h.UID); p != nil && p.Node == "" && p.Live() && w.current(p) {
 			return h
 		}
 	}
@@ -289,7 +288,7 @@ func (cp copier) headValidLocked(w *Workload) bool {
 	if h == nil {
 		return false
 	}
-	p := s.pods[h.UID]
+	p := s.pods.get(h.UID)
 	return p != nil && p.Node == "" && p.Live() && w.current(p)
 }
 
@@ -308,20 +307,19 @@ func (fd Feed) DeletePod(pod *corev1.Pod) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	uid := pod.UID
-	p := s.pods[uid]
+	p := s.pods.get(uid)
 	if p == nil {
 		return Actions{}
 	}
 	s.unindexLocked(p)
-	delete(s.pods, uid)
 	var acts Actions
 	if p.Gang && p.MemberErr == nil {
-		if r := s.reservations[p.Member.Key]; r != nil {
-			s.reservedRoom.giveBack(r, uid)
+		if r := s.reservations.of(p.Member.Key); r != nil {
+			s.reservations.room.giveBack(r, uid)
 		}
-		if w := s.workloads[p.Member.Key]; w != nil {
+		if w := s.workloads.of(p.Member.Key); w != nil {
 			became := fd.refreshCompleteLocked(w)
-			if (became || (w.waitingHead != nil && w.waitingHead.UID == uid)) && w.complete && s.reservations[w.key] == nil {
+			if (became || (w.waitingHead != nil && w.waitingHead.UID == uid)) && w.complete && s.reservations.of(w.key) == nil {
 				// The head is gone: another member plans for the gang.
 				if h := s.headLocked(w); h != nil {
 					acts.Activate = append(acts.Activate, *h)
@@ -348,7 +346,7 @@ func (fd Feed) DeletePod(pod *corev1.Pod) Actions {
 // pod is its own workload object.
 func (fd Feed) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
 	s := fd.s
-	w := s.workloads[p.Member.Key]
+	w := s.workloads.of(p.Member.Key)
 	finished := p.Terminal
 	if w != nil && w.observed && w.model != nil && w.model.UID == pod.UID && old != nil && w.model.Finished == finished {
 		return Actions{}
@@ -364,7 +362,7 @@ func (fd Feed) observePodWorkloadLocked(pod *corev1.Pod, old, p *Pod) Actions {
 func (fd Feed) observeLWSGroupLocked(leader *corev1.Pod, key workload.Key) Actions {
 	s := fd.s
 	model, err := workload.FromLWSLeader(leader)
-	if w := s.workloads[key]; w != nil && w.observed && err == nil && w.err == nil && w.model != nil &&
+	if w := s.workloads.of(key); w != nil && w.observed && err == nil && w.err == nil && w.model != nil &&
 		w.model.UID == model.UID && w.model.Finished == model.Finished && w.model.Slices[0].Pods == model.Slices[0].Pods {
 		return Actions{}
 	}
@@ -390,19 +388,12 @@ func lwsLeaderFirst(p *Pod, pod *corev1.Pod) bool {
 func (s *State) Pod(uid types.UID) (*Pod, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	p, ok := s.pods[uid]
-	return p, ok
+	p := s.pods.get(uid)
+	return p, p != nil
 }
 
 func (s *State) indexLocked(p *Pod) {
-	if p.Node != "" {
-		on := s.podsOnNode[p.Node]
-		if on == nil {
-			on = map[types.UID]*Pod{}
-			s.podsOnNode[p.Node] = on
-		}
-		on[p.UID] = p
-	}
+	s.pods.put(p)
 	if !p.Gang || p.MemberErr != nil {
 		return
 	}
@@ -419,18 +410,11 @@ func (s *State) indexLocked(p *Pod) {
 }
 
 func (s *State) unindexLocked(p *Pod) {
-	if p.Node != "" {
-		if on := s.podsOnNode[p.Node]; on != nil {
-			delete(on, p.UID)
-			if len(on) == 0 {
-				delete(s.podsOnNode, p.Node)
-			}
-		}
-	}
+	s.pods.drop(p)
 	if !p.Gang || p.MemberErr != nil {
 		return
 	}
-	w := s.workloads[p.Member.Key]
+	w := s.workloads.of(p.Member.Key)
 	if w == nil {
 		return
 	}
@@ -443,11 +427,11 @@ func (s *State) unindexLocked(p *Pod) {
 // changed domains (a label changed, or it was added again).
 func (fd Feed) reholdNodeLocked(node string) {
 	s := fd.s
-	for _, p := range s.podsOnNode[node] {
+	for p := range s.pods.on(node) {
 		if p.holds == nil {
 			continue
 		}
-		if w := s.workloads[p.Member.Key]; w != nil {
+		if w := s.workloads.of(p.Member.Key); w != nil {
 			s.domainHolders.unhold(p)
 			s.domainHolders.hold(w, p)
 		}
@@ -492,7 +476,7 @@ func (rp Reports) PendingPods() []PodRef {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []PodRef
-	for _, p := range s.pods {
+	for p := range s.pods.all() {
 		if p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) {
 			out = append(out, p.Ref())
 		}
@@ -509,7 +493,7 @@ func (rp Reports) PendingPods() []PodRef {
 func (s *State) freedLocked() Actions {
 	var acts Actions
 	for _, w := range s.queued.withDomainHeads() {
-		if w.waitingHead == nil || s.reservations[w.key] != nil || s.queues.quotaGatedLocked(w) {
+		if w.waitingHead == nil || s.reservations.of(w.key) != nil || s.queues.quotaGatedLocked(w) {
 			continue
 		}
 		if h := s.headLocked(w); h != nil {
@@ -524,7 +508,7 @@ func (s *State) freedLocked() Actions {
 func (s *State) wakeAllLocked() []PodRef {
 	var out []PodRef
 	for _, w := range s.queued.withHeads() {
-		if w.waitingHead == nil || s.reservations[w.key] != nil {
+		if w.waitingHead == nil || s.reservations.of(w.key) != nil {
 			continue
 		}
 		if h := s.headLocked(w); h != nil {
@@ -559,7 +543,7 @@ func (fd Feed) rejectingLocked() []*Workload {
 	s := fd.s
 	out := make([]*Workload, 0, len(s.rejecting))
 	for k, w := range s.rejecting {
-		if len(w.rejected) == 0 || s.workloads[k] != w {
+		if len(w.rejected) == 0 || s.workloads.of(k) != w {
 			delete(s.rejecting, k)
 			continue
 		}

@@ -2,8 +2,6 @@ package state
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,8 +33,8 @@ func (up Upkeep) ProvisioningTasks() []ProvisioningTask {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []ProvisioningTask
-	for _, key := range slices.SortedFunc(maps.Keys(s.workloads), compareKeys) {
-		w := s.workloads[key]
+	for _, key := range s.workloads.keys() {
+		w := s.workloads.of(key)
 		t := w.check
 		if t == nil || t.created || t.phase != checkRequesting || w.model == nil {
 			continue
@@ -57,7 +55,7 @@ func (up Upkeep) ProvisioningCreated(key workload.Key, attempt int32) Actions {
 	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if w := s.workloads[key]; w != nil && w.check != nil && w.check.attempt == attempt && !w.check.created {
+	if w := s.workloads.of(key); w != nil && w.check != nil && w.check.attempt == attempt && !w.check.created {
 		w.check.created = true
 		return up.retoldLocked(w, "request created", true)
 	}
@@ -116,7 +114,7 @@ func (up Upkeep) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := s.workloads[u.Key]
+	w := s.workloads.of(u.Key)
 	if w == nil || w.check == nil || w.check.attempt != u.Attempt {
 		return Actions{}, nil
 	}
@@ -182,7 +180,7 @@ func (up Upkeep) ObserveProvisioning(u ProvisioningUpdate) (Actions, []PodRef) {
 // booking ending then ends nothing.
 func (up Upkeep) runningLocked(w *Workload) bool {
 	s := up.s
-	return s.reservations[w.key] != nil || w.model != nil && w.placedWhole()
+	return s.reservations.of(w.key) != nil || w.model != nil && w.placedWhole()
 }
 
 // failCheckLocked ends a failed attempt: the quota goes back and the
@@ -208,7 +206,7 @@ func (up Upkeep) failCheckLocked(w *Workload, c *provisioning.Check, what, messa
 		t.message = fmt.Sprintf("ProvisioningRequest %s: %s (%s); retry %d of %d", req, what, message, t.failures, retry.Limit)
 		acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: "ProvisioningRetry", Message: fmt.Sprintf("%s in %s", t.message, wait)})
 	}
-	if s.book.ChargeOf(w.key) != nil && s.reservations[w.key] == nil {
+	if s.book.ChargeOf(w.key) != nil && s.reservations.of(w.key) == nil {
 		ch := s.book.Release(w.key)
 		s.queues.trackQueuedLocked(w)
 		acts.Wake = append(acts.Wake, ch.ClusterQueue)
@@ -221,7 +219,7 @@ func (up Upkeep) failCheckLocked(w *Workload, c *provisioning.Check, what, messa
 func (up Upkeep) expireChecksLocked(now time.Time) Actions {
 	s := up.s
 	var acts Actions
-	for _, w := range s.workloads {
+	for w := range s.workloads.all() {
 		if t := w.check; t != nil && t.phase == checkBackoff && !t.retryAt.IsZero() && !now.Before(t.retryAt) {
 			t.retryAt = time.Time{}
 			acts.Activate = append(acts.Activate, up.headRefsLocked(w)...)
@@ -249,7 +247,7 @@ func (rp Reports) ProvisioningRequests() []ProvisioningUpdate {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []ProvisioningUpdate
-	for _, w := range s.workloads {
+	for w := range s.workloads.all() {
 		if u, ok := rp.provisioningUpdateLocked(w); ok {
 			out = append(out, u)
 		}
@@ -263,7 +261,7 @@ func (rp Reports) ProvisioningRequestOf(key workload.Key) (ProvisioningUpdate, b
 	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if w := s.workloads[key]; w != nil {
+	if w := s.workloads.of(key); w != nil {
 		return rp.provisioningUpdateLocked(w)
 	}
 	return ProvisioningUpdate{}, false

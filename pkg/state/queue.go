@@ -136,7 +136,7 @@ func (qs queues) queueNameLocked(w *Workload) string {
 // admitted yet.
 func (qs queues) awaitingAdmissionLocked(w *Workload) bool {
 	s := qs.s
-	return qs.queueNameLocked(w) != "" && s.book.ChargeOf(w.key) == nil && s.reservations[w.key] == nil
+	return qs.queueNameLocked(w) != "" && s.book.ChargeOf(w.key) == nil && s.reservations.of(w.key) == nil
 }
 
 // needsLocked is what admitting w charges: every pod of every slice, each
@@ -328,7 +328,7 @@ func (cp copier) queueRoundLocked(w *Workload) *QueueRound {
 func (cp copier) queueCandidateLocked(w *Workload, cq *quota.ClusterQueue) QueueCandidate {
 	s := cp.s
 	c := QueueCandidate{Place: queuePlace(w, cq), ClusterQueue: cq, Needs: s.queues.needsLocked(w)}
-	if w.waitingHead != nil && s.reservations[w.key] == nil {
+	if w.waitingHead != nil && s.reservations.of(w.key) == nil {
 		head := *w.waitingHead
 		c.Head = &head
 	}
@@ -402,7 +402,7 @@ type FlavorCapacity struct {
 // none; callers must not modify them).
 func (cp copier) aloneRoundLocked(p *Pod, w *Workload) (round *AloneRound, flavorNodes []string) {
 	s := cp.s
-	if r := s.reservations[w.key]; r != nil {
+	if r := s.reservations.of(w.key); r != nil {
 		if sr := r.Slices[0]; sr != nil && r.Attempt == p.Member.RestartAttempt {
 			return nil, cp.nodesCarryingLocked(sr.NodeLabels)
 		}

@@ -67,7 +67,7 @@ func (up Upkeep) Reconcile(pods []*corev1.Pod) ([]Drift, Actions) {
 	for k := range onNodes {
 		keys[k] = true
 	}
-	for k := range s.workloads {
+	for k := range s.workloads.byKeys() {
 		keys[k] = true
 	}
 	for _, k := range s.book.Charged() {
@@ -100,7 +100,7 @@ func (up Upkeep) Reconcile(pods []*corev1.Pod) ([]Drift, Actions) {
 // nodes, if it does.
 func (up Upkeep) driftLocked(key workload.Key, api int) (Drift, bool) {
 	s := up.s
-	w := s.workloads[key]
+	w := s.workloads.of(key)
 	c := s.book.ChargeOf(key)
 	d := Drift{Key: key}
 	if c != nil {
@@ -138,7 +138,7 @@ func (up Upkeep) driftLocked(key workload.Key, api int) (Drift, bool) {
 // reports whether it did.
 func (up Upkeep) fixDriftLocked(d Drift, acts Actions) (bool, Actions) {
 	s := up.s
-	w := s.workloads[d.Key]
+	w := s.workloads.of(d.Key)
 	switch d.Kind {
 	case DriftPhantom:
 		if w != nil {

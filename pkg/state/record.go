@@ -81,7 +81,7 @@ func (rp Reports) PendingRecord(key workload.Key, id uint64) (WorkloadReport, bo
 	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	r, w := s.reservations[key], s.workloads[key]
+	r, w := s.reservations.of(key), s.workloads.of(key)
 	if r == nil || w == nil || r.ID != id || r.record != recordWriting || r.Committed || w.model == nil {
 		return WorkloadReport{}, false
 	}
@@ -96,7 +96,7 @@ func (up Upkeep) AdmissionRecorded(key workload.Key, id uint64) PermitResult {
 	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, w := s.reservations[key], s.workloads[key]
+	r, w := s.reservations.of(key), s.workloads.of(key)
 	if r == nil || w == nil || r.ID != id || r.record != recordWriting || r.Committed || w.model == nil {
 		return PermitResult{}
 	}
@@ -121,7 +121,7 @@ func (fd Feed) SetRecordedAdmission(key workload.Key, rec *RecordedAdmission) Ac
 		return Actions{}
 	}
 	var acts Actions
-	if w := s.workloads[key]; w != nil && s.rechargeLocked(w, &acts) {
+	if w := s.workloads.of(key); w != nil && s.rechargeLocked(w, &acts) {
 		s.bumpLocked()
 	}
 	return acts
@@ -151,7 +151,7 @@ func (rp Reports) ChecksToRestore() []CheckToRestore {
 	defer s.mu.RUnlock()
 	var out []CheckToRestore
 	for key, rec := range s.recorded.byKey {
-		if w := s.workloads[key]; w != nil && s.Upkeep().restorableLocked(w, rec) {
+		if w := s.workloads.of(key); w != nil && s.Upkeep().restorableLocked(w, rec) {
 			out = append(out, CheckToRestore{Key: key, Check: rec.Check})
 		}
 	}
@@ -165,7 +165,7 @@ func (up Upkeep) restorableLocked(w *Workload, rec *RecordedAdmission) bool {
 	s := up.s
 	return rec.Charge != nil && rec.Check != "" && (rec.CheckState == checkRequesting.String() || rec.CheckState == checkReady.String()) &&
 		w.model != nil && w.observed && !w.model.Finished && rec.OwnerUID == w.model.UID &&
-		w.check == nil && s.book.ChargeOf(w.key) == nil && s.reservations[w.key] == nil && w.onNodes() == 0
+		w.check == nil && s.book.ChargeOf(w.key) == nil && s.reservations.of(w.key) == nil && w.onNodes() == 0
 }
 
 // RestoreCheck resumes key's provisioning check at request attempt (the
@@ -176,7 +176,7 @@ func (up Upkeep) RestoreCheck(key workload.Key, attempt int32) Actions {
 	s := up.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w, rec := s.workloads[key], s.recorded.of(key)
+	w, rec := s.workloads.of(key), s.recorded.of(key)
 	if w == nil || rec == nil || !up.restorableLocked(w, rec) {
 		return Actions{}
 	}

@@ -145,8 +145,8 @@ func (rp Reports) QueueReport() QueueReport {
 	for _, lq := range s.book.LocalQueues() {
 		rep.LocalQueues[lq.Namespace+"/"+lq.Name] = &LocalQueueReport{Namespace: lq.Namespace, Name: lq.Name, ClusterQueue: lq.ClusterQueue, Usage: quota.Usage{}}
 	}
-	for _, key := range slices.SortedFunc(maps.Keys(s.workloads), compareKeys) {
-		w := s.workloads[key]
+	for _, key := range s.workloads.keys() {
+		w := s.workloads.of(key)
 		wr, ok := rp.reportedLocked(w)
 		if !ok {
 			continue
@@ -198,7 +198,7 @@ func (rp Reports) CheckWaitingReports() []WorkloadReport {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []WorkloadReport
-	for _, w := range s.workloads {
+	for w := range s.workloads.all() {
 		if t := w.check; t == nil || t.phase != checkRequesting {
 			continue
 		}
@@ -305,7 +305,7 @@ func sliceRequests(w *Workload) []workload.Resources {
 func (rp Reports) domainsLocked(w *Workload) map[int]string {
 	s := rp.s
 	out := map[int]string{}
-	if r := s.reservations[w.key]; r != nil {
+	if r := s.reservations.of(w.key); r != nil {
 		for i, sr := range r.Slices {
 			if sr.Domain != "" {
 				out[i] = sr.Domain

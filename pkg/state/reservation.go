@@ -113,7 +113,7 @@ type ReservedPod struct {
 func (ap applier) commitLocked(r *Reservation, permitTimeout time.Duration) (uint64, Actions, error) {
 	s := ap.s
 	key := r.Holder.Key
-	if old := s.reservations[key]; old != nil {
+	if old := s.reservations.of(key); old != nil {
 		return 0, Actions{}, fmt.Errorf("%s already holds a reservation", key)
 	}
 	for _, sr := range r.Slices {
@@ -121,7 +121,7 @@ func (ap applier) commitLocked(r *Reservation, permitTimeout time.Duration) (uin
 			continue
 		}
 		for _, n := range s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain}) {
-			if ref, ok := s.reservedRoom.nodeReserved[n]; ok && ref.key != key {
+			if ref, ok := s.reservations.room.nodeReserved[n]; ok && ref.key != key {
 				return 0, Actions{}, fmt.Errorf("%s=%s was reserved for %s meanwhile", sr.DomainKey, sr.Domain, ref.key)
 			}
 			if k, ok := ap.claimedForOther(n, key, true); ok {
@@ -135,7 +135,7 @@ func (ap applier) commitLocked(r *Reservation, permitTimeout time.Duration) (uin
 	if err := ap.slotsStillFitLocked(r); err != nil {
 		return 0, Actions{}, err
 	}
-	w := s.workloads[key]
+	w := s.workloads.of(key)
 	if r.Charge != nil {
 		if w == nil {
 			return 0, Actions{}, fmt.Errorf("%s is gone", key)
@@ -152,18 +152,18 @@ func (ap applier) commitLocked(r *Reservation, permitTimeout time.Duration) (uin
 	r.ID = s.nextID
 	r.Deadline = s.opts.Clock.Now().Add(permitTimeout)
 	r.Reserved = map[types.UID]ReservedPod{}
-	s.reservations[key] = r
+	s.reservations.put(key, r)
 	if w != nil {
 		s.queues.trackQueuedLocked(w)
 	}
 	for i, sr := range r.Slices {
 		if sr.Domain != "" {
 			nodes := s.nodes.NodesOf(topology.DomainRef{Key: sr.DomainKey, Value: sr.Domain})
-			s.reservedRoom.reserveDomain(nodes, sliceRef{key: key, slice: i})
+			s.reservations.room.reserveDomain(nodes, sliceRef{key: key, slice: i})
 			s.claims.takeRestartNodes(key, nodes)
 		}
 		for _, slot := range sr.Slots {
-			s.reservedRoom.add(slot.Node, key, sr.Shapes[slot.Shape].Request, int64(slot.Count))
+			s.reservations.room.add(slot.Node, key, sr.Shapes[slot.Shape].Request, int64(slot.Count))
 			s.claims.takeRestartNodes(key, []string{slot.Node})
 		}
 	}
@@ -181,7 +181,7 @@ func (ap applier) commitLocked(r *Reservation, permitTimeout time.Duration) (uin
 			acts.Wake = append(acts.Wake, cq.Name)
 		}
 	}
-	s.opts.Observer.ReservationsActive(len(s.reservations))
+	s.opts.Observer.ReservationsActive(s.reservations.count())
 	return r.ID, acts, nil
 }
 
@@ -214,7 +214,7 @@ func (ap applier) slotsStillFitLocked(r *Reservation) error {
 	}
 	// planned is this call's own: each node's total adds up in it.
 	for node, total := range planned {
-		total.AddScaled(s.reservedRoom.othersOn(node, r.Holder.Key), 1)
+		total.AddScaled(s.reservations.room.othersOn(node, r.Holder.Key), 1)
 		alloc := s.nodes.Node(node).Allocatable
 		for name, v := range total {
 			if v > alloc[name] {
@@ -237,7 +237,7 @@ func (rp Reports) MemberNodes(pod *corev1.Pod) (nodes sets.Set[string], ok bool)
 	if !p.Gang || p.MemberErr != nil {
 		return nil, false
 	}
-	r := s.reservations[p.Member.Key]
+	r := s.reservations.of(p.Member.Key)
 	if r == nil || r.Attempt != p.Member.RestartAttempt {
 		return nil, false
 	}
@@ -292,8 +292,8 @@ func (cp copier) heldDomainNodesLocked(p *Pod, w *Workload) []string {
 // is bound: from then on the bound pods themselves hold the domains.
 func (fd Feed) settleLocked(key workload.Key) Actions {
 	s := fd.s
-	r := s.reservations[key]
-	w := s.workloads[key]
+	r := s.reservations.of(key)
+	w := s.workloads.of(key)
 	if r == nil || !r.Committed || w == nil || w.model == nil || r.Attempt != w.model.RestartAttempt {
 		return Actions{}
 	}
@@ -322,15 +322,14 @@ func (fd Feed) settleLocked(key workload.Key) Actions {
 }
 
 func (s *State) dropReservationLocked(key workload.Key, r *Reservation) {
-	delete(s.reservations, key)
-	s.reservedRoom.release(key, r)
-	s.opts.Observer.ReservationsActive(len(s.reservations))
+	s.reservations.drop(key, r)
+	s.opts.Observer.ReservationsActive(s.reservations.count())
 }
 
 // releaseLocked ends key's reservation early: waiting members are rejected,
 // and whatever waited for the room it held is tried again.
 func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string) Actions {
-	r := s.reservations[key]
+	r := s.reservations.of(key)
 	if r == nil {
 		return Actions{}
 	}
@@ -344,7 +343,7 @@ func (s *State) releaseLocked(key workload.Key, reason ReleaseReason, msg string
 		}
 		slices.Sort(acts.Reject)
 	}
-	if w := s.workloads[key]; w != nil {
+	if w := s.workloads.of(key); w != nil {
 		if reason != ReleaseDeleted {
 			// The workload itself plans again, through its head.
 			s.queued.setHead(w, nil)
@@ -372,8 +371,8 @@ func (up Upkeep) Expire() Actions {
 	}
 	acts.merge(up.expireChecksLocked(now))
 	acts.merge(up.expireRunsLocked(now))
-	for _, key := range slices.SortedFunc(maps.Keys(s.reservations), compareKeys) {
-		if r := s.reservations[key]; now.After(r.Deadline) {
+	for _, key := range s.reservations.keys() {
+		if r := s.reservations.of(key); now.After(r.Deadline) {
 			why := "its pods were not all reserved in time"
 			if r.Committed {
 				why = "its followers did not appear in time"
@@ -434,9 +433,9 @@ func chargedTo(r *Reservation) string {
 func (s *State) PlansOn(pod *corev1.Pod, node string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	p := s.pods[pod.UID]
+	p := s.pods.get(pod.UID)
 	if p == nil || !p.Gang || p.MemberErr != nil {
 		return false
 	}
-	return s.reservedRoom.plansOn(node, p.Member.Key)
+	return s.reservations.room.plansOn(node, p.Member.Key)
 }

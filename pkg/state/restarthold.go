@@ -135,7 +135,7 @@ func (fd Feed) healthyNodesLocked(w *Workload, attempt int32) sets.Set[string] {
 // other than own's, or runs pods of a holder that blocks own.
 func (fd Feed) takenByOtherLocked(node string, own workload.Holder) bool {
 	s := fd.s
-	if ref, ok := s.reservedRoom.nodeReserved[node]; ok && ref.key != own.Key {
+	if ref, ok := s.reservations.room.nodeReserved[node]; ok && ref.key != own.Key {
 		return true
 	}
 	_, held := s.domainHolders.blockingOn(node, &own)

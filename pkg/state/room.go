@@ -1,6 +1,10 @@
 package state
 
 import (
+	"iter"
+	"maps"
+	"slices"
+
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -129,4 +133,39 @@ func (r *reservedRoom) othersOn(node string, self workload.Key) workload.Resourc
 		others.AddScaled(o, 1)
 	}
 	return others
+}
+
+// reservationIndex holds the reservations, at most one per workload, and
+// the room they take on nodes.
+type reservationIndex struct {
+	byKey map[workload.Key]*Reservation
+	room  reservedRoom
+}
+
+func newReservationIndex() reservationIndex {
+	return reservationIndex{byKey: map[workload.Key]*Reservation{}, room: newReservedRoom()}
+}
+
+// of returns key's reservation (nil: none).
+func (x *reservationIndex) of(key workload.Key) *Reservation { return x.byKey[key] }
+
+// put records r as key's reservation; its room is taken by the caller,
+// slot by slot.
+func (x *reservationIndex) put(key workload.Key, r *Reservation) { x.byKey[key] = r }
+
+// drop removes key's reservation r and gives back the room it took.
+func (x *reservationIndex) drop(key workload.Key, r *Reservation) {
+	delete(x.byKey, key)
+	x.room.release(key, r)
+}
+
+// count is how many reservations stand.
+func (x *reservationIndex) count() int { return len(x.byKey) }
+
+// all returns every reservation by its workload's key, in no order.
+func (x *reservationIndex) all() iter.Seq2[workload.Key, *Reservation] { return maps.All(x.byKey) }
+
+// keys returns the keys of the workloads holding a reservation, sorted.
+func (x *reservationIndex) keys() []workload.Key {
+	return slices.SortedFunc(maps.Keys(x.byKey), compareKeys)
 }

@@ -57,7 +57,7 @@ func (cp copier) maxRunLocked(w *Workload) (time.Duration, error) {
 func (up Upkeep) expireRunsLocked(now time.Time) Actions {
 	s := up.s
 	var acts Actions
-	for _, w := range s.workloads {
+	for w := range s.workloads.all() {
 		if w.model == nil || w.model.Finished || w.placedAt.IsZero() || !w.runExpired.IsZero() || !w.ran() || w.livePods() == 0 {
 			continue
 		}

@@ -188,7 +188,7 @@ func (sn *Snapshot) Partial() bool { return len(sn.Elided) > 0 || sn.narrowed }
 
 func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 	s := cp.s
-	w := s.workloads[key]
+	w := s.workloads.of(key)
 	sn := &Snapshot{
 		Generation:    s.generation,
 		Nodes:         map[string]*NodeView{},
@@ -285,13 +285,13 @@ func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 		sn.Nodes[name] = cp.nodeViewLocked(name, key)
 	}
 	for name := range sn.Nodes {
-		for _, p := range s.podsOnNode[name] {
+		for p := range s.pods.on(name) {
 			if p.Gang && p.MemberErr == nil && p.Live() {
 				cp.viewLocked(sn, p.Member.Key)
 			}
 		}
 	}
-	for k := range s.reservations {
+	for k := range s.reservations.all() {
 		cp.viewLocked(sn, k)
 	}
 	sn.Self = cp.viewLocked(sn, key)
@@ -408,13 +408,13 @@ func (cp copier) nodeViewLocked(name string, self workload.Key) *NodeView {
 	// nodes × gangs times.
 	v := &NodeView{Node: n, Holders: s.domainHolders.nodeHolders[name]}
 	free := maps.Clone(n.Allocatable)
-	for k, out := range s.reservedRoom.outstanding[name] {
+	for k, out := range s.reservations.room.outstanding[name] {
 		if k != self {
 			free.SubWithin(out)
 		}
 	}
 	v.Free = free
-	for _, p := range s.podsOnNode[name] {
+	for p := range s.pods.on(name) {
 		if p.Deleting {
 			if v.Leaving == nil {
 				v.Leaving = workload.Resources{}
@@ -422,7 +422,7 @@ func (cp copier) nodeViewLocked(name string, self workload.Key) *NodeView {
 			v.Leaving.AddScaled(p.Request, 1)
 		}
 	}
-	if ref, ok := s.reservedRoom.nodeReserved[name]; ok && ref.key != self {
+	if ref, ok := s.reservations.room.nodeReserved[name]; ok && ref.key != self {
 		v.Reserved, v.ReservedBy, v.ReservedFor = true, ref.key, ref.slice
 	} else if k, ok := s.applier.claimedForOther(name, self, true); ok {
 		v.Reserved, v.ReservedBy, v.ReservedFor = true, k, -1
@@ -436,7 +436,7 @@ func (cp copier) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
 	if v := sn.Workloads[key]; v != nil {
 		return v
 	}
-	w := s.workloads[key]
+	w := s.workloads.of(key)
 	v := &WorkloadView{Key: key, Rejected: map[topology.DomainRef]string{}}
 	sn.Workloads[key] = v
 	if w == nil {
@@ -458,7 +458,7 @@ func (cp copier) viewLocked(sn *Snapshot, key workload.Key) *WorkloadView {
 		v.Active = w.active()
 		v.Staged = w.staged()
 	}
-	if r := s.reservations[key]; r != nil {
+	if r := s.reservations.of(key); r != nil {
 		v.Reserved = true
 		for _, sr := range r.Slices {
 			for _, slot := range sr.Slots {

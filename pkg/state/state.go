@@ -97,28 +97,28 @@ const DefaultQuotaStarvation = 10 * time.Minute
 // State is safe for concurrent use. It composes the index's parts, each
 // of one concern and each guarded by mu (but for blocked, which has its
 // own lock): what the scheduler places for (registry), the nodes
-// (topology), the pods and their workloads, the domains their pods hold
-// (domainHolders), the reservations and the room they keep
-// (reservedRoom), the queues' waiting workloads and heads (queued), the
+// (topology), the pods by UID and node (pods) and their workloads, the
+// domains their pods hold (domainHolders), the reservations and the room
+// they keep (reservations), the queues' waiting workloads and heads (queued), the
 // quota book (pkg/quota), the claims of preemptions and holds (claims), the
 // provisioning checks (checks) and the admissions Workload objects record
 // (recorded). A State method is what crosses them.
 //
-// Callers name the part (s.reservedRoom.add): no part is embedded, so
+// Callers name the part (s.reservations.room.add): no part is embedded, so
 // that none of their methods is promoted onto State.
 type State struct {
 	opts Options
 
-	mu            sync.RWMutex
-	registry      registry
-	nodes         *topology.Index
-	pods          map[types.UID]*Pod
-	podsOnNode    map[string]map[types.UID]*Pod
-	workloads     map[workload.Key]*Workload
+	mu       sync.RWMutex
+	registry registry
+	nodes    *topology.Index
+	// pods are the pods the state knows, by UID and by node.
+	pods podIndex
+	// workloads are the workloads observed or named by their pods.
+	workloads     workloadIndex
 	domainHolders domainHolders
-	// reservations: at most one per workload.
-	reservations map[workload.Key]*Reservation
-	reservedRoom reservedRoom
+	// reservations: at most one per workload, and the room they take.
+	reservations reservationIndex
 	// generation changes whenever something that could let a waiting
 	// workload in happens; a failed plan is not retried until it does.
 	generation uint64
@@ -183,12 +183,10 @@ func New(opts Options) *State {
 		opts:          opts,
 		registry:      newRegistry(),
 		nodes:         nodes,
-		pods:          map[types.UID]*Pod{},
-		podsOnNode:    map[string]map[types.UID]*Pod{},
-		workloads:     map[workload.Key]*Workload{},
+		pods:          newPodIndex(),
+		workloads:     newWorkloadIndex(),
 		domainHolders: newDomainHolders(nodes),
-		reservations:  map[workload.Key]*Reservation{},
-		reservedRoom:  newReservedRoom(),
+		reservations:  newReservationIndex(),
 		blocked:       blockedPods{pods: map[types.UID]PodRef{}},
 		book:          quota.NewBook(),
 		queued:        newQueueIndex(),
@@ -229,7 +227,7 @@ func (fd Feed) SetAPI(src workload.Source, status APIStatus) Actions {
 		return Actions{}
 	}
 	var acts Actions
-	for key, w := range s.workloads {
+	for key, w := range s.workloads.byKeys() {
 		if key.Source == src {
 			acts.Activate = append(acts.Activate, s.pendingLocked(w)...)
 		}

@@ -120,19 +120,14 @@ type sliceCount struct {
 }
 
 func (s *State) workloadLocked(key workload.Key) *Workload {
-	w := s.workloads[key]
-	if w == nil {
-		w = &Workload{key: key, members: map[types.UID]*Pod{}}
-		s.workloads[key] = w
-	}
-	return w
+	return s.workloads.ensure(key)
 }
 
 func (fd Feed) dropIfEmptyLocked(w *Workload) {
 	s := fd.s
-	if !w.observed && len(w.members) == 0 && s.reservations[w.key] == nil {
+	if !w.observed && len(w.members) == 0 && s.reservations.of(w.key) == nil {
 		s.queued.setHead(w, nil)
-		delete(s.workloads, w.key)
+		s.workloads.drop(w.key)
 		s.queues.trackQueuedLocked(w)
 	}
 }
@@ -388,7 +383,7 @@ func (fd Feed) upsertSourceLocked(key workload.Key, model *workload.Workload, er
 		// Nothing is kept for a workload that ended.
 		acts.merge(s.freedLocked())
 	}
-	if r := s.reservations[key]; r != nil && (model == nil || model.Finished || model.RestartAttempt != r.Attempt || model.UID != r.Holder.UID ||
+	if r := s.reservations.of(key); r != nil && (model == nil || model.Finished || model.RestartAttempt != r.Attempt || model.UID != r.Holder.UID ||
 		old == nil || len(old.Slices) != len(model.Slices)) {
 		// Its slices are indexed by the model it was planned on: a JobSet
 		// scaled up or down is planned again.
@@ -427,7 +422,7 @@ func (fd Feed) DeleteSource(key workload.Key) Actions {
 
 func (fd Feed) deleteSourceLocked(key workload.Key) Actions {
 	s := fd.s
-	w := s.workloads[key]
+	w := s.workloads.of(key)
 	if w == nil {
 		return Actions{}
 	}
@@ -451,7 +446,7 @@ func (fd Feed) deleteSourceLocked(key workload.Key) Actions {
 func (s *State) Created(key workload.Key) (time.Time, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	w := s.workloads[key]
+	w := s.workloads.of(key)
 	if w == nil || w.model == nil {
 		return time.Time{}, false
 	}
@@ -463,7 +458,7 @@ func (rp Reports) Ref(key workload.Key) corev1.ObjectReference {
 	s := rp.s
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if w := s.workloads[key]; w != nil {
+	if w := s.workloads.of(key); w != nil {
 		return w.ref
 	}
 	return corev1.ObjectReference{}
