@@ -517,7 +517,7 @@ func Permit(st *state.State, pod *corev1.Pod) state.PermitResult {
 			return res
 		}
 		a.Step.Self = pod.UID
-		applied := st.Apply(state.Decision{Key: c.Key, Pod: pod.UID, Permit: a.Step})
+		applied := st.Apply(state.Decision{Key: c.Key, Permit: a.Step})
 		if applied.Refused != nil {
 			continue
 		}
