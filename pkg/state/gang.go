@@ -1,11 +1,8 @@
 package state
 
 import (
-	"fmt"
-
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
@@ -51,56 +48,4 @@ func (s *State) podLocked(pod *corev1.Pod) *Pod {
 		return p
 	}
 	return s.derivePod(pod, nil)
-}
-
-// classifyLocked reads the pod's membership and its workload's state.
-func (ap applier) classifyLocked(p *Pod) (Verdict, *Workload) {
-	s := ap.s
-	if !p.Gang {
-		return Verdict{}, nil
-	}
-	if p.MemberErr != nil {
-		return Verdict{Gang: true, Unresolvable: true, Message: p.MemberErr.Error()}, nil
-	}
-	m := p.Member
-	switch s.registry.apis[m.Key.Source] {
-	case APINotServed:
-		// The API is definitely not served here: schedule as a plain pod.
-		return Verdict{}, nil
-	case APIUnknown:
-		return Verdict{Gang: true, Member: m, Wait: true,
-			Message: fmt.Sprintf("waiting to learn whether the %s API is served", m.Key.Source)}, nil
-	}
-	v := Verdict{Gang: true, Member: m}
-	w := s.workloads.of(m.Key)
-	if w == nil || !w.observed {
-		v.Wait = true
-		v.Message = fmt.Sprintf("waiting for %s to be observed", m.Key)
-		if m.Key.Source == workload.SourceProvisioningRequest {
-			// Its API is served and watched: the request is not there.
-			v.Message = ConsumerMissingMessage(m.Key)
-			v.QueueReason, v.QueueNeedsAction = ReasonProvisioningRequestGone, true
-			v.Ref = provisioning.ConsumedRef(m.Key.Namespace, m.Key.Name, "")
-		}
-		return v, nil
-	}
-	v.Ref = w.ref
-	if w.err != nil {
-		v.Unresolvable = true
-		v.Message = w.err.Error()
-		return v, nil
-	}
-	model := w.model
-	if model == nil {
-		// Its object is no gang (a Kubernetes PodGroup with the basic
-		// policy): its pods are scheduled one by one.
-		return Verdict{}, nil
-	}
-	switch st, why := workload.StandingIn(m, model); st {
-	case workload.Stale:
-		v.Unresolvable, v.Message = true, why
-	case workload.Ahead:
-		v.Wait, v.Message = true, why
-	}
-	return v, w
 }

@@ -138,8 +138,9 @@ type PermitResult struct {
 type PermitCycle struct {
 	Now time.Time
 	Ref corev1.ObjectReference
-	// Gang: the pod is a member of a gang whose workload is observed
-	// (false: it binds as any pod does). Key is its workload's.
+	// Gang: the pod is a well-formed member of a gang whose API is served
+	// and whose workload is observed, valid and a gang (false: it binds as
+	// any pod does). Key is its workload's.
 	Gang bool
 	Key  workload.Key
 	// BoundWhole: every pod of the workload's active slices is bound (it
@@ -212,11 +213,16 @@ func (s *State) PermitCycle(pod *corev1.Pod) PermitCycle {
 	defer s.mu.RUnlock()
 	c := PermitCycle{Now: s.opts.Clock.Now()}
 	p := s.podLocked(pod)
-	v, w := s.applier.classifyLocked(p)
-	if !v.Gang || w == nil {
+	if !p.Gang || p.MemberErr != nil || s.registry.apis[p.Member.Key.Source] != APIServed {
 		return c
 	}
-	c.Gang, c.Key, c.Ref = true, w.key, v.Ref
+	w := s.workloads.of(p.Member.Key)
+	if w == nil || !w.observed || w.err != nil || w.model == nil {
+		// Not a gang the state placed: the gate and PreFilter held or
+		// refused its pod, or it is scheduled one by one.
+		return c
+	}
+	c.Gang, c.Key, c.Ref = true, w.key, w.ref
 	c.BoundWhole = w.boundWhole()
 	r := s.reservations.of(w.key)
 	if r == nil {
