@@ -42,7 +42,7 @@ func decideAdmit(c *state.PodCycle) (state.Verdict, state.Decision) {
 	v.Queue = nil
 	qv := QueueVerdict(r)
 	d.Key, d.QueueVerdict = r.Key, true
-	if qv.Proceed || (qv.Problem.Reason == quota.ReasonQuotaExceeded && r.MayPreempt) {
+	if qv.Proceed || (qv.Problem.Reason == quota.ReasonQuotaExceeded && mayPreemptForQuota(r)) {
 		return v, d
 	}
 	v.Wait, v.Message, v.QueueReason = true, qv.Problem.Message, qv.Problem.Reason
@@ -57,4 +57,20 @@ func decideAdmit(c *state.PodCycle) (state.Verdict, state.Decision) {
 		}
 	}
 	return v, d
+}
+
+// mayPreemptForQuota says whether the workload of r, which its quota keeps
+// waiting, should still go to a scheduling cycle, where it may reclaim
+// quota by preemption: its ClusterQueue's policies allow some preemption,
+// it has not found no victims since the state last changed, and no
+// preemption of its own is under way.
+func mayPreemptForQuota(r *state.QueueRound) bool {
+	if r.NoVictims || r.Preempting || len(r.Candidates) == 0 || r.Candidates[0].ClusterQueue == nil {
+		return false
+	}
+	cq := r.Candidates[0].ClusterQueue
+	pol := cq.Preemption
+	return pol.WithinClusterQueue == "LowerPriority" || pol.WithinClusterQueue == "LowerOrNewerEqualPriority" ||
+		(cq.Cohort != "" && (pol.ReclaimWithinCohort == "Any" || pol.ReclaimWithinCohort == "LowerPriority" || pol.BorrowWithinCohort == "LowerPriority")) ||
+		pol.ReclaimOutOfCohort
 }

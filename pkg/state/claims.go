@@ -369,26 +369,6 @@ func planNodes(nodes *topology.Index, r *Reservation) []string {
 	return out
 }
 
-// mayPreemptForQuotaLocked says whether w, which its quota keeps waiting,
-// should still go to a scheduling cycle, where it may reclaim quota by
-// preemption: its ClusterQueue's policies allow some preemption, it has
-// not found no victims since the state last changed, and no preemption of
-// its own is under way (its victims' quota wakes it when they are gone).
-func (cp copier) mayPreemptForQuotaLocked(w *Workload) bool {
-	s := cp.s
-	if c := s.claims.of(w.key); w.noVictimsGen == s.generation+1 || (c != nil && !c.restart) {
-		return false
-	}
-	cq, p := s.book.Resolve(w.key.Namespace, s.queues.queueNameLocked(w))
-	if p != nil {
-		return false
-	}
-	pol := cq.Preemption
-	return pol.WithinClusterQueue == "LowerPriority" || pol.WithinClusterQueue == "LowerOrNewerEqualPriority" ||
-		(cq.Cohort != "" && (pol.ReclaimWithinCohort == "Any" || pol.ReclaimWithinCohort == "LowerPriority" || pol.BorrowWithinCohort == "LowerPriority")) ||
-		pol.ReclaimOutOfCohort
-}
-
 // livePodRefs lists every live pod of w, of any attempt, by name:
 // evicting a workload removes all of it.
 func (w *Workload) livePodRefs() []PodRef {

@@ -228,10 +228,12 @@ type QueueRound struct {
 	Candidates []QueueCandidate
 	Now        time.Time
 	Starvation time.Duration
-	// MayPreempt: its ClusterQueue's policies let it reclaim quota by
-	// preemption, and no search for victims of its own is known to be
-	// vain or under way (see mayPreemptForQuotaLocked).
-	MayPreempt bool
+	// NoVictims: a search for victims of its own found none since the
+	// state last changed; Preempting: a preemption of its own is under way
+	// (its victims' quota wakes it when they are gone). Whether it may
+	// reclaim quota by preemption is decided on these and its
+	// ClusterQueue's policies (admission.mayPreemptForQuota).
+	NoVictims, Preempting bool
 }
 
 // QueueCandidate is one pending workload of a QueueRound, not charged.
@@ -269,7 +271,10 @@ func (cp copier) queueRoundLocked(w *Workload) *QueueRound {
 		return r
 	}
 	r.View, r.Now, r.Starvation = s.book.View(), s.opts.Clock.Now(), s.opts.QuotaStarvation
-	r.MayPreempt = cp.mayPreemptForQuotaLocked(w)
+	r.NoVictims = w.noVictimsGen == s.generation+1
+	if c := s.claims.of(w.key); c != nil && !c.restart {
+		r.Preempting = true
+	}
 	r.Candidates = []QueueCandidate{cp.queueCandidateLocked(w, cq)}
 	cohort := s.book.Cohort(cq)
 	heads := map[string]*Workload{}
