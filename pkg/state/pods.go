@@ -397,7 +397,7 @@ func (s *State) indexLocked(p *Pod) {
 	if !p.Gang || p.MemberErr != nil {
 		return
 	}
-	w := s.workloadLocked(p.Member.Key)
+	w := s.workloads.ensure(p.Member.Key)
 	w.members[p.UID] = p
 	if s.registry.ours(p.Scheduler) {
 		w.ours = true

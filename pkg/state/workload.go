@@ -119,10 +119,6 @@ type sliceCount struct {
 	succeeded     int
 }
 
-func (s *State) workloadLocked(key workload.Key) *Workload {
-	return s.workloads.ensure(key)
-}
-
 func (fd Feed) dropIfEmptyLocked(w *Workload) {
 	s := fd.s
 	if !w.observed && len(w.members) == 0 && s.reservations.of(w.key) == nil {
@@ -369,7 +365,7 @@ func (fd Feed) UpsertSource(key workload.Key, model *workload.Workload, err erro
 
 func (fd Feed) upsertSourceLocked(key workload.Key, model *workload.Workload, err error, ref corev1.ObjectReference) Actions {
 	s := fd.s
-	w := s.workloadLocked(key)
+	w := s.workloads.ensure(key)
 	old := w.model
 	w.model, w.err, w.ref, w.observed = model, err, ref, true
 	if model != nil && model.Finished {
