@@ -453,15 +453,7 @@ func priorities(sn *state.Snapshot, keys []workload.Key) string {
 
 // Victim implements Manager.
 func (e *Engine) Victim(preemptor *corev1.Pod, victims []*corev1.Pod, node string) (bool, bool) {
-	for _, v := range victims {
-		if p, ok := e.st.Pod(v.UID); ok && p.Gang {
-			return false, true
-		}
-	}
-	if node != "" && e.st.ReservedForOther(preemptor, node) {
-		return false, false
-	}
-	return true, false
+	return decideVictim(e.st.Victims(preemptor, victims, node))
 }
 
 // Reserve implements Manager.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // decideGate is the gate's rule, on the copy State.Gate took: a gang pod
@@ -33,26 +34,30 @@ func decideGate(c state.PodCycle, behindHead bool) (v state.Verdict, record *quo
 		v.Wait, v.Message = true, unobserved
 		return v, nil
 	}
-	if r := c.Reservation; r != nil && r.Attempt == w.Model.RestartAttempt {
-		if _, in := r.Slices[v.Member.Slice]; in {
-			return v, nil
-		}
-	}
 	// A pod not indexed yet whose slice is not active belongs to a startup
 	// group the complete gang does not include: it opens a new gang.
-	if w.Complete && (c.Indexed || slices.Contains(w.Active, v.Member.Slice)) {
-		if !behindHead || c.Reservation != nil || w.PlacedWhole {
-			return v, nil
+	f := workload.GateFacts{
+		Reserved:    c.Reservation != nil,
+		Complete:    w.Complete && (c.Indexed || slices.Contains(w.Active, v.Member.Slice)),
+		PlacedWhole: w.PlacedWhole,
+		HeadValid:   w.HeadValid,
+		IsHead:      w.Head == p.UID,
+	}
+	if r := c.Reservation; r != nil && r.Attempt == w.Model.RestartAttempt {
+		_, f.InReservedSlice = r.Slices[v.Member.Slice]
+	}
+	switch workload.TurnAt(f, behindHead) {
+	case workload.TurnGo:
+		return v, nil
+	case workload.TurnBehindHead:
+		// The gang plans through its head; the others wait, gated,
+		// until the head's plan is committed.
+		v.Wait, v.Message = true, fmt.Sprintf("waiting for %s to find room for %s", w.HeadName, w.Key)
+		if w.Failure != nil {
+			v.Message += ": " + w.Failure.Message
 		}
-		if w.HeadValid && w.Head != p.UID {
-			// The gang plans through its head; the others wait, gated,
-			// until the head's plan is committed.
-			v.Wait, v.Message = true, fmt.Sprintf("waiting for %s to find room for %s", w.HeadName, w.Key)
-			if w.Failure != nil {
-				v.Message += ": " + w.Failure.Message
-			}
-			return v, nil
-		}
+		return v, nil
+	case workload.TurnHead:
 		if cw := c.Check; cw != nil {
 			// A provisioning check holds the head until its capacity
 			// exists; the Workload shows why while no quota is reserved.

@@ -70,6 +70,26 @@ type NodeClaim struct {
 	Kind ClaimKind
 }
 
+// Claimant is a workload asking for a node a claim keeps: Gang false for
+// a plain pod.
+type Claimant struct {
+	Key      workload.Key
+	Gang     bool
+	Priority int32
+}
+
+// ClaimKeeps is the one rule for whether a claim on a node, made for by
+// (of priority byPriority; restart: a restart hold), keeps the node from
+// c. A gang's own claim does not; a restart hold gives way to a gang of
+// higher priority, which could have preempted the workload while it ran:
+// a restart must not shield it.
+func ClaimKeeps(by workload.Key, restart bool, byPriority int32, c Claimant) bool {
+	if !c.Gang {
+		return true
+	}
+	return by != c.Key && !(restart && c.Priority > byPriority)
+}
+
 // HeldDomain is a domain confined slices run in, and their holders.
 type HeldDomain struct {
 	Ref     topology.DomainRef

@@ -415,28 +415,35 @@ func (rp Reports) OurScheduler(name string) bool {
 	return s.registry.ours(name)
 }
 
-// claimedForOther says which other workload node is kept for, if any. A
-// restart hold does not keep a node from a gang of higher priority: that
-// gang could have preempted the workload while it ran, and a restart must
-// not shield it (see restarthold.go).
+// claimedForOther says which other workload node is kept for, if any
+// (placement.ClaimKeeps, on what the state holds of the claim and of the
+// two workloads).
 func (ap applier) claimedForOther(node string, self workload.Key, gang bool) (workload.Key, bool) {
 	s := ap.s
 	k, ok := s.claims.keptFor(node)
-	if !ok || (gang && k == self) {
+	if !ok {
 		return workload.Key{}, false
 	}
-	if gang && ap.yieldsToLocked(k, self) {
+	c := s.claims.of(k)
+	restart := c != nil && c.restart
+	var byPriority int32
+	if h := s.workloads.of(k); h != nil {
+		byPriority = h.priority
+	} else {
+		// Of a workload the state no longer holds: its hold yields to
+		// no one.
+		restart = false
+	}
+	claimant := placement.Claimant{Key: self, Gang: gang}
+	if w := s.workloads.of(self); w != nil {
+		claimant.Priority = w.priority
+	} else {
+		restart = false
+	}
+	if !placement.ClaimKeeps(k, restart, byPriority, claimant) {
 		return workload.Key{}, false
 	}
 	return k, true
-}
-
-// yieldsToLocked reports whether holder's claim is a restart hold that
-// gives way to self, of higher priority.
-func (ap applier) yieldsToLocked(holder, self workload.Key) bool {
-	s := ap.s
-	c, h, w := s.claims.of(holder), s.workloads.of(holder), s.workloads.of(self)
-	return c != nil && c.restart && h != nil && w != nil && w.priority > h.priority
 }
 
 // expireClaimsLocked ends claims past their timeout (a restart hold's is

@@ -388,17 +388,43 @@ func (ap applier) observeWaitingLocked() {
 	s.opts.Observer.GangsWaiting(unplaceable, waiting)
 }
 
-// ReservedForOther reports whether node lies in a domain reserved for a
-// slice of a workload other than pod's.
-func (s *State) ReservedForOther(pod *corev1.Pod, node string) bool {
+// VictimCycle is what deciding whether a preemptor may take victims
+// from a node reads: which victims are members of gangs, the slice the
+// node is reserved for, and the preemptor's own slice.
+type VictimCycle struct {
+	// GangVictim: a victim is a member of a gang, which only whole
+	// workloads' preemption may evict.
+	GangVictim bool
+	// Reserved: the node lies in a domain reserved for slice ReservedSlice
+	// of ReservedFor.
+	Reserved      bool
+	ReservedFor   workload.Key
+	ReservedSlice int
+	// Gang: the preemptor is a gang member, of slice Slice of Key.
+	Gang  bool
+	Key   workload.Key
+	Slice int
+}
+
+// Victims copies, under one lock, what deciding whether preemptor may
+// evict victims from node reads (node "": no node is asked of).
+func (s *State) Victims(preemptor *corev1.Pod, victims []*corev1.Pod, node string) VictimCycle {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ref, ok := s.reservations.room.nodeReserved[node]
-	if !ok {
-		return false
+	var c VictimCycle
+	for _, v := range victims {
+		if p := s.pods.get(v.UID); p != nil && p.Gang {
+			c.GangVictim = true
+			break
+		}
 	}
-	p := s.pods.get(pod.UID)
-	return p == nil || !p.Gang || p.Member.Key != ref.key || p.Member.Slice != ref.slice
+	if ref, ok := s.reservations.room.nodeReserved[node]; ok && node != "" {
+		c.Reserved, c.ReservedFor, c.ReservedSlice = true, ref.key, ref.slice
+	}
+	if p := s.pods.get(preemptor.UID); p != nil && p.Gang {
+		c.Gang, c.Key, c.Slice = true, p.Member.Key, p.Member.Slice
+	}
+	return c
 }
 
 // Bounds are what every node of the slice's pods must carry: its domain

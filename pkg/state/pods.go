@@ -201,10 +201,13 @@ func (fd Feed) upsertPodLocked(pod *corev1.Pod) Actions {
 			} else if h := s.headLocked(w); h != nil {
 				acts.Activate = append(acts.Activate, *h)
 			}
-		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) && fd.admissibleLocked(w, p) {
-			// PreEnqueue may have seen this pod before we did; it is
-			// admissible now, so make sure it is tried.
-			acts.Activate = append(acts.Activate, p.Ref())
+		} else if w != nil && old == nil && p.Node == "" && p.Live() && s.registry.ours(p.Scheduler) {
+			// PreEnqueue may have held this pod before the state indexed
+			// it: it is tried again when its turn at the gate lets it go,
+			// or makes it its gang's head.
+			if t := workload.TurnAt(fd.turnFactsLocked(w, p), true); t == workload.TurnGo || t == workload.TurnHead {
+				acts.Activate = append(acts.Activate, p.Ref())
+			}
 		}
 	}
 	return acts
@@ -224,23 +227,27 @@ func (fd Feed) leftNodeLocked(node string) Actions {
 	return acts
 }
 
-// admissibleLocked: the workload holds a reservation the pod's slice is
-// in, or the pod is the head its complete gang plans through, or the gang
-// already runs whole.
-func (fd Feed) admissibleLocked(w *Workload, p *Pod) bool {
+// turnFactsLocked gathers what p's turn at its gang's gate depends on
+// (workload.TurnAt), choosing the complete gang's head if it has none that
+// can still plan: the first member indexed after the gang is complete may
+// be that head.
+func (fd Feed) turnFactsLocked(w *Workload, p *Pod) workload.GateFacts {
 	s := fd.s
-	if r := s.reservations.of(w.key); r != nil {
-		_, in := r.Slices[p.Member.Slice]
-		return in
+	r := s.reservations.of(w.key)
+	f := workload.GateFacts{Reserved: r != nil, Complete: w.complete}
+	if r != nil && w.model != nil && r.Attempt == w.model.RestartAttempt {
+		_, f.InReservedSlice = r.Slices[p.Member.Slice]
 	}
-	if !w.complete {
-		return false
+	if !f.Complete || f.InReservedSlice || f.Reserved {
+		return f
 	}
-	if w.model != nil && w.placedWhole() {
-		return true
+	if f.PlacedWhole = w.model != nil && w.placedWhole(); f.PlacedWhole {
+		return f
 	}
-	h := s.headLocked(w)
-	return h != nil && h.UID == p.UID
+	if h := s.headLocked(w); h != nil {
+		f.HeadValid, f.IsHead = true, h.UID == p.UID
+	}
+	return f
 }
 
 // headLocked returns the member a complete gang without a reservation
