@@ -61,6 +61,8 @@ type Index struct {
 	domains map[string]map[string][]string
 	// sorted memoises Values per key until a value appears or goes.
 	sorted map[string][]string
+	// trees are the Trees asked for, until a node change could alter them.
+	trees trees
 }
 
 // New returns an empty index.
@@ -82,6 +84,11 @@ type Change struct {
 // Upsert adds or replaces a node.
 func (ix *Index) Upsert(obj *corev1.Node) Change {
 	old := ix.nodes[obj.Name]
+	if old == nil {
+		ix.dropTrees(nil, obj.Labels)
+	} else {
+		ix.dropTrees(old.Obj.Labels, obj.Labels)
+	}
 	n := &Node{Name: obj.Name, Obj: obj, Allocatable: workload.FromList(obj.Status.Allocatable), Usable: Usable(obj), Lifetime: ix.lifetimes[obj.Name]}
 	ix.nodes[obj.Name] = n
 	var ch Change
@@ -121,6 +128,7 @@ func (ix *Index) Delete(name string) Change {
 	if old == nil {
 		return Change{}
 	}
+	ix.dropTrees(old.Obj.Labels, nil)
 	delete(ix.nodes, name)
 	delete(ix.lifetimes, name)
 	ch := Change{Failed: true}
