@@ -124,6 +124,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &multislicev1alpha1.ResourceQuotaApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ResourceUsage"):
 		return &multislicev1alpha1.ResourceUsageApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("Topology"):
+		return &multislicev1alpha1.TopologyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("TopologyLevel"):
+		return &multislicev1alpha1.TopologyLevelApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("TopologySpec"):
+		return &multislicev1alpha1.TopologySpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("Workload"):
 		return &multislicev1alpha1.WorkloadApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("WorkloadSpec"):

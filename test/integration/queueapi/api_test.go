@@ -51,6 +51,7 @@ func TestQueueAPI(t *testing.T) {
 	t.Run("Valid", e.testValid)
 	t.Run("Invalid", e.testInvalid)
 	t.Run("PrinterColumns", e.testPrinterColumns)
+	t.Run("Topology", e.testTopology)
 }
 
 type env struct {
@@ -74,6 +75,8 @@ var kinds = map[string]struct {
 	// Checked in provisioning_test.go.
 	"AdmissionCheck":            {"admissionchecks", false},
 	"ProvisioningRequestConfig": {"provisioningrequestconfigs", false},
+	// Checked in topology_test.go.
+	"Topology": {"topologies", false},
 }
 
 // client is the dynamic client of obj's resource and namespace.
@@ -846,35 +849,40 @@ resourceGroups:
 // the offending field.
 func (e *env) testInvalid(t *testing.T) {
 	for i, tc := range invalidCases {
-		t.Run(tc.name, func(t *testing.T) {
-			objs := decode(t, []byte(tc.obj))
-			if len(objs) != 1 {
-				t.Fatalf("%d objects in the case", len(objs))
-			}
-			obj := objs[0]
-			obj.SetName(fmt.Sprintf("invalid-%d", i))
-			if kinds[obj.GetKind()].namespaced {
-				obj.SetNamespace(e.ns)
-			}
-			client := e.client(t, obj)
-			var err error
-			if tc.update == nil {
-				_, err = client.Create(t.Context(), obj, metav1.CreateOptions{})
-			} else {
-				created, cerr := client.Create(t.Context(), obj, metav1.CreateOptions{})
-				if cerr != nil {
-					t.Fatalf("create before update: %v", cerr)
-				}
-				tc.update(created)
-				_, err = client.Update(t.Context(), created, metav1.UpdateOptions{})
-			}
-			expectInvalid(t, err, tc.obj, tc.want)
-			if err == nil || tc.update != nil {
-				if err := client.Delete(t.Context(), obj.GetName(), metav1.DeleteOptions{}); err != nil {
-					t.Errorf("delete: %v", err)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { e.expectRefused(t, tc, "invalid", i) })
+	}
+}
+
+// expectRefused creates tc's object, named prefix-i (and updates it when tc
+// says how), and checks that the apiserver refuses it naming what tc wants.
+func (e *env) expectRefused(t *testing.T, tc invalidCase, prefix string, i int) {
+	t.Helper()
+	objs := decode(t, []byte(tc.obj))
+	if len(objs) != 1 {
+		t.Fatalf("%d objects in the case", len(objs))
+	}
+	obj := objs[0]
+	obj.SetName(fmt.Sprintf("%s-%d", prefix, i))
+	if kinds[obj.GetKind()].namespaced {
+		obj.SetNamespace(e.ns)
+	}
+	client := e.client(t, obj)
+	var err error
+	if tc.update == nil {
+		_, err = client.Create(t.Context(), obj, metav1.CreateOptions{})
+	} else {
+		created, cerr := client.Create(t.Context(), obj, metav1.CreateOptions{})
+		if cerr != nil {
+			t.Fatalf("create before update: %v", cerr)
+		}
+		tc.update(created)
+		_, err = client.Update(t.Context(), created, metav1.UpdateOptions{})
+	}
+	expectInvalid(t, err, tc.obj, tc.want)
+	if err == nil || tc.update != nil {
+		if err := client.Delete(t.Context(), obj.GetName(), metav1.DeleteOptions{}); err != nil {
+			t.Errorf("delete: %v", err)
+		}
 	}
 }
 
@@ -884,6 +892,7 @@ var printerColumns = map[string][]string{
 	"clusterqueues":   {"Cohort", "Strategy", "Usage", "Pending", "Admitted", "Active", "Age"},
 	"localqueues":     {"ClusterQueue", "Pending", "Admitted", "Age"},
 	"workloads":       {"Queue", "Reserved in", "Position", "In LocalQueue", "Admitted", "Finished", "Age"},
+	"topologies":      {"Age"},
 }
 
 // shortNames are each CRD's short names: Kueue's, which kubectl users of
@@ -894,6 +903,7 @@ var shortNames = map[string][]string{
 	"clusterqueues":   {"cq"},
 	"localqueues":     {"queue", "queues", "lq"},
 	"workloads":       {"wl", "mswl"},
+	"topologies":      {"topo"},
 }
 
 // testPrinterColumns reads the CRDs back for their printer columns, and

@@ -59,6 +59,8 @@ func TestNames(t *testing.T) {
 		{"flavor", []string{"ResourceFlavor/names-flavor"}},
 		{"flavors", []string{"ResourceFlavor/names-flavor"}},
 		{"rf", []string{"ResourceFlavor/names-flavor"}},
+		{"topo", []string{"Topology/names-topology"}},
+		{"topologies", []string{"Topology/names-topology"}},
 		{"admissionchecks", []string{"AdmissionCheck/names-check"}},
 		{"provisioningrequestconfigs", []string{"ProvisioningRequestConfig/names-config"}},
 		{category, ours},
@@ -113,9 +115,11 @@ func createOneOfEach(t *testing.T, cs versioned.Interface, ns string) []string {
 		Spec: v1alpha1.AdmissionCheckSpec{ControllerName: v1alpha1.ProvisioningRequestControllerName}}, metav1.CreateOptions{}))
 	check(mv.ProvisioningRequestConfigs().Create(ctx, &v1alpha1.ProvisioningRequestConfig{ObjectMeta: metav1.ObjectMeta{Name: "names-config"},
 		Spec: v1alpha1.ProvisioningRequestConfigSpec{ProvisioningClassName: "queued-provisioning.gke.io"}}, metav1.CreateOptions{}))
+	check(mv.Topologies().Create(ctx, &v1alpha1.Topology{ObjectMeta: metav1.ObjectMeta{Name: "names-topology"},
+		Spec: v1alpha1.TopologySpec{Levels: []v1alpha1.TopologyLevel{{NodeLabel: "kubernetes.io/hostname"}}}}, metav1.CreateOptions{}))
 	return []string{
 		"AdmissionCheck/names-check", "ClusterQueue/names-cq", "LocalQueue/team-a",
-		"ProvisioningRequestConfig/names-config", "ResourceFlavor/names-flavor", "Workload/train",
+		"ProvisioningRequestConfig/names-config", "ResourceFlavor/names-flavor", "Topology/names-topology", "Workload/train",
 	}
 }
 

@@ -41,6 +41,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&Workload{}, &WorkloadList{},
 		&AdmissionCheck{}, &AdmissionCheckList{},
 		&ProvisioningRequestConfig{}, &ProvisioningRequestConfigList{},
+		&Topology{}, &TopologyList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil

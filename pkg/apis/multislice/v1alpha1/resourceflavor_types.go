@@ -24,6 +24,9 @@ type ResourceFlavor struct {
 }
 
 // ResourceFlavorSpec describes the nodes of a flavor.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.topologyName) || (has(self.nodeLabels) && size(self.nodeLabels) > 0)",message="a flavor with a topologyName needs nodeLabels, which select the topology's nodes",fieldPath=".nodeLabels"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.topologyName) || (has(self.topologyName) && self.topologyName == oldSelf.topologyName)",message="topologyName cannot change once set",fieldPath=".topologyName"
 type ResourceFlavorSpec struct {
 	// nodeLabels are the labels of the flavor's nodes. A workload admitted
 	// with this flavor is placed on nodes that carry all of them; a flavor
@@ -46,6 +49,14 @@ type ResourceFlavorSpec struct {
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=8
 	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
+
+	// topologyName names the Topology the flavor's nodes are arranged in
+	// (Kueue's field). The flavor then needs nodeLabels, which select the
+	// topology's nodes. It cannot change once set.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	TopologyName string `json:"topologyName,omitempty"`
 }
 
 // ResourceFlavorList is a list of ResourceFlavors.

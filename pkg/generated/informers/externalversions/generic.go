@@ -57,6 +57,8 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Multislice().V1alpha1().ProvisioningRequestConfigs().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("resourceflavors"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Multislice().V1alpha1().ResourceFlavors().Informer()}, nil
+	case v1alpha1.SchemeGroupVersion.WithResource("topologies"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Multislice().V1alpha1().Topologies().Informer()}, nil
 	case v1alpha1.SchemeGroupVersion.WithResource("workloads"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Multislice().V1alpha1().Workloads().Informer()}, nil
 

@@ -22,6 +22,10 @@ type ResourceFlavorSpecApplyConfiguration struct {
 	// tolerations are added to the pods of a workload admitted with this
 	// flavor, so that they can run on its tainted nodes.
 	Tolerations []v1.TolerationApplyConfiguration `json:"tolerations,omitempty"`
+	// topologyName names the Topology the flavor's nodes are arranged in
+	// (Kueue's field). The flavor then needs nodeLabels, which select the
+	// topology's nodes. It cannot change once set.
+	TopologyName *string `json:"topologyName,omitempty"`
 }
 
 // ResourceFlavorSpecApplyConfiguration constructs a declarative configuration of the ResourceFlavorSpec type for use with
@@ -67,5 +71,13 @@ func (b *ResourceFlavorSpecApplyConfiguration) WithTolerations(values ...*v1.Tol
 		}
 		b.Tolerations = append(b.Tolerations, *values[i])
 	}
+	return b
+}
+
+// WithTopologyName sets the TopologyName field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the TopologyName field is set to the value of the last call.
+func (b *ResourceFlavorSpecApplyConfiguration) WithTopologyName(value string) *ResourceFlavorSpecApplyConfiguration {
+	b.TopologyName = &value
 	return b
 }

@@ -26,6 +26,10 @@ type ProvisioningRequestConfigListerExpansion interface{}
 // ResourceFlavorLister.
 type ResourceFlavorListerExpansion interface{}
 
+// TopologyListerExpansion allows custom methods to be added to
+// TopologyLister.
+type TopologyListerExpansion interface{}
+
 // WorkloadListerExpansion allows custom methods to be added to
 // WorkloadLister.
 type WorkloadListerExpansion interface{}

@@ -18,6 +18,8 @@ type Interface interface {
 	ProvisioningRequestConfigs() TypedProvisioningRequestConfigInformer
 	// ResourceFlavors returns a ResourceFlavorInformer.
 	ResourceFlavors() TypedResourceFlavorInformer
+	// Topologies returns a TopologyInformer.
+	Topologies() TypedTopologyInformer
 	// Workloads returns a WorkloadInformer.
 	Workloads() TypedWorkloadInformer
 }
@@ -56,6 +58,11 @@ func (v *version) ProvisioningRequestConfigs() TypedProvisioningRequestConfigInf
 // ResourceFlavors returns a TypedResourceFlavorInformer.
 func (v *version) ResourceFlavors() TypedResourceFlavorInformer {
 	return &resourceFlavorInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
+// Topologies returns a TypedTopologyInformer.
+func (v *version) Topologies() TypedTopologyInformer {
+	return &topologyInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
 // Workloads returns a TypedWorkloadInformer.

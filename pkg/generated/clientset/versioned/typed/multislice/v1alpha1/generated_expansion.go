@@ -12,4 +12,6 @@ type ProvisioningRequestConfigExpansion interface{}
 
 type ResourceFlavorExpansion interface{}
 
+type TopologyExpansion interface{}
+
 type WorkloadExpansion interface{}

@@ -17,6 +17,7 @@ type MultisliceV1alpha1Interface interface {
 	LocalQueuesGetter
 	ProvisioningRequestConfigsGetter
 	ResourceFlavorsGetter
+	TopologiesGetter
 	WorkloadsGetter
 }
 
@@ -43,6 +44,10 @@ func (c *MultisliceV1alpha1Client) ProvisioningRequestConfigs() ProvisioningRequ
 
 func (c *MultisliceV1alpha1Client) ResourceFlavors() ResourceFlavorInterface {
 	return newResourceFlavors(c)
+}
+
+func (c *MultisliceV1alpha1Client) Topologies() TopologyInterface {
+	return newTopologies(c)
 }
 
 func (c *MultisliceV1alpha1Client) Workloads(namespace string) WorkloadInterface {

@@ -32,6 +32,10 @@ func (c *FakeMultisliceV1alpha1) ResourceFlavors() v1alpha1.ResourceFlavorInterf
 	return newFakeResourceFlavors(c)
 }
 
+func (c *FakeMultisliceV1alpha1) Topologies() v1alpha1.TopologyInterface {
+	return newFakeTopologies(c)
+}
+
 func (c *FakeMultisliceV1alpha1) Workloads(namespace string) v1alpha1.WorkloadInterface {
 	return newFakeWorkloads(c, namespace)
 }
