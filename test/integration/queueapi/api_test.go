@@ -189,19 +189,9 @@ func (e *env) testExamples(t *testing.T) {
 			}
 			objs := decode(t, data)
 			kindsSeen := map[string]int{}
-			for _, obj := range objs {
-				kindsSeen[obj.GetKind()]++
-				if _, err := e.client(t, obj).Create(t.Context(), obj, metav1.CreateOptions{}); err != nil {
-					t.Fatalf("create %s %s: %v", obj.GetKind(), obj.GetName(), err)
-				}
+			for _, k := range e.createAll(t, objs) {
+				kindsSeen[k]++
 			}
-			defer func() {
-				for _, obj := range slices.Backward(objs) {
-					if err := e.client(t, obj).Delete(t.Context(), obj.GetName(), metav1.DeleteOptions{}); err != nil {
-						t.Errorf("delete %s %s: %v", obj.GetKind(), obj.GetName(), err)
-					}
-				}
-			}()
 			wantKinds := map[string]int{"ResourceFlavor": 1, "ClusterQueue": 1, "LocalQueue": 1}
 			if exampleQueues[filepath.Base(file)].provisioning {
 				wantKinds["AdmissionCheck"], wantKinds["ProvisioningRequestConfig"] = 1, 1
@@ -857,33 +847,74 @@ func (e *env) testInvalid(t *testing.T) {
 // says how), and checks that the apiserver refuses it naming what tc wants.
 func (e *env) expectRefused(t *testing.T, tc invalidCase, prefix string, i int) {
 	t.Helper()
-	objs := decode(t, []byte(tc.obj))
-	if len(objs) != 1 {
-		t.Fatalf("%d objects in the case", len(objs))
-	}
-	obj := objs[0]
+	obj := oneObject(t, tc.obj)
 	obj.SetName(fmt.Sprintf("%s-%d", prefix, i))
 	if kinds[obj.GetKind()].namespaced {
 		obj.SetNamespace(e.ns)
 	}
-	client := e.client(t, obj)
+	refuse(t, e.client(t, obj), obj, tc.update, false, tc.obj, tc.want)
+}
+
+// oneObject decodes the one object of a case's YAML.
+func oneObject(t *testing.T, data string) *unstructured.Unstructured {
+	t.Helper()
+	objs := decode(t, []byte(data))
+	if len(objs) != 1 {
+		t.Fatalf("%d objects in the case", len(objs))
+	}
+	return objs[0]
+}
+
+// refuse creates obj through client — then, when update is set, changes
+// it with update and writes it again (its status when status is set) —
+// and checks that the apiserver refuses the last write as Invalid,
+// naming every string of want. src is the case's YAML, for the log.
+func refuse(t *testing.T, client dynamic.ResourceInterface, obj *unstructured.Unstructured, update func(*unstructured.Unstructured), status bool, src string, want []string) {
+	t.Helper()
 	var err error
-	if tc.update == nil {
+	if update == nil {
 		_, err = client.Create(t.Context(), obj, metav1.CreateOptions{})
 	} else {
 		created, cerr := client.Create(t.Context(), obj, metav1.CreateOptions{})
 		if cerr != nil {
 			t.Fatalf("create before update: %v", cerr)
 		}
-		tc.update(created)
-		_, err = client.Update(t.Context(), created, metav1.UpdateOptions{})
+		update(created)
+		if status {
+			_, err = client.UpdateStatus(t.Context(), created, metav1.UpdateOptions{})
+		} else {
+			_, err = client.Update(t.Context(), created, metav1.UpdateOptions{})
+		}
 	}
-	expectInvalid(t, err, tc.obj, tc.want)
-	if err == nil || tc.update != nil {
+	expectInvalid(t, err, src, want)
+	if err == nil || update != nil {
 		if err := client.Delete(t.Context(), obj.GetName(), metav1.DeleteOptions{}); err != nil {
 			t.Errorf("delete: %v", err)
 		}
 	}
+}
+
+// createAll creates objs in order, deletes them in reverse order when the
+// test ends, and returns their kinds in order.
+func (e *env) createAll(t *testing.T, objs []*unstructured.Unstructured) []string {
+	t.Helper()
+	var created []*unstructured.Unstructured
+	t.Cleanup(func() {
+		for _, obj := range slices.Backward(created) {
+			if err := e.client(t, obj).Delete(context.Background(), obj.GetName(), metav1.DeleteOptions{}); err != nil {
+				t.Errorf("delete %s %s: %v", obj.GetKind(), obj.GetName(), err)
+			}
+		}
+	})
+	var kinds []string
+	for _, obj := range objs {
+		kinds = append(kinds, obj.GetKind())
+		if _, err := e.client(t, obj).Create(t.Context(), obj, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("create %s %s: %v", obj.GetKind(), obj.GetName(), err)
+		}
+		created = append(created, obj)
+	}
+	return kinds
 }
 
 // printerColumns lists the additional printer columns of each CRD.

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 
@@ -281,34 +280,9 @@ func (e *env) resourceClient(t testing.TB, obj *unstructured.Unstructured) dynam
 func (e *env) testProvisioningInvalid(t *testing.T) {
 	for i, tc := range provisioningInvalidCases {
 		t.Run(tc.name, func(t *testing.T) {
-			objs := decode(t, []byte(tc.obj))
-			if len(objs) != 1 {
-				t.Fatalf("%d objects in the case", len(objs))
-			}
-			obj := objs[0]
+			obj := oneObject(t, tc.obj)
 			obj.SetName(fmt.Sprintf("invalid-%d", i))
-			client := e.resourceClient(t, obj)
-			var err error
-			if tc.update == nil {
-				_, err = client.Create(t.Context(), obj, metav1.CreateOptions{})
-			} else {
-				created, cerr := client.Create(t.Context(), obj, metav1.CreateOptions{})
-				if cerr != nil {
-					t.Fatalf("create before update: %v", cerr)
-				}
-				tc.update(created)
-				if tc.status {
-					_, err = client.UpdateStatus(t.Context(), created, metav1.UpdateOptions{})
-				} else {
-					_, err = client.Update(t.Context(), created, metav1.UpdateOptions{})
-				}
-			}
-			expectInvalid(t, err, tc.obj, tc.want)
-			if err == nil || tc.update != nil {
-				if err := client.Delete(t.Context(), obj.GetName(), metav1.DeleteOptions{}); err != nil {
-					t.Errorf("delete: %v", err)
-				}
-			}
+			refuse(t, e.resourceClient(t, obj), obj, tc.update, tc.status, tc.obj, tc.want)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package queueapi_test
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,21 +22,7 @@ func (e *env) testTopology(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			objs := decode(t, data)
-			var kindsSeen []string
-			for _, obj := range objs {
-				kindsSeen = append(kindsSeen, obj.GetKind())
-				if _, err := e.client(t, obj).Create(t.Context(), obj, metav1.CreateOptions{}); err != nil {
-					t.Fatalf("create %s %s: %v", obj.GetKind(), obj.GetName(), err)
-				}
-			}
-			defer func() {
-				for _, obj := range slices.Backward(objs) {
-					if err := e.client(t, obj).Delete(t.Context(), obj.GetName(), metav1.DeleteOptions{}); err != nil {
-						t.Errorf("delete %s %s: %v", obj.GetKind(), obj.GetName(), err)
-					}
-				}
-			}()
+			kindsSeen := e.createAll(t, decode(t, data))
 			if diff := cmp.Diff([]string{"Topology", "ResourceFlavor", "ClusterQueue", "LocalQueue"}, kindsSeen); diff != "" {
 				t.Errorf("kinds (-want +got):\n%s", diff)
 			}
