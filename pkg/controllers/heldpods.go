@@ -46,6 +46,9 @@ const (
 	// pods a draining queue holds are let go within seconds, before anyone
 	// looks, and writing their reason would cost the API server two writes
 	// each for nothing. (kubectl describe shows the wait in the pod's age.)
+	// A pod that waits for capacity to be provisioned
+	// (WaitingForProvisioning) is told at once: that wait is minutes, and
+	// its user is the one who looks.
 	heldPodsGrace = 5 * time.Second
 )
 
@@ -186,7 +189,7 @@ func (h *HeldPods) sync(ctx context.Context, client kubernetes.Interface, pods c
 		return nil
 	}
 	now := h.clock.Now()
-	if wait := h.grace - now.Sub(want.since); !wrote && wait > 0 {
+	if wait := h.grace - now.Sub(want.since); !wrote && wait > 0 && want.reason != state.ReasonWaitingForProvisioning {
 		h.queue.AddAfter(k, wait)
 		return nil
 	}

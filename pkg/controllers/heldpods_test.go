@@ -207,3 +207,16 @@ func TestHeldPodsToldAfterTheGrace(t *testing.T) {
 		t.Errorf("a's new reason not written at once: %+v", got)
 	}
 }
+
+// A pod waiting for capacity to be provisioned is told at once: that wait
+// lasts minutes, and the grace would only hide it from its user.
+func TestHeldPodsWaitingForProvisioningToldAtOnce(t *testing.T) {
+	a := heldPod("a")
+	f := newHeldFixture(a)
+	f.held.grace = 5 * time.Second
+	f.held.Held(a, state.ReasonWaitingForProvisioning, "waiting for ProvisioningRequest ns/req to be Provisioned: accepted", false)
+	f.drain(t)
+	if got := f.condition(t, "a"); got == nil || got.Reason != state.ReasonWaitingForProvisioning {
+		t.Errorf("a: PodScheduled %+v, want False WaitingForProvisioning at once", got)
+	}
+}

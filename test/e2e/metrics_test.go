@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/common/model"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/ptr"
 
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 )
@@ -32,7 +33,20 @@ type metricCheck struct {
 // apiserver), after seed 002's queue scenario: a 3-slice JobSet admitted
 // and running, a 1- and a 2-slice one waiting for quota. Every documented
 // metric is checked here, or named as one this scenario cannot move.
+//
+// The scheduler serves the whole suite, whose other tests preempt and plan
+// too: counters and histogram counts are read before the scenario, and
+// what is checked of them is what the scenario moved.
 func TestDocumentedMetricsAfterAQueuedScenario(t *testing.T) {
+	eps := cluster.MetricsEndpoints()
+	if len(eps) == 0 {
+		t.Fatal("the cluster reports no scheduler metrics endpoint")
+	}
+	ep := eps[0]
+	before, err := fetchFamilies(t.Context(), ep.Fetch)
+	if err != nil {
+		t.Fatalf("reading %s before the scenario: %v", ep.URL, err)
+	}
 	setNodePools(t, "queueing-v5e/nodepools.yaml")
 	applyQueueExample(t, "seed-002-multislice-v5e.yaml")
 	ns := metav1.NamespaceDefault
@@ -46,10 +60,6 @@ func TestDocumentedMetricsAfterAQueuedScenario(t *testing.T) {
 	createJobSet(t, one)
 	waitWorkload(t, ns, "jobset-queued-1slice", "waiting for quota", 30*time.Second, waitingFor(multislicev1alpha1.WorkloadQuotaReserved, "QuotaExceeded"))
 
-	eps := cluster.MetricsEndpoints()
-	if len(eps) == 0 {
-		t.Fatal("the cluster reports no scheduler metrics endpoint")
-	}
 	cq := map[string]string{"cluster_queue": seedClusterQueue}
 	usage := map[string]string{"cluster_queue": seedClusterQueue, "flavor": seedFlavor, "resource": "google.com/tpu"}
 	checks := map[string]metricCheck{
@@ -81,24 +91,18 @@ func TestDocumentedMetricsAfterAQueuedScenario(t *testing.T) {
 			t.Errorf("docs/reference/metrics.md documents %s and this test does not check it", name)
 		}
 	}
-	ep := eps[0]
 	t.Logf("reading %s (%s)", ep.URL, ep.Command())
 	// The reconcile runs every quotaReconcileSeconds (30 s): poll past it.
 	last := map[string]string{"fetch": "never read"}
-	err := wait.PollUntilContextTimeout(t.Context(), time.Second, 90*time.Second, true, func(ctx context.Context) (bool, error) {
-		text, err := ep.Fetch(ctx)
+	err = wait.PollUntilContextTimeout(t.Context(), time.Second, 90*time.Second, true, func(ctx context.Context) (bool, error) {
+		families, err := fetchFamilies(ctx, ep.Fetch)
 		if err != nil {
 			if ctx.Err() == nil {
 				last = map[string]string{"fetch": err.Error()}
 			}
 			return false, nil
 		}
-		parser := expfmt.NewTextParser(model.UTF8Validation)
-		families, err := parser.TextToMetricFamilies(strings.NewReader(text))
-		if err != nil {
-			last = map[string]string{"parse": err.Error()}
-			return false, nil
-		}
+		since(families, before)
 		last = map[string]string{}
 		for _, name := range documented {
 			if why := checks[name].ok(families[name]); why != "" {
@@ -112,6 +116,48 @@ func TestDocumentedMetricsAfterAQueuedScenario(t *testing.T) {
 			t.Errorf("%s: %s", name, why)
 		}
 	}
+}
+
+// fetchFamilies reads the metrics text fetch returns and parses it.
+func fetchFamilies(ctx context.Context, fetch func(context.Context) (string, error)) (map[string]*dto.MetricFamily, error) {
+	text, err := fetch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	return parser.TextToMetricFamilies(strings.NewReader(text))
+}
+
+// since takes from every counter series and histogram count of now its
+// value in before, leaving what moved in between. A series below its
+// earlier value (the scheduler restarted) is left as it is: all it
+// counts is since the restart.
+func since(now, before map[string]*dto.MetricFamily) {
+	for name, f := range now {
+		old := map[string]*dto.Metric{}
+		for _, m := range before[name].GetMetric() {
+			old[labelKey(m)] = m
+		}
+		for _, m := range f.GetMetric() {
+			o := old[labelKey(m)]
+			switch {
+			case o == nil:
+			case m.Counter != nil && m.GetCounter().GetValue() >= o.GetCounter().GetValue():
+				m.Counter.Value = ptr.To(m.GetCounter().GetValue() - o.GetCounter().GetValue())
+			case m.Histogram != nil && m.GetHistogram().GetSampleCount() >= o.GetHistogram().GetSampleCount():
+				m.Histogram.SampleCount = ptr.To(m.GetHistogram().GetSampleCount() - o.GetHistogram().GetSampleCount())
+			}
+		}
+	}
+}
+
+// labelKey names a series by its labels, in the order they are exported.
+func labelKey(m *dto.Metric) string {
+	var b strings.Builder
+	for _, l := range m.GetLabel() {
+		b.WriteString(l.GetName() + "=" + l.GetValue() + ",")
+	}
+	return b.String()
 }
 
 // documentedMetrics lists the metric names of the metrics reference's
