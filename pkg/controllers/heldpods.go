@@ -47,8 +47,10 @@ const (
 	// looks, and writing their reason would cost the API server two writes
 	// each for nothing. (kubectl describe shows the wait in the pod's age.)
 	// A pod that waits for capacity to be provisioned
-	// (WaitingForProvisioning) is told at once: that wait is minutes, and
-	// its user is the one who looks.
+	// (WaitingForProvisioning) is told at once, and told again at once when
+	// the request's word changes: that wait is minutes, its user is the one
+	// who looks, and the word changes only with the request's conditions (a
+	// few times in its life), so there is no churn to damp.
 	heldPodsGrace = 5 * time.Second
 )
 
@@ -179,7 +181,8 @@ func (h *HeldPods) Run(ctx context.Context, client kubernetes.Interface, pods co
 
 // sync writes pod k's current reason, if it changed since it was written:
 // a new reason at once, a new message of the same reason once
-// RestatePeriod has passed since the last write.
+// RestatePeriod has passed since the last write (a provisioning wait's new
+// message at once).
 func (h *HeldPods) sync(ctx context.Context, client kubernetes.Interface, pods corelisters.PodLister, k types.NamespacedName) error {
 	h.mu.Lock()
 	want, ok := h.want[k]
@@ -189,11 +192,12 @@ func (h *HeldPods) sync(ctx context.Context, client kubernetes.Interface, pods c
 		return nil
 	}
 	now := h.clock.Now()
-	if wait := h.grace - now.Sub(want.since); !wrote && wait > 0 && want.reason != state.ReasonWaitingForProvisioning {
+	atOnce := want.reason == state.ReasonWaitingForProvisioning
+	if wait := h.grace - now.Sub(want.since); !wrote && wait > 0 && !atOnce {
 		h.queue.AddAfter(k, wait)
 		return nil
 	}
-	if wrote && last.reason == want.reason {
+	if wrote && last.reason == want.reason && !atOnce {
 		if wait := RestatePeriod - now.Sub(last.at); wait > 0 {
 			h.queue.AddAfter(k, wait)
 			return nil

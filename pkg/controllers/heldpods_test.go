@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -218,5 +219,11 @@ func TestHeldPodsWaitingForProvisioningToldAtOnce(t *testing.T) {
 	f.drain(t)
 	if got := f.condition(t, "a"); got == nil || got.Reason != state.ReasonWaitingForProvisioning {
 		t.Errorf("a: PodScheduled %+v, want False WaitingForProvisioning at once", got)
+	}
+	// The request's next word is written at once too: no RestatePeriod.
+	f.held.Held(a, state.ReasonWaitingForProvisioning, "waiting for ProvisioningRequest ns/req to be Provisioned: provisioned", false)
+	f.drain(t)
+	if got := f.condition(t, "a"); got == nil || !strings.HasSuffix(got.Message, ": provisioned") {
+		t.Errorf("a: PodScheduled %+v, want the request's latest word at once", got)
 	}
 }

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,6 +113,14 @@ func describePod(p *corev1.Pod) string {
 // WaitForPodCondition waits until the pod has the condition with status and returns it.
 func (cp *ControlPlane) WaitForPodCondition(t testing.TB, namespace, name string, cond corev1.PodConditionType, status corev1.ConditionStatus) corev1.PodCondition {
 	t.Helper()
+	return cp.WaitForPodConditionSaying(t, namespace, name, cond, status, "")
+}
+
+// WaitForPodConditionSaying waits for the pod's condition cond to have
+// status with a message that contains saying: a condition restated as what
+// it reports moves on is waited for until it says what the test expects.
+func (cp *ControlPlane) WaitForPodConditionSaying(t testing.TB, namespace, name string, cond corev1.PodConditionType, status corev1.ConditionStatus, saying string) corev1.PodCondition {
+	t.Helper()
 	var found corev1.PodCondition
 	var pod *corev1.Pod
 	err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, WaitTimeout, true, func(ctx context.Context) (bool, error) {
@@ -121,7 +130,7 @@ func (cp *ControlPlane) WaitForPodCondition(t testing.TB, namespace, name string
 		}
 		pod = p
 		for _, c := range p.Status.Conditions {
-			if c.Type == cond && c.Status == status {
+			if c.Type == cond && c.Status == status && strings.Contains(c.Message, saying) {
 				found = c
 				return true, nil
 			}
@@ -129,7 +138,7 @@ func (cp *ControlPlane) WaitForPodCondition(t testing.TB, namespace, name string
 		return false, nil
 	})
 	if err != nil {
-		t.Fatalf("pod %s/%s never had %s=%s: %v (last seen: %s)", namespace, name, cond, status, err, describePod(pod))
+		t.Fatalf("pod %s/%s never had %s=%s saying %q: %v (last seen: %s)", namespace, name, cond, status, saying, err, describePod(pod))
 	}
 	return found
 }
