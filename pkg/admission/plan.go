@@ -99,13 +99,18 @@ func (p *planning) planIn(sc *atomicScope, demands []sliceDemand, ownDomains map
 // charged to.
 func (p *planning) onFlavors(demands []sliceDemand, view *quota.View, c *quota.Charge) []sliceDemand {
 	out := make([]sliceDemand, len(demands))
+	p.charged = map[int][]*quota.Flavor{}
 	for i, d := range demands {
 		out[i] = d
 		names := slices.Sorted(maps.Values(c.Flavors[d.slice]))
 		names = slices.Compact(names)
 		var flavors []*quota.Flavor
 		for _, name := range names {
-			if f := view.Flavor(name); f != nil && len(f.NodeLabels) > 0 {
+			f := view.Flavor(name)
+			if f != nil {
+				p.charged[d.slice] = append(p.charged[d.slice], f)
+			}
+			if f != nil && len(f.NodeLabels) > 0 {
 				flavors = append(flavors, f)
 			}
 		}
@@ -148,14 +153,19 @@ func (p *planning) place(sc *atomicScope, demands []sliceDemand, ownDomains map[
 		Slices:  map[int]*state.SliceReservation{},
 	}
 	byKey := map[string][]int{}
-	var unconfined []int
+	var unconfined, topo []int
 	for i := range demands {
-		if k := model.Slices[demands[i].slice].DomainKey; k != "" {
-			byKey[k] = append(byKey[k], i)
-		} else {
+		sl := &model.Slices[demands[i].slice]
+		switch {
+		case sl.DomainKey != "":
+			byKey[sl.DomainKey] = append(byKey[sl.DomainKey], i)
+		case sl.Topology != nil:
+			topo = append(topo, i)
+		default:
 			unconfined = append(unconfined, i)
 		}
 	}
+	p.used = nil
 	taken := map[string]bool{}
 	for _, key := range slices.Sorted(maps.Keys(byKey)) {
 		req := planner.Request{Until: sn.RunUntil}
@@ -181,6 +191,11 @@ func (p *planning) place(sc *atomicScope, demands []sliceDemand, ownDomains map[
 			for _, n := range sn.Domains[key][a.Domain] {
 				taken[n] = true
 			}
+		}
+	}
+	if len(topo) > 0 {
+		if f := p.placeTopology(sc, demands, topo, taken, r); f != nil {
+			return nil, f
 		}
 	}
 	if len(unconfined) > 0 {
@@ -209,6 +224,13 @@ type planning struct {
 	// held are the domains other workloads' confined slices run in, by
 	// key (see heldByOther); nil until first asked.
 	held map[string]map[string]bool
+	// charged are the flavors each slice is charged to in the quota
+	// assignment being placed (see onFlavors).
+	charged map[int][]*quota.Flavor
+	// trees are the topology trees built for this plan, and used what its
+	// topology pod sets put on each node so far (see placeTopology).
+	trees map[string]*topology.Tree
+	used  map[string]workload.Resources
 }
 
 // heldByOther reports whether n lies in a domain a confined slice of
@@ -313,7 +335,12 @@ func (p *planning) unconfinedNodes(taken map[string]bool, sc *atomicScope) []pla
 		if _, rejected := p.self.Rejected[topology.DomainRef{Value: name}]; rejected {
 			continue
 		}
-		out = append(out, p.plannerNode(name, n))
+		pn := p.plannerNode(name, n)
+		if u := p.used[name]; u != nil {
+			// What this plan's topology pod sets took.
+			pn.Free = pn.Free.Sub(u)
+		}
+		out = append(out, pn)
 	}
 	return out
 }

@@ -3,6 +3,10 @@ package feed
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+
 	corev1 "k8s.io/api/core/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -42,11 +46,36 @@ func (f *Feed) startQueueInformers(ctx context.Context) (toolscache.InformerSync
 		}
 		return err
 	}
-	if err := feed(feedInformer(ctx, f, v1.ResourceFlavors().Informer(),
-		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions {
-			return st.Feed().SetFlavor(queuemodel.Flavor(rf))
-		},
+	// A flavor carries the levels of the Topology it names: a flavor is fed
+	// with what the Topology informer holds, and a Topology's change feeds
+	// again every flavor that names it. Whichever is seen first, the last
+	// event leaves the flavor with the Topology as listed.
+	flavors, topologies := v1.ResourceFlavors(), v1.Topologies()
+	flavorOf := func(rf *multislicev1alpha1.ResourceFlavor) *quota.Flavor {
+		var topo *multislicev1alpha1.Topology
+		if rf.Spec.TopologyName != "" {
+			topo, _ = topologies.Lister().Get(rf.Spec.TopologyName)
+		}
+		return queuemodel.Flavor(rf, topo)
+	}
+	if err := feed(feedInformer(ctx, f, flavors.Informer(),
+		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.Feed().SetFlavor(flavorOf(rf)) },
 		func(rf *multislicev1alpha1.ResourceFlavor) state.Actions { return st.Feed().DeleteFlavor(rf.Name) })); err != nil {
+		return nil, err
+	}
+	refeed := func(topo *multislicev1alpha1.Topology) state.Actions {
+		all, err := flavors.Lister().List(labels.Everything())
+		if err != nil {
+			return state.Actions{}
+		}
+		for _, rf := range all {
+			if rf.Spec.TopologyName == topo.Name {
+				f.act(ctx, st.Feed().SetFlavor(flavorOf(rf)))
+			}
+		}
+		return state.Actions{}
+	}
+	if err := feed(feedInformer(ctx, f, topologies.Informer(), refeed, refeed)); err != nil {
 		return nil, err
 	}
 	if err := feed(feedInformer(ctx, f, v1.ClusterQueues().Informer(),

@@ -17,14 +17,22 @@ import (
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 )
 
-// Flavor converts a ResourceFlavor.
-func Flavor(rf *multislicev1alpha1.ResourceFlavor) *quota.Flavor {
-	return &quota.Flavor{
+// Flavor converts a ResourceFlavor, with the levels of topo when it is the
+// Topology the flavor names (nil: that Topology is not known).
+func Flavor(rf *multislicev1alpha1.ResourceFlavor, topo *multislicev1alpha1.Topology) *quota.Flavor {
+	f := &quota.Flavor{
 		Name:        rf.Name,
 		NodeLabels:  rf.Spec.NodeLabels,
 		NodeTaints:  rf.Spec.NodeTaints,
 		Tolerations: rf.Spec.Tolerations,
+		Topology:    rf.Spec.TopologyName,
 	}
+	if topo != nil && f.Topology != "" && topo.Name == f.Topology {
+		for _, l := range topo.Spec.Levels {
+			f.TopologyLevels = append(f.TopologyLevels, l.NodeLabel)
+		}
+	}
+	return f
 }
 
 // LocalQueue converts a LocalQueue.

@@ -276,10 +276,20 @@ func FuzzQueueModel(f *testing.F) {
 			if yaml.Unmarshal(doc, &rf) != nil {
 				return
 			}
-			fl := Flavor(&rf)
+			// Its Topology as a user may write it: its levels are the
+			// flavor's only when it is the Topology the flavor names.
+			topo := &multislicev1alpha1.Topology{ObjectMeta: metav1.ObjectMeta{Name: strategy}}
+			for _, l := range strings.Split(selOp, ",") {
+				topo.Spec.Levels = append(topo.Spec.Levels, multislicev1alpha1.TopologyLevel{NodeLabel: l})
+			}
+			fl := Flavor(&rf, topo)
 			if fl.Name != rf.Name || len(fl.NodeLabels) != len(rf.Spec.NodeLabels) || len(fl.NodeTaints) != len(rf.Spec.NodeTaints) ||
-				len(fl.Tolerations) != len(rf.Spec.Tolerations) || !fl.Matches(rf.Spec.NodeLabels) {
+				len(fl.Tolerations) != len(rf.Spec.Tolerations) || !fl.Matches(rf.Spec.NodeLabels) || fl.Topology != rf.Spec.TopologyName {
 				t.Fatalf("flavor %+v of %+v", fl, rf)
+			}
+			if named := rf.Spec.TopologyName != "" && rf.Spec.TopologyName == topo.Name; named != (fl.TopologyLevels != nil) ||
+				(named && len(fl.TopologyLevels) != len(topo.Spec.Levels)) {
+				t.Fatalf("flavor %+v of %+v has levels %v, Topology %+v", fl, rf, fl.TopologyLevels, topo)
 			}
 			return
 		case "LocalQueue":

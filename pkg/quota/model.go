@@ -155,6 +155,11 @@ type Flavor struct {
 	NodeLabels  map[string]string
 	NodeTaints  []corev1.Taint
 	Tolerations []corev1.Toleration
+	// Topology names the Topology the flavor's nodes are arranged by (""
+	// for none); TopologyLevels are its levels' node labels, highest
+	// first, or nil while no Topology of that name is known.
+	Topology       string
+	TopologyLevels []string
 }
 
 // Matches reports whether a node with these labels belongs to the flavor.

@@ -35,9 +35,6 @@ func FromJob(job *batchv1.Job, defaultDomainKey string) (*Workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	if domainKey == "" {
-		domainKey = defaultDomainKey
-	}
 	atomicKey, err := AtomicTopologyKey(obj, job.Annotations)
 	if err != nil {
 		return nil, err
@@ -45,6 +42,19 @@ func FromJob(job *batchv1.Job, defaultDomainKey string) (*Workload, error) {
 	pods, idle, err := jobSlicePods(obj, job)
 	if err != nil {
 		return nil, err
+	}
+	// A Job is one pod set: the pods it runs at once as written (its
+	// parallelism capped by its completions), not what is left of them, so
+	// a request valid when the Job starts stays valid as its pods complete.
+	// An idle Job has no pod set to check.
+	var topo *TopologyRequest
+	if declared := jobDeclaredPods(job); !idle && declared > 0 {
+		if topo, err = topologyOf(obj, "spec.template", job.Spec.Template.Annotations, declared, domainKey); err != nil {
+			return nil, err
+		}
+	}
+	if domainKey == "" && topo == nil {
+		domainKey = defaultDomainKey
 	}
 	suspended := job.Spec.Suspend != nil && *job.Spec.Suspend
 	complete, failed := jobConditions(job)
@@ -60,6 +70,7 @@ func FromJob(job *batchv1.Job, defaultDomainKey string) (*Workload, error) {
 		Slices: []Slice{{
 			Index: 0, Name: job.Name, Pods: pods,
 			Request: request, Template: template, DomainKey: domainKey,
+			Topology: topo,
 		}},
 		Groups: 1,
 		// A Job scaled to parallelism 0 runs nothing, as if suspended.
@@ -94,6 +105,19 @@ func jobDomainKey(obj string, annotations map[string]string) (string, error) {
 			ours, wellknown.ExclusiveTopologyAnnotation, jobSetKey)}
 	}
 	return ours, nil
+}
+
+// jobDeclaredPods is how many pods a Job's spec runs at once: its
+// parallelism (default 1) capped by its completions.
+func jobDeclaredPods(job *batchv1.Job) int32 {
+	n := int32(1)
+	if p := job.Spec.Parallelism; p != nil {
+		n = *p
+	}
+	if c := job.Spec.Completions; c != nil {
+		n = min(n, *c)
+	}
+	return n
 }
 
 // jobSlicePods is how many pods a Job runs at once from now on: its

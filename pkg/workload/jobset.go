@@ -1,7 +1,9 @@
 package workload
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -79,12 +81,24 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 			}
 			domainKey = k
 		}
-		if domainKey == "" {
-			domainKey = defaultDomainKey
-		}
 		pods, err := jobPods(obj, field+".template.spec", &rj.Template.Spec)
 		if err != nil {
 			return nil, err
+		}
+		// The pod set is the replicated Job: all its Jobs' pods.
+		podSet := int64(rj.Replicas) * int64(pods)
+		if podSet > math.MaxInt32 {
+			return nil, &InvalidError{obj, field + ".replicas", fmt.Sprintf("%d Jobs of %d pods are more pods than a pod set may have", rj.Replicas, pods)}
+		}
+		// A replicated Job of no Jobs has no pod set to check.
+		var topo *TopologyRequest
+		if podSet > 0 {
+			if topo, err = topologyOf(obj, field+".template.spec.template", rj.Template.Spec.Template.Annotations, int32(podSet), domainKey); err != nil {
+				return nil, err
+			}
+		}
+		if domainKey == "" && topo == nil {
+			domainKey = defaultDomainKey
 		}
 		if index+int(rj.Replicas) > maxSlices {
 			return nil, &InvalidError{obj, field + ".replicas", fmt.Sprintf("the JobSet has more than %d Jobs", maxSlices)}
@@ -105,6 +119,7 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 				Group:     groups[i],
 
 				ReplicatedJob: rj.Name,
+				Topology:      topo,
 			})
 			index++
 		}
@@ -256,4 +271,30 @@ func labelInt(pod *corev1.Pod, key string, required bool) (int, error) {
 		return 0, fmt.Errorf("%q is not a non-negative integer", v)
 	}
 	return n, nil
+}
+
+// topologyOf reads the topology request of a pod set of pods pods from its
+// pod template's annotations (template names the template's field): an
+// error is an *InvalidError of obj naming the annotation. A pod set whose
+// owner names an exclusive domain key (domainKey) may not ask for a
+// topology too: one says "a whole domain per slice", the other "these
+// nodes of a shared domain".
+func topologyOf(obj, template string, annotations map[string]string, pods int32, domainKey string) (*TopologyRequest, error) {
+	r, err := TopologyRequestOf(annotations, pods)
+	var ae *TopologyAnnotationError
+	switch {
+	case errors.As(err, &ae):
+		return nil, &InvalidError{obj, template + ".metadata.annotations[" + ae.Annotation + "]", fmt.Sprintf("%q %s", ae.Value, ae.Reason)}
+	case err != nil:
+		return nil, &InvalidError{obj, template + ".metadata.annotations", err.Error()}
+	case r == nil:
+		return nil, nil
+	case r.Group != "":
+		return nil, &InvalidError{obj, template + ".metadata.annotations[" + wellknown.PodSetGroupNameAnnotation + "]",
+			"pod set groups are not supported yet: place the leader and its workers as one pod set, or leave the group out"}
+	case domainKey != "":
+		return nil, &InvalidError{obj, template + ".metadata.annotations",
+			fmt.Sprintf("asks for a topology (%s) and for whole domains of %q (exclusive topology): ask for one of them", r, domainKey)}
+	}
+	return r, nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,6 +71,48 @@ type Slice struct {
 	Group int
 	// ReplicatedJob names the JobSet replicated Job the slice is a Job of.
 	ReplicatedJob string
+	// Topology, when set, is where the slice's pod set may go in a
+	// topology of nested levels (its pod template's Kueue annotations).
+	// A pod set is the slices of one JobSet replicated Job, or a Job's one
+	// slice; all its slices carry the same request, and such a slice is
+	// never confined (DomainKey is ""): the topology decides its nodes.
+	Topology *TopologyRequest
+}
+
+// PodSet is the slices of one pod set: those of one replicated Job (a
+// Job's one slice), in index order, and their pods in all.
+type PodSet struct {
+	Name    string
+	Slices  []int
+	Pods    int32
+	Request *TopologyRequest
+}
+
+// TopologyPodSets lists the pod sets of w whose slices carry a topology
+// request, among the slices in (indexes into w.Slices, in any order), in
+// the order of their first slice.
+func (w *Workload) TopologyPodSets(in []int) []PodSet {
+	var out []PodSet
+	at := map[string]int{}
+	for _, i := range slices.Sorted(slices.Values(in)) {
+		s := &w.Slices[i]
+		if s.Topology == nil {
+			continue
+		}
+		name := s.ReplicatedJob
+		if name == "" {
+			name = s.Name
+		}
+		j, ok := at[name]
+		if !ok {
+			j = len(out)
+			at[name] = j
+			out = append(out, PodSet{Name: name, Request: s.Topology})
+		}
+		out[j].Slices = append(out[j].Slices, i)
+		out[j].Pods += int32(s.Pods)
+	}
+	return out
 }
 
 // Workload is a gang: all of its slices are placed, or none.

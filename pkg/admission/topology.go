@@ -1,0 +1,279 @@
+package admission
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/tas"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+)
+
+// Topology-aware placement: the pod sets whose templates ask for a topology
+// of nested levels (block → subblock → host) are placed by tas.Place in
+// the tree of the flavor they are charged to, in the same plan as the
+// workload's other slices and its quota. Their slices are not confined to
+// whole domains: they share domains with other workloads, taking room on
+// nodes as unconfined slices do (slots), and each slice's reservation
+// carries the labels of the deepest domain that holds all its nodes, so a
+// node relabelled out of it leaves the plan.
+
+// placeTopology places the pod sets of the demands at idx (indexes into
+// demands) into r, node by node; taken are nodes other slices of this plan
+// hold whole.
+func (p *planning) placeTopology(sc *atomicScope, demands []sliceDemand, idx []int, taken map[string]bool, r *state.Reservation) *placement.Failure {
+	bySlice := map[int]*sliceDemand{}
+	var in []int
+	for _, i := range idx {
+		d := &demands[i]
+		bySlice[d.slice] = d
+		in = append(in, d.slice)
+	}
+	for _, ps := range p.self.Model.TopologyPodSets(in) {
+		if f := p.placePodSet(sc, ps, bySlice, taken, r); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// placePodSet places one pod set: all its demanded slices, or none.
+func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[int]*sliceDemand, taken map[string]bool, r *state.Reservation) *placement.Failure {
+	fail := func(unresolvable bool, format string, args ...any) *placement.Failure {
+		return &placement.Failure{Unresolvable: unresolvable, Message: fmt.Sprintf("pod set %s: ", ps.Name) + fmt.Sprintf(format, args...)}
+	}
+	levels, flavor, f := p.topologyLevels(ps)
+	if f != nil {
+		return f
+	}
+	if err := ps.Request.CheckLevels(levels); err != nil {
+		return fail(true, "%v", err)
+	}
+	// The pod set's pods still to place, and what each asks: all alike.
+	var pods int32
+	var request workload.Resources
+	var qualifies []func(string) bool
+	for _, s := range ps.Slices {
+		for _, sh := range bySlice[s].demand.Shapes {
+			if request == nil {
+				request = sh.Request
+			} else if !maps.Equal(request, sh.Request) {
+				return fail(true, "its pods ask for different resources (%s and %s); a pod set placed by topology has pods all alike", request, sh.Request)
+			}
+			qualifies = append(qualifies, sh.Qualifies)
+			pods += int32(sh.Count)
+		}
+	}
+	if pods == 0 {
+		return nil
+	}
+	var selector map[string]string
+	if flavor != nil {
+		selector = flavor.NodeLabels
+	}
+	tree := p.tree(sc, levels, selector)
+	req := tas.Request{Pods: pods, SliceSize: 1, SliceLevel: len(levels) - 1}
+	switch ps.Request.Mode {
+	case workload.TopologyRequired:
+		req.Mode = tas.Required
+	case workload.TopologyPreferred:
+		req.Mode = tas.Preferred
+	default:
+		req.Mode = tas.Unconstrained
+	}
+	if ps.Request.Level != "" {
+		req.Level = tree.LevelOf(ps.Request.Level)
+	}
+	if ps.Request.SliceLevel != "" && pods%ps.Request.SliceSize == 0 {
+		// Pods left to place that are not whole slices (a Job whose pods
+		// partly completed) keep to the pod set's level, pod by pod.
+		req.SliceLevel, req.SliceSize = tree.LevelOf(ps.Request.SliceLevel), ps.Request.SliceSize
+	}
+	fit := tas.Fit{}
+	for _, leaf := range tree.Domains(len(levels) - 1) {
+		for _, name := range leaf.Nodes {
+			if n := p.fitOn(name, request, qualifies, taken, pods); n > 0 {
+				fit[name] = n
+			}
+		}
+	}
+	placed, tf := tas.Place(tree, fit, req)
+	if tf != nil {
+		return fail(false, "%s", inResources(tf.Message, request))
+	}
+	// Pods in rank order: each slice, in index order, takes the next of
+	// its pods' nodes, so a slice's pods sit as close as the placement
+	// put consecutive pods.
+	next, left := 0, int32(0)
+	if len(placed.Nodes) > 0 {
+		left = placed.Nodes[0].Pods
+	}
+	for _, s := range ps.Slices {
+		d := bySlice[s]
+		sr := &state.SliceReservation{Shapes: d.shapes}
+		var used []string
+		for shape, sh := range d.demand.Shapes {
+			for want := int32(sh.Count); want > 0; {
+				if left == 0 {
+					next++
+					left = placed.Nodes[next].Pods
+				}
+				node := placed.Nodes[next].Node
+				n := min(want, left)
+				sr.Slots = append(sr.Slots, placement.Slot{Node: node, Shape: shape, Count: int(n)})
+				p.use(node, sh.Request, int64(n))
+				used = append(used, node)
+				want -= n
+				left -= n
+			}
+		}
+		sr.NodeLabels = p.sliceLabels(selector, levels, used)
+		r.Slices[s] = sr
+	}
+	return nil
+}
+
+// topologyLevels are the levels the pod set is placed by, and the flavor
+// they come from. A workload charged to a queue uses the Topology of the
+// flavor its pod set is charged to; one outside queues is placed by the
+// levels its request names, above the node itself.
+func (p *planning) topologyLevels(ps workload.PodSet) ([]string, *quota.Flavor, *placement.Failure) {
+	if p.sn.Quota == nil {
+		var levels []string
+		for _, l := range []string{ps.Request.Level, ps.Request.SliceLevel, corev1.LabelHostname} {
+			if l != "" && !slices.Contains(levels, l) {
+				levels = append(levels, l)
+			}
+		}
+		return levels, nil, nil
+	}
+	flavors := p.charged[ps.Slices[0]]
+	var names []string
+	for _, f := range flavors {
+		names = append(names, f.Name)
+		if f.Topology == "" {
+			continue
+		}
+		if f.TopologyLevels == nil {
+			return nil, nil, &placement.Failure{Unresolvable: true, Message: fmt.Sprintf(
+				"pod set %s: ResourceFlavor %s names Topology %q, which does not exist: create it, or fix spec.topologyName", ps.Name, f.Name, f.Topology)}
+		}
+		return f.TopologyLevels, f, nil
+	}
+	return nil, nil, &placement.Failure{Unresolvable: true, Message: fmt.Sprintf(
+		"pod set %s asks for a topology (%s), but ResourceFlavor %s it is charged to names none: give the flavor spec.topologyName, or queue it where one does",
+		ps.Name, ps.Request, strings.Join(names, ", "))}
+}
+
+// tree is the topology tree of levels over the plan's nodes (those of
+// scope, when set) that carry every label of selector, built once per plan.
+func (p *planning) tree(sc *atomicScope, levels []string, selector map[string]string) *topology.Tree {
+	key := strings.Join(levels, "\x00") + "\x01" + fmt.Sprint(selector)
+	if t, ok := p.trees[key]; ok {
+		return t
+	}
+	var names []string
+	if sc != nil {
+		names = sc.sortedNodes()
+	} else {
+		names = slices.Collect(maps.Keys(p.sn.Nodes))
+	}
+	nodes := map[string]map[string]string{}
+	for _, name := range names {
+		if n := p.sn.Nodes[name]; n != nil && quota.AdmitsNode(selector, n.Node.Labels()) {
+			nodes[name] = n.Node.Labels()
+		}
+	}
+	t := topology.NewTree(levels, nodes)
+	if p.trees == nil {
+		p.trees = map[string]*topology.Tree{}
+	}
+	p.trees[key] = t
+	return t
+}
+
+// fitOn is how many pods asking request the node takes now (at most
+// most): none on a node another slice of this plan holds whole, reserved
+// or held by another workload, not taking pods, being replaced, or one the
+// pods do not qualify for.
+func (p *planning) fitOn(name string, request workload.Resources, qualifies []func(string) bool, taken map[string]bool, most int32) int32 {
+	n := p.sn.Nodes[name]
+	if n == nil || taken[name] || n.Reserved || !n.Node.Usable || n.Node.Lifetime.Ending(p.sn.Now) || p.heldByOther(n) {
+		return 0
+	}
+	if _, rejected := p.self.Rejected[topology.DomainRef{Value: name}]; rejected {
+		return 0
+	}
+	for _, q := range qualifies {
+		if !q(name) {
+			return 0
+		}
+	}
+	free := n.Free
+	if u := p.used[name]; u != nil {
+		free = free.Sub(u)
+	}
+	c := free.Count(request)
+	if c < 0 || c > int64(most) {
+		return most
+	}
+	return int32(c)
+}
+
+// use records that the plan put n pods asking request on node.
+func (p *planning) use(node string, request workload.Resources, n int64) {
+	if p.used == nil {
+		p.used = map[string]workload.Resources{}
+	}
+	if p.used[node] == nil {
+		p.used[node] = workload.Resources{}
+	}
+	p.used[node].AddScaled(request, n)
+}
+
+// sliceLabels are the labels every node of a slice carries: the flavor's,
+// and the slice's path down to the deepest level at which all its nodes
+// agree.
+func (p *planning) sliceLabels(selector map[string]string, levels []string, nodes []string) map[string]string {
+	out := maps.Clone(selector)
+	if len(nodes) == 0 {
+		return out
+	}
+	if out == nil {
+		out = map[string]string{}
+	}
+	first := p.sn.Nodes[nodes[0]].Node.Labels()
+	for _, key := range levels {
+		v := first[key]
+		for _, name := range nodes[1:] {
+			if p.sn.Nodes[name].Node.Labels()[key] != v {
+				return out
+			}
+		}
+		out[key] = v
+	}
+	return out
+}
+
+// inResources adds to a placement message counting pods what each pod
+// asks of the accelerator it needs (an extended resource), e.g. "needs 16
+// pods in one …; each pod asks for 8 nvidia.com/gpu".
+func inResources(msg string, request workload.Resources) string {
+	for _, r := range slices.Sorted(maps.Keys(request)) {
+		if v := request[r]; v > 0 && strings.Contains(string(r), "/") {
+			q := fmt.Sprintf("%dm", v)
+			if v%1000 == 0 {
+				q = fmt.Sprint(v / 1000)
+			}
+			return fmt.Sprintf("%s; each pod asks for %s %s", msg, q, r)
+		}
+	}
+	return msg
+}
