@@ -106,7 +106,9 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 	}
 	placed, tf := tas.Place(tree, fit, req)
 	if tf != nil {
-		return fail(false, "%s", inResources(tf.Message, request))
+		// Unresolvable when even the flavor's nodes, empty, could not hold
+		// the pod set: no eviction or finished workload will help.
+		return fail(!p.everFits(tree, req, request, qualifies), "%s", inResources(tf.Message, request))
 	}
 	// Pods in rank order: each slice, in index order, takes the next of
 	// its pods' nodes, so a slice's pods sit as close as the placement
@@ -225,6 +227,29 @@ func (p *planning) fitOn(name string, request workload.Resources, qualifies []fu
 		return most
 	}
 	return int32(c)
+}
+
+// everFits reports whether the pod set would fit in tree were its nodes
+// empty and taking pods: counted from their allocatable.
+func (p *planning) everFits(tree *topology.Tree, req tas.Request, request workload.Resources, qualifies []func(string) bool) bool {
+	fit := tas.Fit{}
+	for _, leaf := range tree.Domains(len(tree.Levels) - 1) {
+	nodes:
+		for _, name := range leaf.Nodes {
+			for _, q := range qualifies {
+				if !q(name) {
+					continue nodes
+				}
+			}
+			c := p.sn.Nodes[name].Node.Allocatable.Count(request)
+			if c < 0 || c > int64(req.Pods) {
+				c = int64(req.Pods)
+			}
+			fit[name] = int32(c)
+		}
+	}
+	_, f := tas.Place(tree, fit, req)
+	return f == nil
 }
 
 // use records that the plan put n pods asking request on node.

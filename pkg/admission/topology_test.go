@@ -142,9 +142,20 @@ func TestPlanTopology(t *testing.T) {
 			sn:   func(s *snap) *snap { return s.gpus("b0-s0-h0", 1) },
 			want: map[int]onNodes{0: {Pods: whole("b0", "s1"), Labels: in("b0", "s1")}},
 		},
-		"a required subblock no subblock holds waits, saying the largest": {
-			w:        topoModel(1, 17, required(subblock)),
-			wantFail: "pod set workers: needs 17 pods in one cloud.google.com/gce-topology-subblock; the largest free one takes 16 (4 tried); each pod asks for 2 nvidia.com/gpu",
+		"a required subblock no subblock will ever hold, saying the largest": {
+			w:            topoModel(1, 17, required(subblock)),
+			wantFail:     "pod set workers: needs 17 pods in one cloud.google.com/gce-topology-subblock; the largest free one takes 16 (4 tried); each pod asks for 2 nvidia.com/gpu",
+			unresolvable: true,
+		},
+		"a required subblock none holds now waits for room": {
+			w: topoModel(1, 16, required(subblock)),
+			sn: func(s *snap) *snap {
+				for _, n := range []string{"b0-s0-h0", "b0-s1-h0", "b1-s0-h0", "b1-s1-h0"} {
+					s.gpus(n, 2)
+				}
+				return s
+			},
+			wantFail: "needs 16 pods in one cloud.google.com/gce-topology-subblock; the largest free one takes 15 (4 tried)",
 		},
 		"a preferred subblock climbs to a block when no subblock holds it": {
 			w: topoModel(1, 24, preferred(subblock)),

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -123,6 +124,12 @@ func TestTopologyRequiredSubblockIsNeverSplit(t *testing.T) {
 	if !strings.Contains(c.Message, "needs 6 pods in one "+subblockLabel+"; the largest free one takes 4") ||
 		!strings.Contains(c.Message, "each pod asks for 4 nvidia.com/gpu") {
 		t.Errorf("the waiting pod says %q, want what it needs and the largest free subblock", c.Message)
+	}
+	// No subblock could ever hold it: its Workload says so, and is not
+	// admitted.
+	wl := e.waitWorkload(t, "default", "big", "Unplaceable", condition(multislicev1alpha1.WorkloadQuotaReserved, metav1.ConditionFalse, "Unplaceable"))
+	if c := findCondition(wl, multislicev1alpha1.WorkloadQuotaReserved); !strings.Contains(c.Message, "in one "+subblockLabel) {
+		t.Errorf("QuotaReserved message %q does not say which level", c.Message)
 	}
 }
 
