@@ -96,8 +96,12 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 		// partly completed) keep to the pod set's level, pod by pod.
 		req.SliceLevel, req.SliceSize = tree.LevelOf(ps.Request.SliceLevel), ps.Request.SliceSize
 	}
+	pin := p.pinned(ps, levels, req)
 	fit := tas.Fit{}
 	for _, leaf := range tree.Domains(len(levels) - 1) {
+		if pin != nil && !slices.Equal(leaf.Path[:len(pin)], pin) {
+			continue
+		}
 		for _, name := range leaf.Nodes {
 			if n := p.fitOn(name, request, qualifies, taken, pods); n > 0 {
 				fit[name] = n
@@ -138,6 +142,34 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 		}
 		sr.NodeLabels = p.sliceLabels(selector, levels, used)
 		r.Slices[s] = sr
+	}
+	return nil
+}
+
+// pinned is the path of the required domain the pod set's pods already
+// placed sit in (nil: none placed, or not required): a pod replaced, or
+// the rest of a pod set partly placed, joins its siblings there.
+func (p *planning) pinned(ps workload.PodSet, levels []string, req tas.Request) []string {
+	if req.Mode != tas.Required {
+		return nil
+	}
+	for _, m := range p.self.Members {
+		if m.Node == "" || m.Member.Slice >= len(p.self.Model.Slices) || p.self.Model.Slices[m.Member.Slice].Topology != ps.Request {
+			continue
+		}
+		n := p.sn.Nodes[m.Node]
+		if n == nil {
+			continue
+		}
+		path := make([]string, 0, req.Level+1)
+		for _, key := range levels[:req.Level+1] {
+			v, ok := n.Node.Labels()[key]
+			if !ok {
+				return nil
+			}
+			path = append(path, v)
+		}
+		return path
 	}
 	return nil
 }

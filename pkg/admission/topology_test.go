@@ -117,7 +117,7 @@ func TestPlanTopology(t *testing.T) {
 		return l
 	}
 	sub16 := topoModel(1, 16, required(subblock))
-	cases := map[string]struct {
+	type topoCase struct {
 		w        *workload.Workload
 		sn       func(*snap) *snap
 		flavor   *quota.Flavor
@@ -125,7 +125,8 @@ func TestPlanTopology(t *testing.T) {
 		wantFail string
 		// unresolvable: no change in other workloads helps.
 		unresolvable bool
-	}{
+	}
+	cases := map[string]topoCase{
 		"a required subblock: the pod set fills one": {
 			w:    sub16,
 			want: map[int]onNodes{0: {Pods: whole("b0", "s0"), Labels: in("b0", "s0")}},
@@ -198,6 +199,26 @@ func TestPlanTopology(t *testing.T) {
 			wantFail:     "pod set workers: annotation kueue.x-k8s.io/podset-required-topology: \"example.com/rack\" is not a level of the topology",
 			unresolvable: true,
 		},
+	}
+	// Slice 1 of a pod set whose slice 0 runs in b1/s1 joins it there,
+	// though b0/s0 fits it tighter.
+	partly := topoModel(2, 4, required(subblock))
+	partlyMembers := all(partly, gpuPod())
+	for i, m := range partlyMembers[:4] {
+		m.Node = fmt.Sprintf("b1-s1-h%d", i)
+	}
+	cases["a pod set partly placed: the rest joins its required domain"] = topoCase{
+		w: partly,
+		sn: func(s *snap) *snap {
+			s = s.self(partly, partlyMembers...).active(1)
+			for i := range 4 {
+				s.gpus(fmt.Sprintf("b1-s1-h%d", i), 2)
+				// b0/s0 is the tightest subblock that holds 4 pods.
+				s.gpus(fmt.Sprintf("b0-s0-h%d", i), 4)
+			}
+			return s
+		},
+		want: map[int]onNodes{1: {Pods: map[string]int{"b1-s1-h0": 3, "b1-s1-h1": 1}, Labels: in("b1", "s1")}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
