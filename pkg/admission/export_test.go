@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/sets"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
@@ -28,3 +30,9 @@ func DecidePreEnqueue(c state.PodCycle, permitTimeout time.Duration) (PreEnqueue
 }
 
 func (out *PreEnqueueOutcome) Settle(d state.Decision, a state.Applied) { out.settle(d, a) }
+
+// ReservedNodes is where a member may go under reservation r, for the
+// table tests.
+func ReservedNodes(r *state.Reservation, pod *state.Pod, domain []string) []string {
+	return sets.List(reservedNodes(r, pod, domain))
+}

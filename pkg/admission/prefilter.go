@@ -180,7 +180,8 @@ func boundsOf(r *state.Reservation, pod *state.Pod) *placement.SliceBounds {
 }
 
 // reservedNodes are the nodes a member may use under reservation r: those
-// with room planned for a pod of its shape in its slice, or any node of the
+// with room planned for a pod of its shape in its slice (only its rank's,
+// for a topology slice, while room is left there), or any node of the
 // slice's domain (domain) when the plan has no slot of its shape left.
 func reservedNodes(r *state.Reservation, pod *state.Pod, domain []string) sets.Set[string] {
 	sr := r.Slices[pod.Member.Slice]
@@ -192,6 +193,11 @@ func reservedNodes(r *state.Reservation, pod *state.Pod, domain []string) sets.S
 		if slot.Count > 0 && sr.Shapes[slot.Shape].Sig == pod.RequestSig {
 			nodes.Insert(slot.Node)
 		}
+	}
+	// A topology slice's pod goes to the node of its rank while room is
+	// planned there for it.
+	if m := pod.Member; m.HasIndex && m.Index < len(sr.Ranks) && nodes.Has(sr.Ranks[m.Index]) {
+		return sets.New(sr.Ranks[m.Index])
 	}
 	if nodes.Len() == 0 && sr.Domain != "" {
 		nodes.Insert(domain...)

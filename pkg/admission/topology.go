@@ -141,6 +141,15 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 			}
 		}
 		sr.NodeLabels = p.sliceLabels(selector, levels, used)
+		if d.demand.Pods() == p.self.Model.Slices[s].Pods {
+			// Planned whole: completion index i takes the i-th pod's
+			// node, in the placement's rank order.
+			for _, sl := range sr.Slots {
+				for range sl.Count {
+					sr.Ranks = append(sr.Ranks, sl.Node)
+				}
+			}
+		}
 		r.Slices[s] = sr
 	}
 	return nil

@@ -295,3 +295,53 @@ func TestPlanTopologyPodSetsShareNodes(t *testing.T) {
 		t.Errorf("pods on %v, want 24 pods on 6 nodes", got)
 	}
 }
+
+// A slice placed by topology keeps the placement's rank order: completion
+// index i goes to the i-th pod's node, so consecutive pods share a host,
+// then a subblock; a pod whose rank's room is gone may use the slice's
+// other planned nodes.
+func TestTopologyRankOrder(t *testing.T) {
+	w := topoModel(1, 6, workload.TopologyRequest{Mode: workload.TopologyRequired, Level: block})
+	members := all(w, gpuPod())
+	// b0/s0 takes 4 pods (two on h0, two on h1; h2, h3 full), b0/s1 16.
+	s := snapshot().gpuFleet(1, 2, 4).self(w, members...).gpuQueue(gpuFlavor()).
+		gpus("b0-s0-h0", 4).gpus("b0-s0-h1", 4).gpus("b0-s0-h2", 8).gpus("b0-s0-h3", 8)
+	r, fail := admission.Plan(s.sn)
+	if fail != nil {
+		t.Fatalf("failed: %s", fail.Message)
+	}
+	sr := r.Slices[0]
+	// The block's share goes to its largest subblock first, which takes
+	// it all; there, to the largest hosts first.
+	if want := []string{"b0-s1-h0", "b0-s1-h0", "b0-s1-h0", "b0-s1-h0", "b0-s1-h1", "b0-s1-h1"}; !slices.Equal(sr.Ranks, want) {
+		t.Errorf("ranks %v, want %v", sr.Ranks, want)
+	}
+	// Pods of one node are consecutive ranks, and every rank is a node
+	// with room planned.
+	seen := map[string]bool{}
+	for i, n := range sr.Ranks {
+		if i > 0 && sr.Ranks[i-1] != n && seen[n] {
+			t.Errorf("ranks %v: node %s's pods are not consecutive", sr.Ranks, n)
+		}
+		seen[n] = true
+	}
+	if len(sr.Ranks) != 6 {
+		t.Fatalf("ranks %v, want one per pod", sr.Ranks)
+	}
+	for i, m := range members {
+		m.Member.Index = i
+		if got := admission.ReservedNodes(r, m, nil); !slices.Equal(got, []string{sr.Ranks[i]}) {
+			t.Errorf("pod %d may go to %v, want its rank's node %s", i, got, sr.Ranks[i])
+		}
+	}
+	// The rank's room used up (another pod took it): the slice's other
+	// planned nodes.
+	for j := range sr.Slots {
+		if sr.Slots[j].Node == sr.Ranks[0] {
+			sr.Slots[j].Count = 0
+		}
+	}
+	if got := admission.ReservedNodes(r, members[0], nil); slices.Contains(got, sr.Ranks[0]) || len(got) == 0 {
+		t.Errorf("pod 0, its rank's room used, may go to %v, want the slice's other nodes", got)
+	}
+}

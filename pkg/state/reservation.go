@@ -84,8 +84,15 @@ type SliceReservation struct {
 	Shapes []ShapeRequest
 	// NodeLabels, when set, are labels every node of the slice's pods must
 	// carry: those of the flavors it is charged to, for slices the
-	// scheduler's own filters place (a queued plain pod).
+	// scheduler's own filters place (a queued plain pod), and of the
+	// topology domain a topology slice was placed in.
 	NodeLabels map[string]string
+	// Ranks, for a slice placed by topology whole, is the node of each
+	// completion index, in index order (the placement's rank order): pod
+	// i goes to Ranks[i] while its slot there has room, so consecutive
+	// pods share a host, then the level above. Never modified once
+	// planned.
+	Ranks []string
 }
 
 // ShapeRequest is the request of one shape of a slice's pods.

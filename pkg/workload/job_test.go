@@ -274,7 +274,7 @@ func TestJobMember(t *testing.T) {
 		},
 		"queued pod of an indexed Job, follower": {
 			labels:   queued(map[string]string{wellknown.JobNameLabel: "train", wellknown.JobControllerUIDLabel: "job-uid", wellknown.JobCompletionIndexLabel: "3"}),
-			want:     Member{Key: train, HasIndex: true, OwnerUID: "job-uid"},
+			want:     Member{Key: train, HasIndex: true, Index: 3, OwnerUID: "job-uid"},
 			isMember: true,
 		},
 		"queued pod of a non-indexed Job": {

@@ -242,7 +242,7 @@ func JobSetMember(pod *corev1.Pod) (m Member, ok bool, err error) {
 	return m, true, nil
 }
 
-// readCompletionIndex sets m's HasIndex and Leader from the pod's Job
+// readCompletionIndex sets m's HasIndex, Index and Leader from the pod's Job
 // completion index label, if it has one.
 func readCompletionIndex(obj string, pod *corev1.Pod, m *Member) error {
 	v, has := pod.Labels[wellknown.JobCompletionIndexLabel]
@@ -253,7 +253,7 @@ func readCompletionIndex(obj string, pod *corev1.Pod, m *Member) error {
 	if err != nil || ci < 0 {
 		return &InvalidError{obj, "metadata.labels[" + wellknown.JobCompletionIndexLabel + "]", fmt.Sprintf("%q is not a completion index", v)}
 	}
-	m.HasIndex = true
+	m.HasIndex, m.Index = true, ci
 	m.Leader = ci == 0
 	return nil
 }

@@ -166,7 +166,10 @@ type Member struct {
 	// Leader is true for the pod with Job completion index 0.
 	Leader bool
 	// HasIndex is false for pods of non-indexed Jobs and PodGroups.
-	HasIndex       bool
+	HasIndex bool
+	// Index is the pod's Job completion index, when HasIndex and the pod
+	// is a Job's (JobSet's or a Job's own).
+	Index          int
 	RestartAttempt int32
 	// OwnerUID is the UID of the object the pod was created for (JobSet:
 	// the jobset-uid label), empty when the pod does not say. A pod whose

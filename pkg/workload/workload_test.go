@@ -199,7 +199,7 @@ func TestMemberOf(t *testing.T) {
 		},
 		"jobset follower without restart label": {
 			labels:   map[string]string{wellknown.JobSetNameLabel: "js", wellknown.JobGlobalIndexLabel: "0", wellknown.JobCompletionIndexLabel: "3"},
-			want:     Member{Key: js, Slice: 0, HasIndex: true},
+			want:     Member{Key: js, Slice: 0, HasIndex: true, Index: 3},
 			isMember: true,
 		},
 		"non-indexed job pod": {

@@ -116,6 +116,19 @@ func TestTopologyRequiredSubblockIsNeverSplit(t *testing.T) {
 	if len(got) != 1 || got["b0-s0"] {
 		t.Errorf("4 pods of 4 GPUs requiring one subblock landed in subblocks %v, want one that is not b0-s0", got)
 	}
+	// In rank order: completion indexes 0 and 1 share a host, 2 and 3 the
+	// other.
+	pods, err := e.cp.Client.CoreV1().Pods("default").List(t.Context(), metav1.ListOptions{LabelSelector: wellknown.JobSetNameLabel + "=sub"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodeOf := map[string]string{}
+	for _, p := range pods.Items {
+		nodeOf[p.Labels[wellknown.JobCompletionIndexLabel]] = p.Spec.NodeName
+	}
+	if nodeOf["0"] != nodeOf["1"] || nodeOf["2"] != nodeOf["3"] || nodeOf["0"] == nodeOf["2"] {
+		t.Errorf("pods by completion index on %v, want 0 and 1 on one host, 2 and 3 on another", nodeOf)
+	}
 
 	// 24 GPUs in one subblock of 16: no subblock will ever do.
 	big := e.jobsets.Create(t, gpuJobSet("big", 1, 6, "4", wellknown.RequiredTopologyAnnotation, subblockLabel))
