@@ -29,7 +29,7 @@ type Preemption struct {
 
 // Preempt decides which workloads to evict, whole, so that sn.Self can be
 // placed — by one comparator chain (package preemption): fewest victims,
-// lowest priority, most recently started, key — among the workloads the
+// lowest priority, fewest pods, most recently started, key — among the workloads the
 // ClusterQueue policies and priorities allow.
 //
 // It is capacity preemption when sn.Self is admitted already or its quota
@@ -81,7 +81,7 @@ func Preempt(sn *state.Snapshot) (*Preemption, *placement.Failure) {
 			refused[why]++
 			continue
 		}
-		cands = append(cands, preemption.Candidate{Key: k, Priority: v.Priority, Started: v.Started, Frees: frees[k]})
+		cands = append(cands, preemption.Candidate{Key: k, Priority: v.Priority, Started: v.Started, Frees: frees[k], Pods: len(v.Pods)})
 	}
 	kind := "quota preemption"
 	if sit.Capacity {

@@ -22,6 +22,10 @@ type Candidate struct {
 	// Frees is how many of the domains the preemptor is missing evicting it
 	// could give: an upper bound used to skip sets that cannot be enough.
 	Frees int
+	// Pods is how many pods it runs: of two workloads of one priority,
+	// evicting the smaller disturbs less (and, on a shared topology
+	// domain, the one beside the preemptor is often the smaller).
+	Pods int
 }
 
 // Fits reports whether the preemptor would be placed with the given
@@ -29,11 +33,14 @@ type Candidate struct {
 type Fits func(removed []workload.Key) bool
 
 // better orders candidates from the one to evict first: lowest priority,
-// then most recently started, then by key, so that equal inputs always
-// give the same victims.
+// then fewest pods, then most recently started, then by key, so that equal
+// inputs always give the same victims.
 func better(a, b *Candidate) bool {
 	if a.Priority != b.Priority {
 		return a.Priority < b.Priority
+	}
+	if a.Pods != b.Pods {
+		return a.Pods < b.Pods
 	}
 	if !a.Started.Equal(b.Started) {
 		return a.Started.After(b.Started)
@@ -42,8 +49,8 @@ func better(a, b *Candidate) bool {
 }
 
 // Choose returns the victims to evict so that the preemptor fits, by one
-// comparator chain: fewest workloads, then lowest priority, then least work
-// lost, then key. need is how many domains the preemptor is missing (0 when
+// comparator chain: fewest workloads, then lowest priority, then fewest
+// pods, then least work lost, then key. need is how many domains the preemptor is missing (0 when
 // unknown: Frees is then not used to prune). It returns false when even
 // evicting every candidate would not be enough.
 //

@@ -45,6 +45,7 @@ func TestChoose(t *testing.T) {
 		prio    int32
 		started int
 		domains []string
+		pods    int
 	}
 	cases := []struct {
 		name  string
@@ -53,22 +54,25 @@ func TestChoose(t *testing.T) {
 		want  []string // nil: no victims can help
 	}{
 		{name: "the lowest priority of several that suffice", need: 1,
-			cands: []c{{"mid", 5, 0, []string{"p1"}}, {"low", 1, 0, []string{"p2"}}, {"lower-but-useless", 0, 0, nil}},
+			cands: []c{{"mid", 5, 0, []string{"p1"}, 0}, {"low", 1, 0, []string{"p2"}, 0}, {"lower-but-useless", 0, 0, nil, 0}},
 			want:  []string{"low"}},
 		{name: "equal priority: the most recently started loses least", need: 1,
-			cands: []c{{"old", 1, 0, []string{"p1"}}, {"new", 1, 30, []string{"p2"}}},
+			cands: []c{{"old", 1, 0, []string{"p1"}, 0}, {"new", 1, 30, []string{"p2"}, 0}},
 			want:  []string{"new"}},
+		{name: "equal priority: fewer pods before the most recently started", need: 1,
+			cands: []c{{"small-old", 1, 0, []string{"p1"}, 2}, {"big-new", 1, 30, []string{"p2"}, 4}},
+			want:  []string{"small-old"}},
 		{name: "fewest workloads before lowest priority", need: 2,
-			cands: []c{{"big", 5, 0, []string{"p1", "p2"}}, {"small-a", 1, 0, []string{"p3"}}, {"small-b", 1, 0, []string{"p4"}}},
+			cands: []c{{"big", 5, 0, []string{"p1", "p2"}, 0}, {"small-a", 1, 0, []string{"p3"}, 0}, {"small-b", 1, 0, []string{"p4"}, 0}},
 			want:  []string{"big"}},
 		{name: "two victims, the cheapest pair", need: 3,
-			cands: []c{{"big", 5, 0, []string{"p1", "p2"}}, {"s1", 1, 0, []string{"p3"}}, {"s2", 2, 0, []string{"p4"}}, {"s3", 3, 0, []string{"p5"}}},
+			cands: []c{{"big", 5, 0, []string{"p1", "p2"}, 0}, {"s1", 1, 0, []string{"p3"}, 0}, {"s2", 2, 0, []string{"p4"}, 0}, {"s3", 3, 0, []string{"p5"}, 0}},
 			want:  []string{"s1", "big"}},
 		{name: "victims sharing domains do not add up", need: 2,
-			cands: []c{{"a", 1, 0, []string{"p1"}}, {"b", 1, 1, []string{"p1"}}, {"c", 2, 0, []string{"p2"}}},
+			cands: []c{{"a", 1, 0, []string{"p1"}, 0}, {"b", 1, 1, []string{"p1"}, 0}, {"c", 2, 0, []string{"p2"}, 0}},
 			want:  []string{"b", "c"}},
 		{name: "nothing is enough", need: 3,
-			cands: []c{{"a", 1, 0, []string{"p1"}}, {"b", 1, 0, []string{"p2"}}}},
+			cands: []c{{"a", 1, 0, []string{"p1"}, 0}, {"b", 1, 0, []string{"p2"}, 0}}},
 		{name: "no candidates", need: 1},
 	}
 	for _, tc := range cases {
@@ -77,6 +81,7 @@ func TestChoose(t *testing.T) {
 			var cands []Candidate
 			for _, x := range tc.cands {
 				cd, doms := cand(x.name, x.prio, x.started, x.domains...)
+				cd.Pods = x.pods
 				cands = append(cands, cd)
 				w.holds[x.name] = doms
 			}
