@@ -17,7 +17,8 @@ type Tree struct {
 	// Levels are the label keys, highest (coarsest) first, e.g.
 	// cloud.google.com/gce-topology-block, …-subblock, …-host.
 	Levels []string
-	// Roots are the level-0 domains, sorted by value.
+	// Roots are the level-0 domains, sorted by value in natural order
+	// (digits by number: h8 before h10, see compareNatural).
 	Roots []*TreeDomain
 }
 
@@ -34,10 +35,10 @@ type TreeDomain struct {
 	// Parent is the domain of Level-1 holding this one (nil at level 0).
 	Parent *TreeDomain
 	// Children are the domains of Level+1 inside this one, sorted by
-	// value; empty at the last level.
+	// value in natural order; empty at the last level.
 	Children []*TreeDomain
-	// Nodes are the names of this domain's nodes, sorted, set only at the
-	// last level. Every leaf holds at least one node; when the last level
+	// Nodes are the names of this domain's nodes in natural order, set
+	// only at the last level. Every leaf holds at least one node; when the last level
 	// is kubernetes.io/hostname, exactly one.
 	Nodes []string
 }
@@ -114,10 +115,10 @@ nodes:
 		out := make([]*TreeDomain, 0, len(kids))
 		for _, dr := range kids {
 			dr.d.Children = freeze(dr.kids)
-			slices.Sort(dr.d.Nodes)
+			slices.SortFunc(dr.d.Nodes, compareNatural)
 			out = append(out, dr.d)
 		}
-		slices.SortFunc(out, func(a, b *TreeDomain) int { return strings.Compare(a.Value, b.Value) })
+		slices.SortFunc(out, func(a, b *TreeDomain) int { return compareNatural(a.Value, b.Value) })
 		return out
 	}
 	t.Roots = freeze(roots)

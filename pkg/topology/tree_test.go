@@ -236,3 +236,28 @@ func TestTreeDomainID(t *testing.T) {
 		t.Errorf("ID %q", d.ID())
 	}
 }
+
+// Domains and nodes numbered as fleets number them come in their numbers'
+// order, so a placement's rank order follows them: host 8 before host 10.
+func TestTreeNaturalOrder(t *testing.T) {
+	nodes := map[string]map[string]string{}
+	for _, n := range []string{"node-10", "node-8", "node-9", "node-11"} {
+		nodes[n] = map[string]string{"block": "b1", "host": n}
+	}
+	nodes["node-100"] = map[string]string{"block": "b10", "host": "node-100"}
+	nodes["node-2"] = map[string]string{"block": "b2", "host": "node-2"}
+	tr := NewTree([]string{"block", "host"}, nodes)
+	var blocks, hosts []string
+	for _, d := range tr.Domains(0) {
+		blocks = append(blocks, d.Value)
+	}
+	for _, d := range tr.Domains(1) {
+		hosts = append(hosts, d.Value)
+	}
+	if want := []string{"b1", "b2", "b10"}; !slices.Equal(blocks, want) {
+		t.Errorf("blocks %v, want %v", blocks, want)
+	}
+	if want := []string{"node-8", "node-9", "node-10", "node-11", "node-2", "node-100"}; !slices.Equal(hosts, want) {
+		t.Errorf("hosts %v, want %v", hosts, want)
+	}
+}
