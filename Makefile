@@ -435,7 +435,7 @@ run: cluster-binaries kubectl ## Local cluster on loopback with simulated TPU/GP
 	$(BIN)/localcluster up --nodepools $(NODEPOOLS) --pod-run-time $(POD_RUN_TIME) --kubeconfig $(OUTPUT)/kubeconfig
 
 .PHONY: demo
-demo: cluster-binaries ## Run a scenario of manifests/examples (SCENARIO=multislice-v5e|hotswap-v6e|kueue-hotswap-v6e|queueing-v5e|dws-gpu|dws-no-queue|flex-start-recycling) on a fresh cluster; prints a timeline.
+demo: cluster-binaries ## Run a scenario of manifests/examples (SCENARIO=multislice-v5e|hotswap-v6e|kueue-hotswap-v6e|queueing-v5e|dws-gpu|dws-no-queue|flex-start-recycling|gpu-topology) on a fresh cluster; prints a timeline.
 	$(BIN)/localcluster demo --scenario manifests/examples/$(SCENARIO)/demo.yaml --nodepools $(NODEPOOLS)
 
 .PHONY: chaos

@@ -203,7 +203,7 @@ func queueAPI(t *testing.T) multisliceclient.Interface {
 
 // applyQueueExample applies a manifest of manifests/examples/queues as
 // written, and deletes its objects when the test ends (LocalQueues first,
-// ResourceFlavors last), waiting until they are gone.
+// ResourceFlavors, then Topologies last), waiting until they are gone.
 func applyQueueExample(t *testing.T, rel string) {
 	t.Helper()
 	applyQueueObjects(t, filepath.Join("queues", rel))
@@ -225,13 +225,17 @@ func applyQueueObjects(t *testing.T, path string) {
 			t.Error(err)
 			return
 		}
-		order := map[string]int{"LocalQueue": 0, "ClusterQueue": 1, "ResourceFlavor": 2}
+		order := map[string]int{"LocalQueue": 0, "ClusterQueue": 1, "ResourceFlavor": 2, "Topology": 3}
 		sorted := slices.SortedStableFunc(slices.Values(objs), func(a, b *unstructured.Unstructured) int {
 			return order[a.GetKind()] - order[b.GetKind()]
 		})
 		for _, o := range sorted {
 			// Namespace is empty for the cluster-scoped kinds.
-			ri := dyn.Resource(multislicev1alpha1.SchemeGroupVersion.WithResource(strings.ToLower(o.GetKind()) + "s")).Namespace(o.GetNamespace())
+			resource := strings.ToLower(o.GetKind()) + "s"
+			if o.GetKind() == "Topology" {
+				resource = "topologies"
+			}
+			ri := dyn.Resource(multislicev1alpha1.SchemeGroupVersion.WithResource(resource)).Namespace(o.GetNamespace())
 			if err := ri.Delete(ctx, o.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 				t.Errorf("delete %s %s: %v", o.GetKind(), o.GetName(), err)
 				continue

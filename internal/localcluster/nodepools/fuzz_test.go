@@ -69,6 +69,8 @@ var fuzzTableFiles = []string{
 		" taints: [\"cloud.google.com/gke-queued=true:NoSchedule\"]}\n  zones: [{name: us-central1-a, maxNodes: 2}, {name: us-central1-b, maxNodes: 1}]\n",
 	onePool + "queuedProvisioning:\n  delay: soon\n  machine: {gpusPerNode: 4}\n  zones: [{name: us-central1-a, maxNodes: 1}, {name: us-central1-a}]\n",
 	onePool + autoBlock,
+	header + "pools:\n- name: gpu-h100\n  count: 2\n  gpu: {model: nvidia-h100-80gb, perNode: 8}\n  topology: {blocks: 2, subblocksPerBlock: 2, hostsPerSubblock: 4}\n",
+	header + "pools:\n- name: h\n  nodes: 3\n  topology: {blocks: 0, subblocksPerBlock: 2, hostsPerSubblock: 2}\n",
 	onePool + "autoProvisioning:\n  drainTime: 0s\n  machines: [{type: g2-standard-24, gpu: {perNode: 0}}, {type: g2-standard-24}]\n" +
 		"  spot: {interval: 1s, capacity: [{machineType: a2, zone: \"a b\", maxNodes: -1}]}\n",
 }
@@ -143,8 +145,27 @@ func fuzzCheckConfig(t *testing.T, cfg Config) {
 	if len(nodes) != total {
 		t.Fatalf("%d nodes, want %d", len(nodes), total)
 	}
+	topologies := map[string]*GPUTopology{}
+	for _, p := range cfg.Pools {
+		if topo := p.Topology; topo != nil {
+			if topo.Blocks < 1 || topo.SubblocksPerBlock < 1 || topo.HostsPerSubblock < 1 || p.Nodes != topo.Blocks*topo.SubblocksPerBlock*topo.HostsPerSubblock {
+				t.Fatalf("pool %s of %d nodes has topology %+v", p.Name, p.Nodes, *topo)
+			}
+			topologies[p.Name] = topo
+		}
+	}
+	hosts := map[string]string{}
 	names := map[string]bool{}
 	for _, n := range nodes {
+		if pool := n.Labels[wellknown.NodePoolLabel]; topologies[pool] != nil {
+			// GKE's GPU topology labels: each value under its parent's,
+			// the pool's name first; each host one node.
+			b, sb, h := n.Labels[wellknown.GCETopologyBlockLabel], n.Labels[wellknown.GCETopologySubblockLabel], n.Labels[wellknown.GCETopologyHostLabel]
+			if !strings.HasPrefix(b, pool+"-b") || !strings.HasPrefix(sb, b+"-s") || !strings.HasPrefix(h, sb+"-h") || hosts[h] != "" {
+				t.Fatalf("node %s of pool %s: block %q, subblock %q, host %q (host also of %q)", n.Name, pool, b, sb, h, hosts[h])
+			}
+			hosts[h] = n.Name
+		}
 		if names[n.Name] {
 			t.Fatalf("two nodes named %s", n.Name)
 		}
@@ -248,24 +269,35 @@ func FuzzParse(f *testing.F) {
 // FuzzParseFields builds a file of one pool (and a queuedProvisioning
 // block) from any field values, so that the fuzzer explores values rather
 // than YAML syntax: counts and node numbers negative, zero and huge,
-// quantities, names, zones, topologies, taints and labels. Besides the
+// quantities, names, zones, TPU topologies, GPU pools' blocks, subblocks
+// and hosts (accel bit 4), taints and labels. Besides the
 // checks of FuzzParse, each invalid field must be reported under its name,
 // and ParseTaint and TopologyChips are checked on the taint and topology
 // alone (fuzzCheckTaintAndTopology).
 func FuzzParseFields(f *testing.F) {
 	f.Add("tpu-v5e-2x4", 3, 0, "us-west4-a", "ct5lp-hightpu-4t", "224", "400Gi", "", uint8(1), "tpu-v5-lite-podslice", "2x4", int64(4),
-		"team", "ml", "dedicated=ml:NoSchedule", uint8(0), "5s", "us-central1-a", 2, int64(4), "")
+		"team", "ml", "dedicated=ml:NoSchedule", uint8(0), "5s", "us-central1-a", 2, int64(4), "", 0, 0, 0)
 	f.Add("gpu-l4", 0, 2, "us-central1-a", "g2-standard-48", "48", "192Gi", "110", uint8(2), "nvidia-l4", "", int64(4),
-		"", "", "", uint8(2), "", "us-central1-b", 1, int64(1), "cloud.google.com/gke-queued=true:NoSchedule")
-	f.Add("default-pool", 0, 1, "", "", "8", "32Gi", "", uint8(0), "", "", int64(0), "", "", "", uint8(0), "", "", 0, int64(0), "")
+		"", "", "", uint8(2), "", "us-central1-b", 1, int64(1), "cloud.google.com/gke-queued=true:NoSchedule", 0, 0, 0)
+	f.Add("default-pool", 0, 1, "", "", "8", "32Gi", "", uint8(0), "", "", int64(0), "", "", "", uint8(0), "", "", 0, int64(0), "", 0, 0, 0)
 	f.Add("t", 1000000000, 0, "a--b", "x", "1e100", "-1", "1.5", uint8(1), "a", "9223372036854775807x2", int64(1),
-		"a b", "", "google.com/tpu=x:NoSchedule", uint8(1), "-1s", "us-central1-a", -1, int64(-4), "nvidia.com/gpu=present:NoSchedule")
-	f.Add(strings.Repeat("p", 60), 0, 1, "", "", "", "", "", uint8(0), "", "", int64(0), "", "", "", uint8(0), "", "", 0, int64(0), "")
-	f.Add("a", 0, 1, "a--b", "", "", "", "1.5", uint8(0), "", "", int64(0), "", "", "", uint8(0), "", "a.-b", 1, int64(1), "")
-	f.Add("v6e", 0, 0, "", "", "", "", "", uint8(1), "tpu-v6e-slice", "4x4", int64(4), "", "", "google.com/tpu=x:NoSchedule", uint8(0), "", "us-east5-b", 1, int64(1), "nvidia.com/gpu=present:NoSchedule")
-	f.Add(strings.Repeat("p", 60), 2, 1, "", "", "", "", "", uint8(3), "a", "+2x4", int64(4), "", "", "k=v", uint8(0), "", "zone.-x", 1, int64(1), "")
+		"a b", "", "google.com/tpu=x:NoSchedule", uint8(1), "-1s", "us-central1-a", -1, int64(-4), "nvidia.com/gpu=present:NoSchedule", 0, 0, 0)
+	f.Add(strings.Repeat("p", 60), 0, 1, "", "", "", "", "", uint8(0), "", "", int64(0), "", "", "", uint8(0), "", "", 0, int64(0), "", 0, 0, 0)
+	f.Add("a", 0, 1, "a--b", "", "", "", "1.5", uint8(0), "", "", int64(0), "", "", "", uint8(0), "", "a.-b", 1, int64(1), "", 0, 0, 0)
+	f.Add("v6e", 0, 0, "", "", "", "", "", uint8(1), "tpu-v6e-slice", "4x4", int64(4), "", "", "google.com/tpu=x:NoSchedule", uint8(0), "", "us-east5-b", 1, int64(1), "nvidia.com/gpu=present:NoSchedule", 0, 0, 0)
+	f.Add(strings.Repeat("p", 60), 2, 1, "", "", "", "", "", uint8(3), "a", "+2x4", int64(4), "", "", "k=v", uint8(0), "", "zone.-x", 1, int64(1), "", 0, 0, 0)
 	// Both accelerators, neither with a per-node count: every field is named.
-	f.Add("0", 0, 1, "", "", "0", "0", "", uint8(3), "", "", int64(0), "", "", "", uint8(0), "", "", 0, int64(0), "")
+	f.Add("0", 0, 1, "", "", "0", "0", "", uint8(3), "", "", int64(0), "", "", "", uint8(0), "", "", 0, int64(0), "", 0, 0, 0)
+	// GPU pools with a topology (accel bit 4): valid, one disagreeing with
+	// nodes, one without gpu, counts below one and huge, a host label too long.
+	f.Add("gpu-h100", 0, 0, "us-central1-a", "a3-highgpu-8g", "208", "1872Gi", "", uint8(6), "nvidia-h100-80gb", "", int64(8),
+		"", "", "", uint8(0), "", "", 0, int64(0), "", 2, 2, 4)
+	f.Add("h100", 3, 0, "", "", "", "", "", uint8(6), "nvidia-h100-80gb", "", int64(8), "", "", "", uint8(2), "", "", 0, int64(0), "", 1, 3, 2)
+	f.Add("h100", 0, 12, "", "", "", "", "", uint8(6), "nvidia-h100-80gb", "", int64(8), "", "", "", uint8(0), "", "", 0, int64(0), "", 2, 2, 4)
+	f.Add("cpu", 0, 0, "", "", "", "", "", uint8(4), "", "", int64(0), "", "", "", uint8(0), "", "", 0, int64(0), "", 1, 1, 2)
+	f.Add("h100", 0, 0, "", "", "", "", "", uint8(7), "a", "2x4", int64(4), "", "", "", uint8(0), "", "", 0, int64(0), "", 0, -1, 1000000000)
+	f.Add("h", 0, 0, "", "", "", "", "", uint8(6), "m", "", int64(1), "", "", "", uint8(0), "", "", 0, int64(0), "", 10000, 10000, 10000)
+	f.Add(strings.Repeat("p", 53), 2, 0, "", "", "", "", "", uint8(6), "m", "", int64(1), "", "", "", uint8(0), "", "", 0, int64(0), "", 1, 10, 10)
 	// The table tests' taints and topologies, each in an otherwise valid
 	// TPU pool.
 	for _, s := range []struct{ taint, topology string }{
@@ -273,16 +305,20 @@ func FuzzParseFields(f *testing.F) {
 		{"a=b", "8"}, {"=b:NoSchedule", "2x0"}, {"a=b:noschedule", "2x4x4x4"}, {"a=b=c:NoSchedule", "axb"}, {"", ""},
 		{"k:v:NoSchedule", "+2x4"}, {"a/b/c=d:NoExecute", "9223372036854775807x2"}, {"x=" + strings.Repeat("v", 64) + ":NoSchedule", "3037000500x3037000500"},
 	} {
-		f.Add("t", 0, 0, "", "", "", "", "", uint8(1), "tpu-v5-lite-podslice", s.topology, int64(1), "", "", s.taint, uint8(2), "", "", 0, int64(0), "")
+		f.Add("t", 0, 0, "", "", "", "", "", uint8(1), "tpu-v5-lite-podslice", s.topology, int64(1), "", "", s.taint, uint8(2), "", "", 0, int64(0), "", 0, 0, 0)
 	}
 	f.Fuzz(func(t *testing.T, name string, count, nodes int, zone, machineType, cpu, memory, pods string, accel uint8, accelerator, topology string,
-		perNode int64, labelKey, labelValue, taint string, acceleratorTaint uint8, delay, queuedZone string, zoneMaxNodes int, gpusPerNode int64, queuedTaint string) {
+		perNode int64, labelKey, labelValue, taint string, acceleratorTaint uint8, delay, queuedZone string, zoneMaxNodes int, gpusPerNode int64, queuedTaint string,
+		blocks, subblocks, hosts int) {
 		p := Pool{Name: name, Count: count, Nodes: nodes, Zone: zone, MachineType: machineType, CPU: cpu, Memory: memory, Pods: pods}
 		if accel&1 != 0 {
 			p.TPU = &TPU{Accelerator: accelerator, Topology: topology, ChipsPerNode: perNode}
 		}
 		if accel&2 != 0 {
 			p.GPU = &GPU{Model: accelerator, PerNode: perNode}
+		}
+		if accel&4 != 0 {
+			p.Topology = &GPUTopology{Blocks: blocks, SubblocksPerBlock: subblocks, HostsPerSubblock: hosts}
 		}
 		if labelKey != "" {
 			p.Labels = map[string]string{labelKey: labelValue}
@@ -315,7 +351,7 @@ func FuzzParseFields(f *testing.F) {
 		for field, bad := range map[string]bool{
 			"pools[0].count":                         count < 0 || count > maxNodes,
 			"pools[0].nodes":                         nodes < 0 || nodes > maxNodes,
-			"pools[0].nodes: is required":            p.TPU == nil && nodes == 0,
+			"pools[0].nodes: is required":            p.TPU == nil && p.Topology == nil && nodes == 0,
 			"pools[0].name":                          len(validation.IsDNS1123Label(longest)) > 0,
 			"pools[0].zone":                          zone != "" && len(validation.IsValidLabelValue(zone)) > 0,
 			"pools[0].machineType":                   machineType != "" && len(validation.IsValidLabelValue(machineType)) > 0,
@@ -324,6 +360,11 @@ func FuzzParseFields(f *testing.F) {
 			"pools[0].gpu: a pool has either":        p.TPU != nil && p.GPU != nil,
 			"pools[0].tpu.chipsPerNode":              p.TPU != nil && perNode <= 0,
 			"pools[0].gpu.perNode":                   p.GPU != nil && p.TPU == nil && perNode <= 0,
+			"pools[0].topology.blocks":               p.Topology != nil && (blocks < 1 || blocks > maxNodes),
+			"pools[0].topology.subblocksPerBlock":    p.Topology != nil && (subblocks < 1 || subblocks > maxNodes),
+			"pools[0].topology.hostsPerSubblock":     p.Topology != nil && (hosts < 1 || hosts > maxNodes),
+			"pools[0].topology: only a GPU pool":     p.Topology != nil && p.GPU == nil,
+			"pools[0].nodes: ":                       p.Topology != nil && blocks > 0 && subblocks > 0 && hosts > 0 && nodes != 0 && int64(nodes) != int64(blocks)*int64(subblocks)*int64(hosts),
 			"queuedProvisioning.zones[0].name":       queuedZone != "" && len(validation.IsValidLabelValue(queuedZone)) > 0,
 			"queuedProvisioning.zones[0].maxNodes":   queuedZone != "" && zoneMaxNodes <= 0,
 			"queuedProvisioning.machine.gpusPerNode": queuedZone != "" && gpusPerNode <= 0,

@@ -80,7 +80,8 @@ type Pool struct {
 	Name  string `json:"name"`
 	Count int    `json:"count,omitempty"`
 	// Nodes per pool. For a TPU pool it may be left out: it is the topology's
-	// chip count divided by chipsPerNode.
+	// chip count divided by chipsPerNode. So for a GPU pool with a
+	// topology: it is blocks × subblocksPerBlock × hostsPerSubblock.
 	Nodes       int               `json:"nodes,omitempty"`
 	Zone        string            `json:"zone,omitempty"`
 	MachineType string            `json:"machineType,omitempty"`
@@ -95,6 +96,9 @@ type Pool struct {
 	// nvidia.com/gpu=present:NoSchedule) unless acceleratorTaint is false.
 	Taints           []string `json:"taints,omitempty"`
 	AcceleratorTaint *bool    `json:"acceleratorTaint,omitempty"`
+	// Topology, for a GPU pool only, places its nodes in GKE's topology
+	// of blocks, subblocks and hosts and labels them so (GPUTopology).
+	Topology *GPUTopology `json:"topology,omitempty"`
 }
 
 // TPU makes a pool a TPU slice.
@@ -113,6 +117,34 @@ type GPU struct {
 	Model string `json:"model"`
 	// PerNode is each node's nvidia.com/gpu capacity.
 	PerNode int64 `json:"perNode"`
+}
+
+// GPUTopology arranges a GPU pool's nodes as GKE arranges GPU fleets:
+// blocks of subblocksPerBlock subblocks of hostsPerSubblock hosts, one node
+// a host. The pool has blocks × subblocksPerBlock × hostsPerSubblock nodes
+// (nodes may be left out; if given it must be that product).
+//
+// Its nodes are labelled in node order, hosts of a subblock first: with P
+// the pool's name (<name>-<i> for a pool of a count), node P-node-n is
+// host h = n mod hostsPerSubblock of subblock s = (n div hostsPerSubblock)
+// mod subblocksPerBlock of block b = n div (subblocksPerBlock ×
+// hostsPerSubblock), and carries
+//
+//	cloud.google.com/gce-topology-block:    P-b<b>
+//	cloud.google.com/gce-topology-subblock: P-b<b>-s<s>
+//	cloud.google.com/gce-topology-host:     P-b<b>-s<s>-h<h>
+//
+// Each value names its parents and its pool, so values are unique
+// across the file's pools, as GKE's are across a fleet.
+type GPUTopology struct {
+	Blocks            int `json:"blocks"`
+	SubblocksPerBlock int `json:"subblocksPerBlock"`
+	HostsPerSubblock  int `json:"hostsPerSubblock"`
+}
+
+// describe says what the topology is, e.g. "2 blocks × 2 subblocks × 4 hosts".
+func (t *GPUTopology) describe() string {
+	return fmt.Sprintf("%d blocks × %d subblocks × %d hosts", t.Blocks, t.SubblocksPerBlock, t.HostsPerSubblock)
 }
 
 // maxNodes bounds the nodes of a file, and so the count and nodes of each
@@ -136,10 +168,30 @@ type ExpandedPool struct {
 	Labels   map[string]string
 	Taints   []corev1.Taint
 	Capacity corev1.ResourceList
+	// Topology, when set, gives each node GKE's GPU topology labels
+	// (TopologyLabels); Nodes is then its node count.
+	Topology *GPUTopology
 }
 
 // NodeName is the name of the pool's i-th node.
 func (p ExpandedPool) NodeName(i int) string { return fmt.Sprintf("%s-node-%d", p.Name, i) }
+
+// TopologyLabels returns the GKE GPU topology labels of the pool's i-th
+// node (GPUTopology says how they are named), nil for a pool without
+// topology.
+func (p ExpandedPool) TopologyLabels(i int) map[string]string {
+	t := p.Topology
+	if t == nil || t.SubblocksPerBlock < 1 || t.HostsPerSubblock < 1 {
+		return nil
+	}
+	block := fmt.Sprintf("%s-b%d", p.Name, i/(t.SubblocksPerBlock*t.HostsPerSubblock))
+	subblock := fmt.Sprintf("%s-s%d", block, i/t.HostsPerSubblock%t.SubblocksPerBlock)
+	return map[string]string{
+		wellknown.GCETopologyBlockLabel:    block,
+		wellknown.GCETopologySubblockLabel: subblock,
+		wellknown.GCETopologyHostLabel:     fmt.Sprintf("%s-h%d", subblock, i%t.HostsPerSubblock),
+	}
+}
 
 // Load reads and validates a node pool file.
 func Load(path string) ([]ExpandedPool, error) {
@@ -394,8 +446,55 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 		labels[wellknown.GPUAcceleratorLabel] = g.Model
 		capacity[wellknown.ResourceGPU] = *resource.NewQuantity(g.PerNode, resource.DecimalSI)
 	}
-	if nodes == 0 && p.Nodes == 0 && p.TPU == nil {
-		fail("nodes", "is required for a pool without tpu")
+	var topology *GPUTopology
+	if p.Topology != nil {
+		t := *p.Topology
+		valid := true
+		for _, c := range []struct {
+			sub string
+			n   int
+		}{{"topology.blocks", t.Blocks}, {"topology.subblocksPerBlock", t.SubblocksPerBlock}, {"topology.hostsPerSubblock", t.HostsPerSubblock}} {
+			switch {
+			case c.n < 1:
+				fail(c.sub, "must be at least 1, got %d", c.n)
+				valid = false
+			case c.n > maxNodes:
+				fail(c.sub, "must be at most %d, got %d", maxNodes, c.n)
+				valid = false
+			}
+		}
+		if p.GPU == nil {
+			fail("topology", "only a GPU pool has GKE's topology of blocks, subblocks and hosts (set gpu)")
+		}
+		for _, k := range []string{wellknown.GCETopologyBlockLabel, wellknown.GCETopologySubblockLabel, wellknown.GCETopologyHostLabel} {
+			if _, ok := p.Labels[k]; ok {
+				fail("labels", "key %q: topology sets it on each node", k)
+			}
+		}
+		// Each count is at most maxNodes: the product does not overflow.
+		total := int64(t.Blocks) * int64(t.SubblocksPerBlock) * int64(t.HostsPerSubblock)
+		switch {
+		case !valid:
+		case total > maxNodes:
+			fail("topology", "%s = %d nodes: more than %d", t.describe(), total, maxNodes)
+		case p.Nodes != 0 && int64(p.Nodes) != total:
+			fail("nodes", "%d nodes, but topology %s has %d (one node a host)", p.Nodes, t.describe(), total)
+		default:
+			nodes = int(total)
+			topology = &t
+			// The host label is the longest of the three; the last
+			// pool of a count has the longest name, and its last node
+			// the longest indices. (A bad name is reported above.)
+			last := ExpandedPool{Name: longest, Topology: &t}.TopologyLabels(nodes - 1)[wellknown.GCETopologyHostLabel]
+			if p.Name != "" && len(validation.IsDNS1123Label(longest)) == 0 {
+				for _, msg := range validation.IsValidLabelValue(last) {
+					fail("topology", "the last node's %s label %q: %s", wellknown.GCETopologyHostLabel, last, msg)
+				}
+			}
+		}
+	}
+	if nodes == 0 && p.Nodes == 0 && p.TPU == nil && p.Topology == nil {
+		fail("nodes", "is required for a pool without tpu or topology")
 	}
 	// A node's name is also its kubernetes.io/hostname label.
 	if p.Name != "" && nodes > 0 && nodes <= maxNodes {
@@ -425,9 +524,18 @@ func (p *Pool) expand(field string, d Defaults) ([]ExpandedPool, error) {
 			Labels:   l,
 			Taints:   slices.Clone(taints),
 			Capacity: capacity.DeepCopy(),
+			Topology: cloneTopology(topology),
 		})
 	}
 	return out, nil
+}
+
+func cloneTopology(t *GPUTopology) *GPUTopology {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	return &c
 }
 
 // TopologyChips returns the number of chips of a TPU topology such as 2x4

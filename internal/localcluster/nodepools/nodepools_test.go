@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,6 +116,46 @@ pools:
 			},
 		},
 		{
+			name: "gpu pool with a topology: nodes follow from it, each pool of a count its own",
+			file: header + `
+pools:
+- name: h100
+  count: 2
+  zone: us-central1-a
+  gpu: {model: nvidia-h100-80gb, perNode: 8}
+  topology: {blocks: 2, subblocksPerBlock: 2, hostsPerSubblock: 4}
+`,
+			check: func(t *testing.T, pools []ExpandedPool) {
+				if got := names(pools); !cmp.Equal(got, []string{"h100-0", "h100-1"}) {
+					t.Fatalf("names = %v", got)
+				}
+				for _, p := range pools {
+					if p.Nodes != 16 {
+						t.Errorf("%s: nodes = %d, want 16 (2 × 2 × 4)", p.Name, p.Nodes)
+					}
+					if diff := cmp.Diff(&GPUTopology{Blocks: 2, SubblocksPerBlock: 2, HostsPerSubblock: 4}, p.Topology); diff != "" {
+						t.Errorf("%s: topology (-want +got):\n%s", p.Name, diff)
+					}
+					// Per node, not per pool.
+					if _, ok := p.Labels[wellknown.GCETopologyBlockLabel]; ok {
+						t.Errorf("%s: pool labels %v", p.Name, p.Labels)
+					}
+				}
+				if pools[0].Topology == pools[1].Topology {
+					t.Error("the pools share one topology")
+				}
+			},
+		},
+		{
+			name: "gpu pool with a topology and the matching node count",
+			file: header + "pools:\n- name: h100\n  nodes: 6\n  gpu: {model: nvidia-h100-80gb, perNode: 8}\n  topology: {blocks: 1, subblocksPerBlock: 3, hostsPerSubblock: 2}\n",
+			check: func(t *testing.T, pools []ExpandedPool) {
+				if pools[0].Nodes != 6 {
+					t.Errorf("nodes = %d", pools[0].Nodes)
+				}
+			},
+		},
+		{
 			name: "explicit node count that matches the topology",
 			file: header + "pools:\n- name: v6e\n  nodes: 4\n  tpu: {accelerator: tpu-v6e-slice, topology: 4x4, chipsPerNode: 4}\n",
 			check: func(t *testing.T, pools []ExpandedPool) {
@@ -169,12 +210,30 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"huge count", header + "pools:\n- name: a\n  nodes: 1\n  count: 1000000000\n", []string{"pools[0].count: must be at most 10000, got 1000000000"}},
 		{"huge node number", header + "pools:\n- name: a\n  nodes: 1000000000\n", []string{"pools[0].nodes: must be at most 10000"}},
 		{"too many nodes in all", header + "pools:\n- name: a\n  nodes: 6000\n- name: b\n  nodes: 6000\n", []string{"pools: 12000 nodes in all, more than the local cluster runs (10000)"}},
+		{"a topology label set by hand too", header + "pools:\n- name: h100\n  gpu: {model: m, perNode: 8}\n  topology: {blocks: 1, subblocksPerBlock: 1, hostsPerSubblock: 2}\n  labels: {cloud.google.com/gce-topology-block: b0}\n",
+			[]string{`pools[0].labels: key "cloud.google.com/gce-topology-block": topology sets it on each node`}},
 		{"topology of too many nodes", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: 1000x1000, chipsPerNode: 1}\n", []string{"pools[0].tpu.topology: topology 1000x1000 has 1000000 chips"}},
 		{"overflowing topology", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: 9223372036854775807x2, chipsPerNode: 1}\n", []string{"pools[0].tpu.topology:", "more chips than can be counted"}},
 		{"signed topology, no label value", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: +2x4, chipsPerNode: 4}\n", []string{`pools[0].tpu.topology: "+2x4": dimension "+2"`}},
 		{"node name too long for its hostname label", header + "pools:\n- name: " + strings.Repeat("p", 60) + "\n  nodes: 1\n", []string{"pools[0].name: too long: node " + strings.Repeat("p", 60) + "-node-0 has 67 characters"}},
 		{"fractional pods", header + "pools:\n- name: a\n  nodes: 1\n  pods: \"1.5\"\n", []string{"pools[0].pods: must be a whole number, got 1500m"}},
 		{"two taints of one key and effect", header + "pools:\n- name: a\n  nodes: 1\n  taints: [\"a=b:NoSchedule\", \"a=c:NoSchedule\"]\n", []string{`pools[0].taints[1]: "a=c:NoSchedule": a node has one taint of key a and effect NoSchedule; taints[0] is another`}},
+		{"topology disagrees with nodes", header + "pools:\n- name: h100\n  nodes: 12\n  gpu: {model: m, perNode: 8}\n  topology: {blocks: 2, subblocksPerBlock: 2, hostsPerSubblock: 4}\n",
+			[]string{"pools[0].nodes: 12 nodes, but topology 2 blocks × 2 subblocks × 4 hosts has 16 (one node a host)"}},
+		{"topology counts below one", header + "pools:\n- name: h100\n  gpu: {model: m, perNode: 8}\n  topology: {blocks: 0, subblocksPerBlock: -1}\n",
+			[]string{"pools[0].topology.blocks: must be at least 1, got 0", "pools[0].topology.subblocksPerBlock: must be at least 1, got -1",
+				"pools[0].topology.hostsPerSubblock: must be at least 1, got 0"}},
+		{"topology without gpu", header + "pools:\n- name: cpu\n  topology: {blocks: 1, subblocksPerBlock: 1, hostsPerSubblock: 2}\n",
+			[]string{"pools[0].topology: only a GPU pool has GKE's topology of blocks, subblocks and hosts (set gpu)"}},
+		{"topology on a tpu pool", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: 2x4, chipsPerNode: 4}\n  topology: {blocks: 1, subblocksPerBlock: 1, hostsPerSubblock: 2}\n",
+			[]string{"pools[0].topology: only a GPU pool"}},
+		{"topology of too many nodes", header + "pools:\n- name: h100\n  gpu: {model: m, perNode: 8}\n  topology: {blocks: 10000, subblocksPerBlock: 10000, hostsPerSubblock: 10000}\n",
+			[]string{"pools[0].topology: 10000 blocks × 10000 subblocks × 10000 hosts = 1000000000000 nodes: more than 10000"}},
+		{"huge topology count", header + "pools:\n- name: h100\n  gpu: {model: m, perNode: 8}\n  topology: {blocks: 1, subblocksPerBlock: 1, hostsPerSubblock: 1000000000}\n",
+			[]string{"pools[0].topology.hostsPerSubblock: must be at most 10000"}},
+		// Node pppp…-1-node-99 has 63 characters, its host label 64.
+		{"host label too long", header + "pools:\n- name: " + strings.Repeat("p", 53) + "\n  count: 2\n  gpu: {model: m, perNode: 8}\n  topology: {blocks: 1, subblocksPerBlock: 10, hostsPerSubblock: 10}\n",
+			[]string{"pools[0].topology: the last node's cloud.google.com/gce-topology-host label \"" + strings.Repeat("p", 53) + "-1-b0-s9-h9\": must be no more than 63 bytes"}},
 		{"a taint clashing with the accelerator taint", header + "pools:\n- name: t\n  tpu: {accelerator: a, topology: 2x4, chipsPerNode: 4}\n  taints: [\"google.com/tpu=x:NoSchedule\"]\n",
 			[]string{`pools[0].taints[0]: "google.com/tpu=x:NoSchedule": the nodes get GKE's accelerator taint google.com/tpu=present:NoSchedule; set acceleratorTaint: false`}},
 	}
@@ -264,6 +323,16 @@ func TestShippedExampleFile(t *testing.T) {
 		if count[key] != want {
 			t.Errorf("%d pools of %s, want %d", count[key], key, want)
 		}
+	}
+	// The GPU fleet of the gpu-topology examples, whose ResourceFlavor
+	// selects it by name and whose ClusterQueue has its 128 GPUs.
+	h100 := slices.IndexFunc(pools, func(p ExpandedPool) bool { return p.Name == "gpu-h100" })
+	if h100 < 0 {
+		t.Fatalf("no pool gpu-h100 among %v", names(pools))
+	}
+	if p := pools[h100]; !cmp.Equal(p.Topology, &GPUTopology{Blocks: 2, SubblocksPerBlock: 2, HostsPerSubblock: 4}) ||
+		p.Labels[wellknown.GPUAcceleratorLabel] != "nvidia-h100-80gb" || p.Capacity.Name(wellknown.ResourceGPU, resource.DecimalSI).Value() != 8 {
+		t.Errorf("pool gpu-h100: topology %+v, labels %v, capacity %v; want 2 blocks × 2 subblocks × 4 hosts of 8 nvidia-h100-80gb", p.Topology, p.Labels, p.Capacity)
 	}
 	// Seed 003's GPU Job runs on queued provisioning in the zones its
 	// README section names.

@@ -32,6 +32,7 @@ func Nodes(pools []ExpandedPool) []*corev1.Node {
 	for _, p := range pools {
 		for i := range p.Nodes {
 			n := p.BuildNode(p.NodeName(i))
+			maps.Copy(n.Labels, p.TopologyLabels(i))
 			n.Labels[ManagedLabel] = "true"
 			n.Annotations[appliedLabelsAnnotation] = strings.Join(sortedKeys(n.Labels), ",")
 			n.Annotations[appliedTaintsAnnotation] = strings.Join(taintKeys(n.Spec.Taints), ",")

@@ -1,6 +1,8 @@
 package nodepools
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -35,6 +37,73 @@ func TestNodes(t *testing.T) {
 	want := []string{"v5e-0-node-0@v5e-0", "v5e-0-node-1@v5e-0", "v5e-1-node-0@v5e-1", "v5e-1-node-1@v5e-1"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("nodes (-want +got):\n%s", diff)
+	}
+}
+
+// A GPU pool with a topology labels each node with its block, subblock
+// and host, hosts of a subblock first, the pool's name in every value;
+// node names are those of any pool.
+func TestNodesGPUTopology(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		want []string // name block subblock host, per node
+	}{
+		{
+			name: "2 blocks × 2 subblocks × 2 hosts",
+			file: "pools:\n- name: h100\n  gpu: {model: nvidia-h100-80gb, perNode: 8}\n  topology: {blocks: 2, subblocksPerBlock: 2, hostsPerSubblock: 2}\n",
+			want: []string{
+				"h100-node-0 h100-b0 h100-b0-s0 h100-b0-s0-h0",
+				"h100-node-1 h100-b0 h100-b0-s0 h100-b0-s0-h1",
+				"h100-node-2 h100-b0 h100-b0-s1 h100-b0-s1-h0",
+				"h100-node-3 h100-b0 h100-b0-s1 h100-b0-s1-h1",
+				"h100-node-4 h100-b1 h100-b1-s0 h100-b1-s0-h0",
+				"h100-node-5 h100-b1 h100-b1-s0 h100-b1-s0-h1",
+				"h100-node-6 h100-b1 h100-b1-s1 h100-b1-s1-h0",
+				"h100-node-7 h100-b1 h100-b1-s1 h100-b1-s1-h1",
+			},
+		},
+		{
+			name: "a count: each pool's values carry its index; pools without topology get no labels",
+			file: "pools:\n- name: h100\n  count: 2\n  nodes: 3\n  gpu: {model: nvidia-h100-80gb, perNode: 8}\n  topology: {blocks: 1, subblocksPerBlock: 1, hostsPerSubblock: 3}\n" +
+				"- name: l4\n  nodes: 1\n  gpu: {model: nvidia-l4, perNode: 4}\n",
+			want: []string{
+				"h100-0-node-0 h100-0-b0 h100-0-b0-s0 h100-0-b0-s0-h0",
+				"h100-0-node-1 h100-0-b0 h100-0-b0-s0 h100-0-b0-s0-h1",
+				"h100-0-node-2 h100-0-b0 h100-0-b0-s0 h100-0-b0-s0-h2",
+				"h100-1-node-0 h100-1-b0 h100-1-b0-s0 h100-1-b0-s0-h0",
+				"h100-1-node-1 h100-1-b0 h100-1-b0-s0 h100-1-b0-s0-h1",
+				"h100-1-node-2 h100-1-b0 h100-1-b0-s0 h100-1-b0-s0-h2",
+				"l4-node-0   ",
+			},
+		},
+		{
+			name: "one host a subblock, one subblock a block",
+			file: "pools:\n- name: g\n  gpu: {model: nvidia-h100-80gb, perNode: 8}\n  topology: {blocks: 3, subblocksPerBlock: 1, hostsPerSubblock: 1}\n",
+			want: []string{"g-node-0 g-b0 g-b0-s0 g-b0-s0-h0", "g-node-1 g-b1 g-b1-s0 g-b1-s0-h0", "g-node-2 g-b2 g-b2-s0 g-b2-s0-h0"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, n := range mustNodes(t, tc.file) {
+				l := n.Labels
+				got = append(got, strings.Join([]string{n.Name, l[wellknown.GCETopologyBlockLabel], l[wellknown.GCETopologySubblockLabel], l[wellknown.GCETopologyHostLabel]}, " "))
+				// What the file applied, so that a later edit of the
+				// topology replaces the labels.
+				for _, k := range []string{wellknown.GCETopologyBlockLabel, wellknown.GCETopologySubblockLabel, wellknown.GCETopologyHostLabel} {
+					if _, ok := l[k]; ok && !slices.Contains(splitList(n.Annotations[appliedLabelsAnnotation]), k) {
+						t.Errorf("%s: %s not among the applied labels %q", n.Name, k, n.Annotations[appliedLabelsAnnotation])
+					}
+				}
+				if l[corev1.LabelHostname] != n.Name || l[wellknown.NodePoolLabel] == "" {
+					t.Errorf("%s: labels %v", n.Name, l)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("nodes (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -156,6 +225,28 @@ func TestDiff(t *testing.T) {
 				}
 				if q := p.UpdateStatus[0].Status.Capacity[corev1.ResourceCPU]; q.Cmp(resource.MustParse("64")) != 0 {
 					t.Errorf("cpu = %s", q.String())
+				}
+			},
+		},
+		{
+			name:     "a topology changed or removed relabels the nodes",
+			desired:  mustNodes(t, "pools:\n- name: g\n  gpu: {model: m, perNode: 8}\n  topology: {blocks: 1, subblocksPerBlock: 2, hostsPerSubblock: 1}\n"),
+			existing: mustNodes(t, "pools:\n- name: g\n  gpu: {model: m, perNode: 8}\n  topology: {blocks: 2, subblocksPerBlock: 1, hostsPerSubblock: 1}\n"),
+			check: func(t *testing.T, p Plan) {
+				if len(p.Update) != 1 || len(p.Create)+len(p.Delete) != 0 {
+					t.Fatalf("plan = %+v", p)
+				}
+				if n := p.Update[0]; n.Name != "g-node-1" || n.Labels[wellknown.GCETopologyBlockLabel] != "g-b0" || n.Labels[wellknown.GCETopologySubblockLabel] != "g-b0-s1" {
+					t.Errorf("update %s: labels %v", n.Name, n.Labels)
+				}
+				removed := Diff(mustNodes(t, "pools:\n- name: g\n  nodes: 2\n  gpu: {model: m, perNode: 8}\n"), p.Update)
+				for _, n := range removed.Update {
+					if v, ok := n.Labels[wellknown.GCETopologyHostLabel]; ok {
+						t.Errorf("%s kept %s=%s after the topology was removed", n.Name, wellknown.GCETopologyHostLabel, v)
+					}
+				}
+				if len(removed.Update) != 1 {
+					t.Errorf("topology removed: plan %+v", removed)
 				}
 			},
 		},
