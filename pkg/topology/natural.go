@@ -1,5 +1,10 @@
 package topology
 
+import (
+	"cmp"
+	"strings"
+)
+
 // compareNatural orders label values as people read them: runs of digits
 // by their number, the rest byte by byte, so that host-8 comes before
 // host-10 and the rank order of a placement follows node numbering. Equal
@@ -21,32 +26,23 @@ func compareNatural(a, b string) int {
 			// digit decides.
 			x, y := trimZeros(a[si:i]), trimZeros(b[sj:j])
 			if len(x) != len(y) {
-				return cmpInt(len(x), len(y))
+				return cmp.Compare(len(x), len(y))
 			}
-			if x != y {
-				if x < y {
-					return -1
-				}
-				return 1
+			if c := strings.Compare(x, y); c != 0 {
+				return c
 			}
 			continue
 		}
 		if a[i] != b[j] {
-			return cmpInt(int(a[i]), int(b[j]))
+			return cmp.Compare(a[i], b[j])
 		}
 		i++
 		j++
 	}
-	if d := cmpInt(len(a)-i, len(b)-j); d != 0 {
+	if d := cmp.Compare(len(a)-i, len(b)-j); d != 0 {
 		return d
 	}
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return strings.Compare(a, b)
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -56,14 +52,4 @@ func trimZeros(s string) string {
 		s = s[1:]
 	}
 	return s
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
