@@ -25,11 +25,12 @@ const (
 )
 
 // startGPUFleet starts the scheduler over 2 blocks × 2 subblocks × 2
-// hosts of 8 GPUs, labelled as GKE labels them, and the queue of
-// testdata/gpu-topology.yaml whose flavor names their Topology.
+// hosts of 8 GPUs, labelled as GKE labels them, their Topology
+// (testdata/gpu-topology.yaml) and a queue whose flavor names it
+// (testdata/gpu-queue.yaml).
 func startGPUFleet(t *testing.T) *env {
 	t.Helper()
-	e := start(t, 0, "test/integration/quota/testdata/gpu-topology.yaml")
+	e := start(t, 0, "test/integration/quota/testdata/gpu-topology.yaml", "test/integration/quota/testdata/gpu-queue.yaml")
 	for b := range 2 {
 		for s := range 2 {
 			for h := range 2 {
@@ -190,5 +191,34 @@ func TestTopologyPreferredPacksIntoABlock(t *testing.T) {
 		if second[b] {
 			t.Errorf("both sets share block %s; the second fits whole in the other block", b)
 		}
+	}
+}
+
+// A flavor naming a Topology not created yet: a pod set asking for a
+// topology waits, its pods saying which Topology is missing, and is placed
+// once the Topology is created (the flavor is fed again with its levels).
+func TestTopologyCreatedAfterItsFlavor(t *testing.T) {
+	e := start(t, 0)
+	for s := range 2 {
+		for h := range 2 {
+			name := fmt.Sprintf("s%d-h%d", s, h)
+			e.cp.CreateNode(t, builders.Node(name).GPU("nvidia-h100-80gb", 8).
+				Label(corev1.LabelHostname, name).Label("node-group", "gpu").
+				Label(blockLabel, "b0").Label(subblockLabel, fmt.Sprintf("s%d", s)).Obj())
+		}
+	}
+	// The queue before its Topology.
+	objs := e.cp.CreateFromFile(t, "test/integration/quota/testdata/gpu-queue.yaml")
+	if len(objs) != 3 {
+		t.Fatalf("created %d objects, want the flavor, ClusterQueue and LocalQueue", len(objs))
+	}
+	js := e.jobsets.Create(t, gpuJobSet("waits", 1, 2, "8", wellknown.RequiredTopologyAnnotation, subblockLabel))
+	e.cp.WaitForPodConditionSaying(t, "default", builders.PodsOf(js, 0)[0].Name, corev1.PodScheduled, corev1.ConditionFalse,
+		`ResourceFlavor h100 names Topology "gke-default", which does not exist`)
+	e.cp.ExpectNoneBound(t, "default", "waits", time.Second)
+
+	e.cp.CreateFromFile(t, "test/integration/quota/testdata/gpu-topology.yaml")
+	if subs := union(e.domainsOf(t, "waits", 2, subblockLabel)); len(subs) != 1 {
+		t.Errorf("placed in subblocks %v, want one", subs)
 	}
 }
