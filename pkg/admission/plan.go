@@ -227,10 +227,9 @@ type planning struct {
 	// charged are the flavors each slice is charged to in the quota
 	// assignment being placed (see onFlavors).
 	charged map[int][]*quota.Flavor
-	// trees are the topology trees built for this plan, and used what its
-	// topology pod sets put on each node so far (see placeTopology).
-	trees map[string]*topology.Tree
-	used  map[string]workload.Resources
+	// used is what this plan's topology pod sets put on each node so far
+	// (see placeTopology).
+	used map[string]workload.Resources
 }
 
 // heldByOther reports whether n lies in a domain a confined slice of
@@ -319,6 +318,18 @@ func (p *planning) domains(key string, own map[string]int, taken map[string]bool
 	return out
 }
 
+// closed reports whether no pod of this plan outside a confined slice may
+// use node n: another slice of this plan holds it whole, it is reserved
+// for another workload or lies in a domain another holds, or the
+// workload's pods were rejected there.
+func (p *planning) closed(name string, n *state.NodeView, taken map[string]bool) bool {
+	if taken[name] || n.Reserved || p.heldByOther(n) {
+		return true
+	}
+	_, rejected := p.self.Rejected[topology.DomainRef{Value: name}]
+	return rejected
+}
+
 func (p *planning) unconfinedNodes(taken map[string]bool, sc *atomicScope) []planner.Node {
 	var names []string
 	if sc != nil {
@@ -329,10 +340,7 @@ func (p *planning) unconfinedNodes(taken map[string]bool, sc *atomicScope) []pla
 	out := make([]planner.Node, 0, len(names))
 	for _, name := range names {
 		n := p.sn.Nodes[name]
-		if taken[name] || n.Reserved || p.heldByOther(n) {
-			continue
-		}
-		if _, rejected := p.self.Rejected[topology.DomainRef{Value: name}]; rejected {
+		if p.closed(name, n, taken) {
 			continue
 		}
 		pn := p.plannerNode(name, n)

@@ -215,11 +215,15 @@ func (p *planning) topologyLevels(ps workload.PodSet) ([]string, *quota.Flavor, 
 		ps.Name, ps.Request, strings.Join(names, ", "))}
 }
 
-// tree is the topology tree of levels over the plan's nodes (those of
-// scope, when set) that carry every label of selector, built once per plan.
+// tree is the topology tree of levels over the snapshot's nodes (those of
+// scope, when set) that carry every label of selector, built once per
+// snapshot.
 func (p *planning) tree(sc *atomicScope, levels []string, selector map[string]string) *topology.Tree {
 	key := strings.Join(levels, "\x00") + "\x01" + fmt.Sprint(selector)
-	if t, ok := p.trees[key]; ok {
+	if sc != nil {
+		key += "\x01" + sc.value
+	}
+	if t, ok := p.sn.Trees[key]; ok {
 		return t
 	}
 	var names []string
@@ -235,10 +239,10 @@ func (p *planning) tree(sc *atomicScope, levels []string, selector map[string]st
 		}
 	}
 	t := topology.NewTree(levels, nodes)
-	if p.trees == nil {
-		p.trees = map[string]*topology.Tree{}
+	if p.sn.Trees == nil {
+		p.sn.Trees = map[string]*topology.Tree{}
 	}
-	p.trees[key] = t
+	p.sn.Trees[key] = t
 	return t
 }
 
@@ -248,22 +252,30 @@ func (p *planning) tree(sc *atomicScope, levels []string, selector map[string]st
 // pods do not qualify for.
 func (p *planning) fitOn(name string, request workload.Resources, qualifies []func(string) bool, taken map[string]bool, most int32) int32 {
 	n := p.sn.Nodes[name]
-	if n == nil || taken[name] || n.Reserved || !n.Node.Usable || n.Node.Lifetime.Ending(p.sn.Now) || p.heldByOther(n) {
+	if n == nil || !n.Node.Usable || n.Node.Lifetime.Ending(p.sn.Now) || p.closed(name, n, taken) || !qualifiesAll(qualifies, name) {
 		return 0
-	}
-	if _, rejected := p.self.Rejected[topology.DomainRef{Value: name}]; rejected {
-		return 0
-	}
-	for _, q := range qualifies {
-		if !q(name) {
-			return 0
-		}
 	}
 	free := n.Free
 	if u := p.used[name]; u != nil {
 		free = free.Sub(u)
 	}
-	c := free.Count(request)
+	return podsIn(free, request, most)
+}
+
+// qualifiesAll reports whether node passes every qualifier.
+func qualifiesAll(qualifies []func(string) bool, node string) bool {
+	for _, q := range qualifies {
+		if !q(node) {
+			return false
+		}
+	}
+	return true
+}
+
+// podsIn is how many pods asking request room takes, at most most (a
+// request of nothing: most).
+func podsIn(room, request workload.Resources, most int32) int32 {
+	c := room.Count(request)
 	if c < 0 || c > int64(most) {
 		return most
 	}
@@ -275,18 +287,10 @@ func (p *planning) fitOn(name string, request workload.Resources, qualifies []fu
 func (p *planning) everFits(tree *topology.Tree, req tas.Request, request workload.Resources, qualifies []func(string) bool) bool {
 	fit := tas.Fit{}
 	for _, leaf := range tree.Domains(len(tree.Levels) - 1) {
-	nodes:
 		for _, name := range leaf.Nodes {
-			for _, q := range qualifies {
-				if !q(name) {
-					continue nodes
-				}
+			if qualifiesAll(qualifies, name) {
+				fit[name] = podsIn(p.sn.Nodes[name].Node.Allocatable, request, req.Pods)
 			}
-			c := p.sn.Nodes[name].Node.Allocatable.Count(request)
-			if c < 0 || c > int64(req.Pods) {
-				c = int64(req.Pods)
-			}
-			fit[name] = int32(c)
 		}
 	}
 	_, f := tas.Place(tree, fit, req)
@@ -334,11 +338,7 @@ func (p *planning) sliceLabels(selector map[string]string, levels []string, node
 func inResources(msg string, request workload.Resources) string {
 	for _, r := range slices.Sorted(maps.Keys(request)) {
 		if v := request[r]; v > 0 && strings.Contains(string(r), "/") {
-			q := fmt.Sprintf("%dm", v)
-			if v%1000 == 0 {
-				q = fmt.Sprint(v / 1000)
-			}
-			return fmt.Sprintf("%s; each pod asks for %s %s", msg, q, r)
+			return fmt.Sprintf("%s; each pod asks for %s %s", msg, workload.FormatAmount(r, v), r)
 		}
 	}
 	return msg

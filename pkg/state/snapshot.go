@@ -69,6 +69,10 @@ type Snapshot struct {
 	// within a snapshot, so every plan made on it (preemption simulates
 	// many) shares the answers.
 	Qualifiers map[string]func(node string) bool
+	// Trees memoises the topology trees plans on this snapshot build (by
+	// levels, flavor labels and atomic scope): nodes' labels do not change
+	// within a snapshot, so preemption's many simulations build each once.
+	Trees map[string]*topology.Tree
 }
 
 // NodeView is one node in a snapshot.

@@ -168,6 +168,10 @@ func (r Resources) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// FormatAmount renders v milli-units of resource name as String does, e.g.
+// "4" for 4000 of nvidia.com/gpu, "500m" for 500 of cpu.
+func FormatAmount(name corev1.ResourceName, v int64) string { return formatMilli(name, v) }
+
 func formatMilli(name corev1.ResourceName, v int64) string {
 	if name == corev1.ResourceCPU && v%1000 != 0 {
 		return fmt.Sprintf("%dm", v)
