@@ -36,8 +36,15 @@ func TestScenariosRunOurProfileWithOurFeatureGates(t *testing.T) {
 	for _, tc := range cases {
 		if tc.SchedulerConfigPath != ourConfig {
 			for f := range app.DefaultFeatureGates {
-				if _, set := tc.FeatureGates[f]; set {
-					t.Errorf("%s (a baseline) sets %s: baselines run upstream's defaults", tc.Name, f)
+				got, set := tc.FeatureGates[f]
+				if !set || (inTreeGangs(tc.Name) && upstreamGangGates[f] && got) {
+					continue
+				}
+				t.Errorf("%s (a baseline) sets %s: baselines run upstream's defaults", tc.Name, f)
+			}
+			for f, on := range tc.FeatureGates {
+				if _, ours := app.DefaultFeatureGates[f]; !ours && !(inTreeGangs(tc.Name) && upstreamGangGates[f] && on) {
+					t.Errorf("%s (a baseline) sets %s: baselines run upstream's defaults, or turn on its own gangs' gates", tc.Name, f)
 				}
 			}
 			continue
@@ -52,6 +59,23 @@ func TestScenariosRunOurProfileWithOurFeatureGates(t *testing.T) {
 	if ours == 0 {
 		t.Fatalf("no scenario uses %s", ourConfig)
 	}
+}
+
+// upstreamGangGates are the gates of Kubernetes' own gangs and their
+// topology constraint, off by default upstream. A baseline may turn them
+// on, and only them, when it is a variant that measures those gangs
+// (inTreeGangs): it is then upstream's scheduler as a user who wants its
+// gangs would run it.
+var upstreamGangGates = map[featuregate.Feature]bool{
+	"GenericWorkload":                 true,
+	"TopologyAwareWorkloadScheduling": true,
+}
+
+// inTreeGangs reports whether a test case's variant measures Kubernetes'
+// own gangs (its name says InTreeGangs).
+func inTreeGangs(testCase string) bool {
+	_, variant, _ := strings.Cut(testCase, "_")
+	return strings.HasPrefix(variant, "InTreeGangs")
 }
 
 // workloadTemplates reads the ops of every test case.

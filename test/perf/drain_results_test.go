@@ -26,7 +26,6 @@ import (
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	multisliceclient "github.com/multislice-scheduler/multislice-scheduler/pkg/generated/clientset/versioned"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 )
 
@@ -208,8 +207,10 @@ func probeJobSetAPI(tCtx ktesting.TContext, jobsets jobsetclient.Interface) erro
 		if err != nil {
 			return err
 		}
-		js := builders.JobSet(probeNamespace, fmt.Sprintf("probe-%d", i)).Exclusive(wellknown.NodePoolLabel).
-			Pod(func(p *builders.PodBuilder) { p.Scheduler(app.Name).TPU("4") }).
+		// Unconfined and asking only for a little CPU, the probe fits the
+		// nodes of any scenario (TPU pools or GPU hosts without pools).
+		js := builders.JobSet(probeNamespace, fmt.Sprintf("probe-%d", i)).Unconfined().
+			Pod(func(p *builders.PodBuilder) { p.Scheduler(app.Name).CPU("100m") }).
 			ReplicatedJob("slice", 1, 1).Obj()
 		pods, err := createProbe(tCtx, jobsets, js)
 		if err != nil {

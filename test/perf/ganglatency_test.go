@@ -19,11 +19,13 @@ import (
 // beside its timeline:
 //
 //   - if it holds pods of JobSets (the jobset.sigs.k8s.io/jobset-name
-//     label the JobSet controller sets, as the member templates do): a
+//     label the JobSet controller sets, as the member templates do) or of
+//     Kubernetes PodGroups (spec.schedulingGroup.podGroupName): a
 //     GangLatency data item, over its gangs wholly bound, of the time from
 //     each gang's first member created to its last member bound. A gang is
-//     the pods of the namespace with the same JobSet name, all those seen:
-//     by the workload's end every pod it creates exists and was seen.
+//     the pods of the namespace with the same JobSet or PodGroup (gangOf),
+//     all those seen: by the workload's end every pod it creates exists
+//     and was seen.
 //   - if it holds only plain pods, in a workload with the podsPerWorkload
 //     parameter: a PlainGroupLatency data item, the same time for groups
 //     of podsPerWorkload plain pods consecutive in creation order, the

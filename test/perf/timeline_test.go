@@ -152,7 +152,7 @@ func (tl *podTimeline) observe(obj any, at time.Time) {
 	}
 	p := c.byUID[pod.UID]
 	if p == nil {
-		p = &podTimes{gang: pod.Labels[wellknown.JobSetNameLabel], created: at}
+		p = &podTimes{gang: gangOf(pod), created: at}
 		c.byUID[pod.UID] = p
 		c.pods = append(c.pods, p)
 	}
@@ -215,4 +215,17 @@ func (c *boundCount) series() map[string]float64 {
 // seconds prints d in seconds, to the millisecond.
 func seconds(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Round(time.Millisecond).Milliseconds())/1000, 'f', -1, 64)
+}
+
+// gangOf names the gang a pod is a member of in its namespace: its JobSet
+// (the label the JobSet controller sets, as the member templates do), or
+// the Kubernetes PodGroup it names; "" for a plain pod.
+func gangOf(pod *corev1.Pod) string {
+	if name := pod.Labels[wellknown.JobSetNameLabel]; name != "" {
+		return "JobSet " + name
+	}
+	if g := pod.Spec.SchedulingGroup; g != nil && g.PodGroupName != nil {
+		return "PodGroup " + *g.PodGroupName
+	}
+	return ""
 }
