@@ -30,13 +30,14 @@ APISERVER_FIXTURES := vendor/k8s.io/kubernetes/cmd/kube-apiserver/app/testing/te
 UNIT_PKGS = $(shell $(GO) list ./... | grep -v '^$(MODULE)/test/')
 
 # Benchmarks: BENCH_SIZE=large adds the 5000-node workloads, BENCH_SIZE=xlarge
-# runs the 15 000-node ones alone (plain pods and gangs); BENCH_COUNT repeats.
+# runs the 15 000-node ones alone (plain pods and gangs), BENCH_SIZE=topology
+# the Topology scenario alone at every size; BENCH_COUNT repeats.
 BENCH_SIZE   ?= default
 BENCH_COUNT  ?= 1
 BENCH_OUT    ?= $(OUTPUT)/bench
 comma := ,
-BENCH_FILTER := $(if $(filter xlarge,$(BENCH_SIZE)),xlarge,$(if $(filter large,$(BENCH_SIZE)),performance,performance$(comma)-large))
-BENCH_RUN    := $(if $(filter xlarge,$(BENCH_SIZE)),BenchmarkPerfScheduling/(Baseline|Multislice_(PlainPods|Gangs)),.)
+BENCH_FILTER := $(if $(filter xlarge,$(BENCH_SIZE)),xlarge,$(if $(filter large,$(BENCH_SIZE)),performance,$(if $(filter topology,$(BENCH_SIZE)),topology$(comma)performance,performance$(comma)-large)))
+BENCH_RUN    := $(if $(filter xlarge,$(BENCH_SIZE)),BenchmarkPerfScheduling/(Baseline|Multislice_(PlainPods|Gangs)),$(if $(filter topology,$(BENCH_SIZE)),BenchmarkPerfScheduling/Topology_,.))
 
 TEST_FLAGS ?=
 
@@ -232,6 +233,7 @@ bench: etcd fixtures ## scheduler_perf: every scenario through the default profi
 	# one gang's decision (snapshot and plan) at 1024, 4096 and 15 000 nodes.
 	$(GO) test ./pkg/plugins/multislicegang/ -run '^$$' -bench QueueWalk -benchtime 2000x -count 3 -benchmem | tee $(BENCH_OUT)/queue-walk.txt
 	$(GO) test ./pkg/state/ -run '^$$' -bench SnapshotAndPlan -benchtime 20x -count 3 -benchmem | tee $(BENCH_OUT)/gang-decision.txt
+	$(GO) test ./pkg/admission/ -run '^$$' -bench PlanTopology -benchtime 20x -count 3 -benchmem | tee $(BENCH_OUT)/topology-decision.txt
 
 # docs/performance.md shows the plots of one run from docs/bench/: this replaces
 # them, and the report that shows them all, with another run's
