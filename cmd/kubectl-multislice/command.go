@@ -215,7 +215,11 @@ func newWhyCommand(o *options) *cobra.Command {
 		Long: `Explains one workload: where it stands and why (its Workload object's conditions, or
 its pods'), its quota (its request against its ClusterQueue's nominal quota, borrowing
 limit, usage and what is available), its slices and the domains (node pools) that match
-their selectors (how many, which are free, held by whom, unhealthy), its admission checks
+their selectors (how many, which are free, held by whom, unhealthy), its pod sets that ask
+for a topology (Kueue's podset-*-topology annotations: the levels of the Topology they
+are placed by and where their pods are, or, while they wait, how many domains of their
+level there are, how many of their pods the largest free one takes and how many take
+them all, as the scheduler's placement counts them), its admission checks
 and ProvisioningRequest, the preemption the scheduler considered for it or that evicted
 it (from its events), what its pods say, and its latest events.
 

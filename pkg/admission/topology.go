@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
@@ -79,23 +77,7 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 		selector = flavor.NodeLabels
 	}
 	tree := p.tree(sc, levels, selector)
-	req := tas.Request{Pods: pods, SliceSize: 1, SliceLevel: len(levels) - 1}
-	switch ps.Request.Mode {
-	case workload.TopologyRequired:
-		req.Mode = tas.Required
-	case workload.TopologyPreferred:
-		req.Mode = tas.Preferred
-	default:
-		req.Mode = tas.Unconstrained
-	}
-	if ps.Request.Level != "" {
-		req.Level = tree.LevelOf(ps.Request.Level)
-	}
-	if ps.Request.SliceLevel != "" && pods%ps.Request.SliceSize == 0 {
-		// Pods left to place that are not whole slices (a Job whose pods
-		// partly completed) keep to the pod set's level, pod by pod.
-		req.SliceLevel, req.SliceSize = tree.LevelOf(ps.Request.SliceLevel), ps.Request.SliceSize
-	}
+	req := tas.PodSetRequest(ps.Request, tree, pods)
 	pin := p.pinned(ps, levels, req)
 	fit := tas.Fit{}
 	for _, leaf := range tree.Domains(len(levels) - 1) {
@@ -112,7 +94,7 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 	if tf != nil {
 		// Unresolvable when even the flavor's nodes, empty, could not hold
 		// the pod set: no eviction or finished workload will help.
-		return fail(!p.everFits(tree, req, request, qualifies), "%s", inResources(tf.Message, request))
+		return fail(!p.everFits(tree, req, request, qualifies), "%s", tas.InResources(tf.Message, request))
 	}
 	// Pods in rank order: each slice, in index order, takes the next of
 	// its pods' nodes, so a slice's pods sit as close as the placement
@@ -189,13 +171,7 @@ func (p *planning) pinned(ps workload.PodSet, levels []string, req tas.Request) 
 // levels its request names, above the node itself.
 func (p *planning) topologyLevels(ps workload.PodSet) ([]string, *quota.Flavor, *placement.Failure) {
 	if p.sn.Quota == nil {
-		var levels []string
-		for _, l := range []string{ps.Request.Level, ps.Request.SliceLevel, corev1.LabelHostname} {
-			if l != "" && !slices.Contains(levels, l) {
-				levels = append(levels, l)
-			}
-		}
-		return levels, nil, nil
+		return tas.QueuelessLevels(ps.Request), nil, nil
 	}
 	flavors := p.charged[ps.Slices[0]]
 	var names []string
@@ -259,7 +235,7 @@ func (p *planning) fitOn(name string, request workload.Resources, qualifies []fu
 	if u := p.used[name]; u != nil {
 		free = free.Sub(u)
 	}
-	return podsIn(free, request, most)
+	return tas.PodsIn(free, request, most)
 }
 
 // qualifiesAll reports whether node passes every qualifier.
@@ -272,16 +248,6 @@ func qualifiesAll(qualifies []func(string) bool, node string) bool {
 	return true
 }
 
-// podsIn is how many pods asking request room takes, at most most (a
-// request of nothing: most).
-func podsIn(room, request workload.Resources, most int32) int32 {
-	c := room.Count(request)
-	if c < 0 || c > int64(most) {
-		return most
-	}
-	return int32(c)
-}
-
 // everFits reports whether the pod set would fit in tree were its nodes
 // empty and taking pods: counted from their allocatable.
 func (p *planning) everFits(tree *topology.Tree, req tas.Request, request workload.Resources, qualifies []func(string) bool) bool {
@@ -289,7 +255,7 @@ func (p *planning) everFits(tree *topology.Tree, req tas.Request, request worklo
 	for _, leaf := range tree.Domains(len(tree.Levels) - 1) {
 		for _, name := range leaf.Nodes {
 			if qualifiesAll(qualifies, name) {
-				fit[name] = podsIn(p.sn.Nodes[name].Node.Allocatable, request, req.Pods)
+				fit[name] = tas.PodsIn(p.sn.Nodes[name].Node.Allocatable, request, req.Pods)
 			}
 		}
 	}
@@ -330,16 +296,4 @@ func (p *planning) sliceLabels(selector map[string]string, levels []string, node
 		out[key] = v
 	}
 	return out
-}
-
-// inResources adds to a placement message counting pods what each pod
-// asks of the accelerator it needs (an extended resource), e.g. "needs 16
-// pods in one …; each pod asks for 8 nvidia.com/gpu".
-func inResources(msg string, request workload.Resources) string {
-	for _, r := range slices.Sorted(maps.Keys(request)) {
-		if v := request[r]; v > 0 && strings.Contains(string(r), "/") {
-			return fmt.Sprintf("%s; each pod asks for %s %s", msg, workload.FormatAmount(r, v), r)
-		}
-	}
-	return msg
 }

@@ -46,6 +46,7 @@ type Cluster struct {
 	LocalQueues          []*multislicev1alpha1.LocalQueue
 	Workloads            []*multislicev1alpha1.Workload
 	ResourceFlavors      []*multislicev1alpha1.ResourceFlavor
+	Topologies           []*multislicev1alpha1.Topology
 	AdmissionChecks      []*multislicev1alpha1.AdmissionCheck
 	ProvisioningRequests []*autoscalingv1.ProvisioningRequest
 

@@ -52,6 +52,7 @@ func PrintWhy(w io.Writer, e *Explanation, now time.Time, wide bool) error {
 	for _, d := range e.Domains {
 		p.domains(d, now)
 	}
+	p.topology(e.Topology)
 	p.checks(e.Checks, e.Consumes)
 	p.preemption(e.Preemption, now, wide)
 	p.pods(e.Pods)
@@ -239,6 +240,100 @@ func (p *printer) domains(d DomainExplanation, now time.Time) {
 		}
 		p.line("  %s: held by %s", h.Domain, strings.Join(by, ", "))
 	}
+}
+
+// topology prints, for each pod set that asks for a topology, what it
+// asks, the levels it is placed by, and where its pods are or what the
+// scheduler sees while it waits.
+func (p *printer) topology(ts []TopologyExplanation) {
+	if len(ts) == 0 {
+		return
+	}
+	p.section("Topology (pod sets placed in a tree of levels):")
+	for _, t := range ts {
+		p.line("  pod set %s: %s; %d pods, each %s", t.PodSet, topologyAsks(t), t.Pods, orDash(t.PerPod))
+		for _, tr := range t.Trees {
+			p.line("    levels: %s", treeLevels(tr))
+			if len(tr.Placed) > 0 {
+				var on []string
+				for _, d := range tr.Placed {
+					on = append(on, fmt.Sprintf("%s (%s)", d.Domain, plural(d.Pods, "pod")))
+				}
+				p.line("    placed in %s %s", shortKey(tr.At), strings.Join(on, ", "))
+			}
+			if n := tr.Now; n != nil {
+				s := fmt.Sprintf("    now: %s, %d of them take all %d pods; the largest free one takes %d",
+					plural(n.Domains, shortKey(tr.At)+" domain"), n.Fitting, t.Pods, n.Largest)
+				if t.Mode != ModeRequired {
+					s += fmt.Sprintf("; together they take %d", n.Total)
+				}
+				p.line("%s", s)
+				if len(n.FitsIn) > 0 {
+					p.line("    fits now in %s, where the scheduler would place it", strings.Join(n.FitsIn, ", "))
+				}
+				if n.Message != "" {
+					p.line("    placement: %s", n.Message)
+				}
+			}
+		}
+	}
+}
+
+// topologyAsks says what a pod set asks, e.g. "required
+// gce-topology-subblock" or "sliced: slices of 4 pods, each in one
+// gce-topology-subblock".
+func topologyAsks(t TopologyExplanation) string {
+	s := t.Mode
+	if t.Level != "" {
+		s += " " + shortKey(t.Level)
+	}
+	if t.SliceLevel != "" {
+		sep := ", "
+		if t.Mode == ModeSliced {
+			sep = ": "
+		}
+		s += fmt.Sprintf("%sslices of %d pods, each in one %s", sep, t.SliceSize, shortKey(t.SliceLevel))
+	}
+	return s
+}
+
+// treeLevels names a tree and its levels, or what is wrong with it.
+func treeLevels(tr TopologyTree) string {
+	var s string
+	switch {
+	case tr.Flavor == "" && tr.Topology == "" && tr.Problem == "":
+		levels := tr.Levels
+		s = "unqueued: "
+		if len(levels) > 1 {
+			s += shortKeys(levels[:len(levels)-1]) + " above "
+		}
+		return s + shortKey(levels[len(levels)-1])
+	case tr.Topology != "":
+		s = fmt.Sprintf("Topology %s of flavor %s: ", tr.Topology, tr.Flavor)
+	case tr.Flavor != "":
+		s = fmt.Sprintf("flavor %s: ", tr.Flavor)
+	}
+	if tr.Problem != "" {
+		return s + tr.Problem
+	}
+	return s + shortKeys(tr.Levels)
+}
+
+// plural is "1 pod" or "n pods".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// shortKeys joins label keys, highest first, GKE's prefix left out.
+func shortKeys(keys []string) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = shortKey(k)
+	}
+	return strings.Join(out, " > ")
 }
 
 func (p *printer) checks(cs []CheckExplanation, consumes *RequestExplanation) {

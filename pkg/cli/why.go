@@ -52,6 +52,7 @@ type Explanation struct {
 	Queue      *QueueExplanation     `json:"queue,omitempty"`
 	Slices     []SliceExplanation    `json:"slices,omitempty"`
 	Domains    []DomainExplanation   `json:"domains,omitempty"`
+	Topology   []TopologyExplanation `json:"topology,omitempty"`
 	Checks     []CheckExplanation    `json:"admissionChecks,omitempty"`
 	Consumes   *RequestExplanation   `json:"consumes,omitempty"`
 	Preemption PreemptionExplanation `json:"preemption"`
@@ -164,6 +165,7 @@ func Why(c *Cluster, ref WorkloadRef) *Explanation {
 		e.Pods.Expected += s.Pods
 	}
 	e.State, e.Reason, e.Message = state(c, ref, wl, pods, e.Pods)
+	e.Topology = c.explainTopology(wl, model, pods, e.State == StatePending)
 	if wl != nil {
 		e.WorkloadObject = wl.Name
 		if ev := condition(wl.Status.Conditions, multislicev1alpha1.WorkloadEvicted); ev != nil && ev.Status == metav1.ConditionTrue {

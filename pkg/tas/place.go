@@ -146,10 +146,7 @@ func Place(t *topology.Tree, fit Fit, r Request) (Placement, *Failure) {
 		v.doms[best].take = need
 		p = Placement{Level: r.Level, Domains: []*topology.TreeDomain{v.doms[best].d}}
 	default:
-		from := r.Level
-		if r.Mode == Unconstrained {
-			from = r.SliceLevel
-		}
+		from := r.AskedLevel()
 		p.Level = -1
 		for lvl := from; lvl >= 0; lvl-- {
 			if best, _ := v.tightest(lvl, need); best >= 0 {

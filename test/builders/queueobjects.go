@@ -157,6 +157,16 @@ func ResourceFlavor(name string, nodeLabels ...string) *multislicev1alpha1.Resou
 	return rf
 }
 
+// Topology is a Topology of these levels (node labels, highest first),
+// which a ResourceFlavor names in spec.topologyName.
+func Topology(name string, levels ...string) *multislicev1alpha1.Topology {
+	t := &multislicev1alpha1.Topology{ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name + "-uid")}}
+	for _, l := range levels {
+		t.Spec.Levels = append(t.Spec.Levels, multislicev1alpha1.TopologyLevel{NodeLabel: l})
+	}
+	return t
+}
+
 // WorkloadBuilder builds a multislice.dev Workload object as the scheduler
 // writes it for a queued workload.
 type WorkloadBuilder struct{ wl *multislicev1alpha1.Workload }

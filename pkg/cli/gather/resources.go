@@ -36,7 +36,7 @@ type Need struct {
 	Events    bool
 	Owners    bool // JobSets, Jobs, PodGroups
 	Queues    bool // ClusterQueues, LocalQueues, Workloads
-	Checks    bool // ResourceFlavors, AdmissionChecks, ProvisioningRequests
+	Checks    bool // ResourceFlavors, Topologies, AdmissionChecks, ProvisioningRequests
 	Classes   bool // ComputeClasses
 }
 
@@ -181,6 +181,15 @@ var resources = []resource{
 			return f.multislice.Multislice().V1alpha1().ResourceFlavors().Informer()
 		},
 		func(out *cli.Cluster, items []*multislicev1alpha1.ResourceFlavor) { out.ResourceFlavors = items }),
+	define("topologies", false, false, func(n Need) bool { return n.Checks },
+		func(ctx context.Context, c *Clients, _ string, o metav1.ListOptions) ([]multislicev1alpha1.Topology, error) {
+			l, err := c.Multislice.MultisliceV1alpha1().Topologies().List(ctx, o)
+			return itemsOf(l, err, func(l *multislicev1alpha1.TopologyList) []multislicev1alpha1.Topology { return l.Items })
+		},
+		func(f *factories) cache.SharedIndexInformer {
+			return f.multislice.Multislice().V1alpha1().Topologies().Informer()
+		},
+		func(out *cli.Cluster, items []*multislicev1alpha1.Topology) { out.Topologies = items }),
 	define("admissionchecks", false, false, func(n Need) bool { return n.Checks },
 		func(ctx context.Context, c *Clients, _ string, o metav1.ListOptions) ([]multislicev1alpha1.AdmissionCheck, error) {
 			l, err := c.Multislice.MultisliceV1alpha1().AdmissionChecks().List(ctx, o)
