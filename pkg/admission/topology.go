@@ -58,6 +58,7 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 	var pods int32
 	var request workload.Resources
 	var qualifies []func(string) bool
+	sigs := map[string]bool{} // shapes of one signature qualify for the same nodes
 	for _, s := range ps.Slices {
 		for _, sh := range bySlice[s].demand.Shapes {
 			if request == nil {
@@ -65,7 +66,10 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 			} else if !maps.Equal(request, sh.Request) {
 				return fail(true, "its pods ask for different resources (%s and %s); a pod set placed by topology has pods all alike", request, sh.Request)
 			}
-			qualifies = append(qualifies, sh.Qualifies)
+			if !sigs[sh.Sig] {
+				sigs[sh.Sig] = true
+				qualifies = append(qualifies, sh.Qualifies)
+			}
 			pods += int32(sh.Count)
 		}
 	}
@@ -192,10 +196,12 @@ func (p *planning) topologyLevels(ps workload.PodSet) ([]string, *quota.Flavor, 
 }
 
 // tree is the topology tree of levels over the snapshot's nodes (those of
-// scope, when set) that carry every label of selector, built once per
-// snapshot.
+// scope, when set) that carry every label of selector: the one the
+// snapshot came with (the state's index keeps them across decisions), else
+// built once per snapshot. A tree handed by the index may list a node the
+// snapshot lacks; every reader skips such a node.
 func (p *planning) tree(sc *atomicScope, levels []string, selector map[string]string) *topology.Tree {
-	key := strings.Join(levels, "\x00") + "\x01" + fmt.Sprint(selector)
+	key := topology.TreeKey(levels, selector)
 	if sc != nil {
 		key += "\x01" + sc.value
 	}
@@ -254,8 +260,8 @@ func (p *planning) everFits(tree *topology.Tree, req tas.Request, request worklo
 	fit := tas.Fit{}
 	for _, leaf := range tree.Domains(len(tree.Levels) - 1) {
 		for _, name := range leaf.Nodes {
-			if qualifiesAll(qualifies, name) {
-				fit[name] = tas.PodsIn(p.sn.Nodes[name].Node.Allocatable, request, req.Pods)
+			if n := p.sn.Nodes[name]; n != nil && qualifiesAll(qualifies, name) {
+				fit[name] = tas.PodsIn(n.Node.Allocatable, request, req.Pods)
 			}
 		}
 	}

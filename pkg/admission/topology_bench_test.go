@@ -35,9 +35,12 @@ import (
 //
 // "fresh" is the decision on a snapshot Plan has not read yet: the
 // topology tree (Snapshot.Trees) and the nodes' qualifiers
-// (Snapshot.Qualifiers) are built in the op. State never carries them from
-// one snapshot to the next, so this is what every PreFilter cycle pays.
-// "memoised" reuses them, as preemption's simulations on one snapshot do.
+// (Snapshot.Qualifiers) are built in the op, as after a node's labels
+// changed. "memoised" reuses them: State hands a snapshot of every node
+// the trees its index keeps across decisions (built once, dropped when a
+// node's labels change), and preemption's simulations on one snapshot
+// share both; the qualifiers are still built once per snapshot, which
+// "memoised" leaves out.
 // Besides ns/op it reports ns/pod (ns/op over the gang's pods) and ns/node
 // (ns/op over the fleet's nodes). `make bench` runs it.
 func BenchmarkPlanTopology(b *testing.B) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/tas"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -69,9 +70,11 @@ type Snapshot struct {
 	// within a snapshot, so every plan made on it (preemption simulates
 	// many) shares the answers.
 	Qualifiers map[string]func(node string) bool
-	// Trees memoises the topology trees plans on this snapshot build (by
-	// levels, flavor labels and atomic scope): nodes' labels do not change
-	// within a snapshot, so preemption's many simulations build each once.
+	// Trees memoises the topology trees plans on this snapshot read (by
+	// topology.TreeKey of levels and flavor labels, and atomic scope):
+	// nodes' labels do not change within a snapshot, so preemption's many
+	// simulations build each once. A snapshot of every node comes with
+	// the index's cached trees its workload may read (indexTrees).
 	Trees map[string]*topology.Tree
 }
 
@@ -300,7 +303,55 @@ func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 	}
 	sn.Self = cp.viewLocked(sn, key)
 	sn.Quota = cp.quotaDecisionLocked(w)
+	if all && sn.AtomicKey == "" {
+		sn.Trees = indexTrees(s.nodes, w.model, active, sn.Quota)
+	}
 	return sn
+}
+
+// indexTrees hands a snapshot of every node the topology trees the plan of
+// model's active pod sets may read, from the index's cache: built once
+// and kept until a node's labels change, rather than once per decision
+// (each costs a pass over the nodes and a sort). They are those of the
+// levels a pod set's request names above the host (a workload outside
+// queues, or admitted) and, while it waits in a queue, those of its
+// ClusterQueue's flavors that name a Topology. A flavor label with an
+// empty value (also admitting nodes without the label) is left to the
+// plan, which builds that tree from the snapshot as before (nil: none).
+func indexTrees(ix *topology.Index, model *workload.Workload, active []int, q *QuotaDecision) map[string]*topology.Tree {
+	var out map[string]*topology.Tree
+	add := func(levels []string, selector map[string]string) {
+		for _, v := range selector {
+			if v == "" {
+				return
+			}
+		}
+		if out == nil {
+			out = map[string]*topology.Tree{}
+		}
+		key := topology.TreeKey(levels, selector)
+		if _, ok := out[key]; !ok {
+			out[key] = ix.Tree(levels, selector)
+		}
+	}
+	asks := false
+	for _, i := range active {
+		if r := model.Slices[i].Topology; r != nil {
+			asks = true
+			add(tas.QueuelessLevels(r), nil)
+		}
+	}
+	if !asks || q == nil || q.ClusterQueue == nil || q.View == nil {
+		return out
+	}
+	for _, g := range q.ClusterQueue.Groups {
+		for _, name := range g.Flavors {
+			if f := q.View.Flavor(name); f != nil && f.TopologyLevels != nil {
+				add(f.TopologyLevels, f.NodeLabels)
+			}
+		}
+	}
+	return out
 }
 
 // selectedLabels are the node labels every pod of w's active slices must

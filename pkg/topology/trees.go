@@ -21,10 +21,11 @@ type cachedTree struct {
 	selector map[string]string
 }
 
-// treeKey names a tree by its levels and selector, in a form no two
+// TreeKey names a tree by its levels and selector, in a form no two
 // different pairs share (label keys and values contain neither "\x00" nor
-// "\x01").
-func treeKey(levels []string, selector map[string]string) string {
+// "\x01"): the Index caches trees by it, and a decision's snapshot keeps
+// the trees it was handed and those it built by it.
+func TreeKey(levels []string, selector map[string]string) string {
 	var b strings.Builder
 	for _, l := range levels {
 		b.WriteString(l)
@@ -46,7 +47,7 @@ func treeKey(levels []string, selector map[string]string) string {
 // selector added or removed, or a label it depends on changed. The tree is
 // shared: callers must not modify it.
 func (ix *Index) Tree(levels []string, selector map[string]string) *Tree {
-	key := treeKey(levels, selector)
+	key := TreeKey(levels, selector)
 	if c, ok := ix.trees[key]; ok {
 		return c.tree
 	}
