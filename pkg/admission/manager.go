@@ -108,7 +108,8 @@ type Settings struct {
 // decisions, in the model's units: what the pods on a node request, and
 // whether one more pod fits there, as the scheduler's own filters count.
 type NodeSnapshot interface {
-	// Requested is what pods on node request (false: no such node).
+	// Requested is what pods on node request (false: no such node; nil
+	// or empty: nothing).
 	Requested(node string) (workload.Resources, bool)
 	// Fits says whether one more pod asking for request fits on node
 	// (known false: no such node).

@@ -84,12 +84,13 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 	req := tas.PodSetRequest(ps.Request, tree, pods)
 	pin := p.pinned(ps, levels, req)
 	fit := tas.Fit{}
+	asks := request.Asks()
 	for _, leaf := range tree.Domains(len(levels) - 1) {
 		if pin != nil && !slices.Equal(leaf.Path[:len(pin)], pin) {
 			continue
 		}
 		for _, name := range leaf.Nodes {
-			if n := p.fitOn(name, request, qualifies, taken, pods); n > 0 {
+			if n := p.fitOn(name, asks, qualifies, taken, pods); n > 0 {
 				fit[name] = n
 			}
 		}
@@ -232,16 +233,24 @@ func (p *planning) tree(sc *atomicScope, levels []string, selector map[string]st
 // most): none on a node another slice of this plan holds whole, reserved
 // or held by another workload, not taking pods, being replaced, or one the
 // pods do not qualify for.
-func (p *planning) fitOn(name string, request workload.Resources, qualifies []func(string) bool, taken map[string]bool, most int32) int32 {
+//
+// It runs for every node of the tree each decision: the room is counted
+// first, the cheapest test, and a full node is passed over without the
+// others.
+func (p *planning) fitOn(name string, asks workload.Asks, qualifies []func(string) bool, taken map[string]bool, most int32) int32 {
 	n := p.sn.Nodes[name]
-	if n == nil || !n.Node.Usable || n.Node.Lifetime.Ending(p.sn.Now) || p.closed(name, n, taken) || !qualifiesAll(qualifies, name) {
+	if n == nil || !n.Node.Usable {
 		return 0
 	}
 	free := n.Free
 	if u := p.used[name]; u != nil {
 		free = free.Sub(u)
 	}
-	return tas.PodsIn(free, request, most)
+	fits := tas.AsksIn(free, asks, most)
+	if fits == 0 || n.Node.Lifetime.Ending(p.sn.Now) || p.closed(name, n, taken) || !qualifiesAll(qualifies, name) {
+		return 0
+	}
+	return fits
 }
 
 // qualifiesAll reports whether node passes every qualifier.

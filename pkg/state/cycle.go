@@ -218,8 +218,8 @@ func (r *Reservation) copy() *Reservation {
 // snapshot is read only once the state's lock is released.
 func (sn *Snapshot) subtractRequested(requested Requested) {
 	for name, n := range sn.Nodes {
-		if req, ok := requested(name); ok {
-			n.Free.SubWithin(req)
+		if req, ok := requested(name); ok && len(req) > 0 {
+			n.Free = n.Free.Sub(req) // Free may be shared: replaced
 		}
 	}
 }

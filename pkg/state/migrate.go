@@ -254,6 +254,8 @@ func (s *State) SnapshotForMove(key workload.Key, slice int) *Snapshot {
 		if n == nil {
 			continue
 		}
+		// Free may be shared (NodeView.Free): changed on a copy.
+		n.Free = maps.Clone(n.Free)
 		if n.Free == nil {
 			n.Free = workload.Resources{}
 		}

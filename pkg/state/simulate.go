@@ -56,7 +56,10 @@ func (sn *Snapshot) remove(key workload.Key, uncharge bool) (undo func()) {
 		}
 		if !seen[p.Node] {
 			seen[p.Node] = true
-			changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: n.Holders, res: n.Reserved})
+			// Free may be shared (NodeView.Free): the undo keeps it and
+			// the node changes a copy.
+			changes = append(changes, change{node: n, free: n.Free, holder: n.Holders, res: n.Reserved})
+			n.Free = maps.Clone(n.Free)
 		}
 		for name, q := range p.Request {
 			n.Free[name] += q
@@ -73,7 +76,8 @@ func (sn *Snapshot) remove(key workload.Key, uncharge bool) (undo func()) {
 			}
 			if !seen[name] {
 				seen[name] = true
-				changes = append(changes, change{node: n, free: maps.Clone(n.Free), holder: n.Holders, res: n.Reserved})
+				changes = append(changes, change{node: n, free: n.Free, holder: n.Holders, res: n.Reserved})
+				n.Free = maps.Clone(n.Free)
 			}
 			for r, q := range out {
 				if _, ok := n.Free[r]; ok {

@@ -64,7 +64,13 @@ func (r Request) AskedLevel() int {
 // PodsIn is how many pods asking request room takes, at most most (a
 // request of nothing: most): what a node's fit is made of.
 func PodsIn(room, request workload.Resources, most int32) int32 {
-	c := room.Count(request)
+	return AsksIn(room, request.Asks(), most)
+}
+
+// AsksIn is PodsIn of the request asks lists, for a caller that counts
+// one request in many rooms.
+func AsksIn(room workload.Resources, asks workload.Asks, most int32) int32 {
+	c := asks.Count(room)
 	if c < 0 || c > int64(most) {
 		return most
 	}

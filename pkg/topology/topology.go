@@ -63,6 +63,9 @@ type Index struct {
 	sorted map[string][]string
 	// trees are the Trees asked for, until a node change could alter them.
 	trees trees
+	// all memoises AllNodes until a node is added or deleted (nil: not
+	// listed since).
+	all []string
 }
 
 // New returns an empty index.
@@ -86,6 +89,7 @@ func (ix *Index) Upsert(obj *corev1.Node) Change {
 	old := ix.nodes[obj.Name]
 	if old == nil {
 		ix.dropTrees(nil, obj.Labels)
+		ix.all = nil
 	} else {
 		ix.dropTrees(old.Obj.Labels, obj.Labels)
 	}
@@ -129,6 +133,7 @@ func (ix *Index) Delete(name string) Change {
 		return Change{}
 	}
 	ix.dropTrees(old.Obj.Labels, nil)
+	ix.all = nil
 	delete(ix.nodes, name)
 	delete(ix.lifetimes, name)
 	ch := Change{Failed: true}
@@ -237,13 +242,19 @@ func (ix *Index) Bounded() []string {
 	return out
 }
 
-// AllNodes lists every node name, sorted.
+// AllNodes lists every node name, sorted. The list is kept until a node
+// is added or deleted, for a snapshot of every node asks for it each
+// decision: callers must not modify it.
 func (ix *Index) AllNodes() []string {
+	if ix.all != nil {
+		return ix.all
+	}
 	out := make([]string, 0, len(ix.nodes))
 	for name := range ix.nodes {
 		out = append(out, name)
 	}
 	sort.Strings(out)
+	ix.all = out
 	return out
 }
 

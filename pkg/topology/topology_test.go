@@ -224,12 +224,16 @@ func TestUpsert(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ix := build(tracked, tc.existing...)
+			ix.AllNodes() // listed before: a new node must drop the memo
 			got := sorted(ix.Upsert(tc.upsert.obj()))
 			if diff := gocmp.Diff(tc.wantChange, got); diff != "" {
 				t.Errorf("change (-want +got):\n%s", diff)
 			}
 			if diff := gocmp.Diff(tc.wantLayout, layout(ix, tracked...)); diff != "" {
 				t.Errorf("domains (-want +got):\n%s", diff)
+			}
+			if !slices.Contains(ix.AllNodes(), tc.upsert.n.Name) || len(ix.AllNodes()) != ix.Len() {
+				t.Errorf("AllNodes = %v after the upsert, want every node (%d) with %s", ix.AllNodes(), ix.Len(), tc.upsert.n.Name)
 			}
 			n := ix.Node(tc.upsert.n.Name)
 			if n == nil || n.Obj != tc.upsert.n || n.Usable != Usable(tc.upsert.n) {
@@ -284,6 +288,7 @@ func TestDelete(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ix := build([]string{poolKey}, tc.existing...)
+			ix.AllNodes() // listed before: the delete must drop the memo
 			got := sorted(ix.Delete(tc.delete))
 			if diff := gocmp.Diff(tc.wantChange, got); diff != "" {
 				t.Errorf("change (-want +got):\n%s", diff)

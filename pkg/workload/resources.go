@@ -2,7 +2,9 @@ package workload
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -121,6 +123,42 @@ func (r Resources) Count(request Resources) int64 {
 		if c < 0 {
 			c = 0
 		}
+		if n < 0 || c < n {
+			n = c
+		}
+	}
+	return n
+}
+
+// Asks lists a request's positive amounts: counting how many such
+// requests fit in many rooms (a topology placement reads every node of a
+// fleet) looks each amount up by name rather than ranging over the
+// request's map for every room.
+type Asks []Ask
+
+// Ask is an amount of one resource a request asks for.
+type Ask struct {
+	Name   corev1.ResourceName
+	Amount int64
+}
+
+// Asks lists r's positive amounts, sorted by name.
+func (r Resources) Asks() Asks {
+	var out Asks
+	for _, name := range slices.Sorted(maps.Keys(r)) {
+		if r[name] > 0 {
+			out = append(out, Ask{Name: name, Amount: r[name]})
+		}
+	}
+	return out
+}
+
+// Count is room.Count of the request a lists: how many times it fits in
+// room, -1 when it asks for nothing.
+func (a Asks) Count(room Resources) int64 {
+	n := int64(-1)
+	for _, ask := range a {
+		c := max(room[ask.Name]/ask.Amount, 0)
 		if n < 0 || c < n {
 			n = c
 		}

@@ -52,3 +52,31 @@ func TestPodRequests(t *testing.T) {
 		})
 	}
 }
+
+// Asks.Count counts as Resources.Count does, on rooms and requests of
+// every sign, including resources the room lacks and amounts not asked.
+func TestAsksCountAsCount(t *testing.T) {
+	rooms := []Resources{
+		nil,
+		{},
+		{"cpu": 4000, "nvidia.com/gpu": 8000},
+		{"cpu": 100, "nvidia.com/gpu": 8000, "memory": -5},
+		{"cpu": -1000, "nvidia.com/gpu": 3000},
+	}
+	requests := []Resources{
+		nil,
+		{"cpu": 0},
+		{"cpu": 100},
+		{"cpu": 100, "nvidia.com/gpu": 1000},
+		{"nvidia.com/gpu": 8000, "google.com/tpu": 0},
+		{"google.com/tpu": 4000},
+		{"cpu": -100, "nvidia.com/gpu": 3000},
+	}
+	for _, room := range rooms {
+		for _, req := range requests {
+			if got, want := req.Asks().Count(room), room.Count(req); got != want {
+				t.Errorf("%v.Asks().Count(%v) = %d, want %d as Count", req, room, got, want)
+			}
+		}
+	}
+}

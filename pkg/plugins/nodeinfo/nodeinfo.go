@@ -30,6 +30,9 @@ func (s Snapshot) Requested(node string) (workload.Resources, bool) {
 	if ni == nil || ni.Node() == nil {
 		return nil, false
 	}
+	if len(ni.GetPods()) == 0 {
+		return nil, true // nothing requested: most nodes of an idle fleet
+	}
 	return RequestedOf(ni), true
 }
 
