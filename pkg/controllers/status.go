@@ -534,6 +534,9 @@ func desiredWorkload(r *state.WorkloadReport, name string) *multislicev1alpha1.W
 		wl.Status.Admission = adm
 		msg := fmt.Sprintf("Quota reserved in ClusterQueue %s", r.Charge.ClusterQueue)
 		admitted := metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionTrue, Reason: multislicev1alpha1.ReasonAdmitted, Message: "The workload is admitted; its slices are placed " + describeDomains(r)}
+		if r.Unplaced != "" {
+			admitted.Message = "The workload is admitted, but its pods fit nowhere yet: " + r.Unplaced
+		}
 		if c := r.Check; c != nil && c.State == "Pending" {
 			admitted = metav1.Condition{Type: multislicev1alpha1.WorkloadAdmitted, Status: metav1.ConditionFalse, Reason: ReasonWaitingForAdmissionChecks, Message: "The admission check " + c.Name + " is not ready: " + c.Message}
 		}

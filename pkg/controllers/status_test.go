@@ -145,6 +145,24 @@ func TestDesiredWorkload(t *testing.T) {
 			t.Errorf("admitted condition %+v", c)
 		}
 	}
+	admittedMessage := func(wl *multislicev1alpha1.Workload) string {
+		for _, c := range wl.Status.Conditions {
+			if c.Type == multislicev1alpha1.WorkloadAdmitted {
+				return c.Message
+			}
+		}
+		return ""
+	}
+	if got, want := admittedMessage(wl), "The workload is admitted; its slices are placed train-slice-0 on pool-1, train-slice-1 on pool-3"; got != want {
+		t.Errorf("admitted message %q, want %q", got, want)
+	}
+	// Admitted (its check passed), but the capacity fits no domain it
+	// asks for: the condition says so, not that it is placed.
+	unplaced := admitted
+	unplaced.Unplaced = "pod set workers: needs 4 pods in one cloud.google.com/gce-topology-subblock; the largest free one takes 2 (2 tried)"
+	if got, want := admittedMessage(desiredWorkload(&unplaced, "jobset-train")), "The workload is admitted, but its pods fit nowhere yet: "+unplaced.Unplaced; got != want {
+		t.Errorf("admitted but unplaced: message %q, want %q", got, want)
+	}
 
 	for _, failed := range []bool{false, true} {
 		done := *pending

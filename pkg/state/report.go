@@ -78,6 +78,12 @@ type WorkloadReport struct {
 	Domains map[int]string
 	// Placed is true when every pod of its current gang is placed.
 	Placed bool
+	// Unplaced is why an admitted workload's pods are not placed: its last
+	// plan's failure, since no reservation was made ("" when none is
+	// known, or it is not admitted). An admission check may admit a
+	// workload whose capacity then fits no domain it asks for (hosts
+	// provisioned split over two subblocks).
+	Unplaced string
 	// Problem is why it last waited (nil when admitted or not known).
 	Problem *quota.Problem
 	// Position is its place among the workloads waiting in its
@@ -281,6 +287,9 @@ func (rp Reports) workloadReportLocked(w *Workload, queue string) WorkloadReport
 		wr.ClusterQueue = wr.Charge.ClusterQueue
 		wr.Domains = rp.domainsLocked(w)
 		wr.Placed = w.placedWhole()
+		if !wr.Placed && w.failure != nil {
+			wr.Unplaced = w.failure.Message
+		}
 	}
 	return wr
 }

@@ -303,6 +303,12 @@ func TestTopologyProvisionedSplitOverSubblocks(t *testing.T) {
 		t.Errorf("the Job's Unplaceable event says %q, want it to say it %s", note, says)
 	}
 	e.waitAnyPodSays(t, pods, says)
+	// Admitted (the check passed) but placed nowhere: the Workload says
+	// why, not that its slices are placed.
+	e.waitWorkloadNamed(t, "job-split", "admitted, saying its pods fit nowhere yet", func(wl *multislicev1alpha1.Workload) bool {
+		c := apimeta.FindStatusCondition(wl.Status.Conditions, multislicev1alpha1.WorkloadAdmitted)
+		return c != nil && c.Status == metav1.ConditionTrue && strings.Contains(c.Message, "fit nowhere yet") && strings.Contains(c.Message, says)
+	})
 	e.expectPodsUnbound(t, pods, 3*time.Second)
 
 	// The autoscaler takes back capacity not used in time.
