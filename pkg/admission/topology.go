@@ -99,7 +99,7 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 	if tf != nil {
 		// Unresolvable when even the flavor's nodes, empty, could not hold
 		// the pod set: no eviction or finished workload will help.
-		return fail(!p.everFits(tree, req, request, qualifies), "%s", tas.InResources(tf.Message, request))
+		return fail(!p.everFits(tree, req, asks, qualifies), "%s", tas.InResources(tf.Message, request))
 	}
 	// Pods in rank order: each slice, in index order, takes the next of
 	// its pods' nodes, so a slice's pods sit as close as the placement
@@ -265,12 +265,12 @@ func qualifiesAll(qualifies []func(string) bool, node string) bool {
 
 // everFits reports whether the pod set would fit in tree were its nodes
 // empty and taking pods: counted from their allocatable.
-func (p *planning) everFits(tree *topology.Tree, req tas.Request, request workload.Resources, qualifies []func(string) bool) bool {
+func (p *planning) everFits(tree *topology.Tree, req tas.Request, asks workload.Asks, qualifies []func(string) bool) bool {
 	fit := tas.Fit{}
 	for _, leaf := range tree.Domains(len(tree.Levels) - 1) {
 		for _, name := range leaf.Nodes {
 			if n := p.sn.Nodes[name]; n != nil && qualifiesAll(qualifies, name) {
-				fit[name] = tas.PodsIn(n.Node.Allocatable, request, req.Pods)
+				fit[name] = tas.AsksIn(n.Node.Allocatable, asks, req.Pods)
 			}
 		}
 	}

@@ -305,7 +305,7 @@ func (c *Cluster) freeRoom() map[string]workload.Resources {
 // picture counts the domains of the pod set's level in tree and places
 // the pod set there, as the scheduler would now: each node (of nodes, by
 // name) taking new pods (topology.Usable) that its pods' node selector and
-// required affinity accept takes tas.PodsIn of its free room.
+// required affinity accept takes tas.AsksIn of its free room.
 func picture(ps workload.PodSet, first *workload.Slice, tree *topology.Tree, req tas.Request,
 	nodes map[string]*corev1.Node, free map[string]workload.Resources) *TopologyPicture {
 	var affinity nodeaffinity.RequiredNodeAffinity
@@ -313,6 +313,7 @@ func picture(ps workload.PodSet, first *workload.Slice, tree *topology.Tree, req
 		affinity = nodeaffinity.GetRequiredNodeAffinity(&corev1.Pod{Spec: *first.Template})
 	}
 	fit := tas.Fit{}
+	asks := first.Request.Asks() // counted in every node's room
 	for _, leaf := range tree.Domains(len(tree.Levels) - 1) {
 		for _, name := range leaf.Nodes {
 			n := nodes[name]
@@ -324,7 +325,7 @@ func picture(ps workload.PodSet, first *workload.Slice, tree *topology.Tree, req
 					continue
 				}
 			}
-			if k := tas.PodsIn(free[name], first.Request, req.Pods); k > 0 {
+			if k := tas.AsksIn(free[name], asks, req.Pods); k > 0 {
 				fit[name] = k
 			}
 		}
