@@ -103,7 +103,7 @@ type TopologyPicture struct {
 // topology; waiting says the workload waits to be placed. It places them
 // as the scheduler does (pkg/admission's placePodSet): the same tree
 // (topology.NewTree over the flavor's nodes), the same request
-// (tas.PodSetRequest), each node's fit in pods (tas.PodsIn) and the same
+// (tas.PodSetRequest), each node's fit in pods (tas.AsksIn) and the same
 // placement (tas.Place, tas.Takes), from what the API shows: room the
 // scheduler has reserved for workloads whose pods are not bound yet is not
 // seen.
