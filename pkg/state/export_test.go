@@ -1,8 +1,11 @@
 package state
 
 import (
+	"maps"
+	"slices"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -49,4 +52,41 @@ func (s *State) Reservations() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.reservations.count()
+}
+
+// Roomy reports whether a snapshot for planning holds only the domains
+// that could take its workload's pod sets required in one domain (see
+// topologyNodesLocked): unlike the other narrowings, a plan on it may fail
+// where one on every node succeeds, which PreFilter makes then.
+func (sn *Snapshot) Roomy() bool { return sn.roomy }
+
+// DomainRoomRecount compares the free room the state keeps for the domains
+// of levels (domainRoom) with a count of every node made afresh: "" when
+// they agree, else how they differ.
+func (s *State) DomainRoomRecount(levels []string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	spec := s.room.track(levels, s.nodes)
+	s.room.refresh(s.nodes, &s.pods)
+	fresh := newDomainRoom()
+	fresh.track(levels, s.nodes)
+	fresh.refresh(s.nodes, &s.pods)
+	type domain struct {
+		Free  map[string]int64
+		Nodes []string
+	}
+	view := func(r *domainRoom) map[string]domain {
+		out := map[string]domain{}
+		for path, dom := range r.domains[spec] {
+			d := domain{Free: map[string]int64{}, Nodes: slices.Sorted(maps.Keys(dom.nodes))}
+			for name, v := range dom.free {
+				if v != 0 {
+					d.Free[string(name)] = v
+				}
+			}
+			out[path] = d
+		}
+		return out
+	}
+	return cmp.Diff(view(&fresh), view(&s.room))
 }

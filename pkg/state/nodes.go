@@ -68,6 +68,7 @@ func (fd Feed) nodeChangedLocked(name string, ch topology.Change, grew bool) Act
 	var acts Actions
 	clear(s.carrying)
 	clear(s.selectable)
+	s.room.touch(name)
 	if ch.Moved || grew {
 		// The pods on it hold the domain it is in now.
 		fd.reholdNodeLocked(name)

@@ -401,6 +401,7 @@ func (s *State) Pod(uid types.UID) (*Pod, bool) {
 
 func (s *State) indexLocked(p *Pod) {
 	s.pods.put(p)
+	s.room.touch(p.Node)
 	if !p.Gang || p.MemberErr != nil {
 		return
 	}
@@ -418,6 +419,7 @@ func (s *State) indexLocked(p *Pod) {
 
 func (s *State) unindexLocked(p *Pod) {
 	s.pods.drop(p)
+	s.room.touch(p.Node)
 	if !p.Gang || p.MemberErr != nil {
 		return
 	}

@@ -37,8 +37,10 @@ type Snapshot struct {
 	// another workload's pods hold. Nil in a full snapshot.
 	Elided map[string]map[string]bool
 	// narrowed: a snapshot for planning left out of Domains the domains
-	// in which no node carries the labels the workload's pods select.
-	narrowed bool
+	// in which no node carries the labels the workload's pods select, or
+	// (roomy) left out every node but those of the domains that could take
+	// its pod sets required in one domain of a level.
+	narrowed, roomy bool
 	// Workloads holds every workload with pods on the snapshot's nodes or a
 	// reservation, by key.
 	Workloads map[workload.Key]*WorkloadView
@@ -268,8 +270,20 @@ func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 			sn.Elided[k] = elided
 		}
 	}
+	sn.Quota = cp.quotaDecisionLocked(w)
 	if all {
-		names = s.nodes.AllNodes()
+		names = nil
+		within, ok := []string(nil), false
+		if forPlan && sn.AtomicKey == "" {
+			within, ok = cp.topologyNodesLocked(w, active, sn.Quota)
+		}
+		if ok {
+			// Only the domains that could take its pod sets: a plan
+			// that fails on them is made again on every node.
+			names, sn.narrowed, sn.roomy = within, true, true
+		} else {
+			names = s.nodes.AllNodes()
+		}
 	}
 	sn.NodeSelector = cp.provisionedSelectorLocked(w)
 	sn.Now = s.opts.Clock.Now()
@@ -304,8 +318,9 @@ func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 		cp.viewLocked(sn, k)
 	}
 	sn.Self = cp.viewLocked(sn, key)
-	sn.Quota = cp.quotaDecisionLocked(w)
-	if all && sn.AtomicKey == "" {
+	if all && sn.AtomicKey == "" && !sn.roomy {
+		// A snapshot of the roomiest domains has its trees built from
+		// its own few nodes by the plan: the index's span the fleet.
 		sn.Trees = indexTrees(s.nodes, w.model, active, sn.Quota)
 	}
 	return sn

@@ -114,6 +114,9 @@ type State struct {
 	nodes    *topology.Index
 	// pods are the pods the state knows, by UID and by node.
 	pods podIndex
+	// room is the free room of the topology domains decisions asked
+	// about, kept as pods and nodes change (see domainRoom).
+	room domainRoom
 	// workloads are the workloads observed or named by their pods.
 	workloads     workloadIndex
 	domainHolders domainHolders
@@ -184,6 +187,7 @@ func New(opts Options) *State {
 		registry:      newRegistry(),
 		nodes:         nodes,
 		pods:          newPodIndex(),
+		room:          newDomainRoom(),
 		workloads:     newWorkloadIndex(),
 		domainHolders: newDomainHolders(nodes),
 		reservations:  newReservationIndex(),

@@ -5,12 +5,12 @@ import (
 	"strings"
 )
 
-// compareNatural orders label values as people read them: runs of digits
+// CompareNatural orders label values as people read them: runs of digits
 // by their number, the rest byte by byte, so that host-8 comes before
 // host-10 and the rank order of a placement follows node numbering. Equal
 // numbers written differently ("7", "07") are ordered by their text, so
 // the order is total and only equal strings compare equal.
-func compareNatural(a, b string) int {
+func CompareNatural(a, b string) int {
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		if isDigit(a[i]) && isDigit(b[j]) {

@@ -18,7 +18,7 @@ type Tree struct {
 	// cloud.google.com/gce-topology-block, …-subblock, …-host.
 	Levels []string
 	// Roots are the level-0 domains, sorted by value in natural order
-	// (digits by number: h8 before h10, see compareNatural).
+	// (digits by number: h8 before h10, see CompareNatural).
 	Roots []*TreeDomain
 }
 
@@ -115,10 +115,10 @@ nodes:
 		out := make([]*TreeDomain, 0, len(kids))
 		for _, dr := range kids {
 			dr.d.Children = freeze(dr.kids)
-			slices.SortFunc(dr.d.Nodes, compareNatural)
+			slices.SortFunc(dr.d.Nodes, CompareNatural)
 			out = append(out, dr.d)
 		}
-		slices.SortFunc(out, func(a, b *TreeDomain) int { return compareNatural(a.Value, b.Value) })
+		slices.SortFunc(out, func(a, b *TreeDomain) int { return CompareNatural(a.Value, b.Value) })
 		return out
 	}
 	t.Roots = freeze(roots)

@@ -64,6 +64,13 @@ func (b *PodBuilder) NodeSelector(key, value string) *PodBuilder {
 	return b
 }
 
+// NoNodeSelector drops every nodeSelector term (a unit JobSet's pods
+// select v5e 2x4 nodes).
+func (b *PodBuilder) NoNodeSelector() *PodBuilder {
+	b.pod.Spec.NodeSelector = nil
+	return b
+}
+
 // Label adds a label.
 func (b *PodBuilder) Label(key, value string) *PodBuilder {
 	if b.pod.Labels == nil {
