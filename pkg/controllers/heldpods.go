@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"time"
 
@@ -63,6 +64,10 @@ type holdReason struct {
 	// waiting: a member's own wait for its gang (HeldWaiting), which a
 	// reason of the whole workload outranks.
 	waiting bool
+	// gang numbers the reason of a whole workload its members were told
+	// together (HeldAll; 0: none): once one of them is let go, the reason
+	// no longer holds the others (Released).
+	gang uint64
 	// at is when it was last written (zero: not yet).
 	at time.Time
 	// since is when the pod was first held.
@@ -80,6 +85,7 @@ type HeldPods struct {
 	mu      sync.Mutex
 	want    map[types.NamespacedName]holdReason
 	written map[types.NamespacedName]holdReason
+	gangs   uint64 // the last holdReason.gang given
 }
 
 // NewHeldPods returns the held-pod writer; events records its events.
@@ -102,8 +108,15 @@ func (h *HeldPods) Held(pod *corev1.Pod, reason, message string, warn bool) {
 // HeldAll records that every pod of pods is held for reason: the members
 // of a gang that waits as a whole, told what its head was.
 func (h *HeldPods) HeldAll(pods []state.PodRef, reason, message string, warn bool) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	h.gangs++
+	gang := h.gangs
+	h.mu.Unlock()
 	for _, p := range pods {
-		h.hold(p, holdReason{reason: reason, message: message, warn: warn}, true)
+		h.hold(p, holdReason{reason: reason, message: message, warn: warn, gang: gang}, true)
 	}
 }
 
@@ -127,6 +140,11 @@ func (h *HeldPods) hold(p state.PodRef, r holdReason, replace bool) {
 	w, ok := h.want[k]
 	same := w.reason == r.reason && w.message == r.message && w.warn == r.warn
 	if ok && w.uid == p.UID && (same || !replace && !w.waiting) {
+		if same && replace {
+			// Told again, maybe with more siblings: it is theirs now.
+			w.gang, w.waiting = r.gang, r.waiting
+			h.want[k] = w
+		}
 		h.mu.Unlock()
 		return
 	}
@@ -140,7 +158,12 @@ func (h *HeldPods) hold(p state.PodRef, r holdReason, replace bool) {
 }
 
 // Released records that the gate let pod go (or it is gone): nothing more
-// is written about it.
+// is written about it. When it was told its whole workload's reason with
+// its siblings (HeldAll), that reason no longer holds them: the gate let
+// one of them go (the head its provisioned capacity, or its queue
+// admitted it). They now say that they wait for pod to find room for
+// their gang (WaitingForGang), and their own wait for it (HeldWaiting,
+// with why it found none) replaces that.
 func (h *HeldPods) Released(pod *corev1.Pod) {
 	if h == nil {
 		return
@@ -148,8 +171,19 @@ func (h *HeldPods) Released(pod *corev1.Pod) {
 	k := types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	delete(h.want, k)
 	delete(h.written, k)
+	if gang := h.want[k].gang; gang != 0 {
+		delete(h.want, k)
+		wait := fmt.Sprintf("waiting for %s to find room for its gang", k)
+		for other, r := range h.want {
+			if r.gang == gang {
+				h.want[other] = holdReason{uid: r.uid, reason: state.ReasonWaitingForGang, message: wait, waiting: true, since: r.since}
+				h.queue.Add(other)
+			}
+		}
+		return
+	}
+	delete(h.want, k)
 }
 
 // Run writes held pods' reasons with client until ctx ends, reading the

@@ -227,3 +227,43 @@ func TestHeldPodsWaitingForProvisioningToldAtOnce(t *testing.T) {
 		t.Errorf("a: PodScheduled %+v, want the request's latest word at once", got)
 	}
 }
+
+// Once the gate lets one member of a gang go, the reason its whole gang was
+// told (its provisioning wait, its queue's verdict) no longer holds the
+// others: they say they wait for it, and their own wait for the gang
+// replaces that. A member told the gang's
+// reason alone (Held), or a gang no member of which was let go, keeps it.
+func TestHeldGangReasonEndsWhenAMemberIsLetGo(t *testing.T) {
+	head, a, b, c := heldPod("head"), heldPod("a"), heldPod("b"), heldPod("c")
+	f := newHeldFixture(head, a, b, c)
+	ref := func(p *corev1.Pod) state.PodRef {
+		return state.PodRef{Namespace: p.Namespace, Name: p.Name, UID: p.UID}
+	}
+	f.held.HeldAll([]state.PodRef{ref(head), ref(a)}, state.ReasonWaitingForProvisioning, "not yet accepted by a provisioner", false)
+	// Told again with b as well: b is of the same gang.
+	f.held.HeldAll([]state.PodRef{ref(head), ref(a), ref(b)}, state.ReasonWaitingForProvisioning, "not yet accepted by a provisioner", false)
+	f.held.HeldAll([]state.PodRef{ref(c)}, "QuotaExceeded", "insufficient quota", false)
+	f.drain(t)
+
+	f.held.Released(head) // provisioned: the head plans
+	f.drain(t)
+	for _, name := range []string{"a", "b"} {
+		if got := f.condition(t, name); got == nil || got.Reason != state.ReasonWaitingForGang || got.Message != "waiting for ns/head to find room for its gang" {
+			t.Errorf("%s: PodScheduled %+v, want WaitingForGang for ns/head", name, got)
+		}
+	}
+	wait := "waiting for head to find room for ns/js: needs 4 pods in one subblock; the largest free one takes 2"
+	for _, p := range []*corev1.Pod{a, b, c} {
+		f.held.HeldWaiting(p, state.ReasonWaitingForGang, wait)
+	}
+	f.clock.Step(RestatePeriod) // a new message of the same reason
+	f.drain(t)
+	for _, name := range []string{"a", "b"} {
+		if got := f.condition(t, name); got == nil || got.Message != wait {
+			t.Errorf("%s: PodScheduled %+v, want its own wait for the head", name, got)
+		}
+	}
+	if got := f.condition(t, "c"); got == nil || got.Reason != "QuotaExceeded" {
+		t.Errorf("c (another gang, none let go): PodScheduled %+v, want its gang's QuotaExceeded", got)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/provisioning"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
@@ -179,13 +180,16 @@ func (e *env) expectPodsUnbound(t *testing.T, pods []*corev1.Pod, d time.Duratio
 	}
 }
 
-// waitAnyPodSays waits until one of pods (the one planning for the
-// workload) has PodScheduled=False with a message containing says.
-func (e *env) waitAnyPodSays(t *testing.T, pods []*corev1.Pod, says string) {
+// waitPodsSay waits until one of pods (the one planning for the workload)
+// has PodScheduled=False with a message containing says, and none still
+// says it waits for provisioning: the capacity came, and the others wait
+// for the one planning.
+func (e *env) waitPodsSay(t *testing.T, pods []*corev1.Pod, says string) {
 	t.Helper()
 	var last []string
 	if err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
 		last = last[:0]
+		said, stale := false, false
 		for _, p := range pods {
 			got, err := e.cp.Client.CoreV1().Pods(p.Namespace).Get(ctx, p.Name, metav1.GetOptions{})
 			if err != nil {
@@ -193,16 +197,15 @@ func (e *env) waitAnyPodSays(t *testing.T, pods []*corev1.Pod, says string) {
 			}
 			for _, c := range got.Status.Conditions {
 				if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse {
-					if strings.Contains(c.Message, says) {
-						return true, nil
-					}
+					said = said || strings.Contains(c.Message, says)
+					stale = stale || c.Reason == state.ReasonWaitingForProvisioning
 					last = append(last, fmt.Sprintf("%s: %s %q", p.Name, c.Reason, c.Message))
 				}
 			}
 		}
-		return false, nil
+		return said && !stale, nil
 	}); err != nil {
-		t.Fatalf("no pod's PodScheduled=False said %q; last: %v", says, last)
+		t.Fatalf("no pod's PodScheduled=False said %q, or one still waits for provisioning; last: %v", says, last)
 	}
 }
 
@@ -302,7 +305,7 @@ func TestTopologyProvisionedSplitOverSubblocks(t *testing.T) {
 	if note := e.cp.WaitForWorkloadEvent(t, "default", "split", "Unplaceable"); !strings.Contains(note, says) {
 		t.Errorf("the Job's Unplaceable event says %q, want it to say it %s", note, says)
 	}
-	e.waitAnyPodSays(t, pods, says)
+	e.waitPodsSay(t, pods, says)
 	// Admitted (the check passed) but placed nowhere: the Workload says
 	// why, not that its slices are placed.
 	e.waitWorkloadNamed(t, "job-split", "admitted, saying its pods fit nowhere yet", func(wl *multislicev1alpha1.Workload) bool {
