@@ -96,17 +96,24 @@ func gpuFleet(tb testing.TB, hosts int) *fixture {
 			held = append(held, name)
 		}
 	}
-	f := newFixture(tb, nodes...)
+	f := withGPUQueue(newFixture(tb, nodes...), int64(hosts)*8)
+	for i := 0; i < len(held); i += 12 {
+		running(f, fmt.Sprintf("held-%d", i/12), "6", held[i:i+12]...)
+	}
+	return f
+}
+
+// withGPUQueue is the fixture with flavor h100, whose Topology "gpus" is
+// block → subblock → host, ClusterQueue cluster-queue of gpus
+// nvidia.com/gpu in it, and LocalQueue gpu-queue in the tests' namespace.
+func withGPUQueue(f *fixture, gpus int64) *fixture {
 	f.act(f.s.Feed().SetFlavor(&quota.Flavor{Name: "h100", Topology: "gpus",
 		TopologyLevels: []string{gpuBlock, gpuSubblock, corev1.LabelHostname}}))
 	f.act(f.s.Feed().SetClusterQueue(&quota.ClusterQueue{
 		Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
 		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceGPU}, Flavors: []string{"h100"}}},
-		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: "h100", Resource: wellknown.ResourceGPU}: {Nominal: int64(hosts) * 8 * 1000}},
+		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: "h100", Resource: wellknown.ResourceGPU}: {Nominal: gpus * 1000}},
 	}))
 	f.act(f.s.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "gpu-queue", ClusterQueue: "cluster-queue"}))
-	for i := 0; i < len(held); i += 12 {
-		running(f, fmt.Sprintf("held-%d", i/12), "6", held[i:i+12]...)
-	}
 	return f
 }

@@ -13,7 +13,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -182,15 +181,7 @@ func TestSnapshotForPlanReadsTheFlavorsTopology(t *testing.T) {
 		nodes = append(nodes, builders.Node(name).GPU("nvidia-h100-80gb", 8).Label(corev1.LabelHostname, name).
 			Label(gpuBlock, fmt.Sprintf("b%d", i/8)).Label(gpuSubblock, fmt.Sprintf("sb-%d", i/4%2)).Obj())
 	}
-	f := newFixture(t, nodes...)
-	f.act(f.s.Feed().SetFlavor(&quota.Flavor{Name: "h100", Topology: "gpus",
-		TopologyLevels: []string{gpuBlock, gpuSubblock, corev1.LabelHostname}}))
-	f.act(f.s.Feed().SetClusterQueue(&quota.ClusterQueue{
-		Name: "cluster-queue", Strategy: quota.BestEffortFIFO, FairWeight: 1000,
-		Groups: []quota.Group{{Covered: []corev1.ResourceName{wellknown.ResourceGPU}, Flavors: []string{"h100"}}},
-		Quotas: map[quota.FlavorResource]quota.Limit{{Flavor: "h100", Resource: wellknown.ResourceGPU}: {Nominal: 128 * 1000}},
-	}))
-	f.act(f.s.Feed().SetLocalQueue(&quota.LocalQueue{Namespace: unit.Namespace, Name: "gpu-queue", ClusterQueue: "cluster-queue"}))
+	f := withGPUQueue(newFixture(t, nodes...), 128)
 	// b0/sb-0 takes 1 more host, b1/sb-0 2, b0/sb-1 and b1/sb-1 4.
 	running(f, "held", "8", "gpu-0", "gpu-1", "gpu-2", "gpu-8", "gpu-9")
 	js := tasJobSet("tas", 2, "8", wellknown.RequiredTopologyAnnotation, gpuSubblock)
