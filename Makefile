@@ -37,7 +37,7 @@ BENCH_COUNT  ?= 1
 BENCH_OUT    ?= $(OUTPUT)/bench
 comma := ,
 BENCH_FILTER := $(if $(filter xlarge,$(BENCH_SIZE)),xlarge,$(if $(filter large,$(BENCH_SIZE)),performance,$(if $(filter topology,$(BENCH_SIZE)),topology$(comma)performance,performance$(comma)-large)))
-BENCH_RUN    := $(if $(filter xlarge,$(BENCH_SIZE)),BenchmarkPerfScheduling/(Baseline|Multislice_(PlainPods|Gangs)),$(if $(filter topology,$(BENCH_SIZE)),BenchmarkPerfScheduling/Topology_,.))
+BENCH_RUN    := $(if $(filter xlarge,$(BENCH_SIZE)),BenchmarkPerfScheduling/(Baseline|Multislice_(PlainPods|Gangs)),$(if $(filter topology,$(BENCH_SIZE)),BenchmarkPerfScheduling/Topology,.))
 
 TEST_FLAGS ?=
 

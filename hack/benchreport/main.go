@@ -4,7 +4,9 @@
 // the gang latency table sets each variant's gangs against as many plain
 // pods of its baseline (ganglatency.go). Where the quota scenarios ran,
 // another table compares their variants: admission throughput, scheduling
-// attempts per admitted workload and peak memory; where the hotswap
+// attempts per admitted workload and peak memory, and where they timed
+// admissions by workload class, another holds each class's time to
+// admission against Kueue's thresholds (admission.go); where the hotswap
 // scenarios ran, another compares preemption (hotswap.go); where the
 // provisioning scenarios ran, another the cost of a provisioning admission
 // check (provisioning.go).
@@ -132,6 +134,15 @@ func run(dir, out string, stdout io.Writer) (err error) {
 			if err := rep.embed(p); err != nil {
 				return err
 			}
+		}
+	}
+	admission, err := loadAdmission(dir)
+	if err != nil {
+		return err
+	}
+	if len(admission.rows) > 0 {
+		if err := writeAdmission(rep.w, admission); err != nil {
+			return err
 		}
 	}
 	hotswap, err := loadHotswap(dir)

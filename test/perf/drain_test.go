@@ -62,7 +62,13 @@ import (
 const (
 	drainWorkloadLabel = "perf.multislice.dev/workload"
 	drainPodsLabel     = "perf.multislice.dev/pods"
-	drainParam         = "drainWorkloads"
+	// drainClassLabel and drainRuntimeLabel (optional): the workload's
+	// class, by which its time to admission is reported, and how long it
+	// runs once admitted before it is deleted (milliseconds; none: deleted
+	// at once). See drain_topology_test.go.
+	drainClassLabel   = "perf.multislice.dev/class"
+	drainRuntimeLabel = "perf.multislice.dev/runtime-ms"
+	drainParam        = "drainWorkloads"
 	// drainWorkers delete admitted workloads concurrently.
 	drainWorkers = 8
 	// drainStall fails a drain in which no workload was admitted for so long.
@@ -141,15 +147,20 @@ type drain struct {
 	// bound pods of each gang on it.
 	nodePool    map[string]string
 	poolHolders map[string]map[string]int
-	start       readings
-	admitted    int
-	deleted     int
-	pods        int
-	gangs       int
-	lastAdmit   time.Time
-	lastDrain   time.Time
-	err         error
-	done        chan struct{}
+	// nodeLabels are the labels of the nodes created so far, for the
+	// topology gangs' checks (checkTopologyLocked).
+	nodeLabels map[string]map[string]string
+	// classes times the workloads of each class to admission.
+	classes   map[string]*classTimes
+	start     readings
+	admitted  int
+	deleted   int
+	pods      int
+	gangs     int
+	lastAdmit time.Time
+	lastDrain time.Time
+	err       error
+	done      chan struct{}
 }
 
 type drainWorkload struct {
@@ -157,11 +168,24 @@ type drainWorkload struct {
 	want                    int
 	pods                    map[types.UID]boundPod
 	admitted                bool
+	// class and runtime: see drainClassLabel and drainRuntimeLabel;
+	// created is when its first pod bound so far was created.
+	class   string
+	runtime time.Duration
+	created time.Time
+	// topology: its pods ask for a topology of nested levels (Kueue's
+	// annotations): they share nodes with other gangs.
+	topology bool
 }
 
 // boundPod is a drained workload's pod, once bound.
 type boundPod struct {
 	name, pool, slice string
+	// node, index and annotations: where it is bound, its completion
+	// index and its pod template's annotations (a topology gang's pods).
+	node        string
+	index       int
+	annotations map[string]string
 }
 
 // startDrain checks that the scheduler is ready for the run and starts
@@ -187,6 +211,8 @@ func startDrain(tCtx ktesting.TContext, want int) (*drain, error) {
 		workloads:   map[string]*drainWorkload{},
 		nodePool:    map[string]string{},
 		poolHolders: map[string]map[string]int{},
+		nodeLabels:  map[string]map[string]string{},
+		classes:     map[string]*classTimes{},
 		done:        make(chan struct{}),
 	}
 	if d.factory, err = watchPods(tCtx, ctx, drainWorkloadLabel, d.observe, d.forget); err != nil {
@@ -259,7 +285,15 @@ func (d *drain) observe(obj any) {
 			return
 		}
 		wl = &drainWorkload{namespace: pod.Namespace, name: pod.Labels[drainWorkloadLabel], jobSet: pod.Labels[wellknown.JobSetNameLabel],
-			want: n, pods: map[types.UID]boundPod{}}
+			want: n, pods: map[types.UID]boundPod{}, class: pod.Labels[drainClassLabel], topology: asksTopology(pod)}
+		if v, ok := pod.Labels[drainRuntimeLabel]; ok {
+			ms, err := strconv.Atoi(v)
+			if err != nil || ms < 0 {
+				d.failLocked(fmt.Errorf("pod %s/%s: label %s=%q is not a duration in milliseconds", pod.Namespace, pod.Name, drainRuntimeLabel, v))
+				return
+			}
+			wl.runtime = time.Duration(ms) * time.Millisecond
+		}
 		d.workloads[key] = wl
 	}
 	if wl.admitted {
@@ -268,9 +302,16 @@ func (d *drain) observe(obj any) {
 	if _, seen := wl.pods[pod.UID]; seen {
 		return
 	}
-	bp := boundPod{name: pod.Name, pool: d.nodePool[pod.Spec.NodeName], slice: pod.Labels[wellknown.JobGlobalIndexLabel]}
+	bp := boundPod{name: pod.Name, pool: d.nodePool[pod.Spec.NodeName], slice: pod.Labels[wellknown.JobGlobalIndexLabel], node: pod.Spec.NodeName}
+	if wl.topology {
+		bp.index, _ = strconv.Atoi(pod.Labels[wellknown.JobCompletionIndexLabel])
+		bp.annotations = pod.Annotations
+	}
 	wl.pods[pod.UID] = bp
-	if wl.jobSet != "" {
+	if created := pod.CreationTimestamp.Time; wl.created.IsZero() || created.Before(wl.created) {
+		wl.created = created
+	}
+	if wl.jobSet != "" && !wl.topology {
 		holders := d.poolHolders[bp.pool]
 		if holders == nil {
 			holders = map[string]int{}
@@ -289,11 +330,32 @@ func (d *drain) observe(obj any) {
 	wl.admitted = true
 	d.admitted++
 	d.pods += wl.want
-	if wl.jobSet != "" {
+	switch {
+	case wl.topology:
+		d.gangs++
+		d.checkTopologyLocked(key, wl)
+	case wl.jobSet != "":
 		d.gangs++
 		d.checkGangLocked(key, wl)
 	}
 	d.lastAdmit = time.Now()
+	d.timeLocked(wl, d.lastAdmit)
+	if wl.runtime > 0 {
+		// It runs, then finishes: deleted then.
+		time.AfterFunc(wl.runtime, func() { d.queue(wl) })
+		return
+	}
+	d.queueLocked(wl)
+}
+
+// queue hands an admitted workload to the workers that delete it.
+func (d *drain) queue(wl *drainWorkload) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.queueLocked(wl)
+}
+
+func (d *drain) queueLocked(wl *drainWorkload) {
 	select {
 	case d.work <- wl:
 	default:
@@ -329,7 +391,7 @@ func (d *drain) forget(obj any) {
 		obj = tomb.Obj
 	}
 	pod, ok := obj.(*corev1.Pod)
-	if !ok || pod.Spec.NodeName == "" || pod.Labels[wellknown.JobSetNameLabel] == "" {
+	if !ok || pod.Spec.NodeName == "" || pod.Labels[wellknown.JobSetNameLabel] == "" || asksTopology(pod) {
 		return
 	}
 	d.mu.Lock()
@@ -402,6 +464,7 @@ func (d *drain) baseline(nodes *corev1.NodeList) error {
 	defer d.mu.Unlock()
 	for _, n := range nodes.Items {
 		d.nodePool[n.Name] = n.Labels[wellknown.NodePoolLabel]
+		d.nodeLabels[n.Name] = n.Labels
 	}
 	if d.admitted > 0 {
 		return fmt.Errorf("a createNodes op after workloads were admitted: only the drain point (a createNodes op of no nodes) may follow them")
@@ -454,7 +517,7 @@ func (d *drain) wait(tCtx ktesting.TContext) ([]perf.DataItem, error) {
 	if !d.queued && res.admissions != 0 {
 		return nil, fmt.Errorf("no LocalQueue exists, but the scheduler admitted %v workloads through queues", res.admissions)
 	}
-	return res.items(tCtx), nil
+	return append(res.items(tCtx), d.classItems(tCtx)...), nil
 }
 
 // pendingSample describes the drained pods that are not bound, for a
