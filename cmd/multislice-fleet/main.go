@@ -33,7 +33,7 @@ const DefaultAddress = "127.0.0.1:8090"
 
 // What the page reads: all of it, in every namespace, but the admission
 // checks' objects.
-var need = gather.Need{Nodes: true, Pods: true, Events: true, Owners: true, Queues: true, Classes: true}
+var need = gather.Need{Nodes: true, Pods: true, Events: true, Owners: true, Queues: true, Classes: true, Topologies: true}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

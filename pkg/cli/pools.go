@@ -58,6 +58,11 @@ type Pool struct {
 	Ends     time.Time `json:"ends,omitzero"`
 	// Lifetimes are those of its nodes that have one, by name.
 	Lifetimes []NodeLifetime `json:"lifetimes,omitempty"`
+	// TopologyName names the Topology its nodes are arranged by, and
+	// Domains are that Topology's top-level domains in the pool (none:
+	// no Topology's levels are on every node; see arrangeByTopology).
+	TopologyName string       `json:"topologyName,omitempty"`
+	Domains      []PoolDomain `json:"domains,omitempty"`
 }
 
 // NodeLifetime is when a node goes away by itself, as its ComputeClass
@@ -91,7 +96,23 @@ type Holder struct {
 // Pools lists every node pool (nodes labelled cloud.google.com/gke-nodepool)
 // with its accelerator, health and holders, by name.
 func Pools(c *Cluster) []Pool {
-	pools, _ := domains(c, wellknown.NodePoolLabel)
+	pools, nodesOf := domains(c, wellknown.NodePoolLabel)
+	if len(c.Topologies) == 0 {
+		return pools
+	}
+	podsOn := map[string][]*corev1.Pod{}
+	for _, p := range c.Pods {
+		if bound(p) {
+			podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
+		}
+	}
+	classes := map[string]*cloudv1.ComputeClass{}
+	for _, cc := range c.ComputeClasses {
+		classes[cc.Name] = cc
+	}
+	for i := range pools {
+		arrangeByTopology(c, &pools[i], nodesOf[pools[i].Name], podsOn, classes)
+	}
 	return pools
 }
 

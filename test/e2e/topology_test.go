@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -95,6 +97,26 @@ func TestGPUTopologyDemo(t *testing.T) {
 				t.Errorf("required-subblock shares block %s with sliced, which fills it", v)
 			}
 		}
+	}
+
+	// The fleet page draws the pool by its Topology once selected: 2
+	// blocks of 2 subblocks of 4 hosts, each host a cell.
+	page, pageProblems := browser(t)
+	if err := chromedp.Do(page, chromedp.Navigate(cluster.FleetURL())); err != nil {
+		t.Fatalf("opening the fleet page: %v", err)
+	}
+	pageWaits(t, page, "the gpu-h100 tile", `!!document.querySelector('.tile[data-pool="gpu-h100"]')`, tiles, 30*time.Second)
+	if err := chromedp.Do(page, chromedp.Click(chromedp.CSS(`.tile[data-pool="gpu-h100"]`))); err != nil {
+		t.Fatalf("selecting gpu-h100: %v", err)
+	}
+	pageWaits(t, page, "gpu-h100's blocks, subblocks and hosts nested",
+		`(() => { const top = document.querySelector('#detail .topology > .domains'); if (!top) return false;
+			const blocks = [...top.children]; return blocks.length === 2 &&
+			blocks.every((b) => b.querySelectorAll(':scope > .domains > .domain').length === 2) &&
+			document.querySelectorAll('#detail .topology .host').length === 16; })()`,
+		`document.getElementById("detail").textContent`, 30*time.Second)
+	if problems := pageProblems(); len(problems) > 0 {
+		t.Errorf("the page logged errors: %v", problems)
 	}
 }
 

@@ -37,7 +37,9 @@ type Need struct {
 	Owners    bool // JobSets, Jobs, PodGroups
 	Queues    bool // ClusterQueues, LocalQueues, Workloads
 	Checks    bool // ResourceFlavors, Topologies, AdmissionChecks, ProvisioningRequests
-	Classes   bool // ComputeClasses
+	// Topologies alone: how pools are arranged (cli.Pools).
+	Topologies bool
+	Classes    bool // ComputeClasses
 }
 
 // resource is one API resource of a cli.Cluster: how to list it once, how
@@ -181,7 +183,7 @@ var resources = []resource{
 			return f.multislice.Multislice().V1alpha1().ResourceFlavors().Informer()
 		},
 		func(out *cli.Cluster, items []*multislicev1alpha1.ResourceFlavor) { out.ResourceFlavors = items }),
-	define("topologies", false, false, func(n Need) bool { return n.Checks },
+	define("topologies", false, false, func(n Need) bool { return n.Checks || n.Topologies },
 		func(ctx context.Context, c *Clients, _ string, o metav1.ListOptions) ([]multislicev1alpha1.Topology, error) {
 			l, err := c.Multislice.MultisliceV1alpha1().Topologies().List(ctx, o)
 			return itemsOf(l, err, func(l *multislicev1alpha1.TopologyList) []multislicev1alpha1.Topology { return l.Items })

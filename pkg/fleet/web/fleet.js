@@ -210,6 +210,39 @@
     box.append(el("h3", { text: "Pool " + p.name }), el("dl", {}, rows.map(([k, v]) => [el("dt", { text: k }), el("dd", {}, v)])));
     // Colour the swatches through the CSSOM (the page's policy allows no style attributes).
     box.querySelectorAll(".swatch").forEach((s, i) => { s.style.background = holders[i].colour; });
+    if ((p.domains || []).length) renderDomains(box, p);
+  }
+
+  // A pool arranged by a Topology: its domains drawn nested (block, then
+  // subblock), each host a cell in the colour of the first workload with
+  // pods on it; a host that is not ok is outlined in its health's colour.
+  function renderDomains(box, p) {
+    const colours = new Map(model.workloads.map((w) => [refName(w.workload), w.colour]));
+    const level = (key) => key.split("/").pop().replace(/^gce-topology-/, "");
+    const host = (h) => {
+      const holders = (h.holders || []).map(refName);
+      const cell = el("span", {
+        class: "host " + h.health + (holders.length ? " held" : ""), "data-node": h.node,
+        title: `${h.node}: ${h.used || 0}/${h.capacity || 0} ${(p.resource || "").split("/").pop()}` +
+          (holders.length ? " · " + holders.join(", ") : " · free") + (h.health !== "ok" ? " · " + h.health : ""),
+      });
+      if (holders.length) cell.dataset.holder = holders[0];
+      return cell;
+    };
+    const domain = (d) => {
+      const hosts = d.hosts || [];
+      const used = hosts.filter((h) => (h.holders || []).length > 0).length;
+      const box = el("div", { class: "domain", "data-domain": d.value },
+        el("div", { class: "domain-name" }, el("b", { text: `${level(d.level)} ${d.value}` }),
+          hosts.length ? ` · ${used}/${hosts.length} hosts held` : ""));
+      if ((d.domains || []).length) box.append(el("div", { class: "domains" }, d.domains.map(domain)));
+      if (hosts.length) box.append(el("div", { class: "hosts" }, hosts.map(host)));
+      return box;
+    };
+    const section = el("div", { class: "topology" },
+      el("h4", { text: "Topology " + p.topologyName }), el("div", { class: "domains" }, p.domains.map(domain)));
+    box.append(section);
+    section.querySelectorAll(".host.held").forEach((c) => { c.style.background = colours.get(c.dataset.holder) || "#8fa3bf"; });
   }
 
   function legendTile(health, free) {
