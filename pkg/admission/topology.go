@@ -34,25 +34,146 @@ func (p *planning) placeTopology(sc *atomicScope, demands []sliceDemand, idx []i
 		bySlice[d.slice] = d
 		in = append(in, d.slice)
 	}
-	for _, ps := range p.self.Model.TopologyPodSets(in) {
-		if f := p.placePodSet(sc, ps, bySlice, taken, r); f != nil {
+	for _, group := range podSetGroups(p.self.Model.TopologyPodSets(in)) {
+		if len(group) > 1 {
+			if f := p.placeGroup(sc, group, bySlice, taken, r); f != nil {
+				return f
+			}
+			continue
+		}
+		if _, f := p.placePodSet(sc, group[0], bySlice, taken, r, podSetScope{}); f != nil {
 			return f
 		}
 	}
 	return nil
 }
 
-// placePodSet places one pod set: all its demanded slices, or none.
-func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[int]*sliceDemand, taken map[string]bool, r *state.Reservation) *placement.Failure {
+// podSetGroups are the pod sets in order, those of one group
+// (podset-group-name) together, where the group's first one is.
+func podSetGroups(sets []workload.PodSet) [][]workload.PodSet {
+	var out [][]workload.PodSet
+	at := map[string]int{}
+	for _, ps := range sets {
+		g := ps.Request.Group
+		if i, ok := at[g]; ok && g != "" {
+			out[i] = append(out[i], ps)
+			continue
+		}
+		if g != "" {
+			at[g] = len(out)
+		}
+		out = append(out, []workload.PodSet{ps})
+	}
+	return out
+}
+
+// podSetScope narrows where a pod set may go: within the domain of path
+// pin (nil: anywhere), outside the domains whose paths (joined by "/")
+// avoid holds.
+type podSetScope struct {
+	pin   []string
+	avoid map[string]bool
+}
+
+// avoids reports whether the leaf's path lies in a domain s avoids.
+func (s podSetScope) avoids(path []string) bool {
+	for i := range path {
+		if s.avoid[strings.Join(path[:i+1], "/")] {
+			return true
+		}
+	}
+	return false
+}
+
+// placeGroup places the pod sets of one group (a leader and its workers:
+// podset-group-name) in one domain of their level: the largest first,
+// where it alone would go, then the others within the domain it took. When
+// one of them does not fit there, the group is placed again outside that
+// domain, until a domain takes them all or none is left: one plan, all of
+// the group or none of it.
+func (p *planning) placeGroup(sc *atomicScope, group []workload.PodSet, bySlice map[int]*sliceDemand, taken map[string]bool, r *state.Reservation) *placement.Failure {
+	first := 0
+	for i, ps := range group {
+		if ps.Pods > group[first].Pods {
+			first = i
+		}
+	}
+	order := append([]workload.PodSet{group[first]}, slices.Delete(slices.Clone(group), first, first+1)...)
+	used := maps.Clone(p.used)
+	for n, u := range used {
+		used[n] = maps.Clone(u)
+	}
+	undo := func() {
+		p.used = used
+		used = maps.Clone(used)
+		for n, u := range used {
+			used[n] = maps.Clone(u)
+		}
+		for _, ps := range order {
+			for _, s := range ps.Slices {
+				delete(r.Slices, s)
+			}
+		}
+	}
+	var names []string
+	for _, ps := range order {
+		names = append(names, ps.Name)
+	}
+	avoid := map[string]bool{}
+	var last *placement.Failure
+	for {
+		path, f := p.placePodSet(sc, order[0], bySlice, taken, r, podSetScope{avoid: avoid})
+		if f != nil {
+			if last == nil {
+				return f
+			}
+			// The largest fits nowhere else: say why the group did not fit
+			// where it did.
+			undo()
+			return last
+		}
+		if path == nil {
+			// Spread over top-level domains (preferred): the others go
+			// where they fit.
+			for _, ps := range order[1:] {
+				if _, f := p.placePodSet(sc, ps, bySlice, taken, r, podSetScope{}); f != nil {
+					undo()
+					return f
+				}
+			}
+			return nil
+		}
+		ok := true
+		for _, ps := range order[1:] {
+			if _, f := p.placePodSet(sc, ps, bySlice, taken, r, podSetScope{pin: path}); f != nil {
+				ok = false
+				last = &placement.Failure{Unresolvable: false, Message: fmt.Sprintf("group %q (pod sets %s): %s does not fit in %s, where %s went",
+					order[0].Request.Group, strings.Join(names, ", "), f.Message, strings.Join(path, "/"), order[0].Name)}
+				break
+			}
+		}
+		if ok {
+			return nil
+		}
+		undo()
+		avoid[strings.Join(path, "/")] = true
+	}
+}
+
+// placePodSet places one pod set: all its demanded slices, or none, within
+// scope. It returns the path of the domain the pod set was kept within
+// (nil when it was spread over top-level domains, or had nothing left to
+// place).
+func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[int]*sliceDemand, taken map[string]bool, r *state.Reservation, scope podSetScope) ([]string, *placement.Failure) {
 	fail := func(unresolvable bool, format string, args ...any) *placement.Failure {
 		return &placement.Failure{Unresolvable: unresolvable, Message: fmt.Sprintf("pod set %s: ", ps.Name) + fmt.Sprintf(format, args...)}
 	}
 	levels, flavor, f := p.topologyLevels(ps)
 	if f != nil {
-		return f
+		return nil, f
 	}
 	if err := ps.Request.CheckLevels(levels); err != nil {
-		return fail(true, "%v", err)
+		return nil, fail(true, "%v", err)
 	}
 	// The pod set's pods still to place, and what each asks: all alike.
 	var pods int32
@@ -64,7 +185,7 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 			if request == nil {
 				request = sh.Request
 			} else if !maps.Equal(request, sh.Request) {
-				return fail(true, "its pods ask for different resources (%s and %s); a pod set placed by topology has pods all alike", request, sh.Request)
+				return nil, fail(true, "its pods ask for different resources (%s and %s); a pod set placed by topology has pods all alike", request, sh.Request)
 			}
 			if !sigs[sh.Sig] {
 				sigs[sh.Sig] = true
@@ -74,7 +195,7 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 		}
 	}
 	if pods == 0 {
-		return nil
+		return nil, nil
 	}
 	var selector map[string]string
 	if flavor != nil {
@@ -83,10 +204,13 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 	tree := p.tree(sc, levels, selector)
 	req := tas.PodSetRequest(ps.Request, tree, pods)
 	pin := p.pinned(ps, levels, req)
+	if scope.pin != nil {
+		pin = scope.pin
+	}
 	fit := tas.Fit{}
 	asks := request.Asks()
 	for _, leaf := range tree.Domains(len(levels) - 1) {
-		if pin != nil && !slices.Equal(leaf.Path[:len(pin)], pin) {
+		if pin != nil && (len(leaf.Path) < len(pin) || !slices.Equal(leaf.Path[:len(pin)], pin)) || scope.avoids(leaf.Path) {
 			continue
 		}
 		for _, name := range leaf.Nodes {
@@ -99,7 +223,7 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 	if tf != nil {
 		// Unresolvable when even the flavor's nodes, empty, could not hold
 		// the pod set: no eviction or finished workload will help.
-		return fail(!p.everFits(tree, req, asks, qualifies), "%s", tas.InResources(tf.Message, request))
+		return nil, fail(!p.everFits(tree, req, asks, qualifies), "%s", tas.InResources(tf.Message, request))
 	}
 	// Pods in rank order: each slice, in index order, takes the next of
 	// its pods' nodes, so a slice's pods sit as close as the placement
@@ -139,18 +263,22 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 		}
 		r.Slices[s] = sr
 	}
-	return nil
+	if placed.Level < 0 || len(placed.Domains) != 1 {
+		return nil, nil
+	}
+	return slices.Clone(placed.Domains[0].Path), nil
 }
 
 // pinned is the path of the required domain the pod set's pods already
-// placed sit in (nil: none placed, or not required): a pod replaced, or
-// the rest of a pod set partly placed, joins its siblings there.
+// placed sit in, or those of its group (nil: none placed, or not
+// required): a pod replaced, or the rest of a pod set partly placed, joins
+// its siblings there.
 func (p *planning) pinned(ps workload.PodSet, levels []string, req tas.Request) []string {
 	if req.Mode != tas.Required {
 		return nil
 	}
 	for _, m := range p.self.Members {
-		if m.Node == "" || m.Member.Slice >= len(p.self.Model.Slices) || p.self.Model.Slices[m.Member.Slice].Topology != ps.Request {
+		if m.Node == "" || m.Member.Slice >= len(p.self.Model.Slices) || !sameSet(p.self.Model.Slices[m.Member.Slice].Topology, ps.Request) {
 			continue
 		}
 		n := p.sn.Nodes[m.Node]
@@ -168,6 +296,13 @@ func (p *planning) pinned(ps workload.PodSet, levels []string, req tas.Request) 
 		return path
 	}
 	return nil
+}
+
+// sameSet reports whether a slice asking r belongs with the pod set asking
+// ps: the same pod set, or one of its group (podset-group-name), which is
+// kept in the same domain.
+func sameSet(r, ps *workload.TopologyRequest) bool {
+	return r == ps || r != nil && ps.Group != "" && r.Group == ps.Group
 }
 
 // topologyLevels are the levels the pod set is placed by, and the flavor

@@ -68,6 +68,7 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 		w.Groups = max(w.Groups, g+1)
 	}
 	index := 0
+	grouped := map[string]groupedPodSet{} // by podset-group-name: the first pod set of the group
 	for i := range js.Spec.ReplicatedJobs {
 		rj := &js.Spec.ReplicatedJobs[i]
 		field := fmt.Sprintf("spec.replicatedJobs[%d]", i)
@@ -94,6 +95,11 @@ func FromJobSet(js *jobsetv1alpha2.JobSet, defaultDomainKey string) (*Workload, 
 		var topo *TopologyRequest
 		if podSet > 0 {
 			if topo, err = topologyOf(obj, field+".template.spec.template", rj.Template.Spec.Template.Annotations, int32(podSet), domainKey); err != nil {
+				return nil, err
+			}
+		}
+		if topo != nil && topo.Group != "" {
+			if err := sameGroupRequest(obj, field+".template.spec.template", grouped, rj.Name, topo); err != nil {
 				return nil, err
 			}
 		}
@@ -289,12 +295,33 @@ func topologyOf(obj, template string, annotations map[string]string, pods int32,
 		return nil, &InvalidError{obj, template + ".metadata.annotations", err.Error()}
 	case r == nil:
 		return nil, nil
-	case r.Group != "":
-		return nil, &InvalidError{obj, template + ".metadata.annotations[" + wellknown.PodSetGroupNameAnnotation + "]",
-			"pod set groups are not supported yet: place the leader and its workers as one pod set, or leave the group out"}
 	case domainKey != "":
 		return nil, &InvalidError{obj, template + ".metadata.annotations",
 			fmt.Sprintf("asks for a topology (%s) and for whole domains of %q (exclusive topology): ask for one of them", r, domainKey)}
 	}
 	return r, nil
+}
+
+// groupedPodSet is the first pod set of a group (podset-group-name) seen:
+// its replicated Job's name and its request.
+type groupedPodSet struct {
+	name string
+	r    *TopologyRequest
+}
+
+// sameGroupRequest records the pod set name's request r in its group, and
+// refuses one that asks for another mode or level than the group's first
+// pod set: a group is kept together in one domain of one level.
+func sameGroupRequest(obj, template string, grouped map[string]groupedPodSet, name string, r *TopologyRequest) error {
+	first, ok := grouped[r.Group]
+	if !ok {
+		grouped[r.Group] = groupedPodSet{name: name, r: r}
+		return nil
+	}
+	if first.r.Mode != r.Mode || first.r.Level != r.Level {
+		return &InvalidError{obj, template + ".metadata.annotations[" + wellknown.PodSetGroupNameAnnotation + "]",
+			fmt.Sprintf("%q groups it with %s, which asks for %s; a group's pod sets ask for the same level (this one: %s)",
+				r.Group, first.name, first.r, r)}
+	}
+	return nil
 }

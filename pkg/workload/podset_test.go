@@ -177,13 +177,33 @@ func TestTopologyOfJobSet(t *testing.T) {
 			wantField:  podField(0, wellknown.PreferredTopologyAnnotation),
 			wantReason: "may not be set together with " + wellknown.RequiredTopologyAnnotation,
 		},
-		"group name is not supported yet": {
-			js: jobset(nil, withPodAnnotations(rj("workers", 1, 4, nil), map[string]string{
-				wellknown.RequiredTopologyAnnotation: block,
-				wellknown.PodSetGroupNameAnnotation:  "team",
-			})),
-			wantField:  podField(0, wellknown.PodSetGroupNameAnnotation),
-			wantReason: "not supported yet",
+		"a leader and its workers in one group": {
+			js: jobset(nil,
+				withPodAnnotations(rj("leader", 1, 1, nil), map[string]string{
+					wellknown.RequiredTopologyAnnotation: block,
+					wellknown.PodSetGroupNameAnnotation:  "team",
+				}),
+				withPodAnnotations(rj("workers", 1, 4, nil), map[string]string{
+					wellknown.RequiredTopologyAnnotation: block,
+					wellknown.PodSetGroupNameAnnotation:  "team",
+				})),
+			want: []topologyShape{
+				{"js-leader-0", "leader", "", &TopologyRequest{Mode: TopologyRequired, Level: block, Group: "team"}},
+				{"js-workers-0", "workers", "", &TopologyRequest{Mode: TopologyRequired, Level: block, Group: "team"}},
+			},
+		},
+		"a group's pod sets at two levels": {
+			js: jobset(nil,
+				withPodAnnotations(rj("leader", 1, 1, nil), map[string]string{
+					wellknown.RequiredTopologyAnnotation: block,
+					wellknown.PodSetGroupNameAnnotation:  "team",
+				}),
+				withPodAnnotations(rj("workers", 1, 4, nil), map[string]string{
+					wellknown.PreferredTopologyAnnotation: subblock,
+					wellknown.PodSetGroupNameAnnotation:   "team",
+				})),
+			wantField:  podField(1, wellknown.PodSetGroupNameAnnotation),
+			wantReason: `"team" groups it with leader, which asks for required ` + block,
 		},
 		"exclusive topology on the JobSet with a topology request": {
 			js:         jobset(exclusive, rj("driver", 1, 1, nil), withPodAnnotations(rj("workers", 2, 4, nil), blockOfSubblocks)),
@@ -283,11 +303,9 @@ func TestTopologyOfJob(t *testing.T) {
 			wantField:  annotationsField + "[" + wellknown.UnconstrainedTopologyAnnotation + "]",
 			wantReason: "is not a boolean",
 		},
-		"group name is not supported yet": {
-			job: job(4, podAnnotated(wellknown.PreferredTopologyAnnotation, block),
-				podAnnotated(wellknown.PodSetGroupNameAnnotation, "team")),
-			wantField:  annotationsField + "[" + wellknown.PodSetGroupNameAnnotation + "]",
-			wantReason: "not supported yet",
+		"a group of one pod set": {
+			job:  job(4, podAnnotated(wellknown.PreferredTopologyAnnotation, block), podAnnotated(wellknown.PodSetGroupNameAnnotation, "team")),
+			want: topologyShape{"train", "", "", &TopologyRequest{Mode: TopologyPreferred, Level: block, Group: "team"}},
 		},
 		"JobSet's exclusive-topology annotation with a topology request": {
 			job: job(4, annotated(wellknown.ExclusiveTopologyAnnotation, pool),

@@ -222,3 +222,27 @@ func TestTopologyCreatedAfterItsFlavor(t *testing.T) {
 		t.Errorf("placed in subblocks %v, want one", subs)
 	}
 }
+
+// A leader and its workers in one group (podset-group-name) land in one
+// subblock: the workers alone would take b0-s0, the tightest (a pod
+// outside the queue holds 4 of its GPUs), but the leader's whole host is
+// not left there beside them, so the group goes whole to another subblock.
+func TestTopologyGroupKeepsTheLeaderWithItsWorkers(t *testing.T) {
+	e := startGPUFleet(t)
+	e.cp.CreatePod(t, builders.Pod("default", "squatter").NoRequests().Request(wellknown.ResourceGPU, "4").NodeName("b0-s0-h0").Obj())
+	team := func(gpus string) func(*builders.PodBuilder) {
+		return func(p *builders.PodBuilder) {
+			p.Scheduler(app.Name).NoRequests().Request(wellknown.ResourceGPU, gpus).
+				Annotation(wellknown.RequiredTopologyAnnotation, subblockLabel).
+				Annotation(wellknown.PodSetGroupNameAnnotation, "team")
+		}
+	}
+	e.jobsets.Create(t, builders.JobSet("default", "team").Unconfined().
+		Annotation(wellknown.QueueNameLabel, "gpu-queue").
+		Pod(team("8")).ReplicatedJob("leader", 1, 1).
+		Pod(team("4")).ReplicatedJob("workers", 1, 2).Obj())
+	got := union(e.domainsOf(t, "team", 3, subblockLabel))
+	if len(got) != 1 || got["b0-s0"] {
+		t.Errorf("the leader and its 2 workers landed in subblocks %v, want one subblock other than b0-s0", got)
+	}
+}
