@@ -12,8 +12,13 @@ const topologyQueueName = "BenchmarkPerfScheduling/TopologyQueue_GangsMultislice
 // scenario, as test/perf writes them: counts, duration, then one
 // QueueDrainAdmission item per class ("class:average:max:count").
 func drainRunItems(drained float64, classes ...string) []string {
+	return drainRunItemsOf(15000, drained, classes...)
+}
+
+// drainRunItemsOf is drainRunItems of a run draining workloads workloads.
+func drainRunItemsOf(workloads, drained float64, classes ...string) []string {
 	items := []string{
-		fmt.Sprintf(`{"data":{"Workloads":200,"Gangs":200,"Pods":800},"unit":"count","labels":{"Metric":"QueueDrainCounts","Name":%q}}`, topologyQueueName),
+		fmt.Sprintf(`{"data":{"Workloads":%g,"Gangs":%g,"Pods":800},"unit":"count","labels":{"Metric":"QueueDrainCounts","Name":%q}}`, workloads, workloads, topologyQueueName),
 		fmt.Sprintf(`{"data":{"Admitted":%g,"Drained":%g},"unit":"s","labels":{"Metric":"QueueDrainDuration","Name":%q}}`, drained-1, drained, topologyQueueName),
 	}
 	for _, c := range classes {
@@ -94,6 +99,17 @@ func TestAdmissionReport(t *testing.T) {
 				"over 1 run (Kueue's threshold ≤ 482 s: MISSED); average time to admission within Kueue's threshold for 1 of 2 classes (MISSED: small-preferred-rack).",
 		},
 		unwanted: []string{"Quota", "single runs"},
+	}, {
+		// A fifth of Kueue's workloads: its thresholds do not apply.
+		name: "a run of fewer workloads than Kueue's is not judged",
+		files: map[string]string{"QueueDrain_benchmark_multislice_1.json": drainFile(
+			drainRunItemsOf(3000, 180, "large-sliced-rack:50:60:90"), drainRunItemsOf(3000, 200, "large-sliced-rack:56:60:90"))},
+		want: []string{
+			"| TopologyQueue | 640Nodes_15000Workloads | GangsMultisliceProfile | large-sliced-rack | 90 | 53.0 (50.0–56.0) | 60.0 | 46 | – (fewer workloads) |",
+			"- TopologyQueue 640Nodes_15000Workloads, GangsMultisliceProfile: wall time 190.0 s (single runs 180.0–200.0) over 2 runs; " +
+				"Kueue's thresholds hold for its 15000 workloads, not for this run's 3000.",
+		},
+		unwanted: []string{"MISSED", "met"},
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := loadAdmission(writeFiles(t, c.files))
