@@ -69,10 +69,12 @@ func podSetGroups(sets []workload.PodSet) [][]workload.PodSet {
 
 // podSetScope narrows where a pod set may go: within the domain of path
 // pin (nil: anywhere), outside the domains whose paths (joined by "/")
-// avoid holds.
+// avoid holds. empty counts each node's allocatable, less what this plan
+// put there, rather than its free room: whether the pod set would ever fit.
 type podSetScope struct {
 	pin   []string
 	avoid map[string]bool
+	empty bool
 }
 
 // avoids reports whether the leaf's path lies in a domain s avoids.
@@ -90,7 +92,8 @@ func (s podSetScope) avoids(path []string) bool {
 // where it alone would go, then the others within the domain it took. When
 // one of them does not fit there, the group is placed again outside that
 // domain, until a domain takes them all or none is left: one plan, all of
-// the group or none of it.
+// the group or none of it. A group that would not fit even in the flavor's
+// nodes emptied is unresolvable, as a pod set alone is.
 func (p *planning) placeGroup(sc *atomicScope, group []workload.PodSet, bySlice map[int]*sliceDemand, taken map[string]bool, r *state.Reservation) *placement.Failure {
 	first := 0
 	for i, ps := range group {
@@ -99,65 +102,74 @@ func (p *planning) placeGroup(sc *atomicScope, group []workload.PodSet, bySlice 
 		}
 	}
 	order := append([]workload.PodSet{group[first]}, slices.Delete(slices.Clone(group), first, first+1)...)
-	used := maps.Clone(p.used)
-	for n, u := range used {
-		used[n] = maps.Clone(u)
-	}
-	undo := func() {
-		p.used = used
-		used = maps.Clone(used)
-		for n, u := range used {
-			used[n] = maps.Clone(u)
-		}
+	saved := cloneUsed(p.used)
+	restore := func() {
+		p.used = cloneUsed(saved)
 		for _, ps := range order {
 			for _, s := range ps.Slices {
 				delete(r.Slices, s)
 			}
 		}
 	}
+	f := p.tryGroup(sc, order, bySlice, taken, r, false, restore)
+	if f == nil {
+		return nil
+	}
+	restore()
+	if !f.Unresolvable && p.tryGroup(sc, order, bySlice, taken, r, true, restore) != nil {
+		f = &placement.Failure{Unresolvable: true, Message: f.Message}
+	}
+	restore()
+	return f
+}
+
+// tryGroup is one pass of placeGroup over the domains, on the nodes' free
+// room, or on their allocatable (empty: would the group ever fit?).
+// restore undoes what a failed try of one domain planned.
+func (p *planning) tryGroup(sc *atomicScope, order []workload.PodSet, bySlice map[int]*sliceDemand, taken map[string]bool, r *state.Reservation,
+	empty bool, restore func()) *placement.Failure {
 	var names []string
 	for _, ps := range order {
 		names = append(names, ps.Name)
 	}
 	avoid := map[string]bool{}
 	var last *placement.Failure
+domains:
 	for {
-		path, f := p.placePodSet(sc, order[0], bySlice, taken, r, podSetScope{avoid: avoid})
+		path, f := p.placePodSet(sc, order[0], bySlice, taken, r, podSetScope{avoid: avoid, empty: empty})
 		if f != nil {
 			if last == nil {
 				return f
 			}
 			// The largest fits nowhere else: say why the group did not fit
-			// where it did.
-			undo()
+			// where it did last.
 			return last
 		}
-		if path == nil {
-			// Spread over top-level domains (preferred): the others go
-			// where they fit.
-			for _, ps := range order[1:] {
-				if _, f := p.placePodSet(sc, ps, bySlice, taken, r, podSetScope{}); f != nil {
-					undo()
+		for _, ps := range order[1:] {
+			// Spread over top-level domains (path nil, preferred): the
+			// others go where they fit.
+			if _, f := p.placePodSet(sc, ps, bySlice, taken, r, podSetScope{pin: path, empty: empty}); f != nil {
+				if path == nil {
 					return f
 				}
-			}
-			return nil
-		}
-		ok := true
-		for _, ps := range order[1:] {
-			if _, f := p.placePodSet(sc, ps, bySlice, taken, r, podSetScope{pin: path}); f != nil {
-				ok = false
-				last = &placement.Failure{Unresolvable: false, Message: fmt.Sprintf("group %q (pod sets %s): %s does not fit in %s, where %s went",
-					order[0].Request.Group, strings.Join(names, ", "), f.Message, strings.Join(path, "/"), order[0].Name)}
-				break
+				last = &placement.Failure{Message: fmt.Sprintf("group %q (pod sets %s) fits whole in no one domain: where %s fit last (%s), %s",
+					order[0].Request.Group, strings.Join(names, ", "), order[0].Name, strings.Join(path, "/"), f.Message)}
+				restore()
+				avoid[strings.Join(path, "/")] = true
+				continue domains
 			}
 		}
-		if ok {
-			return nil
-		}
-		undo()
-		avoid[strings.Join(path, "/")] = true
+		return nil
 	}
+}
+
+// cloneUsed copies a plan's used room, node by node.
+func cloneUsed(used map[string]workload.Resources) map[string]workload.Resources {
+	out := maps.Clone(used)
+	for n, u := range out {
+		out[n] = maps.Clone(u)
+	}
+	return out
 }
 
 // placePodSet places one pod set: all its demanded slices, or none, within
@@ -214,7 +226,13 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 			continue
 		}
 		for _, name := range leaf.Nodes {
-			if n := p.fitOn(name, asks, qualifies, taken, pods); n > 0 {
+			n := int32(0)
+			if scope.empty {
+				n = p.everFitOn(name, asks, qualifies, pods)
+			} else {
+				n = p.fitOn(name, asks, qualifies, taken, pods)
+			}
+			if n > 0 {
 				fit[name] = n
 			}
 		}
@@ -386,6 +404,20 @@ func (p *planning) fitOn(name string, asks workload.Asks, qualifies []func(strin
 		return 0
 	}
 	return fits
+}
+
+// everFitOn is how many pods asking request the node would take (at most
+// most) were it empty but for what this plan put there.
+func (p *planning) everFitOn(name string, asks workload.Asks, qualifies []func(string) bool, most int32) int32 {
+	n := p.sn.Nodes[name]
+	if n == nil || !qualifiesAll(qualifies, name) {
+		return 0
+	}
+	room := n.Node.Allocatable
+	if u := p.used[name]; u != nil {
+		room = room.Sub(u)
+	}
+	return tas.AsksIn(room, asks, most)
 }
 
 // qualifiesAll reports whether node passes every qualifier.

@@ -57,8 +57,9 @@ func TestPlanTopologyGroup(t *testing.T) {
 		edit     []func(*snap)
 		// want: the subblock each pod set's slice lands in (slice 0 the
 		// leader, 1 the workers); wantFail: part of the failure.
-		want     map[int]string
-		wantFail string
+		want         map[int]string
+		wantFail     string
+		unresolvable bool
 	}{
 		"both in the subblock the workers take": {
 			r: required, workers: 12,
@@ -73,9 +74,16 @@ func TestPlanTopologyGroup(t *testing.T) {
 			r: preferred, workers: 12, edit: []func(*snap){halfFull("s0")},
 			want: map[int]string{0: "s1", 1: "s1"},
 		},
-		"no subblock takes the leader beside the workers": {
+		"no subblock takes the leader beside the workers now": {
 			r: required, workers: 12, edit: []func(*snap){halfFull("s0"), halfFull("s1")},
-			wantFail: `group "team" (pod sets workers, leader): pod set leader: needs 1 pod in one ` + subblock,
+			wantFail: `group "team" (pod sets workers, leader) fits whole in no one domain: where workers fit last (b0/s1), ` +
+				`pod set leader: needs 1 pod in one ` + subblock,
+		},
+		"no subblock could ever take the leader beside the workers": {
+			// 14 workers of 2 GPUs and a leader of 8: 36 GPUs, a subblock has 32.
+			r: required, workers: 14,
+			wantFail:     `group "team" (pod sets workers, leader) fits whole in no one domain`,
+			unresolvable: true,
 		},
 		"a leader placed pins its workers": {
 			// The workers alone would take s0, the tightest.
@@ -93,8 +101,8 @@ func TestPlanTopologyGroup(t *testing.T) {
 			s.gpuQueue(gpuFlavor())
 			r, fail := admission.Plan(s.sn)
 			if tc.wantFail != "" {
-				if fail == nil || !strings.Contains(fail.Message, tc.wantFail) {
-					t.Fatalf("failure %v, want one saying %q", fail, tc.wantFail)
+				if fail == nil || !strings.Contains(fail.Message, tc.wantFail) || fail.Unresolvable != tc.unresolvable {
+					t.Fatalf("failure %+v, want one saying %q (unresolvable %v)", fail, tc.wantFail, tc.unresolvable)
 				}
 				return
 			}
