@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,28 +49,10 @@ type groupFigures struct {
 func (f *groupFigures) runs() int { return len(f.byRun["Count"]) }
 
 // mean is a field's mean over the runs that reported it.
-func (f *groupFigures) mean(field string) (float64, bool) {
-	runs := f.byRun[field]
-	if len(runs) == 0 {
-		return 0, false
-	}
-	sum := 0.0
-	for _, v := range runs {
-		sum += v
-	}
-	return sum / float64(len(runs)), true
-}
+func (f *groupFigures) mean(field string) (float64, bool) { return perRun(f.byRun[field]).mean() }
 
 // spread is a field's lowest and highest figure of single runs.
-func (f *groupFigures) spread(field string) (lo, hi float64) {
-	for i, v := range slices.Sorted(maps.Values(f.byRun[field])) {
-		if i == 0 {
-			lo = v
-		}
-		hi = v
-	}
-	return lo, hi
-}
+func (f *groupFigures) spread(field string) (lo, hi float64) { return perRun(f.byRun[field]).spread() }
 
 // loadGroupLatencies reads the GangLatency_*.json files in dir (one per
 // test process, each holding its every run: see runs); none when test/perf
