@@ -178,7 +178,9 @@ func (h *HeldPods) Released(pod *corev1.Pod) {
 		for other, r := range h.want {
 			if r.gang == gang {
 				h.want[other] = holdReason{uid: r.uid, reason: state.ReasonWaitingForGang, message: wait, waiting: true, since: r.since}
-				h.queue.Add(other)
+				// Written after the grace: a sibling the gate lets go
+				// meanwhile (its head placed the gang) costs no write.
+				h.queue.AddAfter(other, h.grace)
 			}
 		}
 		return

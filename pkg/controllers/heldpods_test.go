@@ -267,3 +267,26 @@ func TestHeldGangReasonEndsWhenAMemberIsLetGo(t *testing.T) {
 		t.Errorf("c (another gang, none let go): PodScheduled %+v, want its gang's QuotaExceeded", got)
 	}
 }
+
+// The siblings of a member let go are told they wait for it only after the
+// grace: most pass with it at once (their head placed the gang), and a
+// sibling let go within the grace costs no write.
+func TestHeldGangSiblingsToldAfterTheGrace(t *testing.T) {
+	head, a := heldPod("head"), heldPod("a")
+	f := newHeldFixture(head, a)
+	f.held.grace = time.Minute
+	ref := func(p *corev1.Pod) state.PodRef {
+		return state.PodRef{Namespace: p.Namespace, Name: p.Name, UID: p.UID}
+	}
+	f.held.HeldAll([]state.PodRef{ref(head), ref(a)}, state.ReasonWaitingForProvisioning, "not yet accepted by a provisioner", false)
+	f.drain(t) // a provisioning wait is told at once
+	f.held.Released(head)
+	f.drain(t)
+	if got := f.condition(t, "a"); got == nil || got.Reason != state.ReasonWaitingForProvisioning {
+		t.Errorf("a right after its head was let go: PodScheduled %+v, want still WaitingForProvisioning (told after the grace)", got)
+	}
+	f.held.Released(a)
+	if _, held := f.held.want[types.NamespacedName{Namespace: "ns", Name: "a"}]; held {
+		t.Error("a, let go, is still to be told something")
+	}
+}

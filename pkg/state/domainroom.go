@@ -26,11 +26,10 @@ import (
 //
 // Invariant: for every tracked spec, domains[spec][path] holds the nodes n
 // with paths[n][spec] == path and the sum of their free[n], and exists only
-// while it holds a node; a dirty node's
-// contribution is what free[n] and paths[n] record, refreshed (taken off,
-// counted again) before the sums are read. Nodes become dirty when a pod
-// is indexed on or dropped from them and when they change (touch).
-// Guarded by State.mu.
+// while it holds a node; a dirty node's contribution is what free[n] and
+// paths[n] record, refreshed (taken off, counted again) before the sums
+// are read. Nodes become dirty when a pod is indexed on or dropped from
+// them and when they change (touch). Guarded by State.mu.
 type domainRoom struct {
 	// levels are the tracked specs' levels, by spec (levelsSpec).
 	levels  map[string][]string
