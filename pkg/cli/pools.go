@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/computeclass"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
@@ -110,8 +111,10 @@ func Pools(c *Cluster) []Pool {
 	for _, cc := range c.ComputeClasses {
 		classes[cc.Name] = cc
 	}
+	topologies := slices.Clone(c.Topologies)
+	slices.SortFunc(topologies, func(a, b *multislicev1alpha1.Topology) int { return strings.Compare(a.Name, b.Name) })
 	for i := range pools {
-		arrangeByTopology(c, &pools[i], nodesOf[pools[i].Name], podsOn, classes)
+		arrangeByTopology(c, topologies, &pools[i], nodesOf[pools[i].Name], podsOn, classes)
 	}
 	return pools
 }
@@ -170,14 +173,23 @@ func domains(c *Cluster, key string) ([]Pool, map[string][]*corev1.Node) {
 			}
 		}
 		p.Holders = holders(podsOn[name])
-		if p.Resource != "" {
-			for _, pod := range podsOn[name] {
-				p.Used += workload.PodRequests(&pod.Spec)[corev1.ResourceName(p.Resource)] / 1000
-			}
-		}
+		p.Used = acceleratorUsed(podsOn[name], p.Resource)
 		out = append(out, p)
 	}
 	return out, nodesOf
+}
+
+// acceleratorUsed is how much of resource (whole units; "": none) pods
+// request.
+func acceleratorUsed(pods []*corev1.Pod, resource string) int64 {
+	var used int64
+	if resource == "" {
+		return 0
+	}
+	for _, pod := range pods {
+		used += workload.PodRequests(&pod.Spec)[corev1.ResourceName(resource)] / 1000
+	}
+	return used
 }
 
 // acceleratorResource is the accelerator resource nodes offer, by their

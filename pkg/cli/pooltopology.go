@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"slices"
-	"strings"
-
 	corev1 "k8s.io/api/core/v1"
 
 	cloudv1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/cloud/v1"
 	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/queuemodel"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/topology"
-	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
 )
 
 // PoolDomain is a domain of the Topology a pool's nodes are arranged by
@@ -37,13 +34,11 @@ type PoolHost struct {
 }
 
 // arrangeByTopology sets the pool's TopologyName and Domains: the first
-// Topology, by name, whose levels above the node itself every node of the
+// of topologies (sorted by name), whose levels above the node itself every node of the
 // pool carries; none when no Topology does. Its nodes are arranged as
 // placement arranges them (topology.NewTree): a pool of GKE's GPU hosts
 // shows its blocks, their subblocks and their hosts.
-func arrangeByTopology(c *Cluster, p *Pool, nodes []*corev1.Node, podsOn map[string][]*corev1.Pod, classes map[string]*cloudv1.ComputeClass) {
-	topologies := slices.Clone(c.Topologies)
-	slices.SortFunc(topologies, func(a, b *multislicev1alpha1.Topology) int { return strings.Compare(a.Name, b.Name) })
+func arrangeByTopology(c *Cluster, topologies []*multislicev1alpha1.Topology, p *Pool, nodes []*corev1.Node, podsOn map[string][]*corev1.Pod, classes map[string]*cloudv1.ComputeClass) {
 	for _, t := range topologies {
 		levels := levelsAboveNode(t)
 		if len(levels) == 0 || len(nodes) == 0 {
@@ -76,10 +71,7 @@ func arrangeByTopology(c *Cluster, p *Pool, nodes []*corev1.Node, podsOn map[str
 // levelsAboveNode are the Topology's level labels but a last
 // kubernetes.io/hostname: a pool's hosts are its nodes.
 func levelsAboveNode(t *multislicev1alpha1.Topology) []string {
-	var levels []string
-	for _, l := range t.Spec.Levels {
-		levels = append(levels, l.NodeLabel)
-	}
+	levels := queuemodel.TopologyLevels(t)
 	if n := len(levels); n > 0 && levels[n-1] == corev1.LabelHostname {
 		levels = levels[:n-1]
 	}
@@ -103,9 +95,7 @@ func poolDomains(c *Cluster, p *Pool, tree *topology.Tree, ds []*topology.TreeDo
 			if p.Resource != "" {
 				q := n.Status.Allocatable[corev1.ResourceName(p.Resource)]
 				h.Capacity = q.Value()
-				for _, pod := range podsOn[name] {
-					h.Used += workload.PodRequests(&pod.Spec)[corev1.ResourceName(p.Resource)] / 1000
-				}
+				h.Used = acceleratorUsed(podsOn[name], p.Resource)
 			}
 			for _, holder := range holders(podsOn[name]) {
 				h.Holders = append(h.Holders, holder.Workload)

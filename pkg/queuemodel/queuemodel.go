@@ -28,11 +28,18 @@ func Flavor(rf *multislicev1alpha1.ResourceFlavor, topo *multislicev1alpha1.Topo
 		Topology:    rf.Spec.TopologyName,
 	}
 	if topo != nil && f.Topology != "" && topo.Name == f.Topology {
-		for _, l := range topo.Spec.Levels {
-			f.TopologyLevels = append(f.TopologyLevels, l.NodeLabel)
-		}
+		f.TopologyLevels = TopologyLevels(topo)
 	}
 	return f
+}
+
+// TopologyLevels are a Topology's levels' node labels, highest first.
+func TopologyLevels(topo *multislicev1alpha1.Topology) []string {
+	var levels []string
+	for _, l := range topo.Spec.Levels {
+		levels = append(levels, l.NodeLabel)
+	}
+	return levels
 }
 
 // LocalQueue converts a LocalQueue.

@@ -272,17 +272,13 @@ func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 	}
 	sn.Quota = cp.quotaDecisionLocked(w)
 	if all {
-		names = nil
-		within, ok := []string(nil), false
+		names = s.nodes.AllNodes()
 		if forPlan && sn.AtomicKey == "" {
-			within, ok = cp.topologyNodesLocked(w, active, sn.Quota)
-		}
-		if ok {
-			// Only the domains that could take its pod sets: a plan
-			// that fails on them is made again on every node.
-			names, sn.narrowed, sn.roomy = within, true, true
-		} else {
-			names = s.nodes.AllNodes()
+			if within, ok := cp.topologyNodesLocked(w, active, sn.Quota); ok {
+				// Only the domains that could take its pod sets: a plan
+				// that fails on them is made again on every node.
+				names, sn.narrowed, sn.roomy = within, true, true
+			}
 		}
 	}
 	sn.NodeSelector = cp.provisionedSelectorLocked(w)
