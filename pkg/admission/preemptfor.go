@@ -74,7 +74,8 @@ type PreemptionOutcome struct {
 // domains or quota, preempts: members of a workload already placed or
 // reserved fail for other reasons, which evicting workloads would not
 // mend. While an earlier preemption of the workload is under way, it
-// waits (Underway) rather than evict more. choose reports that victims are
+// waits (Underway) rather than evict more; one whose pods' preemptionPolicy
+// is Never evicts no one (NoVictims). choose reports that victims are
 // to be chosen (ChooseVictims).
 func PreemptFor(v state.Verdict, f *state.PreemptionFacts) (out PreemptionOutcome, choose bool) {
 	key := v.Member.Key
@@ -84,6 +85,12 @@ func PreemptFor(v state.Verdict, f *state.PreemptionFacts) (out PreemptionOutcom
 	fail := f.HeadFailure
 	if fail == nil || fail.Unresolvable || (fail.Reason != "" && fail.Reason != quota.ReasonQuotaExceeded) {
 		return PreemptionOutcome{}, false
+	}
+	if f.NeverPreempts {
+		// Recorded as no victims found, so that its queue does not send
+		// it to a cycle to preempt until the state changes.
+		return PreemptionOutcome{Step: NoVictims, Message: "its pods' preemptionPolicy is Never (set by their PriorityClass): it waits for room and evicts no one",
+			Apply: &state.Decision{Key: key, Generation: f.Generation, NoVictims: true}}, false
 	}
 	if c := f.Claim; c.Underway(f.Now) {
 		out := PreemptionOutcome{Step: Underway, Message: "the preempted workloads are gone; waiting for their room to show"}

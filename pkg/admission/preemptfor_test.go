@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	testingclock "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/placement"
@@ -65,6 +66,11 @@ func TestPreemptFor(t *testing.T) {
 	if out := eng.PreemptOutcome(ctx, member, nil, nothingRequested); out.Step != admission.NotTried {
 		t.Errorf("a member other than the head: %+v, want no preemption", out)
 	}
+	never := head.DeepCopy()
+	never.Spec.PreemptionPolicy = ptr.To(corev1.PreemptNever)
+	if out := eng.PreemptOutcome(ctx, never, planned, nothingRequested); out.Step != admission.NoVictims || len(out.Victims) != 0 || !strings.Contains(out.Message, "preemptionPolicy is Never") {
+		t.Errorf("the head, its preemptionPolicy Never: %+v, want it to evict no one", out)
+	}
 	out := eng.PreemptOutcome(ctx, head, planned, nothingRequested)
 	if out.Step != admission.Preempting || len(out.Victims) != 1 || out.Victims[0].Key.Name != "low" || len(out.Victims[0].Pods) != 4 ||
 		out.Victims[0].Ref.Name != "low" || out.Snapshot == nil || out.Decision == nil || !out.Decision.Capacity {
@@ -119,6 +125,11 @@ func TestPreemptForOnValues(t *testing.T) {
 	}, {
 		name:    "a plan that waits for an admission check does not preempt",
 		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: &placement.Failure{Reason: "AdmissionCheckPending"}},
+	}, {
+		name:    "pods whose preemptionPolicy is Never do not preempt",
+		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: waitingForRoom, NeverPreempts: true},
+		wantStep: admission.NoVictims, wantMsg: "preemptionPolicy is Never",
+		wantApply: &state.Decision{Key: key, NoVictims: true},
 	}, {
 		name:    "victims still on their nodes: wait for them",
 		verdict: member, facts: state.PreemptionFacts{Now: now, HeadFailure: waitingForRoom,

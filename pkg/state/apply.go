@@ -95,7 +95,7 @@ func (s *State) Apply(d Decision) Applied {
 	}
 	if d.QueueVerdict {
 		if w := s.workloads.of(d.Key); w != nil {
-			w.recordQueueVerdict(d.QueueProblem, s.opts.Clock.Now())
+			s.queued.recordQueueVerdict(w, d.QueueProblem, s.opts.Clock.Now())
 		}
 	}
 	if d.CheckQuota != nil {

@@ -62,7 +62,7 @@ func (ap applier) chargeLocked(w *Workload, c *quota.Charge) error {
 	s.book.Charge(w.key, c)
 	s.queues.trackQueuedLocked(w)
 	w.quotaSince.Store(0)
-	w.queueProblem.Store(nil)
+	s.queued.setProblem(w, nil)
 	return nil
 }
 

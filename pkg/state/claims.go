@@ -168,6 +168,10 @@ type PreemptionFacts struct {
 	// Claim is the workload's preemption under way (nil: none; a restart
 	// or move hold is none).
 	Claim *ClaimFacts
+	// NeverPreempts: the pod's preemptionPolicy is Never (its
+	// PriorityClass says so), which kube-scheduler's own preemption
+	// honours: its workload waits for room and evicts no one.
+	NeverPreempts bool
 }
 
 // ClaimFacts is a copy of a preemption's claim.
@@ -196,7 +200,8 @@ func (c *ClaimFacts) Underway(now time.Time) bool {
 func (s *State) Preemption(pod *corev1.Pod, key workload.Key) PreemptionFacts {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	f := PreemptionFacts{Now: s.opts.Clock.Now(), Generation: s.generation}
+	f := PreemptionFacts{Now: s.opts.Clock.Now(), Generation: s.generation,
+		NeverPreempts: pod.Spec.PreemptionPolicy != nil && *pod.Spec.PreemptionPolicy == corev1.PreemptNever}
 	w := s.workloads.of(key)
 	f.PlacedWhole = w != nil && w.model != nil && s.reservations.of(key) == nil && w.placedWhole()
 	if h := s.queued.headOf(pod.UID); h != nil && s.reservations.of(h.key) == nil {

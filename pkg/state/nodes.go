@@ -274,7 +274,7 @@ func (ap applier) applyRejectionLocked(uid types.UID, rej *Rejection) Actions {
 		ref := p.Ref()
 		first := w.blockedBy == nil || w.blockedBy.UID != p.UID
 		w.blockedBy = &ref
-		w.queueProblem.Store(&quota.Problem{Reason: ReasonMemberUnschedulable, Message: msg})
+		s.queued.setProblem(w, &quota.Problem{Reason: ReasonMemberUnschedulable, Message: msg})
 		var acts Actions
 		if r != nil {
 			acts = s.releaseLocked(w.key, ReleaseMemberFail, msg)
@@ -358,7 +358,7 @@ func (ap applier) planFailedLocked(uid types.UID, gen uint64, f *placement.Failu
 		// Quota would fit when the planner failed: the domains do not,
 		// for now or for good. The Workload's condition gives the reason
 		// its event does.
-		w.queueProblem.Store(&quota.Problem{Reason: FailureReason(f), Message: f.Message, Config: f.Unresolvable})
+		s.queued.setProblem(w, &quota.Problem{Reason: FailureReason(f), Message: f.Message, Config: f.Unresolvable})
 	}
 	ap.observeWaitingLocked()
 }

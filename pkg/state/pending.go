@@ -81,19 +81,22 @@ func (q *pendingQueue) at(i int) *Workload {
 //
 // Invariants: w is in byCQ[cq] exactly when w.queuedIn == cq, filed by
 // w.queuedAs, and each queue's entries are in queue order with no empty
-// queue kept; heads[u] == w exactly when w.waitingHead.UID == u, and
-// domainHeads holds those of them that are not queued plain pods (what
-// freed room retries through a plan: a queue of thousands of single pods
-// is not walked on every pod deletion). Only file, unfile, refile and
-// setHead change them. Guarded by State.mu.
+// queue kept; heads[u] == w exactly when w.waitingHead.UID == u; roomHeads
+// holds those of them that freed room retries through a plan (waitsForRoom):
+// not queued plain pods, whom the default filters place, and not workloads
+// filed in a queue whose last verdict kept them waiting for quota, whom a
+// quota release wakes (WakeRound) — so that neither a queue of thousands of
+// single pods nor of thousands of quota-bound gangs is walked on every pod
+// deletion. Only file, unfile, refile, setHead and setProblem change them.
+// Guarded by State.mu.
 type queueIndex struct {
-	byCQ        map[string]*pendingQueue
-	heads       map[types.UID]*Workload
-	domainHeads map[types.UID]*Workload
+	byCQ      map[string]*pendingQueue
+	heads     map[types.UID]*Workload
+	roomHeads map[types.UID]*Workload
 }
 
 func newQueueIndex() queueIndex {
-	return queueIndex{byCQ: map[string]*pendingQueue{}, heads: map[types.UID]*Workload{}, domainHeads: map[types.UID]*Workload{}}
+	return queueIndex{byCQ: map[string]*pendingQueue{}, heads: map[types.UID]*Workload{}, roomHeads: map[types.UID]*Workload{}}
 }
 
 // of is ClusterQueue cq's waiting workloads (nil: none).
@@ -109,6 +112,7 @@ func (x *queueIndex) unfile(w *Workload) {
 			}
 		}
 		w.queuedIn, w.queuedAs = "", pendingEntry{}
+		x.trackRoomHead(w)
 	}
 }
 
@@ -127,6 +131,7 @@ func (x *queueIndex) fileUnsorted(w *Workload, cq string) *pendingQueue {
 		x.byCQ[cq] = q
 	}
 	w.queuedIn, w.queuedAs = cq, entryOf(w)
+	x.trackRoomHead(w)
 	return q
 }
 
@@ -136,6 +141,7 @@ func (x *queueIndex) refile(workloads iter.Seq[*Workload], queueOf func(*Workloa
 	clear(x.byCQ)
 	for w := range workloads {
 		w.queuedIn, w.queuedAs = "", pendingEntry{}
+		x.trackRoomHead(w)
 		if cq := queueOf(w); cq != "" {
 			q := x.fileUnsorted(w, cq)
 			q.entries = append(q.entries, w.queuedAs)
@@ -151,15 +157,43 @@ func (x *queueIndex) refile(workloads iter.Seq[*Workload], queueOf func(*Workloa
 func (x *queueIndex) setHead(w *Workload, ref *PodRef) {
 	if old := w.waitingHead; old != nil && x.heads[old.UID] == w {
 		delete(x.heads, old.UID)
-		delete(x.domainHeads, old.UID)
+		delete(x.roomHeads, old.UID)
 	}
 	w.waitingHead = ref
 	if ref != nil {
 		x.heads[ref.UID] = w
-		if w.key.Source != workload.SourcePod {
-			x.domainHeads[ref.UID] = w
-		}
+		x.trackRoomHead(w)
 	}
+}
+
+// setProblem records why w's queue keeps it waiting (nil: nothing), which
+// decides whether freed room retries it.
+func (x *queueIndex) setProblem(w *Workload, p *quota.Problem) {
+	w.queueProblem.Store(p)
+	x.trackRoomHead(w)
+}
+
+// trackRoomHead puts w's head in roomHeads or takes it out, as
+// waitsForRoom says now. Callers call it wherever an input of it changes.
+func (x *queueIndex) trackRoomHead(w *Workload) {
+	h := w.waitingHead
+	if h == nil || x.heads[h.UID] != w {
+		return
+	}
+	if waitsForRoom(w) {
+		x.roomHeads[h.UID] = w
+	} else {
+		delete(x.roomHeads, h.UID)
+	}
+}
+
+// waitsForRoom reports whether freed room may let w plan, as far as the
+// index can tell: w is not a queued plain pod, and, if filed in a queue, its
+// queue's last verdict was a domain wait. The rest of quotaGatedLocked (a
+// workload awaiting admission but not filed: its queue objects are
+// missing) is checked where the heads are read.
+func waitsForRoom(w *Workload) bool {
+	return w.key.Source != workload.SourcePod && (w.queuedIn == "" || waitingForDomains(w.queueProblem.Load()))
 }
 
 // withHeads lists the workloads that have a waiting head: freed room is
@@ -168,10 +202,10 @@ func (x *queueIndex) withHeads() []*Workload {
 	return slices.Collect(maps.Values(x.heads))
 }
 
-// withDomainHeads lists the workloads other than queued plain pods that
-// have a waiting head.
-func (x *queueIndex) withDomainHeads() []*Workload {
-	return slices.Collect(maps.Values(x.domainHeads))
+// withRoomHeads lists the workloads freed room retries (roomHeads), as a
+// copy: choosing a head may change the index.
+func (x *queueIndex) withRoomHeads() []*Workload {
+	return slices.Collect(maps.Values(x.roomHeads))
 }
 
 // headOf returns the workload whose waiting head is the pod of uid (nil:
@@ -299,7 +333,15 @@ const maxWakeScan = 64
 // quotaGatedLocked reports whether w waits for its queue (quota, order,
 // fair share, queue objects) rather than for domains: such a workload is
 // woken by quota released or queue objects changed, not by capacity freed.
+// A workload awaiting admission waits for its queue unless the queue's
+// last verdict let it plan and domains failed it (a verdict not given yet
+// is its queue's to give).
 func (qs queues) quotaGatedLocked(w *Workload) bool {
-	p := w.queueProblem.Load()
-	return p != nil && p.Reason != ReasonWaitingForDomains && qs.awaitingAdmissionLocked(w)
+	return !waitingForDomains(w.queueProblem.Load()) && qs.awaitingAdmissionLocked(w)
+}
+
+// waitingForDomains reports whether p, a queue's last verdict on a
+// workload, is that domains, not quota, keep it waiting.
+func waitingForDomains(p *quota.Problem) bool {
+	return p != nil && p.Reason == ReasonWaitingForDomains
 }

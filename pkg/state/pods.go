@@ -501,7 +501,7 @@ func (rp Reports) PendingPods() []PodRef {
 // and their own queueing hints retry them when room frees up.
 func (s *State) freedLocked() Actions {
 	var acts Actions
-	for _, w := range s.queued.withDomainHeads() {
+	for _, w := range s.queued.withRoomHeads() {
 		if w.waitingHead == nil || s.reservations.of(w.key) != nil || s.queues.quotaGatedLocked(w) {
 			continue
 		}

@@ -344,9 +344,9 @@ func (cp copier) queueCandidateLocked(w *Workload, cq *quota.ClusterQueue) Queue
 // may plan), shown on its Workload while no quota is reserved, unless a
 // blocked member's reason stands (MemberUnschedulable); waiting for quota
 // starts its starvation clock at now.
-func (w *Workload) recordQueueVerdict(problem *quota.Problem, now time.Time) {
+func (x *queueIndex) recordQueueVerdict(w *Workload, problem *quota.Problem, now time.Time) {
 	if w.blockedBy == nil {
-		w.queueProblem.Store(problem)
+		x.setProblem(w, problem)
 	}
 	if problem != nil && problem.Reason == quota.ReasonQuotaExceeded {
 		w.markWaitingForQuota(now)

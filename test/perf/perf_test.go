@@ -15,6 +15,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	_ "net/http/pprof" // served only when PERF_PPROF_ADDR is set
 	"os"
 	"path/filepath"
 	"sync"
@@ -44,6 +46,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// PERF_PPROF_ADDR (e.g. localhost:6060) serves the runtime profiles
+	// while a scenario runs, for a profile of a window of a run too long
+	// for -cpuprofile: go tool pprof -seconds 60 http://ADDR/debug/pprof/profile
+	if addr := os.Getenv("PERF_PPROF_ADDR"); addr != "" {
+		go func() { fmt.Fprintln(os.Stderr, http.ListenAndServe(addr, nil)) }()
+	}
 	if err := perf.InitTests(); err != nil {
 		fmt.Fprintf(os.Stderr, "%v\n", err)
 		os.Exit(1)

@@ -3,15 +3,18 @@ package preemption_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	corev1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -136,4 +139,127 @@ func firstKey(m map[string]bool) string {
 		return k
 	}
 	return ""
+}
+
+// Force-fit across a cohort (what Kueue's TAS cannot do, kueue#12478): a
+// high-priority gang of team-a needs two hosts of one subblock, and both
+// subblocks hold a low-priority gang of team-b on three of their four
+// hosts — team-b within its nominal quota, borrowing nothing, and every
+// ClusterQueue policy left at Never. team-a's quota fits, so it asks the
+// victims for domains only: capacity preemption, which priority decides.
+// One team-b gang is evicted whole and team-a lands in its subblock; the
+// other is never touched. With a PriorityClass whose preemptionPolicy is
+// Never, the same gang waits and evicts no one.
+func TestTopologyForceFitAcrossTheCohort(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		neverPreempts bool
+	}{{"preempts", false}, {"preemptionPolicy Never", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			cp := harness.StartControlPlane(t)
+			cp.InstallWorkloadCRDs(t)
+			cp.InstallQueueCRDs(t)
+			cp.CreateFromFile(t, priorityClasses)
+			highClass := highPriority
+			if tc.neverPreempts {
+				highClass = "high-never-preempts"
+				never := corev1.PreemptNever
+				if _, err := cp.Client.SchedulingV1().PriorityClasses().Create(t.Context(), &schedulingv1.PriorityClass{
+					ObjectMeta: metav1.ObjectMeta{Name: highClass}, Value: 2000000, PreemptionPolicy: &never}, metav1.CreateOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cp.CreateFromFile(t, "test/integration/quota/testdata/gpu-topology.yaml")
+			q := cp.Queues()
+			if _, err := q.Client.MultisliceV1alpha1().ResourceFlavors().Create(t.Context(), &multislicev1alpha1.ResourceFlavor{
+				ObjectMeta: metav1.ObjectMeta{Name: "h100"}, Spec: multislicev1alpha1.ResourceFlavorSpec{
+					NodeLabels: map[string]string{wellknown.GCETopologyBlockLabel: "b0"}, TopologyName: "gke-default"}}, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			gpus := func(n int64) harness.Quota {
+				return harness.Quota{Flavor: "h100", Resource: wellknown.ResourceGPU, Nominal: n, Borrowing: -1, Lending: -1}
+			}
+			for team, nominal := range map[string]int64{"team-a": 32, "team-b": 48} {
+				q.CreateClusterQueue(t, team, multislicev1alpha1.ClusterQueueSpec{Cohort: "gpus", NamespaceSelector: &metav1.LabelSelector{},
+					ResourceGroups: []multislicev1alpha1.ResourceGroup{harness.ResourceGroup(gpus(nominal))}})
+			}
+			gpuHosts(t, cp, 2, 4)
+			harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+			kubelet := cp.StartKubelet(t, terminationDelay)
+			jobsets := cp.NewJobSets(t, harness.AllAtOnce)
+			ns := cp.CreateNamespace(t, "force-fit")
+			q.CreateLocalQueue(t, ns, "team-a", "team-a")
+			q.CreateLocalQueue(t, ns, "team-b", "team-b")
+			queued := func(js *jobsetv1alpha2.JobSet, queue string) *jobsetv1alpha2.JobSet {
+				js.Annotations = map[string]string{wellknown.QueueNameLabel: queue}
+				return js
+			}
+
+			// 3 of 4 hosts: the first lands in the tightest subblock, the
+			// second, with one host left there, in the other.
+			jobsets.CreateAll(t, queued(subblockJobSet(ns, "b1", lowPriority, 3), "team-b"))
+			waitBound(t, cp, ns, "b1", 3)
+			jobsets.CreateAll(t, queued(subblockJobSet(ns, "b2", lowPriority, 3), "team-b"))
+			waitBound(t, cp, ns, "b2", 3)
+			if a, b := subblockOf(nodesOf(t, cp, ns, "b1")), subblockOf(nodesOf(t, cp, ns, "b2")); len(a) != 1 || len(b) != 1 || firstKey(a) == firstKey(b) {
+				t.Fatalf("b1 in subblocks %v, b2 in %v: want one each", a, b)
+			}
+			waitGPUsInUse(t, q, "team-b", 48)
+
+			jobsets.CreateAll(t, queued(subblockJobSet(ns, "a", highClass, 2), "team-a"))
+			if tc.neverPreempts {
+				if note := cp.WaitForWorkloadEvent(t, ns, "a", "NoPreemptionVictims"); !strings.Contains(note, "preemptionPolicy is Never") {
+					t.Errorf("a's NoPreemptionVictims event says %q, want its preemptionPolicy named", note)
+				}
+				cp.ExpectNoneBound(t, ns, "a", 3*time.Second)
+				for _, b := range []string{"b1", "b2"} {
+					kubelet.ExpectNoDisruption(t, "a PriorityClass of preemptionPolicy Never evicts no one", harness.OfJobSet(ns, b, -1), 0)
+				}
+				return
+			}
+			var victim, spared string
+			if err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+				for _, v := range []string{"b1", "b2"} {
+					if len(kubelet.Terminations(harness.OfJobSet(ns, v, 0))) > 0 {
+						victim = v
+						return true, nil
+					}
+				}
+				return false, nil
+			}); err != nil {
+				t.Fatalf("no team-b gang evicted for a: %v\n%s", err, cp.DescribeJobSet(t.Context(), ns, "a"))
+			}
+			spared = map[string]string{"b1": "b2", "b2": "b1"}[victim]
+			waitBound(t, cp, ns, "a", 2)
+			if got, sparedSub := subblockOf(nodesOf(t, cp, ns, "a")), subblockOf(nodesOf(t, cp, ns, spared)); len(got) != 1 || got[firstKey(sparedSub)] {
+				t.Errorf("a in subblocks %v, %s spared in %v: want a whole in the subblock its victim %s left", got, spared, sparedSub, victim)
+			}
+			kubelet.ExpectNoDisruption(t, "the other team-b gang is never a victim", harness.OfJobSet(ns, spared, -1), 0)
+			waitGPUsInUse(t, q, "team-a", 16)
+		})
+	}
+}
+
+// waitGPUsInUse waits until ClusterQueue name's status says gpus GPUs are
+// in use, none of them borrowed.
+func waitGPUsInUse(t *testing.T, q *harness.Queues, name string, gpus int64) {
+	t.Helper()
+	var last multislicev1alpha1.ClusterQueueStatus
+	if err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
+		cq, err := q.Client.MultisliceV1alpha1().ClusterQueues().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, nil
+		}
+		last = cq.Status
+		for _, f := range cq.Status.FlavorsUsage {
+			for _, r := range f.Resources {
+				if r.Name == wellknown.ResourceGPU {
+					return r.Total.Value() == gpus && r.Borrowed.IsZero(), nil
+				}
+			}
+		}
+		return false, nil
+	}); err != nil {
+		t.Fatalf("ClusterQueue %s never had %d GPUs in use, none borrowed; last: %+v", name, gpus, last.FlavorsUsage)
+	}
 }
