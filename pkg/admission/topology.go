@@ -215,6 +215,13 @@ func (p *planning) placePodSet(sc *atomicScope, ps workload.PodSet, bySlice map[
 	}
 	tree := p.tree(sc, levels, selector)
 	req := tas.PodSetRequest(ps.Request, tree, pods)
+	if req.Mode == tas.Preferred && p.sn.Roomy() {
+		// The roomiest domains of its level alone: it must fit in one of
+		// them, as the fleet's plan would put it; a plan climbing a level
+		// over them is not the fleet's, so it fails and the plan is made
+		// again on every node, which climbs if it must.
+		req.Mode = tas.Required
+	}
 	pin := p.pinned(ps, levels, req)
 	if scope.pin != nil {
 		pin = scope.pin

@@ -219,20 +219,21 @@ func compareRoomy(a, b roomyDomain) int {
 const narrowCandidates = 3
 
 // topologyNodesLocked lists the nodes a snapshot for planning copies for
-// w when every active slice of it is in a pod set required in one domain
-// of a level (podset-required-topology): the nodes of the few domains of
+// w when every active slice of it is in a pod set required or preferred in
+// one domain of a level (podset-required-topology,
+// podset-preferred-topology): the nodes of the few domains of
 // that level whose free room could take the pod set, tightest first
 // (domainRoom.tightest), for each Topology the pod set may be placed by
 // (its flavors', or the levels its request names outside queues). ok is
-// false when the snapshot must hold every node: another kind of slice,
-// a preferred or grouped pod set, pods of w already placed (they pin the
+// false when the snapshot must hold every node: another kind of slice
+// (sliced or unconstrained), a grouped pod set, pods of w already placed (they pin the
 // domain the rest joins), or levels the plan cannot resolve (it says why
 // on every node).
 func (cp copier) topologyNodesLocked(w *Workload, active []int, q *QuotaDecision) (names []string, ok bool) {
 	s := cp.s
 	for _, i := range active {
 		r := w.model.Slices[i].Topology
-		if r == nil || r.Mode != workload.TopologyRequired || r.Level == "" || r.Group != "" {
+		if r == nil || (r.Mode != workload.TopologyRequired && r.Mode != workload.TopologyPreferred) || r.Level == "" || r.Group != "" {
 			return nil, false
 		}
 	}

@@ -143,17 +143,60 @@ func TestRoomyDomainsThatCannotTakeThePodSet(t *testing.T) {
 	}
 }
 
-// Only a gang every pod set of which is required in one domain, none of
-// whose pods is placed, is planned on the roomiest domains: a preferred
-// pod set may climb to any level, and placed pods pin their siblings'
-// domain.
+// A preferred pod set is planned on the roomiest domains of its level as
+// if required there: where one of them takes it, that is where the fleet's
+// plan puts it (the fixture's plan compares the two); where none does (the
+// room scattered over hosts), the plan fails and is made on every node,
+// which climbs to the block.
+func TestRoomyPreferredPodSet(t *testing.T) {
+	t.Run("one subblock takes it", func(t *testing.T) {
+		f := newFixture(t, gpuHosts(16)...)
+		running(f, "held", "8", "gpu-0", "gpu-1", "gpu-2", "gpu-4") // sb-0 takes 1 host, sb-1 3
+		f.addGang(tasJobSet("tas", 2, "8", wellknown.PreferredTopologyAnnotation, gpuSubblock))
+		lean := f.s.SnapshotForPlan(jsKey("tas"), f.requested)
+		if !lean.Roomy() || len(lean.Nodes) == 16 {
+			t.Errorf("roomy %v, %d nodes; want the roomiest subblocks alone", lean.Roomy(), len(lean.Nodes))
+		}
+		if diff := cmp.Diff([]string{"gpu-5", "gpu-6"}, plannedOn(f.mustPlan(jsKey("tas")))); diff != "" {
+			t.Errorf("planned on (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("no subblock takes it", func(t *testing.T) {
+		f := newFixture(t, gpuHosts(16)...)
+		// Each subblock: two hosts free, two half taken (24 GPUs summed,
+		// room for 2 pods of 8).
+		running(f, "halves", "4", "gpu-2", "gpu-3", "gpu-6", "gpu-7", "gpu-10", "gpu-11", "gpu-14", "gpu-15")
+		f.addGang(tasJobSet("tas", 3, "8", wellknown.PreferredTopologyAnnotation, gpuSubblock))
+		lean := f.s.SnapshotForPlan(jsKey("tas"), f.requested)
+		if _, fail := admission.Plan(lean); !lean.Roomy() || fail == nil || !lean.Partial() {
+			t.Fatalf("the plan on the roomiest subblocks: roomy %v, failure %v, partial %v; want a failure on a partial snapshot", lean.Roomy(), fail, lean.Partial())
+		}
+		got := plannedOn(f.mustPlan(jsKey("tas")))
+		subblocks := map[string]bool{}
+		for _, n := range got {
+			var i int
+			fmt.Sscanf(n, "gpu-%d", &i)
+			subblocks[fmt.Sprintf("sb-%d", i/4)] = true // as gpuHosts labels them
+		}
+		if len(got) != 3 || len(subblocks) != 2 {
+			t.Errorf("planned on every node: %v in subblocks %v; want 3 free hosts over 2 subblocks of the block", got, subblocks)
+		}
+	})
+}
+
+// Only a gang every pod set of which is required or preferred in one
+// domain, none of whose pods is placed, is planned on the roomiest
+// domains: slices spread over several domains of their level, and placed
+// pods pin their siblings' domain.
 func TestSnapshotForPlanHoldsEveryNodeOtherwise(t *testing.T) {
+	sliced := tasJobSet("tas", 4, "8", wellknown.SliceRequiredTopologyAnnotation, gpuSubblock)
+	sliced.Spec.ReplicatedJobs[0].Template.Spec.Template.Annotations[wellknown.SliceSizeAnnotation] = "2"
 	for _, tc := range []struct {
 		name string
 		js   *jobsetv1alpha2.JobSet
 		bind int // pods of it placed
 	}{
-		{name: "preferred", js: tasJobSet("tas", 2, "8", wellknown.PreferredTopologyAnnotation, gpuSubblock)},
+		{name: "slices", js: sliced},
 		{name: "a pod placed", js: tasJobSet("tas", 2, "8", wellknown.RequiredTopologyAnnotation, gpuSubblock), bind: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

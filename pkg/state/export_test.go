@@ -54,12 +54,6 @@ func (s *State) Reservations() int {
 	return s.reservations.count()
 }
 
-// Roomy reports whether a snapshot for planning holds only the domains
-// that could take its workload's pod sets required in one domain (see
-// topologyNodesLocked): unlike the other narrowings, a plan on it may fail
-// where one on every node succeeds, which PreFilter makes then.
-func (sn *Snapshot) Roomy() bool { return sn.roomy }
-
 // DomainRoomRecount compares the free room the state keeps for the domains
 // of levels (domainRoom) with a count of every node made afresh: "" when
 // they agree, else how they differ.

@@ -197,6 +197,14 @@ func (sn *Snapshot) DomainValues(key string) []string {
 // domains the workload's pods do not select.
 func (sn *Snapshot) Partial() bool { return len(sn.Elided) > 0 || sn.narrowed }
 
+// Roomy reports whether a snapshot for planning holds only the domains
+// that could take its workload's pod sets, each in one domain of its level
+// (see topologyNodesLocked): unlike the other narrowings, a plan on it may
+// fail where one on every node succeeds, which PreFilter makes then; a
+// preferred pod set is planned on it as if required (a plan that climbed a
+// level there would not be the fleet's).
+func (sn *Snapshot) Roomy() bool { return sn.roomy }
+
 func (cp copier) snapshotLocked(key workload.Key, forPlan bool) *Snapshot {
 	s := cp.s
 	w := s.workloads.of(key)
