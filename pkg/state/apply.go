@@ -113,7 +113,7 @@ func (s *State) Apply(d Decision) Applied {
 		}
 	}
 	if failed != nil {
-		s.applier.planFailedLocked(d.Pod, d.Generation, failed)
+		out.Actions.merge(s.applier.planFailedLocked(d.Pod, d.Generation, failed))
 	}
 	s.applier.applyClaimsLocked(d, &out)
 	if d.Rejected != nil {

@@ -271,6 +271,7 @@ func (ap applier) applyRejectionLocked(uid types.UID, rej *Rejection) Actions {
 			return Actions{}
 		}
 		msg := fmt.Sprintf("pod %s/%s cannot be scheduled (%s); the gang waits for it, holding no quota or domains", p.Namespace, p.Name, rej.Unschedulable)
+		passed := wakePasses(w)
 		ref := p.Ref()
 		first := w.blockedBy == nil || w.blockedBy.UID != p.UID
 		w.blockedBy = &ref
@@ -283,6 +284,7 @@ func (ap applier) applyRejectionLocked(uid types.UID, rej *Rejection) Actions {
 		if first || r != nil {
 			acts.Events = append(acts.Events, Event{Ref: w.ref, Warning: true, Reason: ReasonMemberUnschedulable, Message: msg})
 		}
+		acts.merge(wakeIfPassedLocked(w, passed))
 		return acts
 	case rej.Reserved == "" || r == nil || w == nil || r.Attempt != p.Member.RestartAttempt:
 		return Actions{}
@@ -332,22 +334,27 @@ const ReasonMemberUnschedulable = "MemberUnschedulable"
 // PlanFailed records that the workload could not be planned at this
 // generation; its other members reuse the answer instead of planning again
 // until something changes.
-func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *placement.Failure) {
+func (s *State) PlanFailed(pod *corev1.Pod, gen uint64, f *placement.Failure) Actions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.applier.planFailedLocked(pod.UID, gen, f)
+	return s.applier.planFailedLocked(pod.UID, gen, f)
 }
 
-func (ap applier) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure) {
+// planFailedLocked records f as the failure of the workload of pod uid.
+// When that makes quota wakes pass the workload by (wakePasses), its
+// queue is woken: a wake may have counted the workload against the quota
+// it now leaves unused.
+func (ap applier) planFailedLocked(uid types.UID, gen uint64, f *placement.Failure) Actions {
 	s := ap.s
 	p := s.pods.get(uid)
 	if p == nil || !p.Gang {
-		return
+		return Actions{}
 	}
 	w := s.workloads.of(p.Member.Key)
 	if w == nil {
-		return
+		return Actions{}
 	}
+	passed := wakePasses(w)
 	ref := p.Ref()
 	s.queued.setHead(w, &ref)
 	w.failure, w.failGen = f, gen
@@ -361,6 +368,17 @@ func (ap applier) planFailedLocked(uid types.UID, gen uint64, f *placement.Failu
 		s.queued.setProblem(w, &quota.Problem{Reason: FailureReason(f), Message: f.Message, Config: f.Unresolvable})
 	}
 	ap.observeWaitingLocked()
+	return wakeIfPassedLocked(w, passed)
+}
+
+// wakeIfPassedLocked wakes the queue w waits in when quota wakes pass w by
+// now (wakePasses) and did not before (passed): what a wake counted w
+// for goes to the workloads behind it.
+func wakeIfPassedLocked(w *Workload, passed bool) Actions {
+	if passed || w.queuedIn == "" || !wakePasses(w) {
+		return Actions{}
+	}
+	return Actions{Wake: []string{w.queuedIn}}
 }
 
 // WaitsForCapacity reports whether the pod is its waiting workload's head

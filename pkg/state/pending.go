@@ -301,14 +301,18 @@ func (s *State) WakeRound(cqName string) (WakeRound, bool) {
 			continue
 		}
 		list := make([]WakingWorkload, 0, min(pending.len(), maxWakeScan))
-		for i := 0; i < maxWakeScan; i++ {
+		for i := 0; len(list) < maxWakeScan && i < maxWakePass; i++ {
 			w := pending.at(i)
 			if w == nil {
 				break
 			}
+			head := copyRef(s.headLocked(w))
+			if wakePasses(w) {
+				continue
+			}
 			list = append(list, WakingWorkload{
 				Waiting: quota.Waiting{Candidate: queuePlace(w, q), Needs: s.queues.needsLocked(w), Shape: s.copier.shapeLocked(w)},
-				Head:    copyRef(s.headLocked(w)),
+				Head:    head,
 			})
 		}
 		r.Queues[q.Name] = list
@@ -329,6 +333,26 @@ func copyRef(ref *PodRef) *PodRef {
 // that fit: past a few shapes that do not fit, a queue of thousands is not
 // walked on every release. Deeper ones are reached by later wakes.
 const maxWakeScan = 64
+
+// maxWakePass bounds how many workloads of one queue a wake looks at,
+// those it passes by (wakePasses) included.
+const maxWakePass = 8 * maxWakeScan
+
+// wakePasses reports whether a quota wake passes w by: quota is not what
+// it waits for. Its queue let it plan and the plan failed on domains or
+// nodes (freed room retries it: roomHeads; node changes an unplaceable
+// one), or another plugin rejects a member of it (that member's own events
+// retry it). Counted against the quota in a wake, it would keep that quota
+// from the workloads behind it, and nothing else wakes them: quota not
+// taken is never released. The verdict it waits on changes only through
+// setProblem, which a retry calls with the queue's verdict of then.
+func wakePasses(w *Workload) bool {
+	if w.blockedBy != nil {
+		return true
+	}
+	p := w.queueProblem.Load()
+	return p != nil && (p.Reason == ReasonWaitingForDomains || p.Reason == ReasonUnplaceable || p.Reason == ReasonGangBlocked)
+}
 
 // quotaGatedLocked reports whether w waits for its queue (quota, order,
 // fair share, queue objects) rather than for domains: such a workload is

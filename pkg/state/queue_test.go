@@ -189,6 +189,72 @@ func TestReleaseWakesWhatFits(t *testing.T) {
 	}
 }
 
+// A wake counts what it wakes against the quota. A workload it woke whose
+// plan then fails on domains takes none of it: the quota it was counted
+// for goes to the workloads behind it at once (nothing else would wake
+// them: quota not taken is never released), and wakes pass it by while
+// it waits for room.
+func TestAWokenWorkloadThatCannotBePlacedLeavesTheQuotaToOthers(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(3)...), 16, quota.BestEffortFIFO)
+	running := queued("running", 2, 0)
+	f.addGang(running)
+	f.commit(jsKey("running"))
+	f.addRunning(unit.JobSet("squatter").ReplicatedJob("slice", 1, 2).Obj(), "pool-3-node-0", "pool-3-node-1")
+	big, small := f.addGang(queued("big", 2, 1)), f.addGang(queued("small", 1, 2))
+	admits(t, f, big, false, quota.ReasonQuotaExceeded)
+	admits(t, f, small, false, quota.ReasonQuotaExceeded)
+
+	done := running.DeepCopy()
+	done.Status.Conditions = []metav1.Condition{{Type: string(jobsetv1alpha2.JobSetCompleted), Status: metav1.ConditionTrue}}
+	woken := names(f.addJobSet(done).Activate)
+	if !slices.Contains(woken, head(t, f, big).Name) || slices.Contains(woken, head(t, f, small).Name) {
+		t.Fatalf("the release woke %v, want big's head alone (it takes the 16 chips)", woken)
+	}
+	// Another scheduler's pods take pool-1 before big plans: big no
+	// longer fits its domains.
+	f.addRunning(unit.JobSet("other").ReplicatedJob("slice", 1, 2).Obj(), "pool-1-node-0", "pool-1-node-1")
+	admits(t, f, big, true, "")
+	sn := f.snapshot(jsKey("big"))
+	if _, fail := admission.Plan(sn); fail == nil {
+		t.Fatal("big planned on one free pool")
+	} else {
+		acts := f.act(f.s.Apply(state.Decision{Key: jsKey("big"), Pod: head(t, f, big).UID, Failed: fail, Generation: sn.Generation}).Actions)
+		if got := names(acts.Activate); !slices.Contains(got, head(t, f, small).Name) {
+			t.Errorf("big's failed plan woke %v, not small, which fits the quota and pool-2", got)
+		}
+	}
+	admits(t, f, small, true, "")
+	round, _ := f.s.WakeRound("cluster-queue")
+	for _, w := range round.Queues["cluster-queue"] {
+		if w.Key == jsKey("big") {
+			t.Errorf("a wake still counts big, which waits for domains, against the quota")
+		}
+	}
+}
+
+// A gang whose member another plugin rejects holds nothing and waits for
+// that member: a wake passes it by, so the quota it released goes to the
+// workload behind it rather than to its rejected member's next cycle.
+func TestAGangWaitingForItsMemberLeavesTheQuotaToOthers(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(4)...), 16, quota.BestEffortFIFO)
+	stuck := f.addGang(queued("stuck", 2, 0))
+	id, _, _ := f.commit(jsKey("stuck"))
+	for _, p := range stuck[:3] {
+		f.reserve(p)
+	}
+	fits := f.addGang(queued("fits", 1, 1))
+	admits(t, f, fits, false, quota.ReasonQuotaExceeded)
+
+	acts := f.act(f.s.Apply(state.Decision{Pod: stuck[3].UID, Rejected: &state.Rejection{Unschedulable: "VolumeBinding: persistentvolumeclaim \"missing\" not found"}}).Actions)
+	for _, p := range stuck[:3] {
+		merge(&acts, f.unreserve(p, id))
+	}
+	if got := names(acts.Activate); !slices.Contains(got, head(t, f, fits).Name) {
+		t.Errorf("the released quota woke %v, not fits", got)
+	}
+	admits(t, f, fits, true, "")
+}
+
 // A plan that raced with another admission fails to commit rather than
 // over-admit.
 func TestQuotaTakenMeanwhileFailsTheCommit(t *testing.T) {

@@ -392,27 +392,37 @@ func (up Upkeep) Expire() Actions {
 
 func compareKeys(a, b workload.Key) int { return a.Compare(b) }
 
-// DescribePlacement renders a reservation for users.
+// DescribePlacement renders a reservation for users: each slice on its
+// whole domain, each slice placed by topology in the domain that holds it
+// (its node labels), and the pods of the others in a count.
 func DescribePlacement(w *workload.Workload, r *Reservation) string {
 	idx := slices.Sorted(maps.Keys(r.Slices))
 	var parts []string
 	unconfined := 0
 	for _, i := range idx {
 		sr := r.Slices[i]
-		if sr.Domain == "" {
-			unconfined++
-			continue
-		}
 		name := fmt.Sprint(i)
+		var topology *workload.TopologyRequest
 		if i < len(w.Slices) {
-			name = w.Slices[i].Name
+			name, topology = w.Slices[i].Name, w.Slices[i].Topology
 		}
-		parts = append(parts, fmt.Sprintf("slice %d (%s) on %s=%s", i, name, wellknown.ShortLabel(sr.DomainKey), sr.Domain))
+		switch {
+		case sr.Domain != "":
+			parts = append(parts, fmt.Sprintf("slice %d (%s) on %s=%s", i, name, wellknown.ShortLabel(sr.DomainKey), sr.Domain))
+		case topology != nil && len(sr.NodeLabels) > 0:
+			var in []string
+			for _, k := range slices.Sorted(maps.Keys(sr.NodeLabels)) {
+				in = append(in, wellknown.ShortLabel(k)+"="+sr.NodeLabels[k])
+			}
+			parts = append(parts, fmt.Sprintf("slice %d (%s) in %s", i, name, strings.Join(in, ",")))
+		default:
+			unconfined++
+		}
 	}
 	if unconfined > 0 {
 		pods := 0
 		for _, i := range idx {
-			if r.Slices[i].Domain == "" && i < len(w.Slices) {
+			if sr := r.Slices[i]; sr.Domain == "" && i < len(w.Slices) && (w.Slices[i].Topology == nil || len(sr.NodeLabels) == 0) {
 				pods += w.Slices[i].Pods
 			}
 		}

@@ -30,11 +30,13 @@ func InTreePodGroupMember(pod *corev1.Pod) (Member, bool, error) {
 
 // FromInTreePodGroup derives the workload of a Kubernetes PodGroup with the
 // gang policy: one slice of minCount pods, all or none, like a
-// scheduler-plugins PodGroup. Its domain is the node label of its topology
-// constraint, which we read as Kubernetes does (every pod in one value of
-// the key) and keep exclusive (no other workload's slice in that domain);
-// without one, our domain-key annotation or defaultDomainKey, as for
-// scheduler-plugins PodGroups. A group with the basic policy is not a gang:
+// scheduler-plugins PodGroup. Its topology constraint is read as
+// Kubernetes reads it: every pod in one value of the key, a required
+// topology other workloads may share (as Kueue's podset-required-topology).
+// Our domain-key annotation asks for the domain whole instead (no other
+// workload's slice in it), alone or with a constraint naming the same key;
+// with neither, the group takes whole domains of defaultDomainKey, as
+// scheduler-plugins PodGroups do. A group with the basic policy is not a gang:
 // it has no workload (nil, nil) and its pods are scheduled one by one.
 // Composite groups (alpha) are refused rather than half-honoured: their
 // children's gangs would be placed independently.
@@ -60,7 +62,7 @@ func FromInTreePodGroup(pg *schedv1beta1.PodGroup, template *corev1.PodSpec, def
 	if minCount > maxPods {
 		return nil, &InvalidError{obj, "spec.schedulingPolicy.gang.minCount", fmt.Sprintf("%d is more pods than one gang may have", minCount)}
 	}
-	domainKey, err := inTreeDomainKey(obj, pg, defaultDomainKey)
+	domainKey, required, err := inTreeDomainKey(obj, pg, defaultDomainKey)
 	if err != nil {
 		return nil, err
 	}
@@ -68,17 +70,23 @@ func FromInTreePodGroup(pg *schedv1beta1.PodGroup, template *corev1.PodSpec, def
 	if err != nil {
 		return nil, err
 	}
-	return groupWorkload(Key{Source: SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name}, &pg.ObjectMeta, int(minCount), domainKey, atomicKey, template), nil
+	w := groupWorkload(Key{Source: SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name}, &pg.ObjectMeta, int(minCount), domainKey, atomicKey, template)
+	if required != "" {
+		w.Slices[0].Topology = &TopologyRequest{Mode: TopologyRequired, Level: required}
+	}
+	return w, nil
 }
 
-// inTreeDomainKey is the domain of a Kubernetes PodGroup: its topology
-// constraint's key, else our annotation, else defaultDomainKey. The
-// constraint and the annotation may both be set only if they agree.
-func inTreeDomainKey(obj string, pg *schedv1beta1.PodGroup, defaultDomainKey string) (string, error) {
+// inTreeDomainKey is where a Kubernetes PodGroup's pods go: whole domains
+// of domainKey (our annotation, else, without a topology constraint,
+// defaultDomainKey), or one shared domain of the constraint's key
+// (required). The constraint and the annotation may both be set only if
+// they agree: the domain is then taken whole.
+func inTreeDomainKey(obj string, pg *schedv1beta1.PodGroup, defaultDomainKey string) (domainKey, required string, err error) {
 	const annotationField = "metadata.annotations[" + wellknown.PodGroupDomainKeyAnnotation + "]"
 	annotated, set := pg.Annotations[wellknown.PodGroupDomainKeyAnnotation]
 	if err := validDomainKey(obj, annotationField, annotated); err != nil {
-		return "", err
+		return "", "", err
 	}
 	var topology []schedv1beta1.TopologyConstraint
 	if c := pg.Spec.SchedulingConstraints; c != nil {
@@ -86,22 +94,25 @@ func inTreeDomainKey(obj string, pg *schedv1beta1.PodGroup, defaultDomainKey str
 	}
 	switch {
 	case len(topology) > 1:
-		return "", &InvalidError{obj, "spec.schedulingConstraints.topology", fmt.Sprintf("has %d constraints; at most one is allowed", len(topology))}
+		return "", "", &InvalidError{obj, "spec.schedulingConstraints.topology", fmt.Sprintf("has %d constraints; at most one is allowed", len(topology))}
 	case len(topology) == 1:
 		key := topology[0].Key
 		field := "spec.schedulingConstraints.topology[0].key"
 		if key == "" {
-			return "", &InvalidError{obj, field, "empty node label key"}
+			return "", "", &InvalidError{obj, field, "empty node label key"}
 		}
 		if err := validDomainKey(obj, field, key); err != nil {
-			return "", err
+			return "", "", err
 		}
-		if set && annotated != key {
-			return "", &InvalidError{obj, annotationField, fmt.Sprintf("%q disagrees with %s %q; set one of them", annotated, field, key)}
+		switch {
+		case set && annotated != key:
+			return "", "", &InvalidError{obj, annotationField, fmt.Sprintf("%q disagrees with %s %q; set one of them", annotated, field, key)}
+		case set:
+			return key, "", nil
 		}
-		return key, nil
+		return "", key, nil
 	case set:
-		return annotated, nil
+		return annotated, "", nil
 	}
-	return defaultDomainKey, nil
+	return defaultDomainKey, "", nil
 }

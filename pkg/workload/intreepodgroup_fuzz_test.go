@@ -79,12 +79,18 @@ func FuzzFromInTreePodGroup(f *testing.F) {
 			t.Fatalf("accepted %+v", pg.Spec)
 		}
 		fuzzCheckModel(t, w, Key{SourceInTreePodGroup, "ns", "g"}, true)
-		want := pg.Annotations[wellknown.PodGroupDomainKeyAnnotation]
-		if c := pg.Spec.SchedulingConstraints; c != nil && len(c.Topology) > 0 {
-			want = topologyKey
+		// A constraint alone is a required topology of a shared domain;
+		// our annotation (alone, or agreeing) takes the domain whole.
+		want, annotated := pg.Annotations[wellknown.PodGroupDomainKeyAnnotation]
+		wantLevel := ""
+		if c := pg.Spec.SchedulingConstraints; c != nil && len(c.Topology) > 0 && !annotated {
+			wantLevel = topologyKey
 		}
 		if len(w.Slices) != 1 || w.Slices[0].Pods != int(minCount) || w.Slices[0].DomainKey != want {
 			t.Fatalf("model %+v, want one slice of %d pods in %q", w.Slices, minCount, want)
+		}
+		if r := w.Slices[0].Topology; (r == nil) != (wantLevel == "") || (r != nil && (r.Mode != TopologyRequired || r.Level != wantLevel)) {
+			t.Fatalf("topology %v, want required %q", r, wantLevel)
 		}
 	})
 }

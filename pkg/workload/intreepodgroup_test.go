@@ -1,6 +1,7 @@
 package workload_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -49,7 +50,7 @@ func TestInTreePodGroupMember(t *testing.T) {
 }
 
 func TestFromInTreePodGroup(t *testing.T) {
-	const pool = wellknown.NodePoolLabel
+	const pool, subblock = wellknown.NodePoolLabel, wellknown.GCETopologySubblockLabel
 	for name, tc := range map[string]struct {
 		group      *builders.InTreePodGroupBuilder
 		defaultKey string
@@ -58,11 +59,14 @@ func TestFromInTreePodGroup(t *testing.T) {
 		wantErr    string
 		wantPods   int
 		wantDomain string
+		// wantRequired: the level a required topology names ("": none).
+		wantRequired string
 	}{
-		"gang, unconfined":             {group: builders.InTreePodGroup("ns", "g", 4), wantPods: 4},
-		"gang, default domain key":     {group: builders.InTreePodGroup("ns", "g", 4), defaultKey: pool, wantPods: 4, wantDomain: pool},
-		"topology constraint confines": {group: builders.InTreePodGroup("ns", "g", 2).Topology(pool), defaultKey: wellknown.ZoneLabel, wantPods: 2, wantDomain: pool},
-		"our annotation confines":      {group: builders.InTreePodGroup("ns", "g", 2).Exclusive(pool), wantPods: 2, wantDomain: pool},
+		"gang, unconfined":         {group: builders.InTreePodGroup("ns", "g", 4), wantPods: 4},
+		"gang, default domain key": {group: builders.InTreePodGroup("ns", "g", 4), defaultKey: pool, wantPods: 4, wantDomain: pool},
+		"topology constraint: one shared domain": {group: builders.InTreePodGroup("ns", "g", 2).Topology(subblock), defaultKey: pool,
+			wantPods: 2, wantRequired: subblock},
+		"our annotation confines": {group: builders.InTreePodGroup("ns", "g", 2).Exclusive(pool), wantPods: 2, wantDomain: pool},
 		"constraint and annotation agree": {group: builders.InTreePodGroup("ns", "g", 2).Topology(pool).Exclusive(pool),
 			wantPods: 2, wantDomain: pool},
 		"constraint and annotation disagree": {group: builders.InTreePodGroup("ns", "g", 2).Topology(pool).Exclusive(wellknown.ZoneLabel),
@@ -98,6 +102,13 @@ func TestFromInTreePodGroup(t *testing.T) {
 			}
 			if s := w.Slices[0]; s.Pods != tc.wantPods || s.DomainKey != tc.wantDomain {
 				t.Errorf("slice = %d pods in %q, want %d in %q", s.Pods, s.DomainKey, tc.wantPods, tc.wantDomain)
+			}
+			var want *workload.TopologyRequest
+			if tc.wantRequired != "" {
+				want = &workload.TopologyRequest{Mode: workload.TopologyRequired, Level: tc.wantRequired}
+			}
+			if got := w.Slices[0].Topology; !reflect.DeepEqual(got, want) {
+				t.Errorf("topology = %v, want %v", got, want)
 			}
 		})
 	}

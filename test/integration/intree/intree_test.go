@@ -60,27 +60,33 @@ func poolOf(t *testing.T, cp *harness.ControlPlane, ns, pod string) string {
 	return node.Labels[wellknown.NodePoolLabel]
 }
 
+// exclusive is a gang PodGroup of minCount pods whose topology constraint
+// and our annotation both name the node pool: a pool of its own.
+func exclusive(ns, name string, minCount int32) *builders.InTreePodGroupBuilder {
+	return builders.InTreePodGroup(ns, name, minCount).Topology(wellknown.NodePoolLabel).Exclusive(wellknown.NodePoolLabel)
+}
+
 // A gang PodGroup waits for all of its minCount pods, then lands whole in
-// one value of its topology constraint's key, a pool no other workload
-// shares: a second group goes to the other pool although the first one's
-// pool has chips to spare, and a third waits for a pool, saying that both
-// are held and by whom, until one is given back.
+// one value of its topology constraint's key; with our annotation, a pool
+// no other workload shares: a second group goes to the other pool
+// although the first one's pool has chips to spare, and a third waits for
+// a pool, saying that both are held and by whom, until one is given back.
 func TestInTreePodGroupsAreExclusiveGangs(t *testing.T) {
 	cp, ns := start(t, 2)
-	createGroup(t, cp, builders.InTreePodGroup(ns, "infer", 2).Topology(wellknown.NodePoolLabel))
+	createGroup(t, cp, exclusive(ns, "infer", 2))
 	cp.CreatePod(t, member(ns, "infer", 0))
 	cp.ExpectPodStaysUnbound(t, ns, "infer-0", 2*time.Second)
 	cp.CreatePod(t, member(ns, "infer", 1))
 	pool := poolOf(t, cp, ns, "infer-0")
 	cp.CheckBoundInPool(t, ns, pool, "infer-1")
 
-	createGroup(t, cp, builders.InTreePodGroup(ns, "solo", 1).Topology(wellknown.NodePoolLabel))
+	createGroup(t, cp, exclusive(ns, "solo", 1))
 	cp.CreatePod(t, member(ns, "solo", 0))
 	if other := poolOf(t, cp, ns, "solo-0"); other == pool || other == "" {
 		t.Fatalf("solo-0 in pool %q, want the pool infer does not hold", other)
 	}
 
-	createGroup(t, cp, builders.InTreePodGroup(ns, "third", 1).Topology(wellknown.NodePoolLabel))
+	createGroup(t, cp, exclusive(ns, "third", 1))
 	cp.CreatePod(t, member(ns, "third", 0))
 	p := cp.ExpectPodStaysUnbound(t, ns, "third-0", 3*time.Second)
 	cond := podScheduled(p)
@@ -97,6 +103,34 @@ func TestInTreePodGroupsAreExclusiveGangs(t *testing.T) {
 	if got := poolOf(t, cp, ns, "third-0"); got == pool {
 		t.Errorf("third-0 in pool %s, which infer holds", got)
 	}
+}
+
+// A topology constraint alone is Kubernetes' rule: every pod of the group
+// in one value of the key, a pool other groups share where room allows.
+// A one-pod group joins the first group's pool (the tightest that holds
+// it); a three-pod group that no longer fits there lands whole in the
+// other pool, never split over both.
+func TestInTreeTopologyConstraintSharesItsDomain(t *testing.T) {
+	cp, ns := start(t, 2)
+	shared := func(name string, minCount int32) {
+		createGroup(t, cp, builders.InTreePodGroup(ns, name, minCount).Topology(wellknown.NodePoolLabel))
+		for i := range int(minCount) {
+			cp.CreatePod(t, member(ns, name, i))
+		}
+	}
+	shared("infer", 2)
+	pool := poolOf(t, cp, ns, "infer-0")
+	cp.CheckBoundInPool(t, ns, pool, "infer-1")
+	shared("solo", 1)
+	if got := poolOf(t, cp, ns, "solo-0"); got != pool {
+		t.Errorf("solo-0 in pool %s, want %s beside infer: a topology constraint does not take the pool whole", got, pool)
+	}
+	shared("big", 3)
+	other := poolOf(t, cp, ns, "big-0")
+	if other == pool {
+		t.Fatalf("big-0 in pool %s, which has room for one more pod only", pool)
+	}
+	cp.CheckBoundInPool(t, ns, other, "big-1", "big-2")
 }
 
 // A PodGroup with the basic policy is no gang: its pods are scheduled one
