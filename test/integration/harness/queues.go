@@ -139,6 +139,27 @@ func (q *Queues) WaitClusterQueueUsage(t testing.TB, name string, chips int64) *
 	})
 }
 
+// WaitResourceInUse waits until ClusterQueue name's status says total of
+// resource are in use over its flavors, none of it borrowed, and returns
+// it.
+func (q *Queues) WaitResourceInUse(t testing.TB, name string, resource corev1.ResourceName, total int64) *multislicev1alpha1.ClusterQueue {
+	t.Helper()
+	return q.waitClusterQueue(t, name, fmt.Sprintf("%d %s in use, none borrowed", total, resource), func(st multislicev1alpha1.ClusterQueueStatus) bool {
+		var used int64
+		for _, f := range st.FlavorsUsage {
+			for _, r := range f.Resources {
+				if r.Name == resource {
+					if !r.Borrowed.IsZero() {
+						return false
+					}
+					used += r.Total.Value()
+				}
+			}
+		}
+		return used == total
+	})
+}
+
 // waitClusterQueue waits until ClusterQueue name's status satisfies ok
 // (what says what), and returns it.
 func (q *Queues) waitClusterQueue(t testing.TB, name, what string, ok func(multislicev1alpha1.ClusterQueueStatus) bool) *multislicev1alpha1.ClusterQueue {

@@ -204,7 +204,7 @@ func TestTopologyForceFitAcrossTheCohort(t *testing.T) {
 			if a, b := subblockOf(nodesOf(t, cp, ns, "b1")), subblockOf(nodesOf(t, cp, ns, "b2")); len(a) != 1 || len(b) != 1 || firstKey(a) == firstKey(b) {
 				t.Fatalf("b1 in subblocks %v, b2 in %v: want one each", a, b)
 			}
-			waitGPUsInUse(t, q, "team-b", 48)
+			q.WaitResourceInUse(t, "team-b", wellknown.ResourceGPU, 48)
 
 			jobsets.CreateAll(t, queued(subblockJobSet(ns, "a", highClass, 2), "team-a"))
 			if tc.neverPreempts {
@@ -235,31 +235,7 @@ func TestTopologyForceFitAcrossTheCohort(t *testing.T) {
 				t.Errorf("a in subblocks %v, %s spared in %v: want a whole in the subblock its victim %s left", got, spared, sparedSub, victim)
 			}
 			kubelet.ExpectNoDisruption(t, "the other team-b gang is never a victim", harness.OfJobSet(ns, spared, -1), 0)
-			waitGPUsInUse(t, q, "team-a", 16)
+			q.WaitResourceInUse(t, "team-a", wellknown.ResourceGPU, 16)
 		})
-	}
-}
-
-// waitGPUsInUse waits until ClusterQueue name's status says gpus GPUs are
-// in use, none of them borrowed.
-func waitGPUsInUse(t *testing.T, q *harness.Queues, name string, gpus int64) {
-	t.Helper()
-	var last multislicev1alpha1.ClusterQueueStatus
-	if err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, harness.WaitTimeout, true, func(ctx context.Context) (bool, error) {
-		cq, err := q.Client.MultisliceV1alpha1().ClusterQueues().Get(ctx, name, metav1.GetOptions{})
-		if err != nil {
-			return false, nil
-		}
-		last = cq.Status
-		for _, f := range cq.Status.FlavorsUsage {
-			for _, r := range f.Resources {
-				if r.Name == wellknown.ResourceGPU {
-					return r.Total.Value() == gpus && r.Borrowed.IsZero(), nil
-				}
-			}
-		}
-		return false, nil
-	}); err != nil {
-		t.Fatalf("ClusterQueue %s never had %d GPUs in use, none borrowed; last: %+v", name, gpus, last.FlavorsUsage)
 	}
 }
