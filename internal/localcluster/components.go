@@ -203,10 +203,11 @@ func apiserverArgs(c *Cluster, serving keyPair, sa keyPair) []string {
 		"--profiling=false",
 		// Kubernetes' own PodGroup API (scheduling.k8s.io/v1beta1) and
 		// pods' spec.schedulingGroup, with PodGroups' topology
-		// constraints, as on a cluster that opted in: the scheduler gangs
-		// such pods itself, with its own GenericWorkload gate off.
-		"--feature-gates=GenericWorkload=true,TopologyAwareWorkloadScheduling=true",
-		"--runtime-config=scheduling.k8s.io/v1beta1=true",
+		// constraints, and the alpha CompositePodGroup, as on a cluster
+		// that opted in: the scheduler gangs such pods itself, with its
+		// own GenericWorkload gate off.
+		"--feature-gates=GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true",
+		"--runtime-config=scheduling.k8s.io/v1beta1=true,scheduling.k8s.io/v1alpha3/compositepodgroups=true",
 	}
 }
 

@@ -92,6 +92,9 @@ type Feed struct {
 	defaultDomainKey string
 	hooks            Hooks
 
+	// composites derives CompositePodGroups with their children.
+	composites composites
+
 	mu sync.Mutex
 	// pokes wake the discovery loops of the workload APIs (see Rediscover).
 	pokes map[workload.Source]chan struct{}

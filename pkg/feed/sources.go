@@ -83,6 +83,7 @@ func (f *Feed) watchSources(ctx context.Context) {
 		{source: workload.SourceJobSet, groupVersion: jobsetv1alpha2.GroupVersion.String(), resource: "jobsets", start: f.startJobSetInformer},
 		{source: workload.SourcePodGroup, groupVersion: schedv1alpha1.SchemeGroupVersion.String(), resource: "podgroups", start: f.startPodGroupInformer},
 		{source: workload.SourceInTreePodGroup, groupVersion: inTreePodGroupAPI.groupVersion, resource: inTreePodGroupAPI.resource, start: f.startInTreePodGroupInformer},
+		{source: workload.SourceCompositePodGroup, groupVersion: compositeAPI.groupVersion, resource: compositeAPI.resource, start: f.startCompositeInformer},
 		{source: workload.SourceProvisioningRequest, groupVersion: provisioningAPI.groupVersion, resource: provisioningAPI.resource, start: f.startConsumedRequestInformer},
 	}
 	for _, api := range apis {

@@ -72,11 +72,11 @@ func TestInTreePodGroups(t *testing.T) {
 	t.Run("invalid group: its pods say why", func(t *testing.T) {
 		f := newFixture(t, builders.V5ePools(1)...)
 		f.s.Feed().SetAPI(workload.SourceInTreePodGroup, state.APIServed)
-		f.addInTreePodGroup(builders.InTreePodGroup(unit.Namespace, "child", 2).Parent("all"))
-		pods := inTreeMembers("child", 2)
+		f.addInTreePodGroup(builders.InTreePodGroup(unit.Namespace, "bad", 0))
+		pods := inTreeMembers("bad", 2)
 		f.addPods(pods...)
-		if v := f.admit(pods[0]); !v.Unresolvable || !strings.Contains(v.Message, "spec.parentCompositePodGroupName") {
-			t.Fatalf("a composite group's pod: %+v", v)
+		if v := f.admit(pods[0]); !v.Unresolvable || !strings.Contains(v.Message, "spec.schedulingPolicy.gang.minCount") {
+			t.Fatalf("a malformed group's pod: %+v", v)
 		}
 	})
 	t.Run("API not served: plain pods", func(t *testing.T) {

@@ -86,6 +86,10 @@ func (s *State) derivePod(pod *corev1.Pod, old *Pod) *Pod {
 		p.RequestSig = p.Request.String()
 		p.StagedLeader = p.Member.Leader && (hasOwnJobAffinity(pod) || lwsLeaderFirst(p, pod))
 	}
+	if p.Gang && p.MemberErr == nil {
+		// A composite's children may have changed since old was derived.
+		p.Member = s.memberOfChildLocked(p.Member, pod.Namespace, &pod.Spec)
+	}
 	if old != nil && old.Assumed && p.Node == "" {
 		// The informer has not seen the binding yet: keep the assumption.
 		p.Node, p.Assumed = old.Node, true

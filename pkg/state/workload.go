@@ -124,6 +124,9 @@ func (fd Feed) dropIfEmptyLocked(w *Workload) {
 	if !w.observed && len(w.members) == 0 && s.reservations.of(w.key) == nil {
 		s.queued.setHead(w, nil)
 		s.workloads.drop(w.key)
+		if w.key.Source == workload.SourceCompositePodGroup {
+			s.workloads.forgetChildren(w.key)
+		}
 		s.queues.trackQueuedLocked(w)
 	}
 }
@@ -367,6 +370,11 @@ func (fd Feed) upsertSourceLocked(key workload.Key, model *workload.Workload, er
 	s := fd.s
 	w := s.workloads.ensure(key)
 	old := w.model
+	if key.Source == workload.SourceCompositePodGroup {
+		// Before the model changes: the members leave as the old model
+		// counted them, and are counted again below (w.recount).
+		fd.rechildLocked(key, model)
+	}
 	w.model, w.err, w.ref, w.observed = model, err, ref, true
 	if model != nil && model.Finished {
 		// Its owner took the end of its run: a user who starts it again

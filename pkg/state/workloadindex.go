@@ -14,10 +14,14 @@ import (
 // their objects and those only their pods name so far.
 type workloadIndex struct {
 	byKey map[workload.Key]*Workload
+	// children maps the child PodGroups of gang CompositePodGroups to the
+	// composite's slice they are (workload.Workload.Children), for the
+	// composites whose model the state holds.
+	children map[workload.Key]sliceRef
 }
 
 func newWorkloadIndex() workloadIndex {
-	return workloadIndex{byKey: map[workload.Key]*Workload{}}
+	return workloadIndex{byKey: map[workload.Key]*Workload{}, children: map[workload.Key]sliceRef{}}
 }
 
 // of returns key's workload (nil: none is known).

@@ -38,43 +38,53 @@ func InTreePodGroupMember(pod *corev1.Pod) (Member, bool, error) {
 // with neither, the group takes whole domains of defaultDomainKey, as
 // scheduler-plugins PodGroups do. A group with the basic policy is not a gang:
 // it has no workload (nil, nil) and its pods are scheduled one by one.
-// Composite groups (alpha) are refused rather than half-honoured: their
-// children's gangs would be placed independently.
+// A group with a parent CompositePodGroup is derived here only when that
+// composite has the basic policy; a gang composite's groups are the slices
+// of its workload (FromCompositePodGroup).
 func FromInTreePodGroup(pg *schedv1beta1.PodGroup, template *corev1.PodSpec, defaultDomainKey string) (*Workload, error) {
 	obj := fmt.Sprintf("%s %s/%s", SourceInTreePodGroup, pg.Namespace, pg.Name)
-	policy := pg.Spec.SchedulingPolicy
-	switch {
-	case policy.Basic != nil && policy.Gang != nil:
-		return nil, &InvalidError{obj, "spec.schedulingPolicy", "sets both basic and gang; exactly one is allowed"}
-	case policy.Basic != nil:
-		return nil, nil
-	case policy.Gang == nil:
-		return nil, &InvalidError{obj, "spec.schedulingPolicy", "sets neither basic nor gang; exactly one is required"}
-	}
-	if name := pg.Spec.ParentCompositePodGroupName; name != nil {
-		return nil, &InvalidError{obj, "spec.parentCompositePodGroupName", fmt.Sprintf(
-			"names CompositePodGroup %q; composite groups are not gang-scheduled together by multislice-scheduler: use one PodGroup per gang, or a JobSet for a multislice workload", *name)}
-	}
-	minCount := policy.Gang.MinCount
-	if minCount <= 0 {
-		return nil, &InvalidError{obj, "spec.schedulingPolicy.gang.minCount", fmt.Sprintf("must be positive, got %d", minCount)}
-	}
-	if minCount > maxPods {
-		return nil, &InvalidError{obj, "spec.schedulingPolicy.gang.minCount", fmt.Sprintf("%d is more pods than one gang may have", minCount)}
-	}
-	domainKey, required, err := inTreeDomainKey(obj, pg, defaultDomainKey)
-	if err != nil {
+	s, gang, err := inTreeSlice(obj, pg, defaultDomainKey)
+	if err != nil || !gang {
 		return nil, err
 	}
 	atomicKey, err := AtomicTopologyKey(obj, pg.Annotations)
 	if err != nil {
 		return nil, err
 	}
-	w := groupWorkload(Key{Source: SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name}, &pg.ObjectMeta, int(minCount), domainKey, atomicKey, template)
-	if required != "" {
-		w.Slices[0].Topology = &TopologyRequest{Mode: TopologyRequired, Level: required}
-	}
+	w := groupWorkload(Key{Source: SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name}, &pg.ObjectMeta, s.Pods, s.DomainKey, atomicKey, template)
+	w.Slices[0].Topology = s.Topology
 	return w, nil
+}
+
+// inTreeSlice reads a Kubernetes PodGroup as one slice: its pods
+// (minCount), where they go (inTreeDomainKey), and whether it is a gang
+// at all (false for the basic policy).
+func inTreeSlice(obj string, pg *schedv1beta1.PodGroup, defaultDomainKey string) (Slice, bool, error) {
+	policy := pg.Spec.SchedulingPolicy
+	switch {
+	case policy.Basic != nil && policy.Gang != nil:
+		return Slice{}, false, &InvalidError{obj, "spec.schedulingPolicy", "sets both basic and gang; exactly one is allowed"}
+	case policy.Basic != nil:
+		return Slice{}, false, nil
+	case policy.Gang == nil:
+		return Slice{}, false, &InvalidError{obj, "spec.schedulingPolicy", "sets neither basic nor gang; exactly one is required"}
+	}
+	minCount := policy.Gang.MinCount
+	if minCount <= 0 {
+		return Slice{}, false, &InvalidError{obj, "spec.schedulingPolicy.gang.minCount", fmt.Sprintf("must be positive, got %d", minCount)}
+	}
+	if minCount > maxPods {
+		return Slice{}, false, &InvalidError{obj, "spec.schedulingPolicy.gang.minCount", fmt.Sprintf("%d is more pods than one gang may have", minCount)}
+	}
+	domainKey, required, err := inTreeDomainKey(obj, pg, defaultDomainKey)
+	if err != nil {
+		return Slice{}, false, err
+	}
+	s := Slice{Name: pg.Name, Pods: int(minCount), DomainKey: domainKey}
+	if required != "" {
+		s.Topology = &TopologyRequest{Mode: TopologyRequired, Level: required}
+	}
+	return s, true, nil
 }
 
 // inTreeDomainKey is where a Kubernetes PodGroup's pods go: whole domains

@@ -75,7 +75,7 @@ func FuzzFromInTreePodGroup(f *testing.F) {
 			}
 			return
 		}
-		if policy.Gang == nil || policy.Basic != nil || pg.Spec.ParentCompositePodGroupName != nil || minCount < 1 || minCount > maxPods {
+		if policy.Gang == nil || policy.Basic != nil || minCount < 1 || minCount > maxPods {
 			t.Fatalf("accepted %+v", pg.Spec)
 		}
 		fuzzCheckModel(t, w, Key{SourceInTreePodGroup, "ns", "g"}, true)

@@ -77,8 +77,10 @@ func TestFromInTreePodGroup(t *testing.T) {
 		"basic policy: no gang": {group: builders.InTreePodGroup("ns", "g", 2).Basic(), wantNil: true},
 		"zero minCount":         {group: builders.InTreePodGroup("ns", "g", 0), wantErr: "spec.schedulingPolicy.gang.minCount"},
 		"huge minCount":         {group: builders.InTreePodGroup("ns", "g", 1<<30), wantErr: "spec.schedulingPolicy.gang.minCount"},
-		"composite child":       {group: builders.InTreePodGroup("ns", "g", 2).Parent("all"), wantErr: "spec.parentCompositePodGroupName"},
-		"bad atomic annotation": {group: builders.InTreePodGroup("ns", "g", 2).Annotation(wellknown.AtomicTopologyAnnotation, "a/b/c"), wantErr: wellknown.AtomicTopologyAnnotation},
+		// Derived on its own only when its composite is basic (the feed
+		// decides): then it is a gang like any other.
+		"basic composite's child": {group: builders.InTreePodGroup("ns", "g", 2).Parent("all"), wantPods: 2},
+		"bad atomic annotation":   {group: builders.InTreePodGroup("ns", "g", 2).Annotation(wellknown.AtomicTopologyAnnotation, "a/b/c"), wantErr: wellknown.AtomicTopologyAnnotation},
 	} {
 		t.Run(name, func(t *testing.T) {
 			w, err := workload.FromInTreePodGroup(tc.group.Obj(), nil, tc.defaultKey)

@@ -147,6 +147,10 @@ type Workload struct {
 	// Consumes is set for the pods of a ProvisioningRequest their user
 	// made (SourceProvisioningRequest): what the request says now.
 	Consumes *Consumption
+	// Children, for a CompositePodGroup, are its child PodGroups and the
+	// slice each is: their pods name only the child, and are members of
+	// this workload's slice.
+	Children map[Key]int
 }
 
 // Confined reports whether any slice is confined to a domain.

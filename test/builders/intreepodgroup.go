@@ -59,9 +59,22 @@ func (b *InTreePodGroupBuilder) Annotation(key, value string) *InTreePodGroupBui
 	return b
 }
 
-// Parent names a CompositePodGroup parent.
+// Parent names a CompositePodGroup parent, and the Workload template the
+// group came from (the API requires one with a parent).
 func (b *InTreePodGroupBuilder) Parent(name string) *InTreePodGroupBuilder {
 	b.pg.Spec.ParentCompositePodGroupName = &name
+	if b.pg.Spec.WorkloadRef == nil {
+		b.pg.Spec.WorkloadRef = &schedv1beta1.WorkloadReference{WorkloadName: name, TemplateName: "group"}
+	}
+	return b
+}
+
+// Queue sets the LocalQueue label.
+func (b *InTreePodGroupBuilder) Queue(name string) *InTreePodGroupBuilder {
+	if b.pg.Labels == nil {
+		b.pg.Labels = map[string]string{}
+	}
+	b.pg.Labels[wellknown.QueueNameLabel] = name
 	return b
 }
 

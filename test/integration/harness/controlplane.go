@@ -87,14 +87,16 @@ type ControlPlaneOption func(*ControlPlane)
 
 // InTreeWorkloads serves Kubernetes' workload-aware scheduling API
 // (scheduling.k8s.io/v1beta1 Workload and PodGroup, pods'
-// spec.schedulingGroup) with PodGroups' topology constraints: feature
-// gates GenericWorkload and TopologyAwareWorkloadScheduling. The gates
-// are the test process's: every control plane of the package has them.
+// spec.schedulingGroup) with PodGroups' topology constraints, and the
+// alpha CompositePodGroup (scheduling.k8s.io/v1alpha3): feature gates
+// GenericWorkload, TopologyAwareWorkloadScheduling and CompositePodGroup.
+// The gates are the test process's: every control plane of the package
+// has them.
 func InTreeWorkloads() ControlPlaneOption {
 	return func(cp *ControlPlane) {
 		cp.flags = append(cp.flags,
-			"--feature-gates=GenericWorkload=true,TopologyAwareWorkloadScheduling=true",
-			"--runtime-config=scheduling.k8s.io/v1beta1=true")
+			"--feature-gates=GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true",
+			"--runtime-config=scheduling.k8s.io/v1beta1=true,scheduling.k8s.io/v1alpha3/compositepodgroups=true")
 	}
 }
 

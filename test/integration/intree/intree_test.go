@@ -150,3 +150,59 @@ func podScheduled(p *corev1.Pod) *corev1.PodCondition {
 	}
 	return nil
 }
+
+func createComposite(t *testing.T, cp *harness.ControlPlane, b *builders.CompositePodGroupBuilder) {
+	t.Helper()
+	cpg := b.Obj()
+	if _, err := cp.Client.SchedulingV1alpha3().CompositePodGroups(cpg.Namespace).Create(t.Context(), cpg, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create CompositePodGroup %s: %v", cpg.Name, err)
+	}
+}
+
+// A gang CompositePodGroup is a multislice workload: each child PodGroup
+// a slice on a pool of its own (our domain-key annotation on the
+// composite), all of them or none. One group of two
+// waits for the other; both then land, on two pools. A second composite
+// whose two groups find one free pool between them starts neither, and
+// starts both once the first composite's pods are gone. The groups of a
+// basic composite are gangs on their own.
+func TestCompositePodGroupIsAMultisliceGang(t *testing.T) {
+	cp, ns := start(t, 3)
+	child := func(parent, name string, pods int) {
+		createGroup(t, cp, builders.InTreePodGroup(ns, name, int32(pods)).Parent(parent))
+		for i := range pods {
+			cp.CreatePod(t, member(ns, name, i))
+		}
+	}
+	createComposite(t, cp, builders.CompositePodGroup(ns, "train", 2).Exclusive(wellknown.NodePoolLabel))
+	child("train", "a", 2)
+	cp.ExpectPodStaysUnbound(t, ns, "a-0", 3*time.Second)
+	child("train", "b", 2)
+	poolA, poolB := poolOf(t, cp, ns, "a-0"), poolOf(t, cp, ns, "b-0")
+	if poolA == poolB || poolA == "" || poolB == "" {
+		t.Fatalf("groups a and b in pools %q and %q, want a pool each", poolA, poolB)
+	}
+	cp.CheckBoundInPool(t, ns, poolA, "a-1")
+	cp.CheckBoundInPool(t, ns, poolB, "b-1")
+
+	createComposite(t, cp, builders.CompositePodGroup(ns, "serve", 2).Exclusive(wellknown.NodePoolLabel))
+	child("serve", "c", 1)
+	child("serve", "d", 1)
+	p := cp.ExpectPodStaysUnbound(t, ns, "c-0", 3*time.Second)
+	if cond := podScheduled(p); cond == nil || !strings.Contains(cond.Message, "CompositePodGroup.scheduling.k8s.io "+ns+"/train") {
+		t.Errorf("c-0 waits without saying train holds the pools: %+v", cond)
+	}
+	cp.ExpectPodStaysUnbound(t, ns, "d-0", time.Second)
+	for _, name := range []string{"a-0", "a-1", "b-0", "b-1"} {
+		if err := cp.Client.CoreV1().Pods(ns).Delete(t.Context(), name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, d := poolOf(t, cp, ns, "c-0"), poolOf(t, cp, ns, "d-0"); c == d {
+		t.Errorf("groups c and d both in pool %s, want a pool each", c)
+	}
+
+	createComposite(t, cp, builders.CompositePodGroup(ns, "loose", 2).Basic())
+	child("loose", "e", 1)
+	poolOf(t, cp, ns, "e-0")
+}

@@ -1,0 +1,123 @@
+package state_test
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	schedv1beta1 "k8s.io/api/scheduling/v1beta1"
+
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/state"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/workload"
+	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
+)
+
+// addComposite feeds a CompositePodGroup and its children as the feed
+// does: the composite's workload from it and its children.
+func (f *fixture) addComposite(b *builders.CompositePodGroupBuilder, children ...*builders.InTreePodGroupBuilder) state.Actions {
+	f.t.Helper()
+	cpg := b.Obj()
+	var groups []*schedv1beta1.PodGroup
+	for _, c := range children {
+		groups = append(groups, c.Obj())
+	}
+	w, err := workload.FromCompositePodGroup(cpg, groups, f.s.DefaultDomainKey())
+	return f.s.Feed().UpsertSource(compositeKey(cpg.Name), w, err, corev1.ObjectReference{Kind: "CompositePodGroup", APIVersion: "scheduling.k8s.io/v1alpha3", Namespace: cpg.Namespace, Name: cpg.Name, UID: cpg.UID})
+}
+
+func compositeKey(name string) workload.Key {
+	return workload.Key{Source: workload.SourceCompositePodGroup, Namespace: unit.Namespace, Name: name}
+}
+
+func child(name string, minCount int32) *builders.InTreePodGroupBuilder {
+	return builders.InTreePodGroup(unit.Namespace, name, minCount).Parent("train")
+}
+
+// A gang CompositePodGroup is one multislice workload: each child
+// PodGroup a slice on its own pool, all admitted together. Its pods name
+// only their child group; they are the composite's members whenever the
+// composite is known, whichever came first, and follow the slices as
+// children come and go.
+func TestCompositePodGroupChildrenAreItsSlices(t *testing.T) {
+	// As deployed: a gang that names no domain key takes whole pools.
+	fixture := func(pools int) *fixture {
+		f := newFixtureWith(t, state.Options{DefaultDomainKey: wellknown.NodePoolLabel}, builders.V5ePools(pools)...)
+		f.s.Feed().SetAPI(workload.SourceInTreePodGroup, state.APIServed)
+		f.s.Feed().SetAPI(workload.SourceCompositePodGroup, state.APIServed)
+		return f
+	}
+	t.Run("pods first, then the composite: one slice per child, each on its own pool", func(t *testing.T) {
+		f := fixture(3)
+		a, b := inTreeMembers("a", 2), inTreeMembers("b", 2)
+		f.addPods(append(a, b...)...)
+		if v := f.admit(a[0]); !v.Gang || !v.Wait {
+			t.Fatalf("before its composite is known: %+v, want the pod to wait", v)
+		}
+		f.addComposite(builders.CompositePodGroup(unit.Namespace, "train", 2), child("a", 2), child("b", 2))
+		for i, p := range []*corev1.Pod{a[0], b[1]} {
+			if v := f.admit(p); !v.Gang || v.Member.Key != compositeKey("train") || v.Member.Slice != i {
+				t.Fatalf("%s: %+v, want a member of slice %d of the composite", p.Name, v, i)
+			}
+		}
+		_, r, _ := f.commit(compositeKey("train"))
+		if len(r.Slices) != 2 || r.Slices[0].Domain == "" || r.Slices[0].Domain == r.Slices[1].Domain {
+			t.Fatalf("reserved %+v %+v, want the two groups on two pools", r.Slices[0], r.Slices[1])
+		}
+		for _, s := range r.Slices {
+			if len(s.Slots) != 2 {
+				t.Fatalf("slice %+v, want its 2 pods", s)
+			}
+		}
+	})
+	t.Run("fewer children than minGroupCount: no child starts alone", func(t *testing.T) {
+		f := fixture(3)
+		f.addComposite(builders.CompositePodGroup(unit.Namespace, "train", 2), child("a", 2))
+		a := inTreeMembers("a", 2)
+		f.addPods(a...)
+		if v := f.admit(a[0]); !v.Gang || !v.Wait || v.Member.Key != compositeKey("train") {
+			t.Fatalf("one group of two: %+v, want it to wait for the other", v)
+		}
+		// The second group comes: the gang is whole.
+		f.addComposite(builders.CompositePodGroup(unit.Namespace, "train", 2), child("a", 2), child("b", 2))
+		b := inTreeMembers("b", 2)
+		f.addPods(b...)
+		if _, r, _ := f.commit(compositeKey("train")); len(r.Slices) != 2 {
+			t.Fatalf("reserved %+v, want both groups", r.Slices)
+		}
+	})
+	t.Run("a child that comes first by name renumbers the slices", func(t *testing.T) {
+		f := fixture(3)
+		f.addComposite(builders.CompositePodGroup(unit.Namespace, "train", 2), child("b", 2))
+		b := inTreeMembers("b", 2)
+		f.addPods(b...)
+		if v := f.admit(b[0]); v.Member.Slice != 0 {
+			t.Fatalf("alone, b is slice 0: %+v", v)
+		}
+		f.addComposite(builders.CompositePodGroup(unit.Namespace, "train", 2), child("a", 2), child("b", 2))
+		if v := f.admit(b[0]); v.Member.Key != compositeKey("train") || v.Member.Slice != 1 {
+			t.Fatalf("after a: %+v, want b as slice 1", v)
+		}
+		a := inTreeMembers("a", 2)
+		f.addPods(a...)
+		if v := f.admit(a[1]); v.Member.Key != compositeKey("train") || v.Member.Slice != 0 {
+			t.Fatalf("a: %+v, want slice 0", v)
+		}
+		if _, r, _ := f.commit(compositeKey("train")); len(r.Slices) != 2 || len(r.Slices[0].Slots) != 2 || len(r.Slices[1].Slots) != 2 {
+			t.Fatalf("reserved %+v, want both groups whole", r.Slices)
+		}
+	})
+	t.Run("an invalid composite: its pods say why", func(t *testing.T) {
+		f := fixture(1)
+		f.addComposite(builders.CompositePodGroup(unit.Namespace, "train", 2), child("a", 2))
+		a := inTreeMembers("a", 2)
+		f.addPods(a...)
+		// The same composite, now with a basic child: refused as a whole.
+		f.addComposite(builders.CompositePodGroup(unit.Namespace, "train", 2), child("a", 2), child("b", 2).Basic())
+		f.s.Feed().UpsertSource(workload.Key{Source: workload.SourceInTreePodGroup, Namespace: unit.Namespace, Name: "a"}, nil,
+			&workload.InvalidError{Object: "CompositePodGroup.scheduling.k8s.io ns/train", Field: "spec.schedulingPolicy.gang", Reason: "child PodGroup b has the basic policy"}, corev1.ObjectReference{})
+		if v := f.admit(a[0]); !v.Unresolvable || !strings.Contains(v.Message, "child PodGroup b has the basic policy") {
+			t.Fatalf("%+v, want the composite's error", v)
+		}
+	})
+}
