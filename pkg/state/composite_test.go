@@ -121,3 +121,47 @@ func TestCompositePodGroupChildrenAreItsSlices(t *testing.T) {
 		}
 	})
 }
+
+// The composite's topology constraint puts every slice in one domain of
+// its key: with one subblock of block b0 taken, a composite of two
+// one-subblock groups that must share a block goes to b1 whole, where
+// the tightest fit alone would have split it over b0's free subblock and
+// one of b1's.
+func TestCompositePodGroupTopologyConstraintKeepsItsSlicesTogether(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		composite *builders.CompositePodGroupBuilder
+		sameBlock bool
+	}{
+		{"together", builders.CompositePodGroup(unit.Namespace, "together", 2).Topology(gpuBlock), true},
+		{"apart", builders.CompositePodGroup(unit.Namespace, "apart", 2), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var nodes []*corev1.Node
+			for _, name := range []string{"b0-s0", "b0-s1", "b1-s0", "b1-s1"} {
+				nodes = append(nodes, builders.Node(name).GPU("nvidia-h100-80gb", 8).Label(corev1.LabelHostname, name).
+					Label(gpuBlock, name[:2]).Label(gpuSubblock, name).Obj())
+			}
+			f := newFixture(t, nodes...)
+			f.s.Feed().SetAPI(workload.SourceInTreePodGroup, state.APIServed)
+			f.s.Feed().SetAPI(workload.SourceCompositePodGroup, state.APIServed)
+			f.addInTreePodGroup(builders.InTreePodGroup(unit.Namespace, "taken", 1).Topology(gpuSubblock))
+			f.addPods(gpuMembers("taken", 1, "8")...)
+			_, r, _ := f.commit(workload.Key{Source: workload.SourceInTreePodGroup, Namespace: unit.Namespace, Name: "taken"})
+			taken := r.Slices[0].Slots[0].Node
+			child := func(name string) *builders.InTreePodGroupBuilder {
+				return builders.InTreePodGroup(unit.Namespace, name, 1).Parent(tc.name).Topology(gpuSubblock)
+			}
+			f.addComposite(tc.composite, child("a"), child("b"))
+			f.addPods(append(gpuMembers("a", 1, "8"), gpuMembers("b", 1, "8")...)...)
+			_, r, _ = f.commit(compositeKey(tc.name))
+			a, b := r.Slices[0].Slots[0].Node, r.Slices[1].Slots[0].Node
+			if a == taken || b == taken || a == b {
+				t.Fatalf("slices on %s and %s (%s taken)", a, b, taken)
+			}
+			if (a[:2] == b[:2]) != tc.sameBlock {
+				t.Fatalf("slices on %s and %s, want them in one block: %v", a, b, tc.sameBlock)
+			}
+		})
+	}
+}

@@ -94,6 +94,16 @@ func FromCompositePodGroup(cpg *schedv1alpha3.CompositePodGroup, children []*sch
 		if pods += s.Pods; pods > maxPods {
 			return nil, &InvalidError{obj, "spec.schedulingPolicy.gang", fmt.Sprintf("its child PodGroups ask for more than %d pods", maxPods)}
 		}
+		// One queue admits the whole gang: the composite's, else the one
+		// its groups name (the webhook reads a pod's own group's).
+		switch q := wellknown.QueueName(pg.Labels, pg.Annotations); {
+		case q == "" || q == w.QueueName:
+		case w.QueueName == "":
+			w.QueueName = q
+		default:
+			return nil, &InvalidError{obj, "child PodGroup " + pg.Name, fmt.Sprintf(
+				"names LocalQueue %q, another group or the composite %q; one queue admits the whole gang", q, w.QueueName)}
+		}
 		s.Index = i
 		w.Slices = append(w.Slices, s)
 		w.Children[Key{Source: SourceInTreePodGroup, Namespace: pg.Namespace, Name: pg.Name}] = i

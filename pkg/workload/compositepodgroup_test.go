@@ -30,6 +30,7 @@ func TestFromCompositePodGroup(t *testing.T) {
 		wantErr    string
 		wantSlices []slice
 		wantAtomic string
+		wantQueue  string
 	}{
 		"two groups, a whole pool each, in name order": {
 			composite:  builders.CompositePodGroup("ns", "train", 2),
@@ -64,6 +65,18 @@ func TestFromCompositePodGroup(t *testing.T) {
 			children:   []*builders.InTreePodGroupBuilder{child("a", 1), child("b", 1)},
 			wantSlices: []slice{{name: "a", pods: 1, domain: pool}, {name: "b", pods: 1, domain: pool}},
 		},
+		"the groups' queue is the gang's": {
+			composite:  builders.CompositePodGroup("ns", "train", 2),
+			children:   []*builders.InTreePodGroupBuilder{child("a", 1).Queue("team"), child("b", 1)},
+			wantSlices: []slice{{name: "a", pods: 1, domain: pool}, {name: "b", pods: 1, domain: pool}}, wantQueue: "team",
+		},
+		"the composite's queue, its groups agreeing": {
+			composite:  builders.CompositePodGroup("ns", "train", 1).Queue("team"),
+			children:   []*builders.InTreePodGroupBuilder{child("a", 1).Queue("team")},
+			wantSlices: []slice{{name: "a", pods: 1, domain: pool}}, wantQueue: "team",
+		},
+		"groups naming two queues": {composite: builders.CompositePodGroup("ns", "train", 2).Queue("team"),
+			children: []*builders.InTreePodGroupBuilder{child("a", 1), child("b", 1).Queue("other")}, wantErr: "child PodGroup b"},
 		"atomic annotation agreeing with the constraint": {
 			composite:  builders.CompositePodGroup("ns", "train", 1).Topology(block).Annotation(wellknown.AtomicTopologyAnnotation, block),
 			children:   []*builders.InTreePodGroupBuilder{child("a", 1)},
@@ -104,8 +117,8 @@ func TestFromCompositePodGroup(t *testing.T) {
 				}
 				return
 			}
-			if w.Key != (workload.Key{Source: workload.SourceCompositePodGroup, Namespace: "ns", Name: "train"}) || w.AtomicKey != tc.wantAtomic {
-				t.Fatalf("key %v, atomic %q; want atomic %q", w.Key, w.AtomicKey, tc.wantAtomic)
+			if w.Key != (workload.Key{Source: workload.SourceCompositePodGroup, Namespace: "ns", Name: "train"}) || w.AtomicKey != tc.wantAtomic || w.QueueName != tc.wantQueue {
+				t.Fatalf("key %v, atomic %q, queue %q; want atomic %q, queue %q", w.Key, w.AtomicKey, w.QueueName, tc.wantAtomic, tc.wantQueue)
 			}
 			if len(w.Slices) != len(tc.wantSlices) {
 				t.Fatalf("%d slices, want %d: %+v", len(w.Slices), len(tc.wantSlices), w.Slices)

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
@@ -205,4 +206,73 @@ func TestCompositePodGroupIsAMultisliceGang(t *testing.T) {
 	createComposite(t, cp, builders.CompositePodGroup(ns, "loose", 2).Basic())
 	child("loose", "e", 1)
 	poolOf(t, cp, ns, "e-0")
+}
+
+// The CompositePodGroup example as written: its two slices run, on two
+// pools, one each.
+func TestCompositePodGroupExample(t *testing.T) {
+	cp, _ := start(t, 2)
+	cp.CreateFromFile(t, "manifests/examples/intree-podgroup/multislice.yaml")
+	const ns = metav1.NamespaceDefault
+	first := poolOf(t, cp, ns, "train-slice-0-0")
+	cp.CheckBoundInPool(t, ns, first, "train-slice-0-1")
+	second := poolOf(t, cp, ns, "train-slice-1-0")
+	cp.CheckBoundInPool(t, ns, second, "train-slice-1-1")
+	if first == second {
+		t.Fatalf("both slices in pool %s", first)
+	}
+}
+
+// A composite admitted through a LocalQueue is charged whole, and one
+// that does not fit the quota waits whole, none of its groups started,
+// until the first one's pods are gone. The second names its queue on its
+// groups only: the gang's queue is the one they name.
+func TestCompositePodGroupThroughAQueue(t *testing.T) {
+	cp := harness.StartControlPlane(t, harness.InTreeWorkloads())
+	cp.InstallQueueCRDs(t)
+	for i := 1; i <= 3; i++ {
+		cp.CreateNodePool(t, builders.NodePool(fmt.Sprintf("pool-%d", i)).Nodes(2).
+			TPU("tpu-v5-lite-podslice", "2x4", 4).Zone("us-west4-a"))
+	}
+	q := cp.Queues()
+	q.CreateFlavor(t, "v5e", map[string]string{wellknown.TPUAcceleratorLabel: "tpu-v5-lite-podslice"})
+	q.CreateClusterQueue(t, "team", multislicev1alpha1.ClusterQueueSpec{
+		ResourceGroups: []multislicev1alpha1.ResourceGroup{harness.ResourceGroup(harness.TPUQuota("v5e", 8),
+			harness.Quota{Flavor: "v5e", Resource: corev1.ResourceCPU, Nominal: 100, Borrowing: -1, Lending: -1})}})
+	harness.StartReplica(t, cp, "scheduler", harness.ReplicaOptions{Config: harness.SchedulerConfig(t)})
+	ns := cp.CreateNamespace(t, "intree")
+	q.CreateLocalQueue(t, ns, "team", "team")
+	child := func(parent, name string, labelled bool) {
+		b := builders.InTreePodGroup(ns, name, 2).Parent(parent)
+		if labelled {
+			b.Queue("team")
+		}
+		createGroup(t, cp, b)
+		for i := range 2 {
+			cp.CreatePod(t, member(ns, name, i))
+		}
+	}
+	createComposite(t, cp, builders.CompositePodGroup(ns, "first", 2).Exclusive(wellknown.NodePoolLabel).Queue("team"))
+	child("first", "a", false)
+	child("first", "b", false)
+	poolOf(t, cp, ns, "a-0")
+	poolOf(t, cp, ns, "b-1")
+	q.WaitClusterQueue(t, "team", 0, 1, 8)
+
+	createComposite(t, cp, builders.CompositePodGroup(ns, "second", 2).Exclusive(wellknown.NodePoolLabel))
+	child("second", "c", true)
+	child("second", "d", true)
+	cp.ExpectPodStaysUnbound(t, ns, "c-0", 3*time.Second)
+	q.WaitClusterQueue(t, "team", 1, 1, 8)
+	for _, g := range []string{"a", "b"} {
+		for i := range 2 {
+			if err := cp.Client.CoreV1().Pods(ns).Delete(t.Context(), fmt.Sprintf("%s-%d", g, i), metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, name := range []string{"c-0", "c-1", "d-0", "d-1"} {
+		cp.WaitForPodBound(t, ns, name)
+	}
+	q.WaitClusterQueue(t, "team", 0, 1, 8)
 }
