@@ -15,6 +15,8 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	schedv1alpha3 "k8s.io/api/scheduling/v1alpha3"
+	schedv1beta1 "k8s.io/api/scheduling/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
@@ -41,6 +43,10 @@ type Cluster struct {
 	JobSets   []*jobsetv1alpha2.JobSet
 	Jobs      []*batchv1.Job
 	PodGroups []*schedv1alpha1.PodGroup
+	// InTreePodGroups and CompositePodGroups are Kubernetes' own
+	// (scheduling.k8s.io), where served.
+	InTreePodGroups    []*schedv1beta1.PodGroup
+	CompositePodGroups []*schedv1alpha3.CompositePodGroup
 
 	ClusterQueues        []*multislicev1alpha1.ClusterQueue
 	LocalQueues          []*multislicev1alpha1.LocalQueue
@@ -61,6 +67,8 @@ const (
 	KindPodGroup            = string(workload.SourcePodGroup)
 	KindPod                 = string(workload.SourcePod)
 	KindProvisioningRequest = string(workload.SourceProvisioningRequest)
+	KindInTreePodGroup      = string(workload.SourceInTreePodGroup)
+	KindCompositePodGroup   = string(workload.SourceCompositePodGroup)
 	// KindWorkload is the multislice.dev Workload object, which stands for
 	// the workload of its owner.
 	KindWorkload = "Workload"
@@ -82,10 +90,10 @@ func (r WorkloadRef) key() workload.Key {
 
 // WorkloadOf says which workload a pod is part of: what the scheduler
 // derives from its labels (JobSet, PodGroup, queued Job or pod, consumer
-// of a ProvisioningRequest), else the Job that created it, else the pod
-// itself.
-func WorkloadOf(pod *corev1.Pod) WorkloadRef {
-	if m, ok, err := workload.MemberOf(pod); ok && err == nil {
+// of a ProvisioningRequest; a child PodGroup's composite), else the Job
+// that created it, else the pod itself.
+func (c *Cluster) WorkloadOf(pod *corev1.Pod) WorkloadRef {
+	if m, ok := c.memberOf(pod); ok {
 		return WorkloadRef{Kind: string(m.Key.Source), Namespace: m.Key.Namespace, Name: m.Key.Name}
 	}
 	if name := pod.Labels[wellknown.JobNameLabel]; name != "" {
@@ -213,6 +221,14 @@ func (c *Cluster) object(ref WorkloadRef) metav1.Object {
 		if o := find(c.ProvisioningRequests, ref.Namespace, ref.Name); o != nil {
 			return o
 		}
+	case KindInTreePodGroup:
+		if o := find(c.InTreePodGroups, ref.Namespace, ref.Name); o != nil {
+			return o
+		}
+	case KindCompositePodGroup:
+		if o := find(c.CompositePodGroups, ref.Namespace, ref.Name); o != nil {
+			return o
+		}
 	}
 	return nil
 }
@@ -232,7 +248,7 @@ func find[T metav1.Object](list []T, ns, name string) T {
 func (c *Cluster) podsOf(ref WorkloadRef) []*corev1.Pod {
 	var out []*corev1.Pod
 	for _, p := range c.Pods {
-		if p.Namespace == ref.Namespace && WorkloadOf(p) == ref {
+		if p.Namespace == ref.Namespace && c.WorkloadOf(p) == ref {
 			out = append(out, p)
 		}
 	}

@@ -122,7 +122,7 @@ func pendingWorkloads(c *Cluster) []PendingWorkload {
 	unbound := map[WorkloadRef]bool{}
 	for _, p := range c.Pods {
 		if p.Spec.NodeName == "" && live(p) && p.DeletionTimestamp == nil {
-			if ref := WorkloadOf(p); !queued[ref] {
+			if ref := c.WorkloadOf(p); !queued[ref] {
 				unbound[ref] = true
 			}
 		}

@@ -172,7 +172,7 @@ func domains(c *Cluster, key string) ([]Pool, map[string][]*corev1.Node) {
 				p.Capacity += q.Value()
 			}
 		}
-		p.Holders = holders(podsOn[name])
+		p.Holders = c.holders(podsOn[name])
 		p.Used = acceleratorUsed(podsOn[name], p.Resource)
 		out = append(out, p)
 	}
@@ -296,10 +296,10 @@ func earliest(a, b time.Time) time.Time {
 }
 
 // holders groups the live pods bound to a pool by workload.
-func holders(pods []*corev1.Pod) []Holder {
+func (c *Cluster) holders(pods []*corev1.Pod) []Holder {
 	by := map[workload.Holder]*Holder{}
 	for _, p := range pods {
-		ref := WorkloadOf(p)
+		ref := c.WorkloadOf(p)
 		id := holderOf(p, ref)
 		h := by[id]
 		if h == nil {

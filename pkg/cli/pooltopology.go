@@ -97,7 +97,7 @@ func poolDomains(c *Cluster, p *Pool, tree *topology.Tree, ds []*topology.TreeDo
 				h.Capacity = q.Value()
 				h.Used = acceleratorUsed(podsOn[name], p.Resource)
 			}
-			for _, holder := range holders(podsOn[name]) {
+			for _, holder := range c.holders(podsOn[name]) {
 				h.Holders = append(h.Holders, holder.Workload)
 			}
 			pd.Hosts = append(pd.Hosts, h)

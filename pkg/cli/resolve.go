@@ -24,6 +24,7 @@ var kindAliases = map[string]string{
 	"jobset": KindJobSet, "jobsets": KindJobSet, "js": KindJobSet,
 	"job": KindJob, "jobs": KindJob,
 	"podgroup": KindPodGroup, "podgroups": KindPodGroup, "pg": KindPodGroup,
+	"compositepodgroup": KindCompositePodGroup, "compositepodgroups": KindCompositePodGroup, "cpg": KindCompositePodGroup,
 	"pod": KindPod, "pods": KindPod, "po": KindPod,
 	"workload": KindWorkload, "workloads": KindWorkload, "wl": KindWorkload,
 	"provisioningrequest": KindProvisioningRequest, "provisioningrequests": KindProvisioningRequest, "provreq": KindProvisioningRequest,
@@ -49,7 +50,7 @@ func ParseTarget(arg string) (kind, name string, err error) {
 	short, _, _ := strings.Cut(strings.ToLower(k), ".")
 	kind, known := kindAliases[short]
 	if !known {
-		return "", "", fmt.Errorf("%q: unknown kind %q (want jobset, job, podgroup, pod, workload or provisioningrequest)", arg, k)
+		return "", "", fmt.Errorf("%q: unknown kind %q (want jobset, job, podgroup, compositepodgroup, pod, workload or provisioningrequest)", arg, k)
 	}
 	return kind, n, nil
 }
@@ -90,7 +91,7 @@ func (c *Cluster) resolveKind(ns, kind, name string) (WorkloadRef, string, bool)
 		if pod == nil {
 			return ref, "", false
 		}
-		if w := WorkloadOf(pod); w != ref {
+		if w := c.WorkloadOf(pod); w != ref {
 			return w, fmt.Sprintf("pod %s/%s is part of %s", ns, name, w), true
 		}
 		return ref, "", true
@@ -113,6 +114,10 @@ func (c *Cluster) resolveKind(ns, kind, name string) (WorkloadRef, string, bool)
 		}
 	case KindProvisioningRequest:
 		if find(c.ProvisioningRequests, ns, name) != nil {
+			return ref, "", true
+		}
+	case KindCompositePodGroup:
+		if find(c.CompositePodGroups, ns, name) != nil {
 			return ref, "", true
 		}
 	}

@@ -204,6 +204,14 @@ func (c *Cluster) model(ref WorkloadRef, pods []*corev1.Pod) (*workload.Workload
 		if pod := find(c.Pods, ref.Namespace, ref.Name); pod != nil {
 			return workload.FromPod(pod), nil
 		}
+	case KindInTreePodGroup:
+		if pg := find(c.InTreePodGroups, ref.Namespace, ref.Name); pg != nil {
+			return workload.FromInTreePodGroup(pg, nil, "")
+		}
+	case KindCompositePodGroup:
+		if cpg := find(c.CompositePodGroups, ref.Namespace, ref.Name); cpg != nil {
+			return workload.FromCompositePodGroup(cpg, c.childrenOf(cpg.Namespace, cpg.Name), "")
+		}
 	}
 	return nil, nil
 }
@@ -307,7 +315,7 @@ func (c *Cluster) explainSlices(ref WorkloadRef, wl *multislicev1alpha1.Workload
 		}
 		if se.Domain == "" && s.DomainKey != "" {
 			for _, p := range pods {
-				if m, ok, err := workload.MemberOf(p); ok && err == nil && m.Slice == s.Index && bound(p) && nodes[p.Spec.NodeName] != nil {
+				if m, ok := c.memberOf(p); ok && m.Slice == s.Index && bound(p) && nodes[p.Spec.NodeName] != nil {
 					se.Domain = nodes[p.Spec.NodeName].Labels[s.DomainKey]
 					break
 				}

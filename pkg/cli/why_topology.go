@@ -132,7 +132,7 @@ func (c *Cluster) explainTopology(wl *multislicev1alpha1.Workload, model *worklo
 			Level: r.Level, SliceLevel: r.SliceLevel, SliceSize: r.SliceSize}
 		var on []*corev1.Node // the nodes of its bound pods
 		for _, p := range pods {
-			if m, ok, err := workload.MemberOf(p); ok && err == nil && slices.Contains(ps.Slices, m.Slice) && bound(p) {
+			if m, ok := c.memberOf(p); ok && slices.Contains(ps.Slices, m.Slice) && bound(p) {
 				on = append(on, nodes[p.Spec.NodeName])
 			}
 		}

@@ -199,7 +199,7 @@ func TestWatch(t *testing.T) {
 	if watchWarn.String() != listWarn.String() || !strings.Contains(watchWarn.String(), "resourceflavors") {
 		t.Errorf("watch warned %q, list %q", watchWarn.String(), listWarn.String())
 	}
-	want := []string{"nodes", "pods", "events", "jobsets", "jobs", "clusterqueues", "localqueues", "workloads", "topologies", "admissionchecks", "provisioningrequests", "computeclasses"}
+	want := []string{"nodes", "pods", "events", "jobsets", "jobs", "podgroups.scheduling.k8s.io", "compositepodgroups", "clusterqueues", "localqueues", "workloads", "topologies", "admissionchecks", "provisioningrequests", "computeclasses"}
 	if diff := cmp.Diff(want, w.Watching()); diff != "" {
 		t.Errorf("watched resources (-want +got):\n%s", diff)
 	}

@@ -10,6 +10,8 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	schedv1alpha3 "k8s.io/api/scheduling/v1alpha3"
+	schedv1beta1 "k8s.io/api/scheduling/v1beta1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
@@ -147,6 +149,25 @@ var resources = []resource{
 			return f.podGroups.Scheduling().V1alpha1().PodGroups().Informer()
 		},
 		func(out *cli.Cluster, items []*schedv1alpha1.PodGroup) { out.PodGroups = items }),
+	// Kubernetes' own PodGroups and CompositePodGroups, where served.
+	define("podgroups.scheduling.k8s.io", false, false, func(n Need) bool { return n.Owners },
+		func(ctx context.Context, c *Clients, ns string, o metav1.ListOptions) ([]schedv1beta1.PodGroup, error) {
+			l, err := c.Kube.SchedulingV1beta1().PodGroups(ns).List(ctx, o)
+			return itemsOf(l, err, func(l *schedv1beta1.PodGroupList) []schedv1beta1.PodGroup { return l.Items })
+		},
+		func(f *factories) cache.SharedIndexInformer {
+			return f.kube.Scheduling().V1beta1().PodGroups().Informer()
+		},
+		func(out *cli.Cluster, items []*schedv1beta1.PodGroup) { out.InTreePodGroups = items }),
+	define("compositepodgroups", false, false, func(n Need) bool { return n.Owners },
+		func(ctx context.Context, c *Clients, ns string, o metav1.ListOptions) ([]schedv1alpha3.CompositePodGroup, error) {
+			l, err := c.Kube.SchedulingV1alpha3().CompositePodGroups(ns).List(ctx, o)
+			return itemsOf(l, err, func(l *schedv1alpha3.CompositePodGroupList) []schedv1alpha3.CompositePodGroup { return l.Items })
+		},
+		func(f *factories) cache.SharedIndexInformer {
+			return f.kube.Scheduling().V1alpha3().CompositePodGroups().Informer()
+		},
+		func(out *cli.Cluster, items []*schedv1alpha3.CompositePodGroup) { out.CompositePodGroups = items }),
 	define("clusterqueues", false, false, func(n Need) bool { return n.Queues },
 		func(ctx context.Context, c *Clients, _ string, o metav1.ListOptions) ([]multislicev1alpha1.ClusterQueue, error) {
 			l, err := c.Multislice.MultisliceV1alpha1().ClusterQueues().List(ctx, o)
