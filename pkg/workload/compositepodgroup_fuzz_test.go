@@ -7,7 +7,6 @@ import (
 	schedv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	schedv1beta1 "k8s.io/api/scheduling/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
@@ -75,21 +74,10 @@ func FuzzFromCompositePodGroup(f *testing.F) {
 		}
 		before := cpg.DeepCopy()
 		w, err := FromCompositePodGroup(cpg, groups, wellknown.NodePoolLabel)
-		if !equality(before, cpg) {
+		if !equalYAML(before, cpg) {
 			t.Fatalf("FromCompositePodGroup modified the composite")
 		}
-		const obj = "CompositePodGroup.scheduling.k8s.io ns/c"
-		if err != nil {
-			if w != nil {
-				t.Fatalf("both a model and an error: %+v, %v", w, err)
-			}
-			fuzzCheckInvalid(t, err, obj)
-			return
-		}
-		if w == nil {
-			if policy.Basic == nil || policy.Gang != nil {
-				t.Fatalf("no gang, no error, for policy %+v", policy)
-			}
+		if !fuzzCheckGang(t, w, err, "CompositePodGroup.scheduling.k8s.io ns/c", policy.Basic != nil && policy.Gang == nil) {
 			return
 		}
 		if policy.Gang == nil || policy.Basic != nil || minGroups < 1 || minGroups > maxSlices || cpg.Spec.ParentCompositePodGroupName != nil {
@@ -109,10 +97,4 @@ func FuzzFromCompositePodGroup(f *testing.F) {
 			}
 		}
 	})
-}
-
-func equality(a, b *schedv1alpha3.CompositePodGroup) bool {
-	x, _ := yaml.Marshal(a)
-	y, _ := yaml.Marshal(b)
-	return string(x) == string(y)
 }

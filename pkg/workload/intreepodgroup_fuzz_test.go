@@ -58,21 +58,10 @@ func FuzzFromInTreePodGroup(f *testing.F) {
 		}
 		before := pg.DeepCopy()
 		w, err := FromInTreePodGroup(pg, nil, "")
-		if !equalObjects(before, pg) {
+		if !equalYAML(before, pg) {
 			t.Fatalf("FromInTreePodGroup modified the group")
 		}
-		const obj = "PodGroup.scheduling.k8s.io ns/g"
-		if err != nil {
-			if w != nil {
-				t.Fatalf("both a model and an error: %+v, %v", w, err)
-			}
-			fuzzCheckInvalid(t, err, obj)
-			return
-		}
-		if w == nil {
-			if policy.Basic == nil || policy.Gang != nil {
-				t.Fatalf("no gang, no error, for policy %+v", policy)
-			}
+		if !fuzzCheckGang(t, w, err, "PodGroup.scheduling.k8s.io ns/g", policy.Basic != nil && policy.Gang == nil) {
 			return
 		}
 		if policy.Gang == nil || policy.Basic != nil || minCount < 1 || minCount > maxPods {
@@ -95,8 +84,25 @@ func FuzzFromInTreePodGroup(f *testing.F) {
 	})
 }
 
-func equalObjects(a, b *schedv1beta1.PodGroup) bool {
+// equalYAML reports whether two objects serialise alike.
+func equalYAML(a, b any) bool {
 	x, _ := yaml.Marshal(a)
 	y, _ := yaml.Marshal(b)
 	return string(x) == string(y)
+}
+
+// fuzzCheckGang checks a Kubernetes group's derivation: an InvalidError
+// about obj and no model, or no model without an error only for the basic
+// policy. It reports whether a model came back to check further.
+func fuzzCheckGang(t *testing.T, w *Workload, err error, obj string, basic bool) bool {
+	t.Helper()
+	switch {
+	case err != nil && w != nil:
+		t.Fatalf("both a model and an error: %+v, %v", w, err)
+	case err != nil:
+		fuzzCheckInvalid(t, err, obj)
+	case w == nil && !basic:
+		t.Fatalf("no gang and no error without the basic policy")
+	}
+	return err == nil && w != nil
 }
