@@ -16,17 +16,17 @@ import (
 // whenever a composite's children change, so that membership always
 // follows the composite the state holds.
 
-// memberOfChildLocked resolves the membership of a pod of a Kubernetes
-// PodGroup: its own group's, or, for a child of a composite the state
-// holds, the composite's slice. Other memberships are returned as they are.
-func (s *State) memberOfChildLocked(m workload.Member, namespace string, spec *corev1.PodSpec) workload.Member {
+// childMember resolves the membership of a pod of a Kubernetes PodGroup:
+// its own group's, or, for a child of a composite the state holds, the
+// composite's slice. Other memberships are returned as they are.
+func (x *workloadIndex) childMember(m workload.Member, namespace string, spec *corev1.PodSpec) workload.Member {
 	if m.Key.Source != workload.SourceInTreePodGroup && m.Key.Source != workload.SourceCompositePodGroup {
 		return m
 	}
 	if g := spec.SchedulingGroup; g != nil && g.PodGroupName != nil {
 		m.Key, m.Slice = workload.Key{Source: workload.SourceInTreePodGroup, Namespace: namespace, Name: *g.PodGroupName}, 0
 	}
-	if c, ok := s.workloads.children[m.Key]; ok {
+	if c, ok := x.children[m.Key]; ok {
 		m.Key, m.Slice = c.key, c.slice
 	}
 	return m
@@ -77,7 +77,7 @@ func (fd Feed) rechildLocked(key workload.Key, model *workload.Workload) {
 	}
 	emptied := map[workload.Key]bool{}
 	for _, p := range moved {
-		m := s.memberOfChildLocked(p.Member, p.Namespace, p.Spec)
+		m := x.childMember(p.Member, p.Namespace, p.Spec)
 		if m == p.Member {
 			continue
 		}

@@ -88,7 +88,7 @@ func (s *State) derivePod(pod *corev1.Pod, old *Pod) *Pod {
 	}
 	if p.Gang && p.MemberErr == nil {
 		// A composite's children may have changed since old was derived.
-		p.Member = s.memberOfChildLocked(p.Member, pod.Namespace, &pod.Spec)
+		p.Member = s.workloads.childMember(p.Member, pod.Namespace, &pod.Spec)
 	}
 	if old != nil && old.Assumed && p.Node == "" {
 		// The informer has not seen the binding yet: keep the assumption.
