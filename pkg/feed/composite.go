@@ -40,7 +40,7 @@ type composites struct {
 // syncComposite); it has synced once the composites and the PodGroups
 // their children are have.
 func (f *Feed) startCompositeInformer(ctx context.Context) (toolscache.InformerSynced, error) {
-	cpgs := f.informers.kube.Scheduling().V1alpha3().CompositePodGroups()
+	cpgs := f.informers.kubeWorkloads.Scheduling().V1alpha3().CompositePodGroups()
 	informer := cpgs.Informer()
 	groups := f.podGroupInformer()
 	f.composites.mu.Lock()
@@ -62,7 +62,7 @@ func (f *Feed) startCompositeInformer(ctx context.Context) (toolscache.InformerS
 	if err != nil {
 		return nil, err
 	}
-	f.informers.kube.Start(ctx.Done())
+	f.informers.kubeWorkloads.Start(ctx.Done())
 	return func() bool { return reg.HasSynced() && groups.HasSynced() }, nil
 }
 
@@ -70,7 +70,7 @@ func (f *Feed) startCompositeInformer(ctx context.Context) (toolscache.InformerS
 // their parent composite unless it was running already (the scheduler's
 // own plugins may have started it; children are then found by a list).
 func (f *Feed) podGroupInformer() toolscache.SharedIndexInformer {
-	informer := f.informers.kube.Scheduling().V1beta1().PodGroups().Informer()
+	informer := f.informers.kubeWorkloads.Scheduling().V1beta1().PodGroups().Informer()
 	f.composites.index.Do(func() {
 		_ = informer.AddIndexers(toolscache.Indexers{byParent: func(obj any) ([]string, error) {
 			if pg, ok := obj.(*schedv1beta1.PodGroup); ok {
@@ -91,7 +91,7 @@ func (f *Feed) childrenOf(namespace, name string) []*schedv1beta1.PodGroup {
 	if _, indexed := informer.GetIndexer().GetIndexers()[byParent]; indexed {
 		objs, _ = informer.GetIndexer().ByIndex(byParent, namespace+"/"+name)
 	} else {
-		all, _ := f.informers.kube.Scheduling().V1beta1().PodGroups().Lister().PodGroups(namespace).List(labels.Everything())
+		all, _ := f.informers.kubeWorkloads.Scheduling().V1beta1().PodGroups().Lister().PodGroups(namespace).List(labels.Everything())
 		for _, pg := range all {
 			objs = append(objs, pg)
 		}

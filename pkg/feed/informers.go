@@ -39,19 +39,27 @@ var (
 // saw every object listed: another caller's Start may run the informer
 // before the handlers are added.
 type factories struct {
-	kube       informers.SharedInformerFactory
-	multislice multisliceinformers.SharedInformerFactory
-	jobsets    jobsetinformers.SharedInformerFactory
-	podGroups  spinformers.SharedInformerFactory
+	kube informers.SharedInformerFactory
+	// kubeWorkloads holds Kubernetes' own workload APIs (PodGroups,
+	// CompositePodGroups), discovered like CRDs. It is not the scheduler's
+	// factory: the scheduler waits for every informer of its own factory
+	// to sync before it schedules anything, and an API the scheduler may
+	// not list (a ClusterRole older than the API) must leave its pods
+	// waiting, not every pod.
+	kubeWorkloads informers.SharedInformerFactory
+	multislice    multisliceinformers.SharedInformerFactory
+	jobsets       jobsetinformers.SharedInformerFactory
+	podGroups     spinformers.SharedInformerFactory
 }
 
 // newFactories makes the factories of c's clients; none starts until
 // asked for an informer.
 func newFactories(c Clients) factories {
 	return factories{
-		kube:       c.Informers,
-		multislice: newMultisliceInformers(c.Multislice, 0),
-		jobsets:    newJobSetInformers(c.JobSets, 0),
-		podGroups:  newPodGroupInformers(c.PodGroups, 0),
+		kube:          c.Informers,
+		kubeWorkloads: informers.NewSharedInformerFactory(c.Client, 0),
+		multislice:    newMultisliceInformers(c.Multislice, 0),
+		jobsets:       newJobSetInformers(c.JobSets, 0),
+		podGroups:     newPodGroupInformers(c.PodGroups, 0),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	schedv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	schedv1beta1 "k8s.io/api/scheduling/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -108,9 +109,12 @@ func startedTypes(waitForCacheSync func(<-chan struct{}) map[reflect.Type]bool) 
 // the check feed, the ComputeClass watch and the consumed-request feed all
 // share the multislice.dev clientset's factory, which the controllers read
 // too (MultisliceInformers, as pkg/app gives it to the provisioning
-// controller and the status writer), and Kubernetes' PodGroups come from the scheduler's own
-// factory. Each API counts as served only once the state saw the objects
-// that were there before.
+// controller and the status writer). Kubernetes' PodGroups and
+// CompositePodGroups come from one factory of the feed's, never the
+// scheduler's own: the scheduler waits for every informer of its factory
+// to sync before it schedules anything, so one it may not list would stop
+// every pod. Each API counts as served only once the state saw the
+// objects that were there before.
 func TestOneInformerFactoryPerAPIGroup(t *testing.T) {
 	withoutWatchList(t)
 	made := countFactories(t)
@@ -120,6 +124,7 @@ func TestOneInformerFactoryPerAPIGroup(t *testing.T) {
 		{GroupVersion: jobsetv1alpha2.GroupVersion.String(), APIResources: []metav1.APIResource{{Name: "jobsets"}}},
 		{GroupVersion: schedv1alpha1.SchemeGroupVersion.String(), APIResources: []metav1.APIResource{{Name: "podgroups"}}},
 		{GroupVersion: schedv1beta1.SchemeGroupVersion.String(), APIResources: []metav1.APIResource{{Name: "podgroups"}}},
+		{GroupVersion: schedv1alpha3.SchemeGroupVersion.String(), APIResources: []metav1.APIResource{{Name: "compositepodgroups"}}},
 		{GroupVersion: autoscalingv1.SchemeGroupVersion.String(), APIResources: []metav1.APIResource{{Name: "provisioningrequests"}}},
 		{GroupVersion: cloudv1.SchemeGroupVersion.String(), APIResources: []metav1.APIResource{{Name: "computeclasses"}}},
 	}
@@ -148,7 +153,7 @@ func TestOneInformerFactoryPerAPIGroup(t *testing.T) {
 	if err := f.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sources := []workload.Source{state.QueueAPI, workload.SourceJobSet, workload.SourcePodGroup, workload.SourceInTreePodGroup, workload.SourceProvisioningRequest}
+	sources := []workload.Source{state.QueueAPI, workload.SourceJobSet, workload.SourcePodGroup, workload.SourceInTreePodGroup, workload.SourceCompositePodGroup, workload.SourceProvisioningRequest}
 	want := map[string]int{"multislice": 1, "jobset": 1, "scheduler-plugins": 1}
 	wantTypes := []any{&multislicev1alpha1.ResourceFlavor{}, &multislicev1alpha1.ClusterQueue{}, &multislicev1alpha1.LocalQueue{},
 		&multislicev1alpha1.Workload{}, &multislicev1alpha1.AdmissionCheck{}, &multislicev1alpha1.ProvisioningRequestConfig{},
@@ -184,8 +189,11 @@ func TestOneInformerFactoryPerAPIGroup(t *testing.T) {
 	if got := made.counts(); !reflect.DeepEqual(got, want) {
 		t.Errorf("informer factories made = %v, want %v", got, want)
 	}
-	if !startedTypes(kubeInformers.WaitForCacheSync)[reflect.TypeOf(&schedv1beta1.PodGroup{})] {
-		t.Errorf("Kubernetes' PodGroups are not watched through the scheduler's own informer factory")
+	ours := startedTypes(f.informers.kubeWorkloads.WaitForCacheSync)
+	for _, obj := range []any{&schedv1beta1.PodGroup{}, &schedv1alpha3.CompositePodGroup{}} {
+		if startedTypes(kubeInformers.WaitForCacheSync)[reflect.TypeOf(obj)] || !ours[reflect.TypeOf(obj)] {
+			t.Errorf("%T is watched through the scheduler's own informer factory, or not through the feed's", obj)
+		}
 	}
 	if _, known := st.Created(workload.Key{Source: workload.SourcePodGroup, Namespace: "ns", Name: "early"}); !known {
 		t.Errorf("the PodGroup API counted as served before the state saw the PodGroup created before it")

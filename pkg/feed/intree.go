@@ -58,7 +58,7 @@ func (f *Feed) startInTreePodGroupInformer(ctx context.Context) (toolscache.Info
 	if err != nil {
 		return nil, err
 	}
-	f.informers.kube.Start(ctx.Done())
+	f.informers.kubeWorkloads.Start(ctx.Done())
 	return reg.HasSynced, nil
 }
 

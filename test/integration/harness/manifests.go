@@ -56,3 +56,30 @@ func (cp *ControlPlane) CreateFromFile(t testing.TB, rel string) []*unstructured
 		out = append(out, created)
 	}
 }
+
+// ApplyObjects server-side applies objects, as `kubectl apply
+// --server-side` would; with dryRun the apiserver runs every admission and
+// validation step but persists nothing.
+func (cp *ControlPlane) ApplyObjects(t testing.TB, objs []*unstructured.Unstructured, dryRun bool) {
+	t.Helper()
+	dyn := dynamic.NewForConfigOrDie(cp.Config)
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(cp.Client.Discovery()))
+	opts := metav1.ApplyOptions{FieldManager: "multislice-tests", Force: true}
+	if dryRun {
+		opts.DryRun = []string{metav1.DryRunAll}
+	}
+	for _, obj := range objs {
+		gvk := obj.GroupVersionKind()
+		mapping, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		if err != nil {
+			t.Fatalf("%s %s: %v", gvk.Kind, obj.GetName(), err)
+		}
+		var ri dynamic.ResourceInterface = dyn.Resource(mapping.Resource)
+		if ns := obj.GetNamespace(); ns != "" {
+			ri = dyn.Resource(mapping.Resource).Namespace(ns)
+		}
+		if _, err := ri.Apply(t.Context(), obj.GetName(), obj, opts); err != nil {
+			t.Errorf("apply %s %s/%s (dryRun=%v): %v", gvk.Kind, obj.GetNamespace(), obj.GetName(), dryRun, err)
+		}
+	}
+}

@@ -11,9 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/restmapper"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 
@@ -28,32 +25,6 @@ const (
 	deployNamespace = "multislice-system"
 	serviceAccount  = "system:serviceaccount:multislice-system:multislice-scheduler"
 )
-
-// applyAll server-side applies objects; with dryRun the apiserver runs every
-// admission and validation step but persists nothing.
-func applyAll(t *testing.T, cp *harness.ControlPlane, objs []*unstructured.Unstructured, dryRun bool) {
-	t.Helper()
-	dyn := dynamic.NewForConfigOrDie(cp.Config)
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(cp.Client.Discovery()))
-	opts := metav1.ApplyOptions{FieldManager: "multislice-tests", Force: true}
-	if dryRun {
-		opts.DryRun = []string{metav1.DryRunAll}
-	}
-	for _, obj := range objs {
-		gvk := obj.GroupVersionKind()
-		mapping, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-		if err != nil {
-			t.Fatalf("%s %s: %v", gvk.Kind, obj.GetName(), err)
-		}
-		var ri dynamic.ResourceInterface = dyn.Resource(mapping.Resource)
-		if ns := obj.GetNamespace(); ns != "" {
-			ri = dyn.Resource(mapping.Resource).Namespace(ns)
-		}
-		if _, err := ri.Apply(t.Context(), obj.GetName(), obj, opts); err != nil {
-			t.Errorf("apply %s %s/%s (dryRun=%v): %v", gvk.Kind, obj.GetNamespace(), obj.GetName(), dryRun, err)
-		}
-	}
-}
 
 func TestManifestsApplyAndGrantEnoughToSchedule(t *testing.T) {
 	objs, _, err := manifests.Render(harness.RepoPath(t, "manifests"), "registry.example/multislice-scheduler:v1")
@@ -82,15 +53,15 @@ func TestManifestsApplyAndGrantEnoughToSchedule(t *testing.T) {
 
 	cp := harness.StartControlPlane(t)
 	// The namespace must exist for namespaced objects to pass a dry run.
-	applyAll(t, cp, []*unstructured.Unstructured{kinds["Namespace"]}, false)
-	applyAll(t, cp, objs, true)
+	cp.ApplyObjects(t, []*unstructured.Unstructured{kinds["Namespace"]}, false)
+	cp.ApplyObjects(t, objs, true)
 	if t.Failed() {
 		t.FailNow()
 	}
 
 	// Applied for real, the RBAC is enough to schedule: run the scheduler
 	// as the ServiceAccount.
-	applyAll(t, cp, objs, false)
+	cp.ApplyObjects(t, objs, false)
 	kubeconfig := cp.WriteKubeconfig("scheduler-sa", serviceAccount,
 		[]string{"system:serviceaccounts", "system:serviceaccounts:" + deployNamespace, "system:authenticated"})
 	cp.InstallWorkloadCRDs(t)
