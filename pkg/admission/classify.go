@@ -99,14 +99,26 @@ func present(c *state.PodCycle, v membership) membership {
 	if w.Complete {
 		return v
 	}
-	v.wait, v.message = true, missingMessage(w)
+	v.wait, v.message = true, missingMessage(w, 0)
 	return v
 }
 
-// missingMessage says which members of w's gang it waits for.
-func missingMessage(w *state.WorkloadFacts) string {
+// missingMessage says which members of w's gang it waits for, not
+// counting uncounted members the state has not indexed yet (a pod at the
+// gate before its informer event): "" when it waits for none but those.
+func missingMessage(w *state.WorkloadFacts, uncounted int) string {
+	if m := w.Model; m != nil && m.Children != nil && len(m.Children) < len(m.Slices) {
+		// A CompositePodGroup's groups not created yet (minGroupCount).
+		return fmt.Sprintf("waiting for %d of %d PodGroups of %s to be created", len(m.Slices)-len(m.Children), len(m.Slices), w.Key)
+	}
 	if w.Staged {
+		if uncounted > 0 {
+			return ""
+		}
 		return fmt.Sprintf("waiting for the first pod of %d of %d Jobs of %s to be created", w.MissingSlices, len(w.Active), w.Key)
 	}
-	return fmt.Sprintf("waiting for %d of %d pods of %s to be created", w.MissingPods, w.ActivePods, w.Key)
+	if missing := w.MissingPods - uncounted; missing > 0 {
+		return fmt.Sprintf("waiting for %d of %d pods of %s to be created", missing, w.ActivePods, w.Key)
+	}
+	return ""
 }

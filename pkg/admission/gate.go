@@ -30,8 +30,13 @@ func decideGate(c state.PodCycle, behindHead bool) (v state.Verdict, record *quo
 	if behindHead && !c.Indexed {
 		// Not indexed yet: the informer will deliver it and re-activate
 		// it if it may go. Scheduling cycles read only pods the state
-		// holds: a pod the gate lets through is one.
+		// holds: a pod the gate lets through is one. While members are
+		// missing it is not re-activated, so say what else the gang waits
+		// for (this pod counted as there).
 		v.Wait, v.Message = true, unobserved
+		if msg := missingMessage(w, 1); !w.Complete && msg != "" {
+			v.Message = msg
+		}
 		return v, nil
 	}
 	// A pod not indexed yet whose slice is not active belongs to a startup
@@ -75,6 +80,6 @@ func decideGate(c state.PodCycle, behindHead bool) (v state.Verdict, record *quo
 		v.Wait, v.Message = true, unobserved
 		return v, nil
 	}
-	v.Wait, v.Message = true, missingMessage(w)
+	v.Wait, v.Message = true, missingMessage(w, 0)
 	return v, nil
 }

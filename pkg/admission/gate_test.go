@@ -1,6 +1,7 @@
 package admission_test
 
 import (
+	"fmt"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -35,6 +36,18 @@ func (g *gateCycle) notIndexed() *gateCycle { g.c.Indexed = false; return g }
 func (g *gateCycle) missing(slices, pods int) *gateCycle {
 	g.c.Workload.Complete = false
 	g.c.Workload.MissingSlices, g.c.Workload.MissingPods = slices, pods
+	return g
+}
+
+// composite makes the model a CompositePodGroup's with children of its
+// slices but the last missing ones.
+func (g *gateCycle) composite(missing int) *gateCycle {
+	m := *g.c.Workload.Model
+	m.Children = map[workload.Key]int{}
+	for i := range len(m.Slices) - missing {
+		m.Children[workload.Key{Source: workload.SourceInTreePodGroup, Namespace: "ns", Name: fmt.Sprint("g", i)}] = i
+	}
+	g.c.Workload.Model = &m
 	return g
 }
 func (g *gateCycle) head(name string, failure string) *gateCycle {
@@ -94,6 +107,24 @@ func TestDecideGate(t *testing.T) {
 			cycle:      newGateCycle(0).missing(1, 2).value(),
 			behindHead: true, wantWait: true,
 			wantMsg: "waiting for 2 of 4 pods of JobSet ns/js to be created",
+		},
+		// Gated before its informer event, it is counted missing; the
+		// message says what else the gang waits for, since the pod is not
+		// tried again while members are missing.
+		"a member not indexed yet of an incomplete gang says the others it waits for": {
+			cycle:      newGateCycle(0).missing(1, 2).notIndexed().value(),
+			behindHead: true, wantWait: true,
+			wantMsg: "waiting for 1 of 4 pods of JobSet ns/js to be created",
+		},
+		"the last member not indexed yet waits for the scheduler": {
+			cycle:      newGateCycle(0).missing(1, 1).notIndexed().value(),
+			behindHead: true, wantWait: true,
+			wantMsg: "waiting for the scheduler to observe pod ns/m-0",
+		},
+		"a member of a composite waits for its groups not created yet": {
+			cycle:      newGateCycle(0).missing(1, 1).composite(1).notIndexed().value(),
+			behindHead: true, wantWait: true,
+			wantMsg: "waiting for 1 of 2 PodGroups of JobSet ns/js to be created",
 		},
 		"a member behind a valid head waits for it, with the head's failure": {
 			cycle:      newGateCycle(1).head("m-0", "no room").value(),

@@ -75,7 +75,7 @@ func TestCompositePodGroupChildrenAreItsSlices(t *testing.T) {
 		f.addComposite(builders.CompositePodGroup(unit.Namespace, "train", 2), child("a", 2))
 		a := inTreeMembers("a", 2)
 		f.addPods(a...)
-		if v := f.admit(a[0]); !v.Gang || !v.Wait || v.Member.Key != compositeKey("train") {
+		if v := f.admit(a[0]); !v.Gang || !v.Wait || v.Member.Key != compositeKey("train") || !strings.Contains(v.Message, "waiting for 1 of 2 PodGroups of") {
 			t.Fatalf("one group of two: %+v, want it to wait for the other", v)
 		}
 		// The second group comes: the gang is whole.
