@@ -105,7 +105,7 @@ node is past its recycling start, by its ComputeClass when that API is served), 
   kubectl multislice pools -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := o.load(cmd.Context(), gather.Need{Nodes: true, Pods: true, Classes: true, Topologies: true})
+			c, err := o.load(cmd.Context(), gather.Need{Nodes: true, Pods: true, Groups: true, Classes: true, Topologies: true})
 			if err != nil {
 				return err
 			}

@@ -128,7 +128,7 @@ func TestCommands(t *testing.T) {
 		"an unknown kind": {
 			args:   []string{"why", "deployment/x"},
 			code:   1,
-			stderr: "error: \"deployment/x\": unknown kind \"deployment\" (want jobset, job, podgroup, pod, workload or provisioningrequest)\n",
+			stderr: "error: \"deployment/x\": unknown kind \"deployment\" (want jobset, job, podgroup, compositepodgroup, pod, workload or provisioningrequest)\n",
 		},
 		"arguments where none are taken": {
 			args: []string{"pools", "extra"},

@@ -37,8 +37,11 @@ type Need struct {
 	Pods      bool
 	Events    bool
 	Owners    bool // JobSets, Jobs, PodGroups
-	Queues    bool // ClusterQueues, LocalQueues, Workloads
-	Checks    bool // ResourceFlavors, Topologies, AdmissionChecks, ProvisioningRequests
+	// Groups alone: Kubernetes' PodGroups and CompositePodGroups, which
+	// say whose a pod is (cli.Pools); Owners reads them too.
+	Groups bool
+	Queues bool // ClusterQueues, LocalQueues, Workloads
+	Checks bool // ResourceFlavors, Topologies, AdmissionChecks, ProvisioningRequests
 	// Topologies alone: how pools are arranged (cli.Pools).
 	Topologies bool
 	Classes    bool // ComputeClasses
@@ -150,7 +153,7 @@ var resources = []resource{
 		},
 		func(out *cli.Cluster, items []*schedv1alpha1.PodGroup) { out.PodGroups = items }),
 	// Kubernetes' own PodGroups and CompositePodGroups, where served.
-	define("podgroups.scheduling.k8s.io", false, false, func(n Need) bool { return n.Owners },
+	define("podgroups.scheduling.k8s.io", false, false, func(n Need) bool { return n.Owners || n.Groups },
 		func(ctx context.Context, c *Clients, ns string, o metav1.ListOptions) ([]schedv1beta1.PodGroup, error) {
 			l, err := c.Kube.SchedulingV1beta1().PodGroups(ns).List(ctx, o)
 			return itemsOf(l, err, func(l *schedv1beta1.PodGroupList) []schedv1beta1.PodGroup { return l.Items })
@@ -159,7 +162,7 @@ var resources = []resource{
 			return f.kube.Scheduling().V1beta1().PodGroups().Informer()
 		},
 		func(out *cli.Cluster, items []*schedv1beta1.PodGroup) { out.InTreePodGroups = items }),
-	define("compositepodgroups", false, false, func(n Need) bool { return n.Owners },
+	define("compositepodgroups", false, false, func(n Need) bool { return n.Owners || n.Groups },
 		func(ctx context.Context, c *Clients, ns string, o metav1.ListOptions) ([]schedv1alpha3.CompositePodGroup, error) {
 			l, err := c.Kube.SchedulingV1alpha3().CompositePodGroups(ns).List(ctx, o)
 			return itemsOf(l, err, func(l *schedv1alpha3.CompositePodGroupList) []schedv1alpha3.CompositePodGroup { return l.Items })
