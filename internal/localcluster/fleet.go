@@ -25,6 +25,7 @@ var fleetRules = []rbacv1.PolicyRule{
 	{APIGroups: []string{"batch"}, Resources: []string{"jobs"}},
 	{APIGroups: []string{"jobset.x-k8s.io"}, Resources: []string{"jobsets"}},
 	{APIGroups: []string{"scheduling.x-k8s.io"}, Resources: []string{"podgroups"}},
+	{APIGroups: []string{"scheduling.k8s.io"}, Resources: []string{"podgroups", "compositepodgroups"}},
 	{APIGroups: []string{"multislice.dev"}, Resources: []string{"clusterqueues", "localqueues", "workloads", "resourceflavors", "admissionchecks", "topologies"}},
 	{APIGroups: []string{"cloud.google.com"}, Resources: []string{"computeclasses"}},
 	{APIGroups: []string{"autoscaling.x-k8s.io"}, Resources: []string{"provisioningrequests"}},
