@@ -7,7 +7,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	schedv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	schedv1beta1 "k8s.io/api/scheduling/v1beta1"
-	"k8s.io/apimachinery/pkg/labels"
 	schedlisters "k8s.io/client-go/listers/scheduling/v1alpha3"
 	toolscache "k8s.io/client-go/tools/cache"
 
@@ -29,8 +28,10 @@ const byParent = "parentCompositePodGroup"
 // newest of both.
 type composites struct {
 	mu sync.Mutex
-	// index adds the byParent index to the PodGroup informer once.
-	index sync.Once
+	// index adds the byParent index to the PodGroup informer once;
+	// indexErr is what adding it returned.
+	index    sync.Once
+	indexErr error
 	// lister reads CompositePodGroups once their API is served (nil
 	// before: a child's composite is then not known yet).
 	lister schedlisters.CompositePodGroupLister
@@ -42,7 +43,10 @@ type composites struct {
 func (f *Feed) startCompositeInformer(ctx context.Context) (toolscache.InformerSynced, error) {
 	cpgs := f.informers.kubeWorkloads.Scheduling().V1alpha3().CompositePodGroups()
 	informer := cpgs.Informer()
-	groups := f.podGroupInformer()
+	groups, err := f.podGroupInformer()
+	if err != nil {
+		return nil, err
+	}
 	f.composites.mu.Lock()
 	f.composites.lister = cpgs.Lister()
 	f.composites.mu.Unlock()
@@ -67,12 +71,13 @@ func (f *Feed) startCompositeInformer(ctx context.Context) (toolscache.InformerS
 }
 
 // podGroupInformer is the informer of Kubernetes PodGroups, indexed by
-// their parent composite unless it was running already (the scheduler's
-// own plugins may have started it; children are then found by a list).
-func (f *Feed) podGroupInformer() toolscache.SharedIndexInformer {
+// their parent composite. The factory is the feed's own and both of its
+// users ask for the informer before they start the factory, so the index
+// is added before the informer runs (an error says otherwise).
+func (f *Feed) podGroupInformer() (toolscache.SharedIndexInformer, error) {
 	informer := f.informers.kubeWorkloads.Scheduling().V1beta1().PodGroups().Informer()
 	f.composites.index.Do(func() {
-		_ = informer.AddIndexers(toolscache.Indexers{byParent: func(obj any) ([]string, error) {
+		f.composites.indexErr = informer.AddIndexers(toolscache.Indexers{byParent: func(obj any) ([]string, error) {
 			if pg, ok := obj.(*schedv1beta1.PodGroup); ok {
 				if parent, ok := workload.CompositeParent(pg); ok {
 					return []string{parent.Namespace + "/" + parent.Name}, nil
@@ -81,28 +86,17 @@ func (f *Feed) podGroupInformer() toolscache.SharedIndexInformer {
 			return nil, nil
 		}})
 	})
-	return informer
+	return informer, f.composites.indexErr
 }
 
 // childrenOf lists the PodGroups that name namespace/name as their parent.
 func (f *Feed) childrenOf(namespace, name string) []*schedv1beta1.PodGroup {
-	informer := f.podGroupInformer()
-	var objs []any
-	if _, indexed := informer.GetIndexer().GetIndexers()[byParent]; indexed {
-		objs, _ = informer.GetIndexer().ByIndex(byParent, namespace+"/"+name)
-	} else {
-		all, _ := f.informers.kubeWorkloads.Scheduling().V1beta1().PodGroups().Lister().PodGroups(namespace).List(labels.Everything())
-		for _, pg := range all {
-			objs = append(objs, pg)
-		}
-	}
-	want := workload.Key{Source: workload.SourceCompositePodGroup, Namespace: namespace, Name: name}
-	var out []*schedv1beta1.PodGroup
+	informer := f.informers.kubeWorkloads.Scheduling().V1beta1().PodGroups().Informer()
+	objs, _ := informer.GetIndexer().ByIndex(byParent, namespace+"/"+name)
+	out := make([]*schedv1beta1.PodGroup, 0, len(objs))
 	for _, obj := range objs {
 		if pg, ok := obj.(*schedv1beta1.PodGroup); ok {
-			if parent, ok := workload.CompositeParent(pg); ok && parent == want {
-				out = append(out, pg)
-			}
+			out = append(out, pg)
 		}
 	}
 	return out

@@ -22,7 +22,10 @@ var inTreePodGroupAPI = struct{ groupVersion, resource string }{schedv1beta1.Sch
 // scheduler's own informer factory, which holds the other groups
 // Kubernetes serves.
 func (f *Feed) startInTreePodGroupInformer(ctx context.Context) (toolscache.InformerSynced, error) {
-	informer := f.podGroupInformer()
+	informer, err := f.podGroupInformer()
+	if err != nil {
+		return nil, err
+	}
 	group := func(obj any) *schedv1beta1.PodGroup {
 		if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 			obj = tomb.Obj
