@@ -225,12 +225,15 @@ func TestCompositePodGroupExample(t *testing.T) {
 
 // A composite admitted through a LocalQueue is charged whole, and one
 // that does not fit the quota waits whole, none of its groups started,
-// until the first one's pods are gone. The second names its queue on its
-// groups only: the gang's queue is the one they name.
+// until the first one's pods are gone, across a change of leader. The
+// second names its queue on its groups only: the gang's queue is the one
+// they name.
 func TestCompositePodGroupThroughAQueue(t *testing.T) {
 	cp := harness.StartControlPlane(t, harness.InTreeWorkloads())
 	cp.InstallQueueCRDs(t)
-	for i := 1; i <= 3; i++ {
+	// Four pools: the second composite fits beside the first but for
+	// its quota.
+	for i := 1; i <= 4; i++ {
 		cp.CreateNodePool(t, builders.NodePool(fmt.Sprintf("pool-%d", i)).Nodes(2).
 			TPU("tpu-v5-lite-podslice", "2x4", 4).Zone("us-west4-a"))
 	}
@@ -239,7 +242,7 @@ func TestCompositePodGroupThroughAQueue(t *testing.T) {
 	q.CreateClusterQueue(t, "team", multislicev1alpha1.ClusterQueueSpec{
 		ResourceGroups: []multislicev1alpha1.ResourceGroup{harness.ResourceGroup(harness.TPUQuota("v5e", 8),
 			harness.Quota{Flavor: "v5e", Resource: corev1.ResourceCPU, Nominal: 100, Borrowing: -1, Lending: -1})}})
-	harness.StartReplica(t, cp, "scheduler", harness.ReplicaOptions{Config: harness.SchedulerConfig(t)})
+	first := harness.StartReplica(t, cp, "scheduler", harness.ReplicaOptions{Config: harness.SchedulerConfig(t)})
 	ns := cp.CreateNamespace(t, "intree")
 	q.CreateLocalQueue(t, ns, "team", "team")
 	child := func(parent, name string, labelled bool) {
@@ -263,6 +266,12 @@ func TestCompositePodGroupThroughAQueue(t *testing.T) {
 	child("second", "c", true)
 	child("second", "d", true)
 	cp.ExpectPodStaysUnbound(t, ns, "c-0", 3*time.Second)
+	q.WaitClusterQueue(t, "team", 1, 1, 8)
+	// A new leader rebuilds the charge from the running composite's pods
+	// (followed to it through their groups) and keeps the second waiting.
+	first.Stop()
+	harness.StartReplica(t, cp, "successor", harness.ReplicaOptions{Config: harness.SchedulerConfig(t)})
+	cp.ExpectPodStaysUnbound(t, ns, "d-0", 5*time.Second)
 	q.WaitClusterQueue(t, "team", 1, 1, 8)
 	for _, g := range []string{"a", "b"} {
 		for i := range 2 {
