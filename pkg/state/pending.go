@@ -306,6 +306,8 @@ func (s *State) WakeRound(cqName string) (WakeRound, bool) {
 			if w == nil {
 				break
 			}
+			// Before wakePasses: choosing the head forgets a blocking
+			// member that is gone.
 			head := copyRef(s.headLocked(w))
 			if wakePasses(w) {
 				continue

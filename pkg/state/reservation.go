@@ -398,7 +398,7 @@ func compareKeys(a, b workload.Key) int { return a.Compare(b) }
 func DescribePlacement(w *workload.Workload, r *Reservation) string {
 	idx := slices.Sorted(maps.Keys(r.Slices))
 	var parts []string
-	unconfined := 0
+	unconfined, pods := 0, 0
 	for _, i := range idx {
 		sr := r.Slices[i]
 		name := fmt.Sprint(i)
@@ -417,15 +417,12 @@ func DescribePlacement(w *workload.Workload, r *Reservation) string {
 			parts = append(parts, fmt.Sprintf("slice %d (%s) in %s", i, name, strings.Join(in, ",")))
 		default:
 			unconfined++
-		}
-	}
-	if unconfined > 0 {
-		pods := 0
-		for _, i := range idx {
-			if sr := r.Slices[i]; sr.Domain == "" && i < len(w.Slices) && (w.Slices[i].Topology == nil || len(sr.NodeLabels) == 0) {
+			if i < len(w.Slices) {
 				pods += w.Slices[i].Pods
 			}
 		}
+	}
+	if unconfined > 0 {
 		what := fmt.Sprintf("%d unconfined slices", unconfined)
 		if unconfined == 1 {
 			what = "1 unconfined slice"
