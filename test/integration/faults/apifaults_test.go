@@ -43,12 +43,28 @@ func TestAPIFaultsLeaveEveryGangWholeOrPending(t *testing.T) {
 		harness.FaultRule{Name: "status", Match: harness.PodStatusPatches(), Fail: 0.05, Drop: 0.05, Ensure: true},
 		harness.FaultRule{Name: "workloads", Match: harness.WorkloadWrites(), Fail: 0.05, Drop: 0.05, Ensure: true},
 	)
+	// Pressure however the random part goes: low-priority gangs outside
+	// any queue hold every pool before the first high-priority one comes,
+	// which must preempt one of them. Left to chance, a run whose early
+	// high-priority gangs take the pools first may evict nothing and
+	// leave pod deletions untried.
+	var alive []string
+	for i := range 3 {
+		name := fmt.Sprintf("fill-%d", i)
+		js := queued(ns, name, 2)
+		delete(js.Annotations, wellknown.QueueNameLabel)
+		js.Spec.ReplicatedJobs[0].Template.Spec.Template.Spec.PriorityClassName = "low-priority-job"
+		jobsets.Create(t, js)
+		alive = append(alive, name)
+	}
+	for _, name := range alive {
+		waitBound(t, cp, ns, name, 4)
+	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("workload seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	created := 0
 	queuedSets := map[string]bool{}
-	var alive []string
 	deadline := time.Now().Add(apiFaultsDuration)
 	for time.Now().Before(deadline) {
 		name := fmt.Sprintf("js-%03d", created)
@@ -59,7 +75,7 @@ func TestAPIFaultsLeaveEveryGangWholeOrPending(t *testing.T) {
 			queuedSets[name] = true
 		}
 		prio := "low-priority-job"
-		if rng.IntN(3) == 0 {
+		if created == 0 || rng.IntN(3) == 0 {
 			prio = "high-priority-job"
 		}
 		js.Spec.ReplicatedJobs[0].Template.Spec.Template.Spec.PriorityClassName = prio
