@@ -240,9 +240,18 @@ func (w *Workload) currentMembersBySlice() [][]*Pod {
 // staged reports whether the workload is placed in JobSet's staged way:
 // each Job's leader first, its followers only after the leader is bound.
 // A LeaderWorkerSet group is placed the same way: its workers come after
-// its leader.
+// its leader (or once it is ready), in the domain or on the nodes its
+// leader's plan reserved for the whole group.
 func (w *Workload) staged() bool {
-	return w.stagedLeaders > 0 && (w.key.Source == workload.SourceJobSet || w.key.Source == workload.SourceLeaderWorkerSet) && w.model.Confined()
+	switch {
+	case w.stagedLeaders == 0:
+		return false
+	case w.key.Source == workload.SourceJobSet:
+		return w.model.Confined()
+	case w.key.Source == workload.SourceLeaderWorkerSet:
+		return w.model.Confined() || w.model.Slices[0].Topology != nil
+	}
+	return false
 }
 
 // groupOpen reports whether the owner has created startup group g.

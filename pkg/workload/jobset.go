@@ -280,23 +280,28 @@ func labelInt(pod *corev1.Pod, key string, required bool) (int, error) {
 }
 
 // topologyOf reads the topology request of a pod set of pods pods from its
-// pod template's annotations (template names the template's field): an
+// pod template's annotations (template names the template's field; "":
+// the annotations are a pod's own): an
 // error is an *InvalidError of obj naming the annotation. A pod set whose
 // owner names an exclusive domain key (domainKey) may not ask for a
 // topology too: one says "a whole domain per slice", the other "these
 // nodes of a shared domain".
 func topologyOf(obj, template string, annotations map[string]string, pods int32, domainKey string) (*TopologyRequest, error) {
 	r, err := TopologyRequestOf(annotations, pods)
+	field := "metadata.annotations"
+	if template != "" {
+		field = template + "." + field
+	}
 	var ae *TopologyAnnotationError
 	switch {
 	case errors.As(err, &ae):
-		return nil, &InvalidError{obj, template + ".metadata.annotations[" + ae.Annotation + "]", fmt.Sprintf("%q %s", ae.Value, ae.Reason)}
+		return nil, &InvalidError{obj, field + "[" + ae.Annotation + "]", fmt.Sprintf("%q %s", ae.Value, ae.Reason)}
 	case err != nil:
-		return nil, &InvalidError{obj, template + ".metadata.annotations", err.Error()}
+		return nil, &InvalidError{obj, field, err.Error()}
 	case r == nil:
 		return nil, nil
 	case domainKey != "":
-		return nil, &InvalidError{obj, template + ".metadata.annotations",
+		return nil, &InvalidError{obj, field,
 			fmt.Sprintf("asks for a topology (%s) and for whole domains of %q (exclusive topology): ask for one of them", r, domainKey)}
 	}
 	return r, nil

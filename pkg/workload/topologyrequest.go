@@ -75,6 +75,23 @@ var topologyModeAnnotations = []string{
 	wellknown.UnconstrainedTopologyAnnotation,
 }
 
+// AsksForTopology reports whether annotations carry any of Kueue's
+// topology annotations, well-formed or not: a LeaderWorkerSet group whose
+// pods do is a gang (TopologyRequestOf says what it asks, or what is
+// wrong).
+func AsksForTopology(annotations map[string]string) bool {
+	for _, key := range []string{
+		wellknown.RequiredTopologyAnnotation, wellknown.PreferredTopologyAnnotation, wellknown.UnconstrainedTopologyAnnotation,
+		wellknown.SliceRequiredTopologyAnnotation, wellknown.SliceSizeAnnotation, wellknown.SliceTopologyConstraintsAnnotation,
+		wellknown.PodSetGroupNameAnnotation,
+	} {
+		if _, ok := annotations[key]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // TopologyRequestOf reads the topology request of a pod set of pods pods from its pod template's annotations (nil, nil when there is none).
 //
 // The annotations are Kueue's, and every combination Kueue's admission

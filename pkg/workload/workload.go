@@ -180,6 +180,10 @@ type Member struct {
 	// OwnerUID differs from its workload's UID belongs to a deleted object
 	// of the same name.
 	OwnerUID types.UID
+	// Topology is the topology request a LeaderWorkerSet worker's own
+	// annotations make ("" for none): its group is placed as its leader
+	// asks, and a worker asking otherwise is refused (StandingIn).
+	Topology string
 }
 
 // Holder identifies one incarnation of a workload: a JobSet deleted and
@@ -230,6 +234,8 @@ func StandingIn(m Member, model *Workload) (Standing, string) {
 		return Ahead, fmt.Sprintf("waiting to observe restart attempt %d of %s", m.RestartAttempt, m.Key)
 	case m.Slice >= len(model.Slices):
 		return Stale, fmt.Sprintf("the pod names Job index %d, but %s has %d Jobs", m.Slice, m.Key, len(model.Slices))
+	case m.Key.Source == SourceLeaderWorkerSet:
+		return lwsStanding(m, model)
 	}
 	return Current, ""
 }
