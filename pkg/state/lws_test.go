@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/quota"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
@@ -120,4 +121,63 @@ func TestQueuedLWSGroupIsOwnedByItsLeader(t *testing.T) {
 		}
 	}
 	t.Error("the queued group is not reported")
+}
+
+// lwsTopologyPod is pod worker of a LeaderWorkerSet group in the GPU
+// queue whose templates ask for one subblock (Kueue's annotation), gpus
+// GPUs a pod.
+func lwsTopologyPod(set string, group, worker, size int, gpus string) *corev1.Pod {
+	pod := lwsPod(set, group, worker, size, "")
+	delete(pod.Annotations, wellknown.LWSExclusiveTopologyAnnotation)
+	pod.Annotations[wellknown.RequiredTopologyAnnotation] = gpuSubblock
+	pod.Labels[wellknown.QueueNameLabel] = "gpu-queue"
+	pod.Spec.NodeSelector = nil
+	pod.Spec.Containers[0].Resources.Requests = corev1.ResourceList{wellknown.ResourceGPU: resource.MustParse(gpus)}
+	pod.Spec.Containers[0].Resources.Limits = nil
+	return pod
+}
+
+// A queued LeaderWorkerSet group asking for one subblock: its leader,
+// alone, plans the whole group into the one subblock with room for all of
+// it (not the one a running pod left too small), the room is reserved
+// while the workers come, and the workers are held to it.
+func TestLWSGroupAskingForASubblock(t *testing.T) {
+	// Two subblocks of 2 hosts × 8 GPUs; 4 GPUs of sb-0 are taken.
+	f := withGPUQueue(newFixture(t, gpuHost(0, "sb-0"), gpuHost(1, "sb-0"), gpuHost(2, "sb-1"), gpuHost(3, "sb-1")), 64)
+	running(f, "squatter", "4", "gpu-0")
+	leader := lwsTopologyPod("serve", 0, 0, 4, "4")
+	f.addPods(leader)
+	if v := f.admit(leader); v.Wait || v.Unresolvable || !v.Gang || v.Member.Key != lwsKey("serve", 0) {
+		t.Fatalf("the leader, alone: %+v, want it to plan for its group", v)
+	}
+	_, r, _ := f.commit(lwsKey("serve", 0))
+	sr := r.Slices[0]
+	planned := 0
+	for _, slot := range sr.Slots {
+		planned += slot.Count
+		if slot.Node != "gpu-2" && slot.Node != "gpu-3" {
+			t.Errorf("room planned on %s, outside sb-1, the one subblock with 16 free GPUs", slot.Node)
+		}
+	}
+	if planned != 4 || sr.Domain != "" {
+		t.Fatalf("reserved %+v, want room for the 4 pods of the group on nodes, no whole domain", sr)
+	}
+	_, node := f.reserve(leader)
+	f.bind(leader, node)
+	for w := 1; w < 4; w++ {
+		worker := lwsTopologyPod("serve", 0, w, 4, "4")
+		f.addPods(worker)
+		if v := f.admit(worker); v.Wait || v.Unresolvable {
+			t.Fatalf("worker %d: %+v", w, v)
+		}
+		nodes, ok := f.s.Reports().MemberNodes(worker)
+		if !ok || nodes.Len() == 0 {
+			t.Fatalf("worker %d has no reserved room", w)
+		}
+		for n := range nodes {
+			if n != "gpu-2" && n != "gpu-3" {
+				t.Errorf("worker %d may go to %s, outside its leader's subblock", w, n)
+			}
+		}
+	}
 }
