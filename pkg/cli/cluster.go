@@ -69,6 +69,7 @@ const (
 	KindProvisioningRequest = string(workload.SourceProvisioningRequest)
 	KindInTreePodGroup      = string(workload.SourceInTreePodGroup)
 	KindCompositePodGroup   = string(workload.SourceCompositePodGroup)
+	KindLeaderWorkerSet     = string(workload.SourceLeaderWorkerSet)
 	// KindWorkload is the multislice.dev Workload object, which stands for
 	// the workload of its owner.
 	KindWorkload = "Workload"

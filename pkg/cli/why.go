@@ -212,6 +212,19 @@ func (c *Cluster) model(ref WorkloadRef, pods []*corev1.Pod) (*workload.Workload
 		if cpg := find(c.CompositePodGroups, ref.Namespace, ref.Name); cpg != nil {
 			return workload.FromCompositePodGroup(cpg, c.childrenOf(cpg.Namespace, cpg.Name), "")
 		}
+	case KindLeaderWorkerSet:
+		// A group's object is its leader pod, as the scheduler reads it;
+		// each pod asks what its own spec says, the leader's stands for
+		// the group here.
+		for _, p := range pods {
+			if m, ok := c.memberOf(p); ok && m.Leader {
+				w, err := workload.FromLWSLeader(p)
+				if err == nil {
+					w.Slices[0].Request = workload.PodRequests(&p.Spec)
+				}
+				return w, err
+			}
+		}
 	}
 	return nil, nil
 }

@@ -92,6 +92,7 @@ func TestWhyTopology(t *testing.T) {
 	requiredSubblock := []string{wellknown.RequiredTopologyAnnotation, subblock}
 	cases := map[string]struct {
 		edit func(*Cluster)
+		kind string // of the workload explained; "": a JobSet
 		name string
 		want []TopologyExplanation
 		// printed is the Topology section; nil: no section.
@@ -182,6 +183,26 @@ func TestWhyTopology(t *testing.T) {
 				`    levels: Topology gke-gpu of flavor h100: ResourceFlavor h100 names Topology "gke-gpu", which does not exist: create it, or fix spec.topologyName`,
 			},
 		},
+		// A LeaderWorkerSet group's pod set is the group, asking what
+		// its leader's template asks; of no queue, by the level above
+		// the host.
+		"a LeaderWorkerSet group placed: the subblock its pods are on": {
+			edit: func(c *Cluster) {
+				for w := range 4 {
+					c.Pods = append(c.Pods, lwsGroupPod(w, 4, fmt.Sprintf("b1-s2-h%d", w), requiredSubblock...))
+				}
+			},
+			kind: KindLeaderWorkerSet,
+			name: "serve-0",
+			want: []TopologyExplanation{{PodSet: "serve-0", Pods: 4, PerPod: "nvidia.com/gpu=8", Mode: ModeRequired, Level: subblock,
+				Trees: []TopologyTree{{Levels: []string{subblock, hostname}, At: subblock, Placed: []TopologyDomainPods{{Domain: "s2", Pods: 4}}}}}},
+			printed: []string{
+				"Topology (pod sets placed in a tree of levels):",
+				"  pod set serve-0: required gce-topology-subblock; 4 pods, each nvidia.com/gpu=8",
+				"    levels: unqueued: gce-topology-subblock above kubernetes.io/hostname",
+				"    placed in gce-topology-subblock s2 (4 pods)",
+			},
+		},
 		"a workload without topology: no section": {
 			edit: func(c *Cluster) {
 				queued(c, gpuJobSet("plain", 1, 4), waitingForQuota)
@@ -193,7 +214,11 @@ func TestWhyTopology(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := gpuCluster()
 			tc.edit(&c)
-			e := Why(&c, WorkloadRef{KindJobSet, "ns", tc.name})
+			kind := tc.kind
+			if kind == "" {
+				kind = KindJobSet
+			}
+			e := Why(&c, WorkloadRef{kind, "ns", tc.name})
 			if e.Invalid != "" {
 				t.Fatalf("invalid: %s", e.Invalid)
 			}
@@ -230,4 +255,21 @@ func topologySection(out string) string {
 		s = s[:j+1]
 	}
 	return s
+}
+
+// lwsGroupPod is pod worker of group 0 of LeaderWorkerSet serve, of size
+// pods of 8 GPUs, running on node, its template annotated with kv.
+func lwsGroupPod(worker, size int, node string, kv ...string) *corev1.Pod {
+	name := "serve-0"
+	if worker > 0 {
+		name = fmt.Sprintf("serve-0-%d", worker)
+	}
+	b := unit.Pod(name).Request(gpu, "8").Running(node).
+		Label(wellknown.LWSNameLabel, "serve").Label(wellknown.LWSGroupIndexLabel, "0").
+		Label(wellknown.LWSWorkerIndexLabel, fmt.Sprint(worker)).Label(wellknown.LWSGroupKeyLabel, "serve-0-key").
+		Annotation(wellknown.LWSSizeAnnotation, fmt.Sprint(size))
+	for i := 0; i+1 < len(kv); i += 2 {
+		b.Annotation(kv[i], kv[i+1])
+	}
+	return b.Obj()
 }
