@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
@@ -86,13 +87,38 @@ const (
 	Cohort = "chaos"
 	QueueA = "team-a"
 	QueueB = "team-b"
+	// QueueGPU is the GPU fleet's queue: its flavor names Topology
+	// GPUTopology, so its workloads' pod sets are placed in the fleet's
+	// blocks and subblocks.
+	QueueGPU = "team-gpu"
 )
 
-// QueueObjects are the soak's queues: a ResourceFlavor per accelerator and
-// two ClusterQueues in one cohort whose quotas are smaller than the fleet
-// (v5e: 16 of 24 chips, v6e: 48 of 64), with a borrowing and a lending
-// limit so that cohort lending is exercised, both preempting lower
-// priorities within the queue; and a LocalQueue in namespace for each.
+// The GPU fleet (manifests/examples/nodepools.yaml): pool gpu-h100 of 2
+// blocks × 2 subblocks × 4 hosts of 8 GPUs, labelled as GKE labels them.
+const (
+	GPUPool          = "gpu-h100"
+	GPUFlavor        = "h100"
+	GPUTopology      = "chaos-gpu"
+	GPUsPerHost      = 8
+	HostsPerSubblock = 4
+)
+
+// GPUTopologyObject is the fleet's Topology: block, subblock, host.
+func GPUTopologyObject() *multislicev1alpha1.Topology {
+	return &multislicev1alpha1.Topology{
+		ObjectMeta: metav1.ObjectMeta{Name: GPUTopology},
+		Spec: multislicev1alpha1.TopologySpec{Levels: []multislicev1alpha1.TopologyLevel{
+			{NodeLabel: wellknown.GCETopologyBlockLabel}, {NodeLabel: wellknown.GCETopologySubblockLabel}, {NodeLabel: corev1.LabelHostname},
+		}},
+	}
+}
+
+// QueueObjects are the soak's queues: a ResourceFlavor per TPU accelerator
+// and two ClusterQueues in one cohort whose quotas are smaller than the
+// fleet (v5e: 16 of 24 chips, v6e: 48 of 64), with a borrowing and a
+// lending limit so that cohort lending is exercised, both preempting lower
+// priorities within the queue; the GPU fleet's flavor and queue; and a
+// LocalQueue in namespace for each.
 func QueueObjects(namespace string) ([]*multislicev1alpha1.ResourceFlavor, []*multislicev1alpha1.ClusterQueue, []*multislicev1alpha1.LocalQueue) {
 	var flavors []*multislicev1alpha1.ResourceFlavor
 	for _, a := range []Accelerator{V5e, V6e} {
@@ -133,8 +159,31 @@ func QueueObjects(namespace string) ([]*multislicev1alpha1.ResourceFlavor, []*mu
 			multislicev1alpha1.ResourceQuota{NominalQuota: chips(8)},
 			multislicev1alpha1.ResourceQuota{NominalQuota: chips(16), LendingLimit: ptr(8)}),
 	}
+	// The GPU queue: 96 of the fleet's 128 GPUs, outside the TPU cohort,
+	// preempting lower priorities within itself; its flavor places pod
+	// sets by the fleet's Topology.
+	flavors = append(flavors, &multislicev1alpha1.ResourceFlavor{
+		ObjectMeta: metav1.ObjectMeta{Name: GPUFlavor},
+		Spec: multislicev1alpha1.ResourceFlavorSpec{
+			NodeLabels:   map[string]string{wellknown.NodePoolLabel: GPUPool},
+			TopologyName: GPUTopology,
+			Tolerations:  []corev1.Toleration{gpuToleration},
+		},
+	})
+	queues = append(queues, &multislicev1alpha1.ClusterQueue{
+		ObjectMeta: metav1.ObjectMeta{Name: QueueGPU},
+		Spec: multislicev1alpha1.ClusterQueueSpec{
+			NamespaceSelector: &metav1.LabelSelector{},
+			ResourceGroups: []multislicev1alpha1.ResourceGroup{{
+				Flavors: []multislicev1alpha1.FlavorQuotas{{Name: GPUFlavor, Resources: []multislicev1alpha1.ResourceQuota{
+					{Name: wellknown.ResourceGPU, NominalQuota: chips(96)},
+				}}},
+			}},
+			Preemption: &multislicev1alpha1.ClusterQueuePreemption{WithinClusterQueue: multislicev1alpha1.PreemptionPolicyLowerPriority},
+		},
+	})
 	var locals []*multislicev1alpha1.LocalQueue
-	for _, name := range []string{QueueA, QueueB} {
+	for _, name := range []string{QueueA, QueueB, QueueGPU} {
 		locals = append(locals, &multislicev1alpha1.LocalQueue{
 			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
 			Spec:       multislicev1alpha1.LocalQueueSpec{ClusterQueue: name},
@@ -142,3 +191,6 @@ func QueueObjects(namespace string) ([]*multislicev1alpha1.ResourceFlavor, []*mu
 	}
 	return flavors, queues, locals
 }
+
+// gpuToleration tolerates GKE's taint of GPU nodes.
+var gpuToleration = corev1.Toleration{Key: wellknown.ResourceGPU.String(), Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}

@@ -38,8 +38,8 @@ const generatorPeriod = 3 * time.Second
 
 // generator keeps a random mix of workloads of the scheduler in flight:
 // JobSets of 1–3 exclusive TPU slices, confined PodGroups and batch Jobs,
-// each of a random priority, about half of them queued, and deletes some
-// at random. Workloads that finished are deleted to keep the namespace
+// and GPU workloads asking for a topology (gpu.go), each of a random
+// priority, about half of them queued, and deletes some at random. Workloads that finished are deleted to keep the namespace
 // small.
 type generator struct {
 	namespace string
@@ -233,20 +233,22 @@ func (g *generator) delete(ctx context.Context, ref workloadRef) error {
 	return err
 }
 
-// create creates one random workload: a JobSet (60 %), a PodGroup (20 %)
-// or a batch Job (20 %).
+// create creates one random workload: a TPU JobSet (45 %), a PodGroup
+// (15 %), a batch Job (15 %) or a GPU workload placed by topology (25 %).
 func (g *generator) create(ctx context.Context) error {
 	g.seq++
 	s := shapeOf(g.rng)
 	switch r := g.rng.Float64(); {
-	case r < 0.6:
+	case r >= 0.75:
+		return g.createGPU(ctx, fmt.Sprintf("gpu-%03d", g.seq), gpuShapeOf(g.rng))
+	case r < 0.45:
 		js := g.jobSet(fmt.Sprintf("js-%03d", g.seq), s)
 		if _, err := g.jobsets.JobsetV1alpha2().JobSets(g.namespace).Create(ctx, js, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("create JobSet %s: %w", js.Name, err)
 		}
 		g.stats.Add("JobSets created", 1)
 		g.logf("created JobSet %s: %d slices of %d %s pods, %s", js.Name, s.slices, s.accel.PodsPer, s.accel.Flavor, s)
-	case r < 0.8:
+	case r < 0.6:
 		// One slice; bare pods are not suspended.
 		s.slices, s.suspend = 1, false
 		pg, pods := g.podGroup(fmt.Sprintf("pg-%03d", g.seq), s)

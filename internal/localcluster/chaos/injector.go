@@ -7,27 +7,36 @@ import (
 	"strings"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster"
 	"github.com/multislice-scheduler/multislice-scheduler/internal/localcluster/faults"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 )
 
 // Fault timing: one fault every 20–60 s; a failed pool comes back after
 // 30–90 s; a killed leader is started again after 2–8 s. At most
 // maxFailedPools pools are down at once, so that the fleet keeps room.
 const (
-	minFaultGap, maxFaultGap       = 20 * time.Second, 60 * time.Second
-	minPoolDown, maxPoolDown       = 30 * time.Second, 90 * time.Second
-	minLeaderDown, maxLeaderDown   = 2 * time.Second, 8 * time.Second
-	maxFailedPools                 = 2
-	injectorTick                   = time.Second
-	leaderWait                     = 30 * time.Second
-	faultPoolPrefix                = "tpu-"
-	opPoolFailures, opRecoveries   = "pool failures", "pool recoveries"
+	minFaultGap, maxFaultGap     = 20 * time.Second, 60 * time.Second
+	minPoolDown, maxPoolDown     = 30 * time.Second, 90 * time.Second
+	minLeaderDown, maxLeaderDown = 2 * time.Second, 8 * time.Second
+	maxFailedPools               = 2
+	injectorTick                 = time.Second
+	leaderWait                   = 30 * time.Second
+	faultPoolPrefix              = "tpu-"
+	opPoolFailures, opRecoveries = "pool failures", "pool recoveries"
+	// One GPU host at a time fails alone, inside the fleet's topology:
+	// a running gang of its subblock loses a host.
+	maxFailedHosts                 = 1
+	hostKeyPrefix                  = "node/"
+	opHostFailures, opHostRecovery = "GPU host failures", "GPU host recoveries"
 	opLeaderKills, opLeaderRestart = "leader kills (SIGKILL)", "leader restarts"
 	opStandbyRestarts              = "standby restarts (SIGKILL, started again at once)"
 )
 
-// injector injects faults at random: whole TPU pools fail and recover,
+// injector injects faults at random: whole TPU pools and single GPU hosts
+// fail and recover,
 // the scheduler's leader is killed and started again a few seconds later,
 // the standby is restarted.
 type injector struct {
@@ -63,15 +72,19 @@ func between(rng *rand.Rand, lo, hi time.Duration) time.Duration {
 }
 
 // inject picks one fault: a pool failure (when fewer than maxFailedPools
-// are down), a leader kill, or a standby restart, weighted 2:3:1.
+// are down), a leader kill, a standby restart, or a GPU host failure (when
+// none is down), weighted 2:3:1:1.
 func (in *injector) inject(ctx context.Context) {
 	type choice struct {
 		weight int
 		do     func(context.Context)
 	}
 	choices := []choice{{3, in.killLeader}, {1, in.restartStandby}}
-	if len(in.down) < maxFailedPools {
+	if in.failed(false) < maxFailedPools {
 		choices = append(choices, choice{2, in.failPool})
+	}
+	if in.failed(true) < maxFailedHosts {
+		choices = append(choices, choice{1, in.failHost})
 	}
 	total := 0
 	for _, c := range choices {
@@ -123,6 +136,16 @@ func (in *injector) recoverDue(ctx context.Context, now time.Time) {
 }
 
 func (in *injector) recover(ctx context.Context, pool string) {
+	if host, ok := strings.CutPrefix(pool, hostKeyPrefix); ok {
+		if err := in.pools.RecoverNode(ctx, host); err != nil {
+			in.logf("injector: recover host %s: %v", host, err)
+			return
+		}
+		delete(in.down, pool)
+		in.stats.Add(opHostRecovery, 1)
+		in.logf("fault: GPU host %s recovers", host)
+		return
+	}
 	if err := in.pools.RecoverPool(ctx, pool); err != nil {
 		in.logf("injector: recover pool %s: %v", pool, err)
 		return
@@ -130,6 +153,45 @@ func (in *injector) recover(ctx context.Context, pool string) {
 	delete(in.down, pool)
 	in.stats.Add(opRecoveries, 1)
 	in.logf("fault: pool %s recovers", pool)
+}
+
+// failed counts the hosts (hosts true) or pools that are down.
+func (in *injector) failed(hosts bool) int {
+	n := 0
+	for key := range in.down {
+		if strings.HasPrefix(key, hostKeyPrefix) == hosts {
+			n++
+		}
+	}
+	return n
+}
+
+// failHost fails one healthy host of the GPU fleet alone.
+func (in *injector) failHost(ctx context.Context) {
+	nodes, err := in.cluster.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: wellknown.NodePoolLabel + "=" + GPUPool})
+	if err != nil {
+		in.logf("injector: %v", err)
+		return
+	}
+	var healthy []string
+	for i := range nodes.Items {
+		if faults.NodeHealth(&nodes.Items[i]) == faults.Healthy {
+			healthy = append(healthy, nodes.Items[i].Name)
+		}
+	}
+	if len(healthy) == 0 {
+		return
+	}
+	slices.Sort(healthy)
+	host := healthy[in.rng.IntN(len(healthy))]
+	if err := in.pools.FailNode(ctx, host); err != nil {
+		in.logf("injector: fail host %s: %v", host, err)
+		return
+	}
+	downFor := between(in.rng, minPoolDown, maxPoolDown)
+	in.down[hostKeyPrefix+host] = time.Now().Add(downFor)
+	in.stats.Add(opHostFailures, 1)
+	in.logf("fault: GPU host %s fails (back in %s)", host, downFor.Round(time.Second))
 }
 
 // leader waits until a replica leads.

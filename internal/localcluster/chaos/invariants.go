@@ -35,10 +35,14 @@ const (
 	WithinQuota Invariant = "(c) usage within quota"
 	// Explained: a workload that waits says why.
 	Explained Invariant = "(d) waiting explained"
+	// KeptTopology: a pod set that requires one domain of a level (a
+	// subblock, a block) is bound within one, and each of its slices
+	// within one domain of its slice level.
+	KeptTopology Invariant = "(e) topology kept"
 )
 
 // Invariants lists the invariants in report order.
-var Invariants = []Invariant{Exclusive, NoPartialGang, WithinQuota, Explained}
+var Invariants = []Invariant{Exclusive, NoPartialGang, WithinQuota, Explained, KeptTopology}
 
 // Violation is one breach of an invariant. The same Key seen again while
 // it lasts is the same violation.
@@ -100,6 +104,7 @@ func (c *Checker) Check(w *World, now time.Time) []Violation {
 	out = append(out, c.checkPartial(w, gangs, now)...)
 	out = append(out, CheckQuota(w)...)
 	out = append(out, CheckExplained(w, gangs, now, c.cfg)...)
+	out = append(out, CheckTopology(w)...)
 	return out
 }
 
@@ -394,17 +399,22 @@ func jobFailed(conds []batchv1.JobCondition) bool {
 }
 
 // CheckQuota checks invariant (c): per ClusterQueue and flavor, the
-// google.com/tpu requests of live bound pods of workloads whose LocalQueue
-// points at the queue are within its allowance (Allowances).
+// accelerators (google.com/tpu, nvidia.com/gpu) live bound pods of
+// workloads whose LocalQueue points at the queue request are within its
+// allowance (Allowances). A flavor's nodes carry one kind of accelerator.
 func CheckQuota(w *World) []Violation {
 	type fr = string                             // flavor
-	usage := map[fr]map[string]int64{}           // flavor → ClusterQueue → chips
+	usage := map[fr]map[string]int64{}           // flavor → ClusterQueue → chips or GPUs
 	users := map[fr]map[string]map[string]bool{} // flavor → ClusterQueue → workloads
+	resourceOf := map[fr]corev1.ResourceName{}
 	for _, p := range w.Pods {
 		if !Bound(p) || !Live(p) {
 			continue
 		}
-		chips := PodTPU(p)
+		resource, chips := wellknown.ResourceTPU, PodTPU(p)
+		if chips == 0 {
+			resource, chips = wellknown.ResourceGPU, podRequest(p, wellknown.ResourceGPU)
+		}
 		if chips == 0 {
 			continue
 		}
@@ -431,6 +441,7 @@ func CheckQuota(w *World) []Violation {
 			users[flavor] = map[string]map[string]bool{}
 		}
 		usage[flavor][cq.Name] += chips
+		resourceOf[flavor] = resource
 		if users[flavor][cq.Name] == nil {
 			users[flavor][cq.Name] = map[string]bool{}
 		}
@@ -444,7 +455,7 @@ func CheckQuota(w *World) []Violation {
 	for _, flavor := range sortedKeys(usage) {
 		quotas := map[string]QueueQuota{}
 		for name, cq := range w.ClusterQueues {
-			quotas[name] = QueueQuotaOf(cq, flavor, wellknown.ResourceTPU)
+			quotas[name] = QueueQuotaOf(cq, flavor, resourceOf[flavor])
 		}
 		allowed := Allowances(quotas, usage[flavor], cohorts)
 		for _, cq := range sortedKeys(usage[flavor]) {
@@ -461,7 +472,7 @@ func CheckQuota(w *World) []Violation {
 			out = append(out, Violation{
 				Invariant: WithinQuota, Key: "quota " + cq + "/" + flavor, queue: cq,
 				Objects: append([]string{"ClusterQueue " + cq}, sortedKeys(users[flavor][cq])...),
-				Message: fmt.Sprintf("ClusterQueue %s uses %d google.com/tpu of flavor %s, more than the %d it may (%s)", cq, used, flavor, a.Max, why),
+				Message: fmt.Sprintf("ClusterQueue %s uses %d %s of flavor %s, more than the %d it may (%s)", cq, used, resourceOf[flavor], flavor, a.Max, why),
 			})
 		}
 	}
@@ -483,12 +494,15 @@ func anyFlavorOf(flavors map[string]*multislicev1alpha1.ResourceFlavor, node *co
 
 // PodTPU is the google.com/tpu a pod requests (its limits, when only those
 // are set, as the apiserver defaults requests of extended resources).
-func PodTPU(p *corev1.Pod) int64 {
+func PodTPU(p *corev1.Pod) int64 { return podRequest(p, wellknown.ResourceTPU) }
+
+// podRequest is how much of extended resource name a pod requests.
+func podRequest(p *corev1.Pod, name corev1.ResourceName) int64 {
 	var n int64
 	for _, c := range p.Spec.Containers {
-		q, ok := c.Resources.Requests[wellknown.ResourceTPU]
+		q, ok := c.Resources.Requests[name]
 		if !ok {
-			q, ok = c.Resources.Limits[wellknown.ResourceTPU]
+			q, ok = c.Resources.Limits[name]
 		}
 		if ok {
 			n += q.Value()

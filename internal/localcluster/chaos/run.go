@@ -202,6 +202,9 @@ func setUp(ctx context.Context, c *localcluster.Cluster, repoDir string) error {
 		return err
 	}
 	api := queues.MultisliceV1alpha1()
+	if _, err := api.Topologies().Create(ctx, GPUTopologyObject(), metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("Topology %s: %w", GPUTopology, err)
+	}
 	flavors, cqs, lqs := QueueObjects(Namespace)
 	for _, f := range flavors {
 		if _, err := api.ResourceFlavors().Create(ctx, f, metav1.CreateOptions{}); err != nil {

@@ -182,3 +182,34 @@ func TestInjector(t *testing.T) {
 		t.Errorf("FailPool(nope) = %v", err)
 	}
 }
+
+// One host of a pool fails alone, and recovers.
+func TestInjectorFailsAHost(t *testing.T) {
+	ctx := context.Background()
+	client := fake.NewClientset(node("a-0", "a", healthy), node("a-1", "a", healthy))
+	in := &Injector{Client: client, Now: func() time.Time { return time.Unix(5, 0) }}
+	health := func(name string) Health {
+		n, err := client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return NodeHealth(n)
+	}
+	for range 2 { // failing twice is harmless
+		if err := in.FailNode(ctx, "a-1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if health("a-1") == Healthy || health("a-0") != Healthy {
+		t.Errorf("after a-1 failed: a-0 %s, a-1 %s", health("a-0"), health("a-1"))
+	}
+	if err := in.RecoverNode(ctx, "a-1"); err != nil {
+		t.Fatal(err)
+	}
+	if health("a-1") != Healthy {
+		t.Errorf("a-1 %s after recovering", health("a-1"))
+	}
+	if err := in.FailNode(ctx, "nope"); err == nil || !strings.Contains(err.Error(), "node nope") {
+		t.Errorf("FailNode(nope) = %v", err)
+	}
+}

@@ -85,26 +85,50 @@ func (in *Injector) WaitForHealth(ctx context.Context, pool string, want Health,
 	return nil
 }
 
+// FailNode taints one node as FailPool taints a pool's: a host of a pool
+// fails alone. Failing a failed node changes nothing.
+func (in *Injector) FailNode(ctx context.Context, name string) error {
+	now := time.Now
+	if in.Now != nil {
+		now = in.Now
+	}
+	return in.updateNode(ctx, name, func(n *corev1.Node) bool { return Fail(n, now()) })
+}
+
+// RecoverNode removes the failure taint from one node.
+func (in *Injector) RecoverNode(ctx context.Context, name string) error {
+	return in.updateNode(ctx, name, Recover)
+}
+
 func (in *Injector) updatePool(ctx context.Context, pool string, mutate func(*corev1.Node) bool) error {
 	nodes, err := in.poolNodes(ctx, pool)
 	if err != nil {
 		return err
 	}
 	for _, n := range nodes {
-		err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-			cur, err := in.Client.CoreV1().Nodes().Get(ctx, n.Name, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			if !mutate(cur) {
-				return nil
-			}
-			_, err = in.Client.CoreV1().Nodes().Update(ctx, cur, metav1.UpdateOptions{})
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("node %s of pool %s: %w", n.Name, pool, err)
+		if err := in.updateNode(ctx, n.Name, mutate); err != nil {
+			return fmt.Errorf("pool %s: %w", pool, err)
 		}
+	}
+	return nil
+}
+
+// updateNode applies mutate to node name, retrying on conflicts; it writes
+// only when mutate reports a change.
+func (in *Injector) updateNode(ctx context.Context, name string, mutate func(*corev1.Node) bool) error {
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cur, err := in.Client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if !mutate(cur) {
+			return nil
+		}
+		_, err = in.Client.CoreV1().Nodes().Update(ctx, cur, metav1.UpdateOptions{})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("node %s: %w", name, err)
 	}
 	return nil
 }
