@@ -55,11 +55,18 @@ func classify(c *state.PodCycle) membership {
 	if w == nil || !w.Observed {
 		v.wait = true
 		v.message = fmt.Sprintf("waiting for %s to be observed", m.Key)
-		if m.Key.Source == workload.SourceProvisioningRequest {
+		switch m.Key.Source {
+		case workload.SourceProvisioningRequest:
 			// Its API is served and watched: the request is not there.
 			v.message = state.ConsumerMissingMessage(m.Key)
 			v.queueReason, v.needsAction = state.ReasonProvisioningRequestGone, true
 			v.ref = provisioning.ConsumedRef(m.Key.Namespace, m.Key.Name, "")
+		case workload.SourceLeaderWorkerSet:
+			// A group's object is its leader pod, seen only when the
+			// leader is a member too: one asking for neither a topology
+			// nor whole domains is scheduled alone, and leaves this pod
+			// here.
+			v.message = fmt.Sprintf("waiting for the leader pod of %s: the group is placed as its leader asks, and a leader whose template asks for neither a topology nor whole domains (exclusive-topology) is scheduled alone; give the leader template the annotations this pod's has", m.Key)
 		}
 		return v
 	}

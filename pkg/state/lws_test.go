@@ -181,3 +181,22 @@ func TestLWSGroupAskingForASubblock(t *testing.T) {
 		}
 	}
 }
+
+// A worker of a group whose leader asks for nothing: the leader is
+// scheduled alone, and the worker says what it waits for and what to
+// change.
+func TestLWSWorkerOfALeaderAskingNothingSaysWhy(t *testing.T) {
+	f := withGPUQueue(newFixture(t, gpuHost(0, "sb-0"), gpuHost(1, "sb-0")), 64)
+	leader := lwsTopologyPod("serve", 0, 0, 2, "4")
+	delete(leader.Annotations, wellknown.RequiredTopologyAnnotation)
+	worker := lwsTopologyPod("serve", 0, 1, 2, "4")
+	f.addPods(leader, worker)
+	if v := f.admit(leader); v.Member.Key.Source == workload.SourceLeaderWorkerSet {
+		t.Errorf("the leader asking nothing: %+v, want it alone (a queued pod is a workload of its own)", v)
+	}
+	v := f.admit(worker)
+	if !v.Gang || !v.Wait || !strings.Contains(v.Message, "waiting for the leader pod of LeaderWorkerSet ns/serve-0") ||
+		!strings.Contains(v.Message, "give the leader template the annotations this pod's has") {
+		t.Errorf("the worker: %+v, want it to wait saying why and what to change", v)
+	}
+}
