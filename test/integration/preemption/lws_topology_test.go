@@ -41,14 +41,7 @@ func lwsGroup(ns, set, priorityClass string, size int) []*corev1.Pod {
 // whole (not a pod of each), and the group lands in the subblock that gang
 // freed; the other gang is never touched.
 func TestLeaderWorkerSetGroupPreemptsForItsSubblock(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	cp.CreateFromFile(t, priorityClasses)
-	gpuHosts(t, cp, 2, 4)
-	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
-	kubelet := cp.StartKubelet(t, terminationDelay)
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
-	ns := cp.CreateNamespace(t, "lws-tas")
+	cp, kubelet, jobsets, ns := startGPUSubblocks(t, "lws-tas")
 
 	for _, name := range []string{"low-a", "low-b"} {
 		jobsets.CreateAll(t, subblockJobSet(ns, name, lowPriority, 3))

@@ -80,14 +80,7 @@ func subblockOf(nodes map[string]bool) map[string]bool {
 // evicts the fewest pods — the gang beside it in its own subblock — and
 // places it there again; the other gang is never touched.
 func TestTopologyHotswapStaysInItsSubblock(t *testing.T) {
-	cp := harness.StartControlPlane(t)
-	cp.InstallWorkloadCRDs(t)
-	cp.CreateFromFile(t, priorityClasses)
-	gpuHosts(t, cp, 2, 4)
-	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
-	kubelet := cp.StartKubelet(t, terminationDelay)
-	jobsets := cp.NewJobSets(t, harness.AllAtOnce)
-	ns := cp.CreateNamespace(t, "tas-hotswap")
+	cp, kubelet, jobsets, ns := startGPUSubblocks(t, "tas-hotswap")
 
 	jobsets.CreateAll(t, subblockJobSet(ns, "high", highPriority, 2))
 	waitBound(t, cp, ns, "high", 2)
@@ -119,6 +112,20 @@ func TestTopologyHotswapStaysInItsSubblock(t *testing.T) {
 		t.Errorf("high (attempt 1) on %v, want 2 healthy hosts of its subblock %v (failed host %s)", now, sub, failed)
 	}
 	kubelet.ExpectNoDisruption(t, "other, in the other subblock, is never a victim", harness.OfJobSet(ns, "other", -1), 0)
+}
+
+// startGPUSubblocks starts the scheduler over 2 subblocks × 4 GPU hosts
+// (gpuHosts) with the example PriorityClasses, the emulated kubelet and
+// the JobSet controller, and creates a namespace named after prefix.
+func startGPUSubblocks(t *testing.T, prefix string) (*harness.ControlPlane, *harness.Kubelet, *harness.JobSets, string) {
+	t.Helper()
+	cp := harness.StartControlPlane(t)
+	cp.InstallWorkloadCRDs(t)
+	cp.CreateFromFile(t, priorityClasses)
+	gpuHosts(t, cp, 2, 4)
+	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
+	kubelet := cp.StartKubelet(t, terminationDelay)
+	return cp, kubelet, cp.NewJobSets(t, harness.AllAtOnce), cp.CreateNamespace(t, prefix)
 }
 
 // waitBound waits until want pods of the JobSet are bound (each host is
