@@ -119,7 +119,7 @@ func FromLWSLeader(leader *corev1.Pod) (*Workload, error) {
 	case err != nil:
 		return nil, err
 	case !ok || !m.Leader:
-		return nil, fmt.Errorf("pod %s/%s is not the leader of an exclusively placed LeaderWorkerSet group", leader.Namespace, leader.Name)
+		return nil, fmt.Errorf("pod %s/%s is not the leader of a LeaderWorkerSet group placed as a gang (exclusive-topology or a topology request)", leader.Namespace, leader.Name)
 	}
 	obj := fmt.Sprintf("Pod %s/%s", leader.Namespace, leader.Name)
 	size, err := lwsSize(obj, leader)
