@@ -80,11 +80,10 @@ var topologyModeAnnotations = []string{
 // pods do is a gang (TopologyRequestOf says what it asks, or what is
 // wrong).
 func AsksForTopology(annotations map[string]string) bool {
-	for _, key := range []string{
-		wellknown.RequiredTopologyAnnotation, wellknown.PreferredTopologyAnnotation, wellknown.UnconstrainedTopologyAnnotation,
+	for _, key := range slices.Concat(topologyModeAnnotations, []string{
 		wellknown.SliceRequiredTopologyAnnotation, wellknown.SliceSizeAnnotation, wellknown.SliceTopologyConstraintsAnnotation,
 		wellknown.PodSetGroupNameAnnotation,
-	} {
+	}) {
 		if _, ok := annotations[key]; ok {
 			return true
 		}

@@ -126,7 +126,7 @@ func (in *injector) failPool(ctx context.Context) {
 	in.logf("fault: pool %s fails (back in %s)", pool, downFor.Round(time.Second))
 }
 
-// recoverDue brings back the pools whose time is up.
+// recoverDue brings back the pools and hosts whose time is up.
 func (in *injector) recoverDue(ctx context.Context, now time.Time) {
 	for _, pool := range sortedKeys(in.down) {
 		if now.After(in.down[pool]) {
@@ -135,24 +135,20 @@ func (in *injector) recoverDue(ctx context.Context, now time.Time) {
 	}
 }
 
-func (in *injector) recover(ctx context.Context, pool string) {
-	if host, ok := strings.CutPrefix(pool, hostKeyPrefix); ok {
-		if err := in.pools.RecoverNode(ctx, host); err != nil {
-			in.logf("injector: recover host %s: %v", host, err)
-			return
-		}
-		delete(in.down, pool)
-		in.stats.Add(opHostRecovery, 1)
-		in.logf("fault: GPU host %s recovers", host)
+// recover brings back what key names in down: a pool, or a GPU host
+// (hostKeyPrefix).
+func (in *injector) recover(ctx context.Context, key string) {
+	what, name, op, back := "pool", key, opRecoveries, in.pools.RecoverPool
+	if host, ok := strings.CutPrefix(key, hostKeyPrefix); ok {
+		what, name, op, back = "GPU host", host, opHostRecovery, in.pools.RecoverNode
+	}
+	if err := back(ctx, name); err != nil {
+		in.logf("injector: recover %s %s: %v", what, name, err)
 		return
 	}
-	if err := in.pools.RecoverPool(ctx, pool); err != nil {
-		in.logf("injector: recover pool %s: %v", pool, err)
-		return
-	}
-	delete(in.down, pool)
-	in.stats.Add(opRecoveries, 1)
-	in.logf("fault: pool %s recovers", pool)
+	delete(in.down, key)
+	in.stats.Add(op, 1)
+	in.logf("fault: %s %s recovers", what, name)
 }
 
 // failed counts the hosts (hosts true) or pools that are down.
