@@ -102,6 +102,8 @@ type Settings struct {
 	// RestartHold is how long a restarting workload's quota and healthy
 	// nodes stay kept for it.
 	RestartHold time.Duration
+	// QueuedStartDepth is each ClusterQueue's start window (0: none).
+	QueuedStartDepth int
 }
 
 // NodeSnapshot is what the scheduling cycle's snapshot of nodes tells

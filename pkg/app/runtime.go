@@ -196,6 +196,7 @@ func (rt *Runtime) agree(profile string, set admission.Settings) error {
 		{"quotaStarvationTimeoutSeconds", int64(set.QuotaStarvation / time.Second), int64(rt.settings.QuotaStarvation / time.Second)},
 		{"quotaReconcileSeconds", int64(set.QuotaReconcile / time.Second), int64(rt.settings.QuotaReconcile / time.Second)},
 		{"restartHoldSeconds", int64(set.RestartHold / time.Second), int64(rt.settings.RestartHold / time.Second)},
+		{"queuedStartDepth", set.QueuedStartDepth, rt.settings.QueuedStartDepth},
 	} {
 		if f.got != f.want {
 			return fmt.Errorf("MultisliceGangArgs.%s: profile %q sets %v, but another profile sets %v; every profile shares one state and must set the same value",

@@ -284,7 +284,7 @@ func (e *Evictor) resume(ctx context.Context, st *state.State, pods corelisters.
 		return
 	}
 	for _, pod := range list {
-		if pod.DeletionTimestamp != nil || pod.Spec.NodeName == "" || !st.Reports().OurScheduler(pod.Spec.SchedulerName) {
+		if pod.DeletionTimestamp != nil || pod.Spec.NodeName == "" || !st.Reports().HasScheduler(pod.Spec.SchedulerName) {
 			continue
 		}
 		for _, c := range pod.Status.Conditions {

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	batchv1client "k8s.io/client-go/kubernetes/typed/batch/v1"
 	batchv1listers "k8s.io/client-go/listers/batch/v1"
+	schedulinglisters "k8s.io/client-go/listers/scheduling/v1"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
@@ -76,6 +77,10 @@ type unsuspendEnv struct {
 	// resolveQueue names the ClusterQueue of a LocalQueue, or the problem
 	// that keeps the queue from admitting anything (nil: not known).
 	resolveQueue func(namespace, queue string) (string, *quota.Problem)
+	// priorityClass is the value of a PriorityClass, "" naming the global
+	// default one (nil, or false: none), to rank suspended objects as
+	// their pods will be.
+	priorityClass func(name string) (int32, bool)
 }
 
 // startedMessage is what the Unsuspended event says of an object started
@@ -186,10 +191,8 @@ func decideJobSet(js *jobsetv1alpha2.JobSet, env unsuspendEnv) unsuspendVerdict 
 	if _, done := js.Annotations[wellknown.UnsuspendedAnnotation]; done {
 		return unsuspendVerdict{}
 	}
-	for _, c := range js.Status.Conditions {
-		if (c.Type == string(jobsetv1alpha2.JobSetCompleted) || c.Type == string(jobsetv1alpha2.JobSetFailed)) && c.Status == metav1.ConditionTrue {
-			return unsuspendVerdict{}
-		}
+	if jobSetEnded(js) {
+		return unsuspendVerdict{}
 	}
 	for i, rj := range js.Spec.ReplicatedJobs {
 		if name := rj.Template.Spec.Template.Spec.SchedulerName; !env.ours(name) {
@@ -339,6 +342,12 @@ type Unsuspender struct {
 	workloads func(ctx context.Context, r *state.WorkloadReport) error
 	// defaultDomainKey models the objects as the state does.
 	defaultDomainKey string
+	// depth is each ClusterQueue's start window (see startwindow.go; 0:
+	// every queued object starts at once), and awaiting reports which
+	// started workloads still wait to be admitted (nil: all do).
+	depth           int
+	awaiting        func([]workload.Key) []bool
+	priorityClasses schedulinglisters.PriorityClassLister
 
 	mu      sync.Mutex
 	jobSets *jobSetAccess
@@ -359,8 +368,16 @@ func NewUnsuspender(st *state.State, events *EventSink, jobs batchv1client.JobsG
 		}
 		return env
 	}, jobs, jobLister)
-	u.defaultDomainKey, u.workloads = defaultDomainKey, workloads
+	u.defaultDomainKey, u.workloads, u.awaiting = defaultDomainKey, workloads, st.Reports().AwaitingAdmission
 	return u
+}
+
+// StartWindow bounds each ClusterQueue's started, not yet admitted
+// workloads to depth (see startwindow.go; 0: no bound), ranking suspended
+// objects by the PriorityClasses of classes. Called before Run.
+func (u *Unsuspender) StartWindow(depth int, classes schedulinglisters.PriorityClassLister) {
+	u.depth = depth
+	u.priorityClasses = classes
 }
 
 // ShutDown stops the controller for good: Run returns and keys are no
@@ -378,7 +395,11 @@ func newUnsuspender(events *EventSink, clk clock.PassiveClock, env func() unsusp
 // jobChanged queues a Job that may need starting, or a warning. Jobs
 // already started by us, JobSets' Jobs and Jobs of no queue never do.
 func (u *Unsuspender) JobChanged(job *batchv1.Job) {
-	if _, done := job.Annotations[wellknown.UnsuspendedAnnotation]; done || job.Labels[wellknown.JobSetNameLabel] != "" || workload.JobQueueName(job) == "" {
+	if job.Labels[wellknown.JobSetNameLabel] != "" || workload.JobQueueName(job) == "" {
+		return
+	}
+	if _, done := job.Annotations[wellknown.UnsuspendedAnnotation]; done {
+		u.startedChanged()
 		return
 	}
 	u.queue.Add(unsuspendKey{kind: workload.SourceJob, namespace: job.Namespace, name: job.Name})
@@ -386,10 +407,22 @@ func (u *Unsuspender) JobChanged(job *batchv1.Job) {
 
 // jobSetChanged queues a JobSet that may need starting, or a warning.
 func (u *Unsuspender) JobSetChanged(js *jobsetv1alpha2.JobSet) {
-	if _, done := js.Annotations[wellknown.UnsuspendedAnnotation]; done || wellknown.QueueName(js.Labels, js.Annotations) == "" {
+	if wellknown.QueueName(js.Labels, js.Annotations) == "" {
+		return
+	}
+	if _, done := js.Annotations[wellknown.UnsuspendedAnnotation]; done {
+		u.startedChanged()
 		return
 	}
 	u.queue.Add(unsuspendKey{kind: workload.SourceJobSet, namespace: js.Namespace, name: js.Name})
+}
+
+// startedChanged asks for a round of the start window: an object the
+// scheduler started changed (it may have ended, freeing a place).
+func (u *Unsuspender) startedChanged() {
+	if u.depth > 0 {
+		u.queue.AddAfter(windowKey, windowBatch)
+	}
 }
 
 // localQueueSet queues the Jobs and JobSets of namespace that name
@@ -478,6 +511,9 @@ func (u *Unsuspender) processNext(ctx context.Context) bool {
 			klog.FromContext(ctx).Error(err, "Unsuspending a queue-managed workload; retrying", "kind", key.kind, "namespace", key.namespace, "name", key.name)
 		}
 		u.queue.AddRateLimited(key)
+	case recheck && key == windowKey:
+		u.queue.Forget(key)
+		u.queue.AddAfter(key, windowRecheck)
 	case recheck:
 		u.queue.Forget(key)
 		u.queue.AddAfter(key, unsuspendRecheck)
@@ -495,6 +531,8 @@ func (u *Unsuspender) sync(ctx context.Context, key unsuspendKey) (recheck bool,
 		return u.syncJob(ctx, key)
 	case workload.SourceJobSet:
 		return u.syncJobSet(ctx, key)
+	case windowSource:
+		return u.syncWindow(ctx)
 	}
 	return false, nil
 }
@@ -520,6 +558,10 @@ func (u *Unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, erro
 	}
 	if !v.unsuspend {
 		return v.recheck, nil
+	}
+	if u.depth > 0 {
+		u.queue.AddAfter(windowKey, windowBatch)
+		return false, nil
 	}
 	_, err = u.jobs.Jobs(job.Namespace).Update(ctx, unsuspendedJob(job, u.clock.Now(), v.podAnnotations), metav1.UpdateOptions{})
 	if err != nil {
@@ -555,6 +597,10 @@ func (u *Unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, e
 	}
 	if !v.unsuspend {
 		return v.recheck, nil
+	}
+	if u.depth > 0 {
+		u.queue.AddAfter(windowKey, windowBatch)
+		return false, nil
 	}
 	if _, err := access.update(ctx, unsuspendedJobSet(js, u.clock.Now(), v.podAnnotations)); err != nil {
 		return false, ignoreNotFound(err)

@@ -412,14 +412,6 @@ func (rp Reports) Peers(pod *corev1.Pod) []PodRef {
 	return out
 }
 
-// OurScheduler reports whether name is one of this scheduler's profiles.
-func (rp Reports) OurScheduler(name string) bool {
-	s := rp.s
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.registry.ours(name)
-}
-
 // claimedForOther says which other workload node is kept for, if any
 // (placement.ClaimKeeps, on what the state holds of the claim and of the
 // two workloads).

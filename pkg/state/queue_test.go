@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	testingclock "k8s.io/utils/clock/testing"
+	"k8s.io/utils/ptr"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
 
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/admission"
@@ -712,5 +713,40 @@ func TestReleaseWakesTheFairerBorrower(t *testing.T) {
 	v := f.admit(head(t, f, fromA))
 	if v.QueueReason != quota.ReasonYieldingToFairShare || len(v.Wake) != 1 || v.Wake[0].Name != head(t, f, fromB).Name {
 		t.Fatalf("Admit(from-a) = %+v, want a yield that wakes from-b's head", v)
+	}
+}
+
+// AwaitingAdmission says which started workloads still wait to be
+// admitted, as the unsuspender's start window counts them: unknown yet,
+// seen suspended (the State lagging behind the start), waiting with its
+// pods — but not once charged, and not once its pods ran.
+func TestAwaitingAdmission(t *testing.T) {
+	f := withQueue(newFixture(t, builders.V5ePools(2)...), 8, quota.BestEffortFIFO)
+	suspended := queued("suspended", 1, 0)
+	suspended.Spec.Suspend = ptr.To(true)
+	f.addJobSet(suspended)
+	waiting := queued("waiting", 1, 1)
+	f.addGang(waiting)
+	done := queued("done", 1, 2)
+	pods := f.addGang(done)
+	keys := []workload.Key{jsKey("unknown"), jsKey("suspended"), jsKey("waiting"), jsKey("done")}
+	if got, want := f.s.Reports().AwaitingAdmission(keys), []bool{true, true, true, true}; !slices.Equal(got, want) {
+		t.Fatalf("before any admission: %v, want %v", got, want)
+	}
+	f.commit(jsKey("done"))
+	if got, want := f.s.Reports().AwaitingAdmission(keys), []bool{true, true, true, false}; !slices.Equal(got, want) {
+		t.Fatalf("done charged: %v, want %v", got, want)
+	}
+	for _, p := range pods {
+		f.reserve(p)
+	}
+	for _, p := range pods {
+		f.bind(p, f.placed[p.UID])
+	}
+	for _, p := range pods {
+		f.deletePod(p)
+	}
+	if got, want := f.s.Reports().AwaitingAdmission(keys), []bool{true, true, true, false}; !slices.Equal(got, want) {
+		t.Fatalf("done ran, its quota back: %v, want %v", got, want)
 	}
 }

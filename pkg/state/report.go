@@ -367,3 +367,28 @@ func (rp Reports) inactiveLocked(cq *quota.ClusterQueue) *quota.Problem {
 	}
 	return nil
 }
+
+// AwaitingAdmission reports, for each of keys in turn, whether that
+// workload still waits to be admitted: the State has not seen it yet (its
+// owner was just started and its pods are not all here), or it holds no
+// quota, has not finished and has not run (or the State still sees it
+// suspended). The unsuspender counts a
+// ClusterQueue's started workloads that still wait with it (see
+// controllers' start window); one lock is taken for them all.
+func (rp Reports) AwaitingAdmission(keys []workload.Key) []bool {
+	s := rp.s
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]bool, len(keys))
+	for i, key := range keys {
+		w := s.workloads.of(key)
+		if w == nil || !w.observed || w.model == nil {
+			out[i] = true
+			continue
+		}
+		// Still suspended here: the caller saw it started, the State has
+		// not yet (a suspended model also counts as finished).
+		out[i] = s.book.ChargeOf(key) == nil && (w.model.Suspended || !w.model.Finished && !w.ran())
+	}
+	return out
+}

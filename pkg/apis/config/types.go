@@ -32,4 +32,9 @@ type MultisliceGangArgs struct {
 	// RestartHold is how long a running workload's quota and healthy
 	// domains stay kept for it while its owner restarts it (0: not kept).
 	RestartHold time.Duration
+	// QueuedStartDepth is each ClusterQueue's start window: how many of its
+	// workloads, in queue order, may have been started and still wait to
+	// be admitted; further queued Jobs and JobSets stay suspended until
+	// they rank within it (0: every one starts at once).
+	QueuedStartDepth int
 }

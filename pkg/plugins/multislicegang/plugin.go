@@ -75,6 +75,7 @@ func SettingsOf(args *config.MultisliceGangArgs) admission.Settings {
 		QuotaStarvation:   args.QuotaStarvationTimeout,
 		QuotaReconcile:    args.QuotaReconcileInterval,
 		RestartHold:       args.RestartHold,
+		QueuedStartDepth:  args.QueuedStartDepth,
 	}
 }
 

@@ -114,3 +114,17 @@ func (cp *ControlPlane) CompleteJob(t testing.TB, job *batchv1.Job, pods []*core
 		t.Fatalf("Job %s never reported complete: %v", job.Name, err)
 	}
 }
+
+// ExpectJobStaysSuspended fails if the Job is started within d.
+func (cp *ControlPlane) ExpectJobStaysSuspended(t testing.TB, ns, name string, d time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		job, err := cp.Client.BatchV1().Jobs(ns).Get(t.Context(), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if job.Spec.Suspend == nil || !*job.Spec.Suspend {
+			t.Fatalf("Job %s/%s was started, want it held suspended", ns, name)
+		}
+	}
+}

@@ -7,10 +7,13 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/multislice-scheduler/multislice-scheduler/internal/manifests"
+	multislicev1alpha1 "github.com/multislice-scheduler/multislice-scheduler/pkg/apis/multislice/v1alpha1"
 	"github.com/multislice-scheduler/multislice-scheduler/pkg/app"
+	"github.com/multislice-scheduler/multislice-scheduler/pkg/wellknown"
 	"github.com/multislice-scheduler/multislice-scheduler/test/builders"
 	"github.com/multislice-scheduler/multislice-scheduler/test/integration/harness"
 )
@@ -52,9 +55,12 @@ func shippedRBAC(t *testing.T, without string) []*unstructured.Unstructured {
 // workload APIs: run as its ServiceAccount, it places the CompositePodGroup
 // example. Under a ClusterRole that does not grant CompositePodGroups (one
 // older than the API), only their pods wait: an ordinary pod is scheduled
-// all the same.
+// all the same. Under the shipped role it starts a queued Job too, which
+// takes reading PriorityClasses (the start window ranks suspended objects
+// by them).
 func TestShippedRBACCoversKubernetesGroups(t *testing.T) {
 	cp := harness.StartControlPlane(t, harness.InTreeWorkloads())
+	cp.InstallQueueCRDs(t)
 	// Two pools for the example's slices, one for the ordinary pod.
 	for i := 1; i <= 3; i++ {
 		cp.CreateNodePool(t, builders.NodePool(fmt.Sprintf("pool-%d", i)).Nodes(2).
@@ -80,4 +86,16 @@ func TestShippedRBACCoversKubernetesGroups(t *testing.T) {
 	for _, name := range []string{"train-slice-0-0", "train-slice-0-1", "train-slice-1-0", "train-slice-1-1"} {
 		cp.WaitForPodBound(t, corev1.NamespaceDefault, name)
 	}
+
+	q := cp.Queues()
+	q.CreateFlavor(t, "v5e", map[string]string{wellknown.TPUAcceleratorLabel: "tpu-v5-lite-podslice"})
+	q.CreateClusterQueue(t, "team", multislicev1alpha1.ClusterQueueSpec{
+		ResourceGroups: []multislicev1alpha1.ResourceGroup{harness.ResourceGroup(harness.TPUQuota("v5e", 8))}})
+	q.CreateLocalQueue(t, ns, "lq", "team")
+	job := builders.Job(ns, "queued").Queue("lq").Suspended(true).Parallelism(1).Scheduler(app.Name).Obj()
+	job.ResourceVersion = ""
+	if _, err := cp.Client.BatchV1().Jobs(ns).Create(t.Context(), job, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cp.WaitJobStarted(t, ns, "queued", "lq")
 }

@@ -31,6 +31,14 @@ type env struct {
 
 func start(t *testing.T, pools int, manifests ...string) *env {
 	t.Helper()
+	e, _ := startWith(t, harness.SchedulerConfig(t), pools, manifests...)
+	return e
+}
+
+// startWith is start with the scheduler configured by the file config; it
+// returns the running scheduler too.
+func startWith(t *testing.T, config string, pools int, manifests ...string) (*env, *harness.Scheduler) {
+	t.Helper()
 	cp := harness.StartControlPlane(t)
 	cp.InstallWorkloadCRDs(t)
 	cp.InstallQueueCRDs(t)
@@ -41,8 +49,8 @@ func start(t *testing.T, pools int, manifests ...string) *env {
 	for _, m := range manifests {
 		cp.CreateFromFile(t, m)
 	}
-	harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
-	return &env{cp: cp, q: cp.Queues(), jobsets: cp.NewJobSets(t, harness.AllAtOnce)}
+	sched := harness.StartScheduler(t, cp, config)
+	return &env{cp: cp, q: cp.Queues(), jobsets: cp.NewJobSets(t, harness.AllAtOnce)}, sched
 }
 
 // queued is a JobSet of slices × (2 pods × 4 chips) on v5e 2x4 pools in

@@ -64,5 +64,6 @@ func Convert(v *MultisliceGangArgs) *config.MultisliceGangArgs {
 		QuotaStarvationTimeout: time.Duration(*v.QuotaStarvationTimeoutSeconds) * time.Second,
 		QuotaReconcileInterval: time.Duration(*v.QuotaReconcileSeconds) * time.Second,
 		RestartHold:            time.Duration(*v.RestartHoldSeconds) * time.Second,
+		QueuedStartDepth:       int(*v.QueuedStartDepth),
 	}
 }

@@ -20,16 +20,16 @@ func TestDecodeArgs(t *testing.T) {
 	}{
 		"no args: defaults": {
 			nilArgs: true,
-			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second},
+			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second, QueuedStartDepth: 64},
 		},
 		"empty object: defaults": {
 			raw:  `{}`,
-			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second},
+			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second, QueuedStartDepth: 64},
 		},
 		"all fields": {
-			raw: `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120,"quotaReconcileSeconds":5,"restartHoldSeconds":0}`,
+			raw: `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120,"quotaReconcileSeconds":5,"restartHoldSeconds":0,"queuedStartDepth":0}`,
 			want: &config.MultisliceGangArgs{PermitTimeout: 30 * time.Second, FollowerTimeout: 60 * time.Second, DefaultDomainKey: "cloud.google.com/gke-nodepool",
-				DefaultLocalQueue: "default-queue", QuotaStarvationTimeout: 120 * time.Second, QuotaReconcileInterval: 5 * time.Second, RestartHold: 0},
+				DefaultLocalQueue: "default-queue", QuotaStarvationTimeout: 120 * time.Second, QuotaReconcileInterval: 5 * time.Second, RestartHold: 0, QueuedStartDepth: 0},
 		},
 		"unknown field": {
 			raw:     `{"permitTimeoutSecond":30}`,
@@ -66,6 +66,14 @@ func TestDecodeArgs(t *testing.T) {
 		"negative restart hold": {
 			raw:     `{"restartHoldSeconds":-1}`,
 			wantErr: "MultisliceGangArgs.restartHoldSeconds: Invalid value: -1",
+		},
+		"negative start depth": {
+			raw:     `{"queuedStartDepth":-1}`,
+			wantErr: "MultisliceGangArgs.queuedStartDepth: Invalid value: -1",
+		},
+		"start depth out of range": {
+			raw:     `{"queuedStartDepth":100001}`,
+			wantErr: "MultisliceGangArgs.queuedStartDepth: Invalid value: 100001",
 		},
 		"bad default queue": {
 			raw:     `{"defaultLocalQueue":"Not_A_Name"}`,

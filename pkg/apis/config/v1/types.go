@@ -53,6 +53,17 @@ type MultisliceGangArgs struct {
 	// restarts it (a JobSet recreating its Jobs), so that no waiting
 	// workload takes them in the gap. 0 keeps nothing. Default 300.
 	RestartHoldSeconds *int64 `json:"restartHoldSeconds,omitempty"`
+	// QueuedStartDepth is how many workloads of each ClusterQueue, taken
+	// in queue order (priority, then creation), the scheduler starts ahead
+	// of their admission: a queued Job or JobSet created suspended is
+	// started (its pods created, to wait gated for quota and placement)
+	// only while it ranks among the first QueuedStartDepth of its
+	// ClusterQueue's workloads not yet admitted, as Kueue keeps queued
+	// objects suspended until it admits them. It bounds the pods that wait
+	// in kube-scheduler's queue, and how far a BestEffortFIFO queue looks
+	// past a head that does not fit. 0 starts every queued object at once.
+	// Default 64.
+	QueuedStartDepth *int32 `json:"queuedStartDepth,omitempty"`
 }
 
 // DeepCopyObject implements runtime.Object.
@@ -89,6 +100,10 @@ func (in *MultisliceGangArgs) DeepCopyObject() runtime.Object {
 		v := *in.RestartHoldSeconds
 		out.RestartHoldSeconds = &v
 	}
+	if in.QueuedStartDepth != nil {
+		v := *in.QueuedStartDepth
+		out.QueuedStartDepth = &v
+	}
 	return &out
 }
 
@@ -99,6 +114,7 @@ const (
 	DefaultQuotaStarvationSeconds int64 = 600
 	DefaultQuotaReconcileSeconds  int64 = 30
 	DefaultRestartHoldSeconds     int64 = 300
+	DefaultQueuedStartDepth       int32 = 64
 )
 
 // SetDefaults fills unset fields.
@@ -130,5 +146,9 @@ func SetDefaults(args *MultisliceGangArgs) {
 	if args.RestartHoldSeconds == nil {
 		v := DefaultRestartHoldSeconds
 		args.RestartHoldSeconds = &v
+	}
+	if args.QueuedStartDepth == nil {
+		v := DefaultQueuedStartDepth
+		args.QueuedStartDepth = &v
 	}
 }

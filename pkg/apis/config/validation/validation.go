@@ -15,6 +15,10 @@ import (
 // day is a stuck reservation, not a configuration.
 const maxTimeout = 24 * time.Hour
 
+// maxQueuedStartDepth bounds the start window where it stops meaning
+// anything: a window that deep holds nothing back.
+const maxQueuedStartDepth = 100000
+
 // ValidateMultisliceGangArgs validates defaulted args.
 func ValidateMultisliceGangArgs(path *field.Path, args *config.MultisliceGangArgs) field.ErrorList {
 	var errs field.ErrorList
@@ -26,6 +30,9 @@ func ValidateMultisliceGangArgs(path *field.Path, args *config.MultisliceGangArg
 	}
 	if d := args.RestartHold; d < 0 || d > maxTimeout {
 		errs = append(errs, field.Invalid(path.Child("restartHoldSeconds"), int64(d/time.Second), "must be between 0 and 86400 seconds"))
+	}
+	if n := args.QueuedStartDepth; n < 0 || n > maxQueuedStartDepth {
+		errs = append(errs, field.Invalid(path.Child("queuedStartDepth"), n, "must be between 0 (no window: every queued object starts at once) and 100000"))
 	}
 	if q := args.DefaultLocalQueue; q != "" {
 		for _, msg := range metavalidation.IsDNS1123Subdomain(q) {
