@@ -147,6 +147,20 @@ var configReasons = []string{
 	quota.ReasonExceedsQuotaForever, "Unplaceable", "GangBlocked", "SchedulerNameMismatch", "InvalidWorkload",
 }
 
+// heldForWindow reports whether a suspended object naming queue waits for
+// the scheduler to start it: created suspended for a queue, never started
+// (the scheduler marks what it starts, and what it suspends for good).
+func heldForWindow(meta metav1.ObjectMeta, queue string) bool {
+	_, marked := meta.Annotations[wellknown.UnsuspendedAnnotation]
+	return queue != "" && !marked
+}
+
+// heldMessage says why a queued object of kind is still suspended.
+func heldMessage(kind string) string {
+	return "the " + kind + " waits suspended for its queue: the scheduler starts the first queuedStartDepth (default 64) workloads " +
+		"of each ClusterQueue not yet admitted, in queue order, and this one when it ranks among them (its Queued event names the ClusterQueue)"
+}
+
 // Why explains one workload.
 func Why(c *Cluster, ref WorkloadRef) *Explanation {
 	e := &Explanation{Workload: ref}
@@ -173,6 +187,13 @@ func Why(c *Cluster, ref WorkloadRef) *Explanation {
 		}
 		e.Queue = c.explainQueue(wl, requestOf(wl, model), Pending(c, PendingFilter{}))
 		e.Checks = c.explainChecks(wl)
+	}
+	if wl == nil && model != nil && model.QueueName != "" && e.State == StateSuspended {
+		// Held suspended, it has no Workload object yet: its queue is the
+		// one it names.
+		named := &multislicev1alpha1.Workload{ObjectMeta: metav1.ObjectMeta{Namespace: ref.Namespace},
+			Spec: multislicev1alpha1.WorkloadSpec{QueueName: model.QueueName}}
+		e.Queue = c.explainQueue(named, requestOf(nil, model), Pending(c, PendingFilter{}))
 	}
 	e.Consumes = c.consumedRequest(ref, pods)
 	e.Events = c.eventsAbout(c.objectsOf(ref, wl, pods))
@@ -460,9 +481,15 @@ func state(c *Cluster, ref WorkloadRef, wl *multislicev1alpha1.Workload, pods []
 		return StatePending, w.Reason, w.Message
 	}
 	if js := find(c.JobSets, ref.Namespace, ref.Name); ref.Kind == KindJobSet && js != nil && js.Spec.Suspend != nil && *js.Spec.Suspend {
+		if heldForWindow(js.ObjectMeta, wellknown.QueueName(js.Labels, js.Annotations)) {
+			return StateSuspended, "Queued", heldMessage("JobSet")
+		}
 		return StateSuspended, "Suspended", "the JobSet is suspended (spec.suspend)"
 	}
 	if job := find(c.Jobs, ref.Namespace, ref.Name); ref.Kind == KindJob && job != nil && job.Spec.Suspend != nil && *job.Spec.Suspend {
+		if heldForWindow(job.ObjectMeta, workload.JobQueueName(job)) && job.Status.StartTime == nil {
+			return StateSuspended, "Queued", heldMessage("Job")
+		}
 		return StateSuspended, "Suspended", "the Job is suspended (spec.suspend)"
 	}
 	switch {

@@ -217,6 +217,42 @@ func TestWhy(t *testing.T) {
 				}
 			},
 		},
+		"held suspended for its queue's start window": {
+			edit: func(c *Cluster) {
+				c.Workloads = c.Workloads[:1]
+				var keep []*corev1.Pod
+				for _, p := range c.Pods {
+					if p.Spec.NodeName != "" {
+						keep = append(keep, p)
+					}
+				}
+				c.Pods = keep
+				c.JobSets[1].Annotations = map[string]string{wellknown.QueueNameLabel: "lq"}
+				c.JobSets[1].Spec.Suspend = ptr.To(true)
+			},
+			ref: WorkloadRef{KindJobSet, "ns", "next"},
+			check: func(t *testing.T, e *Explanation) {
+				if e.State != StateSuspended || e.Reason != "Queued" || !strings.Contains(e.Message, "queuedStartDepth") {
+					t.Errorf("state %s %s %q, want Suspended, Queued, saying the window holds it", e.State, e.Reason, e.Message)
+				}
+				if q := e.Queue; q == nil || q.LocalQueue != "ns/lq" || q.ClusterQueue != "cluster-queue" {
+					t.Errorf("queue %+v, want the LocalQueue it names and its ClusterQueue", q)
+				}
+			},
+		},
+		"suspended by hand after the scheduler started it": {
+			edit: func(c *Cluster) {
+				c.Workloads = c.Workloads[:1]
+				c.JobSets[1].Annotations = map[string]string{wellknown.QueueNameLabel: "lq", wellknown.UnsuspendedAnnotation: "2025-01-01T00:00:00Z"}
+				c.JobSets[1].Spec.Suspend = ptr.To(true)
+			},
+			ref: WorkloadRef{KindJobSet, "ns", "next"},
+			check: func(t *testing.T, e *Explanation) {
+				if e.State != StateSuspended || e.Reason != "Suspended" {
+					t.Errorf("state %s %s, want Suspended for good", e.State, e.Reason)
+				}
+			},
+		},
 		"evicted by a higher priority": {
 			edit: func(c *Cluster) {
 				c.Workloads[1] = builders.Workload(KindJobSet, "ns", "next", "lq").Waiting("QuotaExceeded", "insufficient quota").
