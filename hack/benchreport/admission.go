@@ -14,8 +14,10 @@ import (
 // ClusterQueues, shaped as Kueue's own Topology-Aware-Scheduling
 // performance test, and records in its QueueDrain_*.json, per run, one
 // QueueDrainAdmission item per class: the Average and Max, over the Count
-// workloads of the class admitted in the run, of the time from a workload's
-// first pod created to its last pod bound. Each class is held to the
+// workloads of the class admitted in the run, of the time from the start
+// of the run, when every workload exists as a JobSet (most still held
+// suspended by their queue's start window), to its last pod bound. Each
+// class is held to the
 // threshold Kueue's test sets its own class, and the scenario's wall time
 // (QueueDrainDuration's Drained) to Kueue's.
 
@@ -287,7 +289,7 @@ func loadAdmission(dir string) (admissionResults, error) {
 func writeAdmission(w io.Writer, res admissionResults) error {
 	var b strings.Builder
 	b.WriteString("\n## Time to admission by workload class\n\n")
-	fmt.Fprintf(&b, "Each workload is timed **from its first pod created to its last pod bound**, pods bound for real; "+
+	fmt.Fprintf(&b, "Each workload is timed **from the start of the run, every workload created (as a JobSet, started by the scheduler when its queue's window reaches it), to its last pod bound**, pods bound for real; "+
 		"a class's **Average** and **Max** are over the workloads of it admitted in a run, **Workloads** their number per run. "+
 		"With several runs a figure is the mean of the runs, in brackets the lowest and highest single run. "+
 		"**Kueue's threshold** bounds the class's average time to admission in Kueue's own Topology-Aware-Scheduling performance test "+

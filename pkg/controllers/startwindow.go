@@ -12,6 +12,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	schedulinglisters "k8s.io/client-go/listers/scheduling/v1"
 	"k8s.io/klog/v2"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
@@ -47,11 +48,13 @@ const (
 	windowSource workload.Source = "StartWindow"
 	// windowBatch is how long an object's change waits for others before
 	// the round that looks at them all: a round reads every Job and
-	// JobSet, so rounds come at most this often.
-	windowBatch = 250 * time.Millisecond
+	// JobSet (about 10 ms for 15 000 JobSets), so rounds come at most this
+	// often.
+	windowBatch = 500 * time.Millisecond
 	// windowRecheck is how often a round runs while objects are held: an
-	// admission, which frees a place, changes no Job or JobSet.
-	windowRecheck = 500 * time.Millisecond
+	// admission, which frees a place, changes no Job or JobSet. A window
+	// of queuedStartDepth workloads keeps a queue supplied between rounds.
+	windowRecheck = time.Second
 
 	// reasonQueued: the object stays suspended until its queue's start
 	// window reaches it.
@@ -242,6 +245,7 @@ func (u *Unsuspender) syncWindow(ctx context.Context) (recheck bool, err error) 
 	if u.awaiting != nil {
 		waits = u.awaiting(startedKeys)
 	}
+	told := map[types.UID]bool{}
 	i := 0
 	for _, cq := range cqs {
 		q := byCQ[cq]
@@ -270,14 +274,22 @@ func (u *Unsuspender) syncWindow(ctx context.Context) (recheck bool, err error) 
 			}
 			delete(byKey, r.key)
 		}
+		if len(byKey) == 0 {
+			continue
+		}
+		recheck = true
+		msg := fmt.Sprintf("waits suspended in ClusterQueue %s: the scheduler starts a queue's waiting workloads %d at a time, in queue order "+
+			"(priority, then creation), and starts this one when it is among the first %d of those not yet admitted", cq, u.depth, u.depth)
 		for _, h := range byKey {
-			recheck = true
-			u.events.Normal(h.ref(), reasonQueued, fmt.Sprintf(
-				"waits suspended in ClusterQueue %s: the scheduler starts a queue's waiting workloads %d at a time, in queue order "+
-					"(priority, then creation), and starts this one when it is among the first %d of those not yet admitted",
-				cq, u.depth, u.depth))
+			told[h.uid()] = true
+			if !u.told[h.uid()] {
+				u.events.Normal(h.ref(), reasonQueued, msg)
+			}
 		}
 	}
+	// Each held object is told once (again by a new leader); those no
+	// longer held are forgotten.
+	u.told = told
 	return recheck, nil
 }
 
@@ -392,6 +404,13 @@ func jobSetEnded(js *jobsetv1alpha2.JobSet) bool {
 		}
 	}
 	return false
+}
+
+func (h heldObject) uid() types.UID {
+	if h.job != nil {
+		return h.job.UID
+	}
+	return h.jobSet.UID
 }
 
 // ref is the object reference events about h are recorded on.

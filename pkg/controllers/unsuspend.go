@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	batchv1client "k8s.io/client-go/kubernetes/typed/batch/v1"
 	batchv1listers "k8s.io/client-go/listers/batch/v1"
@@ -348,6 +349,9 @@ type Unsuspender struct {
 	depth           int
 	awaiting        func([]workload.Key) []bool
 	priorityClasses schedulinglisters.PriorityClassLister
+	// told are the held objects told why they wait (Queued), as of the
+	// last round; rounds run one at a time.
+	told map[types.UID]bool
 
 	mu      sync.Mutex
 	jobSets *jobSetAccess

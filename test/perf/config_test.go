@@ -2,9 +2,11 @@ package perf
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"k8s.io/component-base/featuregate"
 	"sigs.k8s.io/yaml"
 
@@ -13,8 +15,47 @@ import (
 )
 
 // ourConfig is the scheduler configuration of our profile, as the
-// scenarios name it.
-const ourConfig = "../../manifests/scheduler/config.yaml"
+// scenarios name it; unwindowedConfig is it with no start window
+// (queuedStartDepth: 0), for scenarios that need every queued JobSet
+// started at once.
+const (
+	ourConfig        = "../../manifests/scheduler/config.yaml"
+	unwindowedConfig = "unwindowed-profile.yaml"
+)
+
+// The unwindowed profile is the shipped one but for queuedStartDepth: 0.
+func TestUnwindowedProfileIsOurs(t *testing.T) {
+	read := func(path string) map[string]any {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := yaml.Unmarshal(raw, &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	ours, unwindowed := read(ourConfig), read(unwindowedConfig)
+	found := false
+	for _, p := range unwindowed["profiles"].([]any) {
+		for _, pc := range p.(map[string]any)["pluginConfig"].([]any) {
+			if args, ok := pc.(map[string]any)["args"].(map[string]any); ok && args["kind"] == "MultisliceGangArgs" {
+				if args["queuedStartDepth"] != 0.0 {
+					t.Errorf("%s: queuedStartDepth = %v, want 0", unwindowedConfig, args["queuedStartDepth"])
+				}
+				delete(args, "queuedStartDepth")
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("%s has no MultisliceGangArgs", unwindowedConfig)
+	}
+	if diff := cmp.Diff(ours, unwindowed); diff != "" {
+		t.Errorf("%s differs from %s beyond queuedStartDepth (-shipped +unwindowed):\n%s", unwindowedConfig, ourConfig, diff)
+	}
+}
 
 // Every scenario run through our profile runs it with the feature gates
 // our binary sets, and the baselines with upstream's defaults: the
@@ -34,7 +75,7 @@ func TestScenariosRunOurProfileWithOurFeatureGates(t *testing.T) {
 	}
 	ours := 0
 	for _, tc := range cases {
-		if tc.SchedulerConfigPath != ourConfig {
+		if tc.SchedulerConfigPath != ourConfig && tc.SchedulerConfigPath != unwindowedConfig {
 			for f := range app.DefaultFeatureGates {
 				got, set := tc.FeatureGates[f]
 				if !set || (inTreeGangs(tc.Name) && upstreamGangGates[f] && got) {
@@ -263,5 +304,85 @@ func TestScenariosGroupPlainPodsByTheGangSize(t *testing.T) {
 	}
 	if compared == 0 {
 		t.Fatal("no scenario compares gangs of podsPerWorkload pods with plain pods")
+	}
+}
+
+// A scenario whose pods the harness creates as JobSets are started
+// (jobSetController, jobsetcontroller_test.go) creates no pods in the
+// watched namespace itself, and creates all its JobSets there before its
+// first createNodes op, which starts the drain and the measurement: every
+// workload then waits from the start, as if created at once, and the
+// harness's pace of creating objects does not pace the run.
+func TestScenariosPlayingJobSetControllerCreateJobSetsFirst(t *testing.T) {
+	raw, err := os.ReadFile("performance-config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name             string `json:"name"`
+		WorkloadTemplate []struct {
+			templateOp
+			TemplatePath string `json:"templatePath"`
+		} `json:"workloadTemplate"`
+		Workloads []struct {
+			Name   string         `json:"name"`
+			Params map[string]any `json:"params"`
+		} `json:"workloads"`
+	}
+	if err := yaml.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	playing := 0
+	for _, tc := range cases {
+		plays := 0
+		for _, w := range tc.Workloads {
+			if w.Params[jobSetControllerParam] == 1.0 {
+				plays++
+			}
+		}
+		if plays == 0 {
+			continue
+		}
+		playing++
+		if plays != len(tc.Workloads) {
+			t.Errorf("%s: %d of its %d workloads set %s: 1; all or none should", tc.Name, plays, len(tc.Workloads), jobSetControllerParam)
+		}
+		nodes, measured, jobSets := false, false, 0
+		for _, op := range tc.WorkloadTemplate {
+			switch op.Opcode {
+			case "createNodes":
+				nodes = true
+			case "startCollectingMetrics":
+				measured = slices.Contains(op.Namespaces, jobSetControllerNamespace)
+			case "stopCollectingMetrics":
+				measured = false
+			case "createPods":
+				if op.Namespace == jobSetControllerNamespace {
+					t.Errorf("%s creates pods in namespace %s, whose JobSets' pods the harness creates", tc.Name, op.Namespace)
+				}
+			case "createAny":
+				if op.Namespace != jobSetControllerNamespace {
+					continue
+				}
+				data, err := os.ReadFile(op.TemplatePath)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(data), "\nkind: JobSet\n") {
+					continue
+				}
+				jobSets++
+				if nodes || measured {
+					t.Errorf("%s creates JobSets from %s after its first createNodes op or inside the measurement of namespace %s",
+						tc.Name, op.TemplatePath, jobSetControllerNamespace)
+				}
+			}
+		}
+		if jobSets == 0 {
+			t.Errorf("%s sets %s but creates no JobSet in namespace %s", tc.Name, jobSetControllerParam, jobSetControllerNamespace)
+		}
+	}
+	if playing == 0 {
+		t.Fatalf("no scenario sets %s", jobSetControllerParam)
 	}
 }

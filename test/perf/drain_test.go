@@ -50,6 +50,10 @@ import (
 //     fails if it stalls, if a gang is not placed as one (each slice whole
 //     on a pool of its own), or if, with LocalQueues, any workload was
 //     admitted other than through its queue.
+//   - With the parameter jobSetController set to 1, the harness also plays
+//     the JobSet and Job controllers from the first createNodes op on: it
+//     creates the pods of the JobSets of namespace queued as they are
+//     started (jobsetcontroller_test.go).
 //
 // A drained workload is the pods of one namespace with the same
 // perf.multislice.dev/workload label, as many as their
@@ -95,13 +99,25 @@ func (ds drains) nodesCreated(tCtx ktesting.TContext, _ *scheduler.Scheduler, w 
 	d, ok := ds.get(tCtx)
 	switch {
 	case !ok:
+		controller, _ := intParam(w, jobSetControllerParam)
+		if controller != 0 && controller != 1 {
+			return fmt.Errorf("%s must be 0 or 1, got %d", jobSetControllerParam, controller)
+		}
 		d, err := startDrain(tCtx, want)
 		if err != nil {
 			return err
 		}
 		d.nodes = len(nodes.Items)
 		ds.add(tCtx, d, d.stop)
-		return d.baseline(nodes)
+		if err := d.baseline(nodes); err != nil {
+			return err
+		}
+		if controller == 1 {
+			// After the baseline: the JobSets the scheduler started
+			// already get their pods at once, and are admitted.
+			return d.playJobSets(tCtx)
+		}
+		return nil
 	case len(nodes.Items) != d.nodes:
 		d.nodes = len(nodes.Items)
 		return d.baseline(nodes)
@@ -136,6 +152,10 @@ type drain struct {
 	// queued: LocalQueues exist, every workload must be admitted through one.
 	queued  bool
 	jobsets jobsetclient.Interface
+	// jobs creates the pods of started JobSets (nil: the workload's ops
+	// create them).
+	jobs    *jobSetController
+	ctx     context.Context
 	cancel  context.CancelFunc
 	factory informers.SharedInformerFactory
 	work    chan *drainWorkload
@@ -169,10 +189,13 @@ type drainWorkload struct {
 	pods                    map[types.UID]boundPod
 	admitted                bool
 	// class and runtime: see drainClassLabel and drainRuntimeLabel;
-	// created is when its first pod bound so far was created.
-	class   string
-	runtime time.Duration
-	created time.Time
+	// created is when its JobSet was seen created (jobSetSeen), when the
+	// harness creates the pods of started JobSets, else when its first pod
+	// bound so far was created.
+	class      string
+	runtime    time.Duration
+	created    time.Time
+	jobSetSeen bool
 	// topology: its pods ask for a topology of nested levels (Kueue's
 	// annotations): they share nodes with other gangs.
 	topology bool
@@ -206,7 +229,7 @@ func startDrain(tCtx ktesting.TContext, want int) (*drain, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &drain{
-		want: want, queued: queued, jobsets: jobsets, cancel: cancel,
+		want: want, queued: queued, jobsets: jobsets, ctx: ctx, cancel: cancel,
 		work:        make(chan *drainWorkload, want),
 		workloads:   map[string]*drainWorkload{},
 		nodePool:    map[string]string{},
@@ -235,6 +258,20 @@ func startDrain(tCtx ktesting.TContext, want int) (*drain, error) {
 	return d, nil
 }
 
+// playJobSets has the harness create the pods of the JobSets of namespace
+// jobSetControllerNamespace as they are started, until the drain stops.
+func (d *drain) playJobSets(tCtx ktesting.TContext) error {
+	jobs, err := startJobSetController(tCtx, d.ctx, d.jobsets, d.fail)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.jobs = jobs
+	tCtx.Logf("Draining: the pods of started JobSets in namespace %s are created by the harness", jobSetControllerNamespace)
+	return nil
+}
+
 // watchPods feeds observe and forget from an informer on the pods matching
 // selector, running until ctx ends, and returns once its cache has synced
 // (on failure the informer is shut down).
@@ -261,6 +298,12 @@ func (d *drain) stop() {
 	d.cancel()
 	d.factory.Shutdown()
 	d.wg.Wait()
+	d.mu.Lock()
+	jobs := d.jobs
+	d.mu.Unlock()
+	if jobs != nil {
+		jobs.stop()
+	}
 }
 
 // observe counts a drained workload's pods as they are bound and queues
@@ -294,6 +337,16 @@ func (d *drain) observe(obj any) {
 			}
 			wl.runtime = time.Duration(ms) * time.Millisecond
 		}
+		if d.jobs != nil {
+			// Its pods came from the harness, once it saw the JobSet
+			// started: it saw it created before.
+			seen, ok := d.jobs.seenAt(pod.Namespace, wl.jobSet)
+			if !ok {
+				d.failLocked(fmt.Errorf("pod %s/%s: its JobSet %q was not seen created", pod.Namespace, pod.Name, wl.jobSet))
+				return
+			}
+			wl.created, wl.jobSetSeen = seen, true
+		}
 		d.workloads[key] = wl
 	}
 	if wl.admitted {
@@ -308,7 +361,7 @@ func (d *drain) observe(obj any) {
 		bp.annotations = pod.Annotations
 	}
 	wl.pods[pod.UID] = bp
-	if created := pod.CreationTimestamp.Time; wl.created.IsZero() || created.Before(wl.created) {
+	if created := pod.CreationTimestamp.Time; !wl.jobSetSeen && (wl.created.IsZero() || created.Before(wl.created)) {
 		wl.created = created
 	}
 	if wl.jobSet != "" && !wl.topology {
@@ -445,6 +498,13 @@ func (d *drain) finish(ctx context.Context, tCtx ktesting.TContext, wl *drainWor
 	}
 }
 
+// fail records err as the drain's failure, unless one was recorded.
+func (d *drain) fail(err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.failLocked(err)
+}
+
 func (d *drain) failLocked(err error) {
 	if d.err == nil {
 		d.err = err
@@ -505,6 +565,9 @@ func (d *drain) wait(tCtx ktesting.TContext) ([]perf.DataItem, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.jobs != nil {
+		tCtx.Logf("Drained: %s", d.jobs.summary())
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.err != nil {
@@ -543,7 +606,11 @@ func (d *drain) pendingSample() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%d pods pending, %s", pending, sample)
+	out := fmt.Sprintf("%d pods pending, %s", pending, sample)
+	if d.jobs != nil {
+		out += "; " + d.jobs.summary()
+	}
+	return out
 }
 
 func podCondition(p *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {

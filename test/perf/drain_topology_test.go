@@ -23,9 +23,11 @@ import (
 // apply. Once such a workload is wholly bound the drain checks what its
 // pods asked: all in one domain of the required level, each slice in one
 // domain of the slice level (a preferred level is a preference, and is not
-// checked). The drain also times each workload, from its first pod created
-// to its last bound, and reports the times by class (drainClassLabel) as
-// QueueDrainAdmission data items: Average, Max (seconds) and Count.
+// checked). The drain also times each workload to its last pod bound, from
+// its JobSet seen created when the harness creates the pods of started
+// JobSets (jobsetcontroller_test.go), else from its first pod created, and
+// reports the times by class (drainClassLabel) as QueueDrainAdmission data
+// items: Average, Max (seconds) and Count.
 
 // asksTopology reports whether pod asks for a topology of nested levels.
 func asksTopology(pod *corev1.Pod) bool {

@@ -19,6 +19,7 @@ import (
 	_ "net/http/pprof" // served only when PERF_PPROF_ADDR is set
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,6 +37,7 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 	"k8s.io/kubernetes/pkg/scheduler"
+	schedulerconfig "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	perf "k8s.io/kubernetes/test/integration/scheduler_perf"
 	"k8s.io/kubernetes/test/utils/client-go/ktesting"
@@ -60,7 +62,11 @@ func TestMain(m *testing.M) {
 }
 
 func BenchmarkPerfScheduling(b *testing.B) {
-	registry, err := perSchedulerRegistry()
+	configs, err := newScenarioConfigs("performance-config.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	registry, err := perSchedulerRegistry(configs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -86,7 +92,7 @@ func BenchmarkPerfScheduling(b *testing.B) {
 		return provisionings.nodesCreated(tCtx, s, w, nodes)
 	}
 	perf.RunBenchmarkPerfScheduling(b, "performance-config.yaml", topic, registry,
-		perf.WithPrepareFn(installCRDs), perf.WithNodeUpdateFn(nodesCreated))
+		perf.WithPrepareFn(installCRDs), perf.WithNodeUpdateFn(nodesCreated), perf.WithPreRunFn(configs.preRun))
 	if err := drains.write(topic); err != nil {
 		b.Fatal(err)
 	}
@@ -114,18 +120,13 @@ const topic = "multislice"
 // with, from our profile's configuration and the scheduler's client,
 // configuration, informer factory and recorder, which the first plugin
 // factory's handle gives (plugin factories run before the scheduler
-// starts, as in the command). The profiles of one scheduler share its
+// starts, as in the command), and the profiles of the scenario's own
+// configuration (configs: ours, or ours with another setting shared by
+// the whole scheduler, such as queuedStartDepth). The profiles of one scheduler share its
 // informer factory, which tells the schedulers apart; a scheduler's
 // runtime is dropped when its context ends, so that no state outlives its
 // workload.
-func perSchedulerRegistry() (frameworkruntime.Registry, error) {
-	cfg, err := options.LoadConfigFromFile(klog.Background(), ourConfig)
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := app.Settings(cfg.Profiles); err != nil {
-		return nil, err
-	}
+func perSchedulerRegistry(configs *scenarioConfigs) (frameworkruntime.Registry, error) {
 	var mu sync.Mutex
 	bySched := map[informers.SharedInformerFactory]frameworkruntime.Registry{}
 	registryFor := func(ctx context.Context, h fwk.Handle) (frameworkruntime.Registry, error) {
@@ -135,10 +136,14 @@ func perSchedulerRegistry() (frameworkruntime.Registry, error) {
 		if r, ok := bySched[key]; ok {
 			return r, nil
 		}
+		profiles, err := configs.profiles()
+		if err != nil {
+			return nil, err
+		}
 		rt, err := app.NewRuntime(ctx, app.Scheduler{
 			Client: h.ClientSet(), KubeConfig: h.KubeConfig(), Informers: h.SharedInformerFactory(),
 			Recorder: func(string) events.EventRecorder { return h.EventRecorder() },
-			Profiles: cfg.Profiles,
+			Profiles: profiles,
 		})
 		if err != nil {
 			return nil, err
@@ -164,6 +169,73 @@ func perSchedulerRegistry() (frameworkruntime.Registry, error) {
 		}
 	}
 	return out, nil
+}
+
+// scenarioConfigs tells the registry the scheduler configuration of the
+// scenario whose scheduler is being built: scenarios run one at a time,
+// and preRun, called before each builds its scheduler, records its own.
+type scenarioConfigs struct {
+	// byCase is each test case's schedulerConfigPath.
+	byCase map[string]string
+
+	mu      sync.Mutex
+	current string
+	loaded  map[string][]schedulerconfig.KubeSchedulerProfile
+}
+
+// newScenarioConfigs reads the test cases of the file path.
+func newScenarioConfigs(path string) (*scenarioConfigs, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var cases []struct {
+		Name                string `json:"name"`
+		SchedulerConfigPath string `json:"schedulerConfigPath"`
+	}
+	if err := yaml.Unmarshal(raw, &cases); err != nil {
+		return nil, err
+	}
+	c := &scenarioConfigs{byCase: map[string]string{}, loaded: map[string][]schedulerconfig.KubeSchedulerProfile{}}
+	for _, tc := range cases {
+		c.byCase[tc.Name] = tc.SchedulerConfigPath
+	}
+	return c, nil
+}
+
+// preRun records the configuration of the scenario tCtx runs
+// (BenchmarkPerfScheduling/<test case>/<workload>).
+func (c *scenarioConfigs) preRun(tCtx ktesting.TContext, _ *perf.Workload) (func(), error) {
+	parts := strings.Split(tCtx.Name(), "/")
+	if len(parts) < 2 {
+		return nil, fmt.Errorf("%q names no test case", tCtx.Name())
+	}
+	path, ok := c.byCase[parts[1]]
+	if !ok {
+		return nil, fmt.Errorf("test case %q is not in the configuration", parts[1])
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.current = path
+	return nil, nil
+}
+
+// profiles are the profiles of the current scenario's configuration.
+func (c *scenarioConfigs) profiles() ([]schedulerconfig.KubeSchedulerProfile, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.loaded[c.current]; ok {
+		return p, nil
+	}
+	cfg, err := options.LoadConfigFromFile(klog.Background(), c.current)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := app.Settings(cfg.Profiles); err != nil {
+		return nil, err
+	}
+	c.loaded[c.current] = cfg.Profiles
+	return cfg.Profiles, nil
 }
 
 // installCRDs serves the JobSet and PodGroup APIs, as a cluster with JobSet
