@@ -319,14 +319,13 @@ func (u *Unsuspender) windowQueues(env unsuspendEnv) map[string]*windowQueue {
 	}
 	add := func(h heldObject, started bool) {
 		cq := resolve(h.rank.key.Namespace, h.queue)
+		// The queue "" bounds nothing (syncWindow gives it no depth): its
+		// started objects need no counting.
 		switch {
-		case started && cq != "":
-			of(cq).started = append(of(cq).started, h.rank)
-		case started:
-		case cq == "":
-			of("").held = append(of("").held, h)
-		default:
+		case !started:
 			of(cq).held = append(of(cq).held, h)
+		case cq != "":
+			of(cq).started = append(of(cq).started, h.rank)
 		}
 	}
 	if jobs, err := u.jobLister.List(labels.Everything()); err == nil {
@@ -344,10 +343,6 @@ func (u *Unsuspender) windowQueues(env unsuspendEnv) map[string]*windowQueue {
 				}
 			}
 		}
-	}
-	// The queue "" bounds nothing: its objects start as they come.
-	if q := byCQ[""]; q != nil {
-		q.started = nil
 	}
 	return byCQ
 }
@@ -421,8 +416,9 @@ func (h heldObject) ref() *corev1.ObjectReference {
 	return &corev1.ObjectReference{Kind: "JobSet", APIVersion: jobsetv1alpha2.GroupVersion.String(), Namespace: h.jobSet.Namespace, Name: h.jobSet.Name, UID: h.jobSet.UID}
 }
 
-// start starts a held object in one update, as the object's own sync
-// would without a window, and says so on it.
+// start starts an object in one update, and says so on it: a held one
+// the window lets start, or, without a window, one its own sync decided
+// to start.
 func (u *Unsuspender) start(ctx context.Context, env unsuspendEnv, h heldObject) error {
 	if h.job != nil {
 		_, err := u.jobs.Jobs(h.job.Namespace).Update(ctx, unsuspendedJob(h.job, u.clock.Now(), h.verdict.podAnnotations), metav1.UpdateOptions{})
@@ -438,6 +434,7 @@ func (u *Unsuspender) start(ctx context.Context, env unsuspendEnv, h heldObject)
 			return ignoreNotFound(err)
 		}
 	}
-	u.events.Normal(h.ref(), reasonUnsuspended, startedMessage(env, h.rank.key.Namespace, h.queue))
+	ref := h.ref()
+	u.events.Normal(ref, reasonUnsuspended, startedMessage(env, ref.Namespace, h.queue))
 	return nil
 }

@@ -567,12 +567,7 @@ func (u *Unsuspender) syncJob(ctx context.Context, key unsuspendKey) (bool, erro
 		u.queue.AddAfter(windowKey, windowBatch)
 		return false, nil
 	}
-	_, err = u.jobs.Jobs(job.Namespace).Update(ctx, unsuspendedJob(job, u.clock.Now(), v.podAnnotations), metav1.UpdateOptions{})
-	if err != nil {
-		return false, ignoreNotFound(err)
-	}
-	u.events.Normal(ref, reasonUnsuspended, startedMessage(env, job.Namespace, workload.JobQueueName(job)))
-	return false, nil
+	return false, u.start(ctx, env, heldObject{queue: workload.JobQueueName(job), verdict: v, job: job})
 }
 
 func (u *Unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, error) {
@@ -606,11 +601,7 @@ func (u *Unsuspender) syncJobSet(ctx context.Context, key unsuspendKey) (bool, e
 		u.queue.AddAfter(windowKey, windowBatch)
 		return false, nil
 	}
-	if _, err := access.update(ctx, unsuspendedJobSet(js, u.clock.Now(), v.podAnnotations)); err != nil {
-		return false, ignoreNotFound(err)
-	}
-	u.events.Normal(ref, reasonUnsuspended, startedMessage(env, js.Namespace, wellknown.QueueName(js.Labels, js.Annotations)))
-	return false, nil
+	return false, u.start(ctx, env, heldObject{queue: wellknown.QueueName(js.Labels, js.Annotations), verdict: v, jobSet: js})
 }
 
 // tellWorkload writes the Workload object of a workload that names one of
