@@ -25,6 +25,7 @@ const (
 	LowerPriority             = "LowerPriority"
 	LowerOrNewerEqualPriority = "LowerOrNewerEqualPriority"
 	Any                       = "Any"
+	LowerPriorityWithinCohort = "LowerPriorityWithinCohort"
 )
 
 // Situation is what the policies read beyond the two parties.
@@ -48,7 +49,9 @@ type Situation struct {
 // not quota) is decided by priority: only a strictly lower priority is a
 // victim, as with kube-scheduler, and never a quota-managed workload for
 // one outside the queues — work that bypasses the queues does not undo
-// their admissions.
+// their admissions. The preemptor's ClusterQueue may narrow which other
+// queues' workloads it evicts for room (forceFit: those of its cohort, or
+// none); its own queue's and unqueued ones stay victims by priority.
 //
 // Quota preemption (the preemptor needs quota the victims hold): between
 // workloads that are not both quota-managed, priority decides as above.
@@ -66,10 +69,13 @@ func Allowed(p, v Party, s Situation) (bool, string) {
 		return false, fmt.Sprintf("%s is admitted through ClusterQueue %s and the preemptor is not queued", v.Key, v.Queue.Name)
 	}
 	if s.Capacity || p.Queue == nil || v.Queue == nil {
-		if lower {
-			return true, ""
+		if !lower {
+			return false, fmt.Sprintf("%s has priority %d, not lower than %d", v.Key, v.Priority, p.Priority)
 		}
-		return false, fmt.Sprintf("%s has priority %d, not lower than %d", v.Key, v.Priority, p.Priority)
+		if s.Capacity && p.Queue != nil && v.Queue != nil {
+			return forceFit(p, v)
+		}
+		return true, ""
 	}
 	pol := p.Queue.Preemption
 	switch {
@@ -122,4 +128,22 @@ func Allowed(p, v Party, s Situation) (bool, string) {
 		}
 		return true, ""
 	}
+}
+
+// forceFit says whether capacity preemption may evict v, of lower
+// priority and queued, for p, queued: the preemptor's ClusterQueue's
+// forceFit policy decides for workloads of other queues.
+func forceFit(p, v Party) (bool, string) {
+	if v.Queue.Name == p.Queue.Name {
+		return true, ""
+	}
+	switch p.Queue.Preemption.ForceFit {
+	case Never:
+		return false, fmt.Sprintf("%s is in ClusterQueue %s, and ClusterQueue %s evicts no other queue's workloads for room (spec.preemption.forceFit: Never)", v.Key, v.Queue.Name, p.Queue.Name)
+	case LowerPriorityWithinCohort:
+		if p.Queue.Cohort == "" || v.Queue.Cohort != p.Queue.Cohort {
+			return false, fmt.Sprintf("%s is in ClusterQueue %s, outside the cohort of ClusterQueue %s (spec.preemption.forceFit: LowerPriorityWithinCohort)", v.Key, v.Queue.Name, p.Queue.Name)
+		}
+	}
+	return true, ""
 }

@@ -153,7 +153,8 @@ func ClusterQueue(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue, err
 		out.FairWeight = w
 	}
 	if p := cq.Spec.Preemption; p != nil {
-		// The CRD's enums; "" is what the CRD defaults to Never.
+		// The CRD's enums; "" is the CRD's default (Never, and
+		// LowerPriority for forceFit).
 		type policy struct {
 			field, value string
 			allowed      []string
@@ -161,6 +162,7 @@ func ClusterQueue(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue, err
 		policies := []policy{
 			{"withinClusterQueue", string(p.WithinClusterQueue), []string{"Never", "LowerPriority", "LowerOrNewerEqualPriority"}},
 			{"reclaimWithinCohort", string(p.ReclaimWithinCohort), []string{"Never", "LowerPriority", "Any"}},
+			{"forceFit", string(p.ForceFit), []string{"Never", "LowerPriorityWithinCohort", "LowerPriority"}},
 		}
 		if b := p.BorrowWithinCohort; b != nil {
 			policies = append(policies, policy{"borrowWithinCohort.policy", string(b.Policy), []string{"Never", "LowerPriority"}})
@@ -173,6 +175,7 @@ func ClusterQueue(cq *multislicev1alpha1.ClusterQueue) (*quota.ClusterQueue, err
 		out.Preemption = quota.Preemption{
 			WithinClusterQueue:  string(p.WithinClusterQueue),
 			ReclaimWithinCohort: string(p.ReclaimWithinCohort),
+			ForceFit:            string(p.ForceFit),
 		}
 		if b := p.BorrowWithinCohort; b != nil {
 			out.Preemption.BorrowWithinCohort = string(b.Policy)

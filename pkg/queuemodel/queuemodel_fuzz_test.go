@@ -106,8 +106,9 @@ func fuzzQueueInvalid(cq *multislicev1alpha1.ClusterQueue) []string {
 		out = append(out, "spec.maxRunDurationSeconds")
 	}
 	if p := spec.Preemption; p != nil {
-		policies := map[string]string{"withinClusterQueue": string(p.WithinClusterQueue), "reclaimWithinCohort": string(p.ReclaimWithinCohort)}
+		policies := map[string]string{"withinClusterQueue": string(p.WithinClusterQueue), "reclaimWithinCohort": string(p.ReclaimWithinCohort), "forceFit": string(p.ForceFit)}
 		allowed := map[string][]string{
+			"forceFit":                  {"", "Never", "LowerPriorityWithinCohort", "LowerPriority"},
 			"withinClusterQueue":        {"", "Never", "LowerPriority", "LowerOrNewerEqualPriority"},
 			"reclaimWithinCohort":       {"", "Never", "LowerPriority", "Any"},
 			"borrowWithinCohort.policy": {"", "Never", "LowerPriority"},
@@ -346,7 +347,10 @@ func FuzzQueueModel(f *testing.F) {
 			spec.Preemption = &multislicev1alpha1.ClusterQueuePreemption{
 				WithinClusterQueue:  multislicev1alpha1.PreemptionPolicy(within),
 				ReclaimWithinCohort: multislicev1alpha1.PreemptionPolicy(reclaim),
-				BorrowWithinCohort:  &multislicev1alpha1.BorrowWithinCohort{Policy: multislicev1alpha1.BorrowWithinCohortPolicy(borrowPolicy)},
+				// The same string for forceFit: values valid for one field
+				// and not the other ("Any") must name the right field.
+				ForceFit:           multislicev1alpha1.PreemptionPolicy(reclaim),
+				BorrowWithinCohort: &multislicev1alpha1.BorrowWithinCohort{Policy: multislicev1alpha1.BorrowWithinCohortPolicy(borrowPolicy)},
 			}
 		}
 		fuzzQueueCheck(t, cq)

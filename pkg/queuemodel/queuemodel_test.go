@@ -38,6 +38,7 @@ func TestClusterQueueModel(t *testing.T) {
 			Preemption: &multislicev1alpha1.ClusterQueuePreemption{
 				WithinClusterQueue: multislicev1alpha1.PreemptionPolicyLowerPriority, ReclaimWithinCohort: multislicev1alpha1.PreemptionPolicyAny,
 				ReclaimOutOfCohort: &multislicev1alpha1.ReclaimOutOfCohort{Enable: true},
+				ForceFit:           multislicev1alpha1.PreemptionPolicyLowerPriorityWithinCohort,
 			},
 		},
 	}
@@ -52,7 +53,7 @@ func TestClusterQueueModel(t *testing.T) {
 			{Flavor: "v5e", Resource: tpu}: {Nominal: 24000, Borrowing: ptr.To[int64](8000), Lending: ptr.To[int64](16000)},
 			{Flavor: "v6e", Resource: tpu}: {Nominal: 32000},
 		},
-		Preemption:      quota.Preemption{WithinClusterQueue: "LowerPriority", ReclaimWithinCohort: "Any", ReclaimOutOfCohort: true},
+		Preemption:      quota.Preemption{WithinClusterQueue: "LowerPriority", ReclaimWithinCohort: "Any", ReclaimOutOfCohort: true, ForceFit: "LowerPriorityWithinCohort"},
 		AdmissionChecks: []string{"dws-prov"}, MaxRunDuration: 10 * time.Minute,
 	}
 	sel := got.Namespaces
@@ -92,6 +93,8 @@ func TestClusterQueueModel(t *testing.T) {
 			"ClusterQueue cq: spec.maxRunDurationSeconds: must be from 1 to 9223372036, got 4611686018427387904"},
 		{func(s *spec) { s.Preemption.WithinClusterQueue = "Always" },
 			`ClusterQueue cq: spec.preemption.withinClusterQueue: "Always" is not one of Never, LowerPriority, LowerOrNewerEqualPriority`},
+		{func(s *spec) { s.Preemption.ForceFit = "Any" },
+			`ClusterQueue cq: spec.preemption.forceFit: "Any" is not one of Never, LowerPriorityWithinCohort, LowerPriority`},
 		// Both of Kueue's spellings, which the CRD refuses together.
 		{func(s *spec) { s.CohortName = "other" },
 			"ClusterQueue cq: spec.cohortName: cohort (v1beta1's spelling) is set too"},

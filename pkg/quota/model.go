@@ -114,6 +114,9 @@ type Preemption struct {
 	// ReclaimMoreThanNominal lets out-of-cohort reclaim go beyond the
 	// queue's nominal quota.
 	ReclaimMoreThanNominal bool
+	// ForceFit is which workloads of other queues capacity preemption may
+	// evict: LowerPriority ("" too), LowerPriorityWithinCohort or Never.
+	ForceFit string
 }
 
 // ClusterQueue is a cluster-wide queue with quota.

@@ -159,9 +159,24 @@ func firstKey(m map[string]bool) string {
 // Never, the same gang waits and evicts no one.
 func TestTopologyForceFitAcrossTheCohort(t *testing.T) {
 	for _, tc := range []struct {
-		name          string
+		name string
+		// neverPreempts gives a's PriorityClass preemptionPolicy Never.
 		neverPreempts bool
-	}{{"preempts", false}, {"preemptionPolicy Never", true}} {
+		// forceFit is team-a's spec.preemption.forceFit; bCohort, when
+		// set, puts team-b in another cohort.
+		forceFit multislicev1alpha1.PreemptionPolicy
+		bCohort  string
+		// waits is what a's NoPreemptionVictims event names when it
+		// may evict no one ("": it preempts).
+		waits string
+	}{
+		{name: "preempts"},
+		{name: "preemptionPolicy Never", neverPreempts: true, waits: "preemptionPolicy is Never"},
+		{name: "ClusterQueue forceFit Never", forceFit: multislicev1alpha1.PreemptionPolicyNever, waits: "spec.preemption.forceFit: Never"},
+		{name: "ClusterQueue forceFit within its cohort, victims outside it", forceFit: multislicev1alpha1.PreemptionPolicyLowerPriorityWithinCohort,
+			bCohort: "other-gpus", waits: "outside the cohort of ClusterQueue team-a (spec.preemption.forceFit: LowerPriorityWithinCohort)"},
+		{name: "ClusterQueue forceFit within its cohort", forceFit: multislicev1alpha1.PreemptionPolicyLowerPriorityWithinCohort},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cp := harness.StartControlPlane(t)
 			cp.InstallWorkloadCRDs(t)
@@ -187,8 +202,15 @@ func TestTopologyForceFitAcrossTheCohort(t *testing.T) {
 				return harness.Quota{Flavor: "h100", Resource: wellknown.ResourceGPU, Nominal: n, Borrowing: -1, Lending: -1}
 			}
 			for team, nominal := range map[string]int64{"team-a": 32, "team-b": 48} {
-				q.CreateClusterQueue(t, team, multislicev1alpha1.ClusterQueueSpec{Cohort: "gpus", NamespaceSelector: &metav1.LabelSelector{},
-					ResourceGroups: []multislicev1alpha1.ResourceGroup{harness.ResourceGroup(gpus(nominal))}})
+				spec := multislicev1alpha1.ClusterQueueSpec{Cohort: "gpus", NamespaceSelector: &metav1.LabelSelector{},
+					ResourceGroups: []multislicev1alpha1.ResourceGroup{harness.ResourceGroup(gpus(nominal))}}
+				if team == "team-a" && tc.forceFit != "" {
+					spec.Preemption = &multislicev1alpha1.ClusterQueuePreemption{ForceFit: tc.forceFit}
+				}
+				if team == "team-b" && tc.bCohort != "" {
+					spec.Cohort = tc.bCohort
+				}
+				q.CreateClusterQueue(t, team, spec)
 			}
 			gpuHosts(t, cp, 2, 4)
 			harness.StartScheduler(t, cp, harness.SchedulerConfig(t))
@@ -214,13 +236,13 @@ func TestTopologyForceFitAcrossTheCohort(t *testing.T) {
 			q.WaitResourceInUse(t, "team-b", wellknown.ResourceGPU, 48)
 
 			jobsets.CreateAll(t, queued(subblockJobSet(ns, "a", highClass, 2), "team-a"))
-			if tc.neverPreempts {
-				if note := cp.WaitForWorkloadEvent(t, ns, "a", "NoPreemptionVictims"); !strings.Contains(note, "preemptionPolicy is Never") {
-					t.Errorf("a's NoPreemptionVictims event says %q, want its preemptionPolicy named", note)
+			if tc.waits != "" {
+				if note := cp.WaitForWorkloadEvent(t, ns, "a", "NoPreemptionVictims"); !strings.Contains(note, tc.waits) {
+					t.Errorf("a's NoPreemptionVictims event says %q, want %q", note, tc.waits)
 				}
 				cp.ExpectNoneBound(t, ns, "a", 3*time.Second)
 				for _, b := range []string{"b1", "b2"} {
-					kubelet.ExpectNoDisruption(t, "a PriorityClass of preemptionPolicy Never evicts no one", harness.OfJobSet(ns, b, -1), 0)
+					kubelet.ExpectNoDisruption(t, tc.name+": a evicts no one", harness.OfJobSet(ns, b, -1), 0)
 				}
 				return
 			}

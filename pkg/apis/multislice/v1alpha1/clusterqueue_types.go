@@ -286,6 +286,23 @@ type ClusterQueuePreemption struct {
 	// meant for. Left out, it may not.
 	// +optional
 	ReclaimOutOfCohort *ReclaimOutOfCohort `json:"reclaimOutOfCohort,omitempty"`
+
+	// forceFit says which workloads of other ClusterQueues a workload of
+	// this ClusterQueue may evict to make room for its pods when quota is
+	// not what it lacks: its quota fits (or it is admitted already, and
+	// lost its domain to a failure), but no domain it may use — a node
+	// pool, or the rack or subblock its topology requires — has room.
+	//   - LowerPriority: those of lower priority, in any ClusterQueue,
+	//     whether or not their queues borrow.
+	//   - LowerPriorityWithinCohort: those of lower priority in
+	//     ClusterQueues of its own cohort.
+	//   - Never: none; it waits for room.
+	// Lower-priority workloads of its own ClusterQueue, and workloads
+	// outside the queues, may be evicted for room whatever this says.
+	// +optional
+	// +kubebuilder:default=LowerPriority
+	// +kubebuilder:validation:Enum=Never;LowerPriorityWithinCohort;LowerPriority
+	ForceFit PreemptionPolicy `json:"forceFit,omitempty"`
 }
 
 // BorrowWithinCohort says whether a workload that borrows may preempt

@@ -31,6 +31,9 @@ const (
 	// PreemptionPolicyAny: any, whatever their priority
 	// (reclaimWithinCohort only).
 	PreemptionPolicyAny PreemptionPolicy = "Any"
+	// PreemptionPolicyLowerPriorityWithinCohort: those of lower priority
+	// in ClusterQueues of the same cohort (forceFit only).
+	PreemptionPolicyLowerPriorityWithinCohort PreemptionPolicy = "LowerPriorityWithinCohort"
 )
 
 // BorrowWithinCohortPolicy says whether a workload that borrows may preempt

@@ -36,6 +36,19 @@ type ClusterQueuePreemptionApplyConfiguration struct {
 	// ClusterQueue, without a cohort) that hold the nodes its quota is
 	// meant for. Left out, it may not.
 	ReclaimOutOfCohort *ReclaimOutOfCohortApplyConfiguration `json:"reclaimOutOfCohort,omitempty"`
+	// forceFit says which workloads of other ClusterQueues a workload of
+	// this ClusterQueue may evict to make room for its pods when quota is
+	// not what it lacks: its quota fits (or it is admitted already, and
+	// lost its domain to a failure), but no domain it may use — a node
+	// pool, or the rack or subblock its topology requires — has room.
+	// - LowerPriority: those of lower priority, in any ClusterQueue,
+	// whether or not their queues borrow.
+	// - LowerPriorityWithinCohort: those of lower priority in
+	// ClusterQueues of its own cohort.
+	// - Never: none; it waits for room.
+	// Lower-priority workloads of its own ClusterQueue, and workloads
+	// outside the queues, may be evicted for room whatever this says.
+	ForceFit *multislicev1alpha1.PreemptionPolicy `json:"forceFit,omitempty"`
 }
 
 // ClusterQueuePreemptionApplyConfiguration constructs a declarative configuration of the ClusterQueuePreemption type for use with
@@ -73,5 +86,13 @@ func (b *ClusterQueuePreemptionApplyConfiguration) WithWithinClusterQueue(value 
 // If called multiple times, the ReclaimOutOfCohort field is set to the value of the last call.
 func (b *ClusterQueuePreemptionApplyConfiguration) WithReclaimOutOfCohort(value *ReclaimOutOfCohortApplyConfiguration) *ClusterQueuePreemptionApplyConfiguration {
 	b.ReclaimOutOfCohort = value
+	return b
+}
+
+// WithForceFit sets the ForceFit field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ForceFit field is set to the value of the last call.
+func (b *ClusterQueuePreemptionApplyConfiguration) WithForceFit(value multislicev1alpha1.PreemptionPolicy) *ClusterQueuePreemptionApplyConfiguration {
+	b.ForceFit = &value
 	return b
 }
