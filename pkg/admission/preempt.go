@@ -280,8 +280,10 @@ func describeRefusals(refused map[string]int) string {
 	}
 	parts := make([]string, 0, len(refused))
 	for _, why := range slices.Sorted(maps.Keys(refused)) {
+		// A reason shared by several workloads names none of them (one
+		// that names its workload is never shared): count them.
 		if n := refused[why]; n > 1 {
-			parts = append(parts, fmt.Sprintf("%s (and %d more)", why, n-1))
+			parts = append(parts, fmt.Sprintf("%s (%d workloads)", why, n))
 		} else {
 			parts = append(parts, why)
 		}

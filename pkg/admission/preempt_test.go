@@ -341,3 +341,57 @@ func TestPreemptCapacityOrQuota(t *testing.T) {
 		})
 	}
 }
+
+// Capacity preemption takes other queues' workloads only as far as the
+// preemptor's ClusterQueue's forceFit allows, and a reason shared by
+// several workloads is counted, not repeated.
+func TestPreemptForceFit(t *testing.T) {
+	js := jobSetModel("high").slices(2, 2, pool, 0, tpuSpec()).obj()
+	for _, tc := range []struct {
+		name           string
+		forceFit       string
+		victimCohort   string
+		wantFail       string
+		wantVictimName string
+	}{
+		{name: "default: any lower-priority queue", wantVictimName: "low-b"},
+		{name: "within the cohort: a queue of it", forceFit: "LowerPriorityWithinCohort", victimCohort: "gpus", wantVictimName: "low-b"},
+		{name: "within the cohort: a queue outside it", forceFit: "LowerPriorityWithinCohort", victimCohort: "other",
+			wantFail: "capacity preemption: no workload may be preempted for it: ClusterQueue team-b is outside the cohort of ClusterQueue cq (spec.preemption.forceFit: LowerPriorityWithinCohort) (2 workloads)"},
+		{name: "Never", forceFit: "Never", victimCohort: "gpus",
+			wantFail: "capacity preemption: no workload may be preempted for it: ClusterQueue cq evicts no other queue's workloads for room (spec.preemption.forceFit: Never) (2 workloads)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The preemptor lost pool-1; team-b's two lower-priority
+			// workloads hold pool-3 and pool-4.
+			s := snapshot().pool("pool-1", 2).pool("pool-2", 2).pool("pool-3", 2).pool("pool-4", 2).
+				self(js, all(js, tpuSpec())...).priority(100).failed("pool-1").
+				running("low-a", 10, 0, "pool-3").running("low-b", 10, 1, "pool-4").
+				queue([]*quota.Flavor{flavor("v6e")}, 64)
+			// The preemptor's queue in cohort gpus, with the policy under
+			// test; the book is made again with both queues in it.
+			cq := s.sn.Quota.ClusterQueue
+			cq.Cohort, cq.Preemption.ForceFit = "gpus", tc.forceFit
+			teamB := &quota.ClusterQueue{Name: "team-b", Cohort: tc.victimCohort, Quotas: map[quota.FlavorResource]quota.Limit{}, FairWeight: 1000}
+			b := quota.NewBook()
+			b.SetFlavor(flavor("v6e"))
+			b.SetClusterQueue(cq)
+			b.SetClusterQueue(teamB)
+			s.sn.Quota.View = b.View()
+			s.sn.ClusterQueues = map[string]*quota.ClusterQueue{"cq": cq, "team-b": teamB}
+			for _, name := range []string{"low-a", "low-b"} {
+				s.sn.Workloads[other(name).Key].Charge = &quota.Charge{ClusterQueue: "team-b"}
+			}
+			d, fail := admission.Preempt(s.sn)
+			if !checkOutcome(t, d, fail, tc.wantFail) {
+				return
+			}
+			if got := keyNames(d.Victims); got != tc.wantVictimName {
+				t.Errorf("victims %s, want %s", got, tc.wantVictimName)
+			}
+			if !d.Capacity {
+				t.Errorf("a preemptor whose quota fits preempts for capacity")
+			}
+		})
+	}
+}

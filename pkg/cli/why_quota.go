@@ -207,5 +207,10 @@ func preemptionPolicy(cq *multislicev1alpha1.ClusterQueue) string {
 	if r := p.ReclaimOutOfCohort; r != nil && r.Enable {
 		parts = append(parts, "reclaimOutOfCohort: enabled")
 	}
+	// forceFit is said only when it narrows capacity preemption (its
+	// default, LowerPriority, is priority's rule alone).
+	if f := p.ForceFit; f != "" && f != multislicev1alpha1.PreemptionPolicyLowerPriority {
+		parts = append(parts, "forceFit: "+string(f))
+	}
 	return strings.Join(parts, ", ")
 }

@@ -139,10 +139,12 @@ func forceFit(p, v Party) (bool, string) {
 	}
 	switch p.Queue.Preemption.ForceFit {
 	case Never:
-		return false, fmt.Sprintf("%s is in ClusterQueue %s, and ClusterQueue %s evicts no other queue's workloads for room (spec.preemption.forceFit: Never)", v.Key, v.Queue.Name, p.Queue.Name)
+		// No victim named: the reason is the same for every one, and the
+		// preemptor's message counts them.
+		return false, fmt.Sprintf("ClusterQueue %s evicts no other queue's workloads for room (spec.preemption.forceFit: Never)", p.Queue.Name)
 	case LowerPriorityWithinCohort:
 		if p.Queue.Cohort == "" || v.Queue.Cohort != p.Queue.Cohort {
-			return false, fmt.Sprintf("%s is in ClusterQueue %s, outside the cohort of ClusterQueue %s (spec.preemption.forceFit: LowerPriorityWithinCohort)", v.Key, v.Queue.Name, p.Queue.Name)
+			return false, fmt.Sprintf("ClusterQueue %s is outside the cohort of ClusterQueue %s (spec.preemption.forceFit: LowerPriorityWithinCohort)", v.Queue.Name, p.Queue.Name)
 		}
 	}
 	return true, ""
