@@ -399,6 +399,7 @@ func (e *env) testValid(t *testing.T) {
 		Preemption: &v1alpha1.ClusterQueuePreemption{
 			ReclaimWithinCohort: v1alpha1.PreemptionPolicyNever,
 			WithinClusterQueue:  v1alpha1.PreemptionPolicyNever,
+			ForceFit:            v1alpha1.PreemptionPolicyLowerPriority,
 		},
 	}); !cmp.Equal(want, got.Spec) {
 		t.Errorf("ClusterQueue without spec (-want +got):\n%s", cmp.Diff(want, got.Spec))
@@ -790,6 +791,10 @@ resourceGroups:
 	name: "reclaimWithinCohort LowerOrNewerEqualPriority",
 	obj:  clusterQueue("preemption:\n  reclaimWithinCohort: LowerOrNewerEqualPriority"),
 	want: []string{"spec.preemption.reclaimWithinCohort", `Unsupported value: "LowerOrNewerEqualPriority"`},
+}, {
+	name: "forceFit Any",
+	obj:  clusterQueue("preemption:\n  forceFit: Any"),
+	want: []string{"spec.preemption.forceFit", `Unsupported value: "Any"`},
 }, {
 	name: "unknown borrowWithinCohort policy",
 	obj:  clusterQueue("preemption:\n  reclaimWithinCohort: Any\n  borrowWithinCohort:\n    policy: Any"),
