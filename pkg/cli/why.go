@@ -157,7 +157,7 @@ func heldForWindow(meta metav1.ObjectMeta, queue string) bool {
 
 // heldMessage says why a queued object of kind is still suspended.
 func heldMessage(kind string) string {
-	return "the " + kind + " waits suspended for its queue: the scheduler starts the first queuedStartDepth (default 64) workloads " +
+	return "the " + kind + " waits suspended for its queue: the scheduler starts the first queuedStartDepth (default 16) workloads " +
 		"of each ClusterQueue not yet admitted, in queue order, and this one when it ranks among them (its Queued event names the ClusterQueue)"
 }
 

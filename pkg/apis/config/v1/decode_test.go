@@ -20,11 +20,11 @@ func TestDecodeArgs(t *testing.T) {
 	}{
 		"no args: defaults": {
 			nilArgs: true,
-			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second, QueuedStartDepth: 64},
+			want:    &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second, QueuedStartDepth: 16},
 		},
 		"empty object: defaults": {
 			raw:  `{}`,
-			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second, QueuedStartDepth: 64},
+			want: &config.MultisliceGangArgs{PermitTimeout: 300 * time.Second, FollowerTimeout: 300 * time.Second, QuotaStarvationTimeout: 600 * time.Second, QuotaReconcileInterval: 30 * time.Second, RestartHold: 300 * time.Second, QueuedStartDepth: 16},
 		},
 		"all fields": {
 			raw: `{"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"MultisliceGangArgs","permitTimeoutSeconds":30,"followerTimeoutSeconds":60,"defaultDomainKey":"cloud.google.com/gke-nodepool","defaultLocalQueue":"default-queue","quotaStarvationTimeoutSeconds":120,"quotaReconcileSeconds":5,"restartHoldSeconds":0,"queuedStartDepth":0}`,

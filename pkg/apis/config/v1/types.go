@@ -62,7 +62,9 @@ type MultisliceGangArgs struct {
 	// objects suspended until it admits them. It bounds the pods that wait
 	// in kube-scheduler's queue, and how far a BestEffortFIFO queue looks
 	// past a head that does not fit. 0 starts every queued object at once.
-	// Default 64.
+	// Default 16: enough to keep a queue supplied between the window's
+	// rounds; a deeper window lets more small workloads pass a large head,
+	// which then waits longer (docs/performance.md measures both).
 	QueuedStartDepth *int32 `json:"queuedStartDepth,omitempty"`
 }
 
@@ -114,7 +116,7 @@ const (
 	DefaultQuotaStarvationSeconds int64 = 600
 	DefaultQuotaReconcileSeconds  int64 = 30
 	DefaultRestartHoldSeconds     int64 = 300
-	DefaultQueuedStartDepth       int32 = 64
+	DefaultQueuedStartDepth       int32 = 16
 )
 
 // SetDefaults fills unset fields.
