@@ -61,20 +61,8 @@ func TestUnwindowedProfileIsOurs(t *testing.T) {
 // our binary sets, and the baselines with upstream's defaults: the
 // comparison is between what each scheduler ships as.
 func TestScenariosRunOurProfileWithOurFeatureGates(t *testing.T) {
-	raw, err := os.ReadFile("performance-config.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name                string                       `json:"name"`
-		SchedulerConfigPath string                       `json:"schedulerConfigPath"`
-		FeatureGates        map[featuregate.Feature]bool `json:"featureGates"`
-	}
-	if err := yaml.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
 	ours := 0
-	for _, tc := range cases {
+	for _, tc := range scenarioCases(t) {
 		if tc.SchedulerConfigPath != ourConfig && tc.SchedulerConfigPath != unwindowedConfig {
 			for f := range app.DefaultFeatureGates {
 				got, set := tc.FeatureGates[f]
@@ -120,24 +108,49 @@ func inTreeGangs(testCase string) bool {
 }
 
 // workloadTemplates reads the ops of every test case.
-func workloadTemplates(t *testing.T) map[string][]templateOp {
+func workloadTemplates(t *testing.T) map[string][]scenarioOp {
+	t.Helper()
+	out := map[string][]scenarioOp{}
+	for _, tc := range scenarioCases(t) {
+		out[tc.Name] = tc.WorkloadTemplate
+	}
+	return out
+}
+
+// scenarioCase is a test case of performance-config.yaml, with the fields
+// the tests of this file read.
+type scenarioCase struct {
+	Name                   string                       `json:"name"`
+	SchedulerConfigPath    string                       `json:"schedulerConfigPath"`
+	FeatureGates           map[featuregate.Feature]bool `json:"featureGates"`
+	DefaultPodTemplatePath string                       `json:"defaultPodTemplatePath"`
+	WorkloadTemplate       []scenarioOp                 `json:"workloadTemplate"`
+	Workloads              []struct {
+		Name   string         `json:"name"`
+		Params map[string]any `json:"params"`
+	} `json:"workloads"`
+}
+
+// scenarioOp is an op of a test case's workload template.
+type scenarioOp struct {
+	templateOp
+	PodTemplatePath string         `json:"podTemplatePath"`
+	TemplatePath    string         `json:"templatePath"`
+	TemplateParams  map[string]any `json:"templateParams"`
+}
+
+// scenarioCases reads the test cases of performance-config.yaml.
+func scenarioCases(t *testing.T) []scenarioCase {
 	t.Helper()
 	raw, err := os.ReadFile("performance-config.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []struct {
-		Name             string       `json:"name"`
-		WorkloadTemplate []templateOp `json:"workloadTemplate"`
-	}
+	var cases []scenarioCase
 	if err := yaml.Unmarshal(raw, &cases); err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]templateOp{}
-	for _, tc := range cases {
-		out[tc.Name] = tc.WorkloadTemplate
-	}
-	return out
+	return cases
 }
 
 type templateOp struct {
@@ -196,26 +209,7 @@ func TestScenariosNameMeasurementsByNamespace(t *testing.T) {
 // with it, and every variant has the same value for each workload: the
 // plain pods' groups are as large as the gangs.
 func TestScenariosGroupPlainPodsByTheGangSize(t *testing.T) {
-	raw, err := os.ReadFile("performance-config.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name                   string `json:"name"`
-		DefaultPodTemplatePath string `json:"defaultPodTemplatePath"`
-		WorkloadTemplate       []struct {
-			templateOp
-			PodTemplatePath string         `json:"podTemplatePath"`
-			TemplateParams  map[string]any `json:"templateParams"`
-		} `json:"workloadTemplate"`
-		Workloads []struct {
-			Name   string         `json:"name"`
-			Params map[string]any `json:"params"`
-		} `json:"workloads"`
-	}
-	if err := yaml.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := scenarioCases(t)
 	// A template makes gangs of podsPerWorkload pods when it names each
 	// pod's JobSet so; it makes plain pods when it names none.
 	const gangOfPodsPerWorkload = "jobset.sigs.k8s.io/jobset-name: {{ .prefix }}-{{ DivideInt .Index .podsPerWorkload }}"
@@ -314,26 +308,8 @@ func TestScenariosGroupPlainPodsByTheGangSize(t *testing.T) {
 // workload then waits from the start, as if created at once, and the
 // harness's pace of creating objects does not pace the run.
 func TestScenariosPlayingJobSetControllerCreateJobSetsFirst(t *testing.T) {
-	raw, err := os.ReadFile("performance-config.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name             string `json:"name"`
-		WorkloadTemplate []struct {
-			templateOp
-			TemplatePath string `json:"templatePath"`
-		} `json:"workloadTemplate"`
-		Workloads []struct {
-			Name   string         `json:"name"`
-			Params map[string]any `json:"params"`
-		} `json:"workloads"`
-	}
-	if err := yaml.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
 	playing := 0
-	for _, tc := range cases {
+	for _, tc := range scenarioCases(t) {
 		plays := 0
 		for _, w := range tc.Workloads {
 			if w.Params[jobSetControllerParam] == 1.0 {
